@@ -1,0 +1,20 @@
+// `npm test`: every check, in the order that fails fastest. Stops at the first failure.
+import { spawnSync } from 'node:child_process';
+
+const steps = [
+  ['Lint and format (Biome)', 'npx', ['biome', 'check', '.']],
+  ['Type-check', 'npx', ['tsc', '--noEmit']],
+  ['Unit and API tests (Vitest)', 'npx', ['vitest', 'run']],
+  ['Build the web app', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
+];
+
+for (const [title, command, args] of steps) {
+  console.log(`\n=== ${title} ===`);
+  const result = spawnSync(command, args, { stdio: 'inherit' });
+  if (result.status !== 0) {
+    console.error(`\n${title} failed.`);
+    process.exit(result.status ?? 1);
+  }
+}
+console.log('\nAll checks passed.');

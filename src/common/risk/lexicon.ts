@@ -1,0 +1,217 @@
+/**
+ * The crisis-language lexicon behind scanText. It is data, reviewed like policy: bump `version`
+ * with every change so each stored screening can be traced to the lexicon that produced it, and
+ * add a positive or negative example to scan-text.test.ts for every entry.
+ *
+ * Phrase syntax: words separated by single spaces; "a/b" accepts either word at that position;
+ * "#" accepts any number. Phrases are normalised exactly like student text (lowercase, no
+ * apostrophes, doubled letters collapsed), so write them in plain spelling: "kill myself" also
+ * matches "kil myself" and "KILLL MYSELF". In a phrase, "myself" and "my" also match the
+ * other-person forms listed in `otherPersonForms`; such a match is about someone else.
+ */
+export interface Lexicon {
+  version: string;
+  /** First-person and not negated: urgent. Negated or about someone else: medium. */
+  high: readonly string[];
+  /** Hopelessness and burden language. Dropped when negated ("I don't feel hopeless"). */
+  medium: readonly string[];
+  /** Everyday phrases that overlap crisis words; a crisis match overlapping one is ignored. */
+  benignIdioms: readonly string[];
+  negationCues: readonly string[];
+  /** How many words before a phrase a negation cue still applies to. */
+  negationWindow: number;
+  /** Phrases whose negation word does not negate what follows ("I've never felt so hopeless"). */
+  pseudoNegations: readonly string[];
+  firstPersonCues: readonly string[];
+  thirdPersonCues: readonly string[];
+  otherPersonForms: Readonly<Record<string, readonly string[]>>;
+  /** Intensifiers skipped when matching, so "I feel so worthless" matches "feel worthless". */
+  fillers: readonly string[];
+  clauseBreaks: readonly string[];
+  compounds: readonly string[];
+}
+
+export const LEXICON: Lexicon = {
+  version: '1.0.0',
+
+  high: [
+    'suicide/suicidal/suicidel/suicidle/suicdal/sucidal/suisidal/sucide/suicde/suiside',
+    'kill/killing/killed/hurt/hurting/harm/harming/cut/cutting/hang/hanging/shoot/shooting/drown myself',
+    'kms',
+    'unalive/unalived/unaliving',
+    'self harm/harms/harming/harmed',
+    'selfharm/selfharming',
+    'end/ending/ended my life',
+    'end/ending it all',
+    'take/taking my own life',
+    'want/wants/wanted to/2 die/dye',
+    'wanna die/dye',
+    'want/wants/wanted to be dead',
+    'wish i was/were dead',
+    'better off dead',
+    'dont/doesnt want to live/exist',
+    'dont/doesnt want to be alive',
+    'no reason to live',
+    'nothing to live for',
+    'no point in living',
+    'overdose/overdosed/overdosing',
+    'take/taking/took all my pills/meds/medication',
+    'take/taking/took too many pills',
+    'slit/slitting my wrist/wrists',
+    'jump/jumping off a/the bridge/roof/building',
+    'jump/jumping in front of a train',
+  ],
+
+  medium: [
+    'hopeless/hopelessness',
+    'a burden',
+    'cant/cannot go on',
+    'cant/cannot do this/it anymore',
+    'cant/cannot take it/this anymore',
+    'nothing matters',
+    'feel/feeling/felt/am/im worthless',
+    'worthless person/human/failure',
+    'feel/feeling/felt/am/im trapped',
+    'no way out',
+    'give/gave/giving/given up on life',
+    'nobody/noone would miss me',
+    'nobody/noone cares about me',
+    'better off without me',
+    'want/wants to disappear',
+    'wanna disappear',
+    'wish i could disappear',
+    'wish i was/were never born',
+    'wish i had never been born',
+    'dont want to be here anymore',
+    'dont want to wake up',
+    'kys',
+  ],
+
+  benignIdioms: [
+    'kill/killing/killed myself laughing',
+    'die laughing',
+    'die of embarrassment/boredom/laughter',
+    'dye my/your/his/her/their/our/the/a/it/some/hair',
+    'suicide prevention/awareness/squad',
+    'overdose/overdosed/overdosing on caffeine/coffee/sugar/candy/chocolate',
+    'accidentally cut/hurt myself',
+    'cut/hurt myself shaving/cooking/playing/running/skiing/training/lifting/climbing',
+    'hurt myself at/in/during practice/training',
+    'hurt myself at the gym',
+    '# kms',
+    'few/many/several/couple kms',
+    'kms away/from',
+    'hopeless romantic/romantics',
+    'hopeless at/with',
+    'trapped in traffic',
+    'trapped in the/an/a elevator/lift',
+    'cant/cannot go on a/the trip/holiday/vacation/tour/date/hike',
+    'cant/cannot go on trips/holiday/vacation/dates',
+    'nothing matters more',
+  ],
+
+  negationCues: [
+    'not',
+    'no',
+    'never',
+    'nor',
+    'neither',
+    'without',
+    'dont',
+    'doesnt',
+    'didnt',
+    'wont',
+    'wouldnt',
+    'shouldnt',
+    'isnt',
+    'arent',
+    'wasnt',
+    'werent',
+    'havent',
+    'hasnt',
+    'hadnt',
+  ],
+  negationWindow: 5,
+  pseudoNegations: ['never felt/been so/this/more/as', 'not only', 'not sure', 'dont know'],
+
+  firstPersonCues: ['i', 'im', 'ive', 'id', 'ill', 'me', 'my', 'mine', 'myself'],
+  thirdPersonCues: [
+    'he',
+    'she',
+    'they',
+    'hes',
+    'shes',
+    'theyre',
+    'theyve',
+    'him',
+    'her',
+    'them',
+    'his',
+    'their',
+    'someone',
+    'somebody',
+    'people',
+    'friend',
+    'friends',
+    'roommate',
+    'roommates',
+    'classmate',
+    'classmates',
+    'teammate',
+    'teammates',
+    'brother',
+    'brothers',
+    'sister',
+    'sisters',
+    'mom',
+    'moms',
+    'mum',
+    'mums',
+    'dad',
+    'dads',
+    'mother',
+    'father',
+    'parent',
+    'parents',
+    'cousin',
+    'cousins',
+    'boyfriend',
+    'girlfriend',
+    'partner',
+  ],
+  otherPersonForms: {
+    myself: ['himself', 'herself', 'themselves', 'themself', 'yourself'],
+    my: ['his', 'her', 'their', 'your'],
+  },
+
+  fillers: [
+    'so',
+    'really',
+    'very',
+    'just',
+    'even',
+    'ever',
+    'literally',
+    'actually',
+    'honestly',
+    'seriously',
+    'truly',
+    'totally',
+    'completely',
+    'pretty',
+    'kinda',
+    'sorta',
+  ],
+  clauseBreaks: ['and', 'but', 'however', 'although', 'though', 'whereas', 'except', 'because'],
+  compounds: [
+    'myself',
+    'himself',
+    'herself',
+    'themselves',
+    'themself',
+    'yourself',
+    'noone',
+    'unalive',
+    'overdose',
+  ],
+};

@@ -1,0 +1,53 @@
+import { z } from 'zod';
+import { Email } from './common';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 128;
+
+export const CurrentUser = z.object({
+  is_authenticated: z.literal(true),
+  is_superuser: z.boolean(),
+  is_institution_admin: z.boolean(),
+  email: z.string(),
+  name: z.string(),
+  institution_name: z.string().nullable(),
+});
+export type CurrentUser = z.infer<typeof CurrentUser>;
+
+export const CsrfResponse = z.object({ success: z.literal(true), csrftoken: z.string() });
+export type CsrfResponse = z.infer<typeof CsrfResponse>;
+
+export const LoginRequest = z.object({
+  email: Email,
+  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+});
+export type LoginRequest = z.infer<typeof LoginRequest>;
+
+export const LoginResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: CurrentUser,
+});
+export type LoginResponse = z.infer<typeof LoginResponse>;
+
+const requiredText = (label: string, max: number) =>
+  z
+    .string({ error: 'Please fill in all required fields' })
+    .trim()
+    .min(1, 'Please fill in all required fields')
+    .max(max, `${label} must be at most ${max} characters`);
+
+export const RegisterRequest = z.object({
+  institution_name: requiredText('Institution name', 200),
+  name: requiredText('Full name', 200),
+  email: z.string({ error: 'Please fill in all required fields' }).trim().min(1, 'Please fill in all required fields').pipe(Email),
+  password: z.string({ error: 'Please fill in all required fields' }).min(1, 'Please fill in all required fields').max(1024, 'Password is too long'),
+  confirm_password: z.string({ error: 'Please fill in all required fields' }).min(1, 'Please fill in all required fields').max(1024, 'Password is too long'),
+});
+export type RegisterRequest = z.infer<typeof RegisterRequest>;
+
+export const Institution = z.object({ id: z.number().int(), institution_name: z.string() });
+export type Institution = z.infer<typeof Institution>;
+
+export const InstitutionList = z.array(Institution);
+export type InstitutionList = z.infer<typeof InstitutionList>;

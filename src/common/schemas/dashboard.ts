@@ -1,0 +1,88 @@
+import { z } from 'zod';
+
+/** How many flagged students the dashboard carries; the rest are paged through /api/dashboard/flagged/. */
+export const FLAGGED_LIST_LIMIT = 100;
+
+export const FlaggedTier = z.enum(['urgent', 'elevated']);
+export type FlaggedTier = z.infer<typeof FlaggedTier>;
+
+/** A student whose latest submission is flagged, with what the counsellor needs to act on it. */
+export const FlaggedStudent = z.object({
+  name: z.string(),
+  email: z.string(),
+  tier: FlaggedTier,
+  /** Human-readable reasons from the risk screening of that latest submission. */
+  reasons: z.array(z.string()),
+  /** ISO 8601 time of the latest submission. */
+  submitted_at: z.string(),
+});
+export type FlaggedStudent = z.infer<typeof FlaggedStudent>;
+
+const count = z.number().int().min(0);
+const percent = z.number().int().min(0).max(100);
+
+/**
+ * Spec section 3 "Dashboard data", with the definitions of design.md section 5. Months are UTC
+ * calendar months; percentages are whole numbers (rounded to nearest).
+ */
+export const DashboardData = z.object({
+  /** The 12 calendar months ending with the current one, oldest first, labelled like "Dec 2025". */
+  months: z.array(z.string()),
+  /** Distinct students who submitted in each month. */
+  monthly_num_responses: z.array(count),
+  /** Percent of support answers in each month that are Good or Excellent (<= 2); 0 without any. */
+  monthly_support_perception: z.array(percent),
+  /** Distinct students who submitted in each month / students known by that month's end. */
+  monthly_response_rates: z.array(percent),
+  /** All submissions ever. */
+  num_responses: count,
+  /** Students whose latest submission is urgent or elevated. */
+  num_flagged_students: count,
+  /** Students with at least one submission whose latest is not flagged. */
+  num_stable_students: count,
+  /** Students who submitted in the last 30 days / all students. */
+  response_rate: percent,
+  /** All students: registered students and link respondents, one per email. */
+  num_students: count,
+  num_good_sleep_quality: count,
+  num_bad_sleep_quality: count,
+  num_low_stress: count,
+  num_moderate_stress: count,
+  num_high_stress: count,
+  has_sleep_questions: z.boolean(),
+  has_support_questions: z.boolean(),
+  has_stress_questions: z.boolean(),
+  /** [name, email] of flagged students, urgent first, then newest; at most FLAGGED_LIST_LIMIT. */
+  flagged_students: z.array(z.tuple([z.string(), z.string()])),
+  /** The same students in the same order, with tier, reasons and time. */
+  flagged_details: z.array(FlaggedStudent),
+  /** ISO 8601 time the numbers were computed. */
+  generated_at: z.string(),
+});
+export type DashboardData = z.infer<typeof DashboardData>;
+
+export const FlaggedPageQuery = z.object({
+  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(1_000_000).default(0),
+  limit: z.coerce
+    .number({ error: 'limit must be a number' })
+    .int()
+    .min(1)
+    .max(FLAGGED_LIST_LIMIT)
+    .default(FLAGGED_LIST_LIMIT),
+});
+export type FlaggedPageQuery = z.infer<typeof FlaggedPageQuery>;
+
+/** One page of the flagged list, in dashboard order. */
+export const FlaggedPage = z.object({
+  total: count,
+  offset: count,
+  students: z.array(FlaggedStudent),
+});
+export type FlaggedPage = z.infer<typeof FlaggedPage>;
+
+/** Payload of the `dashboard` Server-Sent Event: the fresh numbers after a change. */
+export const DashboardEvent = DashboardData;
+export type DashboardEvent = DashboardData;
+
+/** Name of the Server-Sent Event carrying fresh dashboard data. */
+export const DASHBOARD_EVENT = 'dashboard';

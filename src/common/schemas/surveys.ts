@@ -1,0 +1,136 @@
+import { z } from 'zod';
+import { CrisisResource } from '../risk';
+import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
+
+/** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
+
+export const TEXT_ANSWER_MAX_LENGTH = 5000;
+export const STUDENT_NAME_MAX_LENGTH = 200;
+export const EMAIL_MAX_LENGTH = 254;
+/** More answers than any template can hold questions is not a survey, it is abuse. */
+export const MAX_ANSWERS = 200;
+/** A draft's stored size (its JSON) may not exceed this. */
+export const DRAFT_MAX_BYTES = 64 * 1024;
+
+/** A question id as an object key: no sign, no leading zero, so each question has one spelling. */
+const QUESTION_ID_KEY = /^[1-9][0-9]{0,9}$/;
+
+export const SurveyQuestion = z.object({
+  id: z.number().int(),
+  text: z.string(),
+  question_type: QuestionType,
+  category: QuestionCategory,
+  /** Likert only; null when the default labels apply. */
+  answer_choices: AnswerChoices.nullable(),
+  order: z.number().int(),
+});
+export type SurveyQuestion = z.infer<typeof SurveyQuestion>;
+
+export const SurveyQuestionsResponse = z.object({
+  success: z.literal(true),
+  questions: z.array(SurveyQuestion),
+  template_id: z.number().int(),
+});
+export type SurveyQuestionsResponse = z.infer<typeof SurveyQuestionsResponse>;
+
+/**
+ * Answers keyed by question id: a Likert value "1".."5" or free text. Which keys and values are
+ * right depends on the template, so the server checks them against its questions.
+ */
+export const Answers = z
+  .record(
+    z.string(),
+    z
+      .string({ error: 'Each answer must be text: "1" to "5" or a written answer' })
+      .max(TEXT_ANSWER_MAX_LENGTH, `Each answer must be at most ${TEXT_ANSWER_MAX_LENGTH} characters`),
+    { error: 'Answers must be an object keyed by question id' },
+  )
+  // Checked here rather than by a key schema, whose message zod replaces with a generic one.
+  .refine(
+    (answers) => Object.keys(answers).every((key) => QUESTION_ID_KEY.test(key)),
+    'Answers must be keyed by question id',
+  )
+  .refine(
+    (answers) => Object.keys(answers).length <= MAX_ANSWERS,
+    `At most ${MAX_ANSWERS} answers are accepted`,
+  );
+export type Answers = z.infer<typeof Answers>;
+
+const StudentName = z
+  .string({ error: 'Full name must be text' })
+  .trim()
+  .max(STUDENT_NAME_MAX_LENGTH, `Full name must be at most ${STUDENT_NAME_MAX_LENGTH} characters`);
+
+/** Blank means "not given"; otherwise a valid address, compared case-insensitively. */
+const SchoolEmail = z
+  .string({ error: 'School email must be text' })
+  .trim()
+  .max(EMAIL_MAX_LENGTH, 'Email is too long')
+  .refine((email) => email === '' || z.email().safeParse(email).success, 'Enter a valid email address')
+  .transform((email) => email.toLowerCase());
+
+const TemplateId = z
+  .number({ error: 'survey_template_id must be a number' })
+  .int('survey_template_id must be a whole number')
+  .positive('survey_template_id must be positive')
+  .max(2_147_483_647, 'survey_template_id is out of range');
+
+/**
+ * POST /api/survey/ and /api/survey/link/{hashLink}/. A logged-in student's name and email come
+ * from the account (a different email is refused); on a link, an anonymous respondent must give both.
+ */
+export const SubmitSurveyRequest = z.object({
+  /** Required on /api/survey/; on a link the link decides, and a different id is refused. */
+  survey_template_id: TemplateId.optional(),
+  student_name: StudentName.optional(),
+  school_email: SchoolEmail.optional(),
+  answers: Answers,
+  /** Client-generated (a UUID): a retried submit with the same id stores nothing new. */
+  submission_id: z
+    .string({ error: 'submission_id must be text' })
+    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'submission_id must be 8 to 64 letters, digits, "-" or "_" (a UUID)')
+    .optional(),
+});
+export type SubmitSurveyRequest = z.input<typeof SubmitSurveyRequest>;
+
+/**
+ * Never says how a submission was screened. `crisis_resources` is present only when the student
+ * should see where to get help right now.
+ */
+export const SubmitSurveyResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  crisis_resources: z.array(CrisisResource).optional(),
+});
+export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
+
+const DraftTemplateId = z
+  .number({ error: 'template_id is required' })
+  .int('template_id must be a whole number')
+  .positive('template_id must be positive')
+  .max(2_147_483_647, 'template_id is out of range');
+
+export const AutosaveRequest = z.object({
+  template_id: DraftTemplateId,
+  student_name: StudentName.default(''),
+  /** Kept as typed: a draft may hold a half-written address. */
+  school_email: z
+    .string({ error: 'School email must be text' })
+    .trim()
+    .max(EMAIL_MAX_LENGTH, 'Email is too long')
+    .default(''),
+  answers: Answers,
+});
+export type AutosaveRequest = z.input<typeof AutosaveRequest>;
+
+export const SavedDraft = z.object({
+  template_id: z.number().int(),
+  student_name: z.string(),
+  school_email: z.string(),
+  answers: z.record(z.string(), z.string()),
+  updated_at: z.iso.datetime(),
+});
+export type SavedDraft = z.infer<typeof SavedDraft>;
+
+export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: SavedDraft.nullable() });
+export type LoadDraftResponse = z.infer<typeof LoadDraftResponse>;

@@ -1,0 +1,139 @@
+import { z } from 'zod';
+
+/** The contract of template and question management (spec sections 3 and 7; design section 5). */
+
+export const QUESTION_TEXT_MAX_LENGTH = 1000;
+export const ANSWER_CHOICE_MAX_LENGTH = 100;
+export const QUESTION_ORDER_MAX = 10_000;
+/** Caps that keep one institution from growing a survey nobody could answer. */
+export const MAX_QUESTIONS_PER_TEMPLATE = 100;
+export const MAX_TEMPLATES_PER_INSTITUTION = 100;
+
+export const QuestionType = z.enum(['likert', 'text'], { error: 'Question type must be likert or text' });
+export type QuestionType = z.infer<typeof QuestionType>;
+
+/** safety is ours (design section 5): items about self-harm, screened as urgent from 2 up. */
+export const QuestionCategory = z.enum(['general', 'sleep', 'stress', 'support', 'safety'], {
+  error: 'Category must be one of general, sleep, stress, support, safety',
+});
+export type QuestionCategory = z.infer<typeof QuestionCategory>;
+
+/** The Likert values in the order the survey lists them: 1 = Excellent ... 5 = Very Poor. */
+export const LIKERT_VALUES = ['1', '2', '3', '4', '5'] as const;
+export const LikertValue = z.enum(LIKERT_VALUES);
+export type LikertValue = z.infer<typeof LikertValue>;
+
+/** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
+export const AnswerChoices = z.partialRecord(LikertValue, z.string());
+export type AnswerChoices = z.infer<typeof AnswerChoices>;
+
+const Timestamp = z.iso.datetime();
+
+export const TemplateSummary = z.object({
+  id: z.number().int(),
+  /** The institution's active template; at most one is. */
+  used: z.boolean(),
+  /** Token of the shared link /survey/link/{hash_link}/. */
+  hash_link: z.string(),
+  question_count: z.number().int(),
+  created_at: Timestamp,
+});
+export type TemplateSummary = z.infer<typeof TemplateSummary>;
+
+export const TemplateListResponse = z.object({
+  success: z.literal(true),
+  templates: z.array(TemplateSummary),
+});
+export type TemplateListResponse = z.infer<typeof TemplateListResponse>;
+
+export const CreateTemplateResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  template: TemplateSummary,
+});
+export type CreateTemplateResponse = z.infer<typeof CreateTemplateResponse>;
+
+const requiredId = (label: string) =>
+  z
+    .number({ error: `${label} is required` })
+    .int(`${label} must be a whole number`)
+    .positive(`${label} must be positive`)
+    .max(2_147_483_647, `${label} is out of range`);
+
+/** Ids arrive from HTML forms as strings as often as numbers; both mean the same id. */
+const numericString = (value: unknown) =>
+  typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
+
+export const DeleteTemplateRequest = z.object({
+  template_id: z.preprocess(numericString, requiredId('template_id')),
+});
+export type DeleteTemplateRequest = z.infer<typeof DeleteTemplateRequest>;
+
+export const Question = z.object({
+  id: z.number().int(),
+  /** Stored as `position`; questions are listed by order, then id. */
+  order: z.number().int(),
+  question_text: z.string(),
+  question_type: QuestionType,
+  category: QuestionCategory,
+  /** Likert only; null when the default labels apply. */
+  answer_choices: AnswerChoices.nullable(),
+});
+export type Question = z.infer<typeof Question>;
+
+export const QuestionListResponse = z.object({ success: z.literal(true), questions: z.array(Question) });
+export type QuestionListResponse = z.infer<typeof QuestionListResponse>;
+
+const AnswerChoicesInput = z
+  .record(
+    z.string(),
+    z
+      .string({ error: 'Each answer choice must be text' })
+      .trim()
+      .min(1, 'Answer choices must not be blank')
+      .max(
+        ANSWER_CHOICE_MAX_LENGTH,
+        `Each answer choice must be at most ${ANSWER_CHOICE_MAX_LENGTH} characters`,
+      ),
+    { error: 'Answer choices must be an object keyed 1 to 5' },
+  )
+  // Checked here rather than by a key schema, whose message zod replaces with a generic one.
+  .refine(
+    (choices) => Object.keys(choices).every((key) => (LIKERT_VALUES as readonly string[]).includes(key)),
+    'Answer choices must be keyed 1 to 5',
+  )
+  .transform((choices) => choices as AnswerChoices);
+
+export const NewQuestionRequest = z.object({
+  question_text: z
+    .string({ error: 'Question text is required' })
+    .trim()
+    .min(1, 'Question text is required')
+    .max(QUESTION_TEXT_MAX_LENGTH, `Question text must be at most ${QUESTION_TEXT_MAX_LENGTH} characters`),
+  question_type: QuestionType,
+  /** Text questions are always general (design section 5); omitted means general. */
+  question_category: QuestionCategory.default('general'),
+  order: z.preprocess(
+    numericString,
+    z
+      .number({ error: 'Order must be a number' })
+      .int('Order must be a whole number')
+      .min(1, 'Order must be at least 1')
+      .max(QUESTION_ORDER_MAX, `Order must be at most ${QUESTION_ORDER_MAX}`),
+  ),
+  /** Only the non-empty custom labels; omitted, null or {} mean the default labels. */
+  answer_choices: AnswerChoicesInput.nullish(),
+});
+export type NewQuestionRequest = z.input<typeof NewQuestionRequest>;
+
+export const AddQuestionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  question: Question,
+});
+export type AddQuestionResponse = z.infer<typeof AddQuestionResponse>;
+
+export const DeleteQuestionRequest = z.object({
+  question_id: z.preprocess(numericString, requiredId('question_id')),
+});
+export type DeleteQuestionRequest = z.infer<typeof DeleteQuestionRequest>;

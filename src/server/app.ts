@@ -1,0 +1,112 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import cookie from '@fastify/cookie';
+import csrfProtection from '@fastify/csrf-protection';
+import helmet from '@fastify/helmet';
+import rateLimit from '@fastify/rate-limit';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
+import type { Config } from './config';
+import type { Db } from './db';
+import { authRoutes } from './features/auth/routes';
+import { dashboardRoutes } from './features/dashboard/routes';
+import { draftRoutes } from './features/drafts/routes';
+import { contactRoutes } from './features/shell/contact';
+import { shellRoutes } from './features/shell/routes';
+import { surveyRoutes } from './features/surveys/routes';
+import { templateRoutes } from './features/templates/routes';
+import { AppError, errorBody, handleError } from './lib/errors';
+import { installRequestGuard } from './lib/request-guard';
+import { helmetOptions, securityHeaderSetter } from './lib/security-headers';
+import { installTextGuard } from './lib/text-guard';
+
+export interface AppOptions {
+  db: Db;
+  config: Config;
+  /** Server secret: signs CSRF tokens and cookies. */
+  secret: string;
+  /** Folder of the built web app; defaults to dist/web. */
+  webRoot?: string;
+}
+
+export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
+
+export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const { db, config, secret } = options;
+  const setSecurityHeaders = securityHeaderSetter(config.web);
+  const app = Fastify({
+    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    trustProxy: config.trustProxy,
+    bodyLimit: config.limits.bodyBytes,
+    // Hash links and ids fit easily; anything longer is hostile.
+    routerOptions: { maxParamLength: 200 },
+    // The router's own refusals (a malformed percent-encoding, an over-long parameter) would
+    // otherwise answer in Fastify's format, echoing the URL and without the security headers.
+    frameworkErrors: (error, request, reply) => {
+      setSecurityHeaders(request.raw, reply.raw);
+      reply.header('Cache-Control', 'no-store');
+      return handleError(error, request, reply);
+    },
+  });
+  // The API speaks JSON only; Fastify's default text/plain parser would let plain strings reach handlers.
+  app.removeContentTypeParser('text/plain');
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  app.decorate('db', db);
+  app.decorate('config', config);
+  app.setErrorHandler(handleError);
+  app.setNotFoundHandler((request, reply) => {
+    reply.status(404).send(errorBody(`No such endpoint: ${request.method} ${request.url.split('?')[0]}`));
+  });
+
+  await app.register(helmet, helmetOptions(config.web));
+  app.addHook('onSend', async (request, reply) => {
+    if (request.protocol === 'https')
+      reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');
+    // API answers carry wellness data and identities: no browser cache (a shared lab computer's
+    // disk) or proxy keeps a copy, unless a route chose its own caching (static files).
+    const isApi = [request.routeOptions.url, request.url].some((path) => path?.startsWith('/api/'));
+    if (isApi && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+  });
+  await app.register(cookie, { secret });
+  await app.register(csrfProtection, {
+    sessionPlugin: '@fastify/cookie',
+    cookieOpts: { path: '/', sameSite: 'lax', httpOnly: true, signed: true },
+    csrfOpts: { hmacKey: secret },
+    getToken: (request) => request.headers['x-csrftoken'] as string | undefined,
+    // Binds every token to the session it was issued for; anonymous visitors share the anonymous binding.
+    getUserInfo: (request) => request.session?.idHash ?? 'anonymous',
+  });
+  await app.register(rateLimit, {
+    global: false,
+    errorResponseBuilder: () =>
+      new AppError('TOO_MANY_REQUESTS', 'Too many requests. Please wait a minute and try again.'),
+  });
+  await app.register(swagger, {
+    openapi: {
+      info: { title: `${config.web.brandName} Health API`, version: '1.0.0' },
+      components: {
+        securitySchemes: {
+          session: { type: 'apiKey', in: 'cookie', name: 'sessionid' },
+          csrf: { type: 'apiKey', in: 'header', name: 'X-CSRFToken' },
+        },
+      },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
+
+  installRequestGuard(app);
+  installTextGuard(app);
+
+  await app.register(authRoutes);
+  await app.register(contactRoutes);
+  await app.register(dashboardRoutes);
+  await app.register(templateRoutes);
+  await app.register(surveyRoutes);
+  await app.register(draftRoutes);
+  await app.register(shellRoutes, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, exists: fs.existsSync });
+  return app;
+}

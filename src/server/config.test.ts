@@ -1,0 +1,145 @@
+import path from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_LIMITS, loadConfig } from './config';
+
+describe('loadConfig', () => {
+  it('needs no environment at all', () => {
+    expect(loadConfig({})).toEqual({
+      port: 8000,
+      host: '0.0.0.0',
+      dataDir: 'data',
+      webRoot: null,
+      database: { kind: 'sqlite', file: path.join('data', 'wellness.sqlite') },
+      seedDemo: true,
+      sessionSecret: null,
+      trustProxy: false,
+      logLevel: 'info',
+      limits: DEFAULT_LIMITS,
+      web: {
+        brandName: 'Wellspring',
+        demoVideoUrl: null,
+        contactFormUrl: '/api/contact/',
+        analyticsScriptUrl: null,
+        publicUrl: null,
+      },
+    });
+  });
+
+  it('reads the values it is given', () => {
+    const config = loadConfig({
+      PORT: '9123',
+      HOST: '127.0.0.1',
+      DATA_DIR: '/var/lib/wellness',
+      SESSION_SECRET: 's'.repeat(40),
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'warn',
+      BRAND_NAME: ' Northwind ',
+      PUBLIC_URL: 'https://wellness.example.edu',
+    });
+    expect(config).toMatchObject({
+      port: 9123,
+      host: '127.0.0.1',
+      dataDir: '/var/lib/wellness',
+      database: { kind: 'sqlite', file: path.join('/var/lib/wellness', 'wellness.sqlite') },
+      sessionSecret: 's'.repeat(40),
+      trustProxy: true,
+      logLevel: 'warn',
+      web: { brandName: 'Northwind', publicUrl: 'https://wellness.example.edu' },
+    });
+  });
+
+  it('treats a blank PORT as unset rather than as a random port', () => {
+    expect(loadConfig({ PORT: '' }).port).toBe(8000);
+    expect(loadConfig({ PORT: '  ' }).port).toBe(8000);
+    expect(loadConfig({ PORT: '0' }).port).toBe(0);
+  });
+
+  it.each(['abc', '80.5', '-1', '65536', '8000abc'])('refuses PORT=%s with a clear message', (port) => {
+    expect(() => loadConfig({ PORT: port })).toThrow(
+      'Invalid configuration:\n  PORT: must be a whole number from 0 to 65535',
+    );
+  });
+
+  it('raises the per-address login limit when LOGIN_RATE_LIMIT_PER_MINUTE says so, and refuses nonsense', () => {
+    expect(loadConfig({ LOGIN_RATE_LIMIT_PER_MINUTE: '600' }).limits).toEqual({
+      ...DEFAULT_LIMITS,
+      loginPerIpPerMinute: 600,
+    });
+    expect(loadConfig({ LOGIN_RATE_LIMIT_PER_MINUTE: ' ' }).limits).toEqual(DEFAULT_LIMITS);
+    for (const bad of ['0', '-5', '2.5', 'many']) {
+      expect(() => loadConfig({ LOGIN_RATE_LIMIT_PER_MINUTE: bad }), bad).toThrow(
+        'LOGIN_RATE_LIMIT_PER_MINUTE: must be a whole number from 1 to 1000000',
+      );
+    }
+  });
+
+  it('lists every invalid setting at once', () => {
+    let message = '';
+    try {
+      loadConfig({ PORT: 'x', SESSION_SECRET: 'short', SEED_DEMO: 'maybe', PUBLIC_URL: 'not a url' });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toContain('PORT:');
+    expect(message).toContain('SESSION_SECRET: SESSION_SECRET must be at least 32 characters');
+    expect(message).toContain('SEED_DEMO:');
+    expect(message).toContain('PUBLIC_URL:');
+  });
+
+  describe('DATABASE_URL', () => {
+    it.each(['postgres://app:pw@db.internal:5432/wellness', 'postgresql://db.internal/wellness'])(
+      'selects PostgreSQL for %s',
+      (url) => {
+        const config = loadConfig({ DATABASE_URL: url });
+        expect(config.database).toEqual({ kind: 'postgres', url });
+        // The demo data is for the embedded database only.
+        expect(config.seedDemo).toBe(false);
+        expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: '1' }).seedDemo).toBe(true);
+      },
+    );
+
+    it('selects a SQLite file with sqlite:', () => {
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/srv/wellness/main.sqlite' }).database).toEqual({
+        kind: 'sqlite',
+        file: '/srv/wellness/main.sqlite',
+      });
+      expect(loadConfig({ DATABASE_URL: 'sqlite:relative.db' }).database).toEqual({
+        kind: 'sqlite',
+        file: 'relative.db',
+      });
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/srv/x.sqlite' }).seedDemo).toBe(true);
+      expect(loadConfig({ DATABASE_URL: 'sqlite:/srv/x.sqlite', SEED_DEMO: '0' }).seedDemo).toBe(false);
+    });
+
+    it('treats a blank DATABASE_URL as unset', () => {
+      expect(loadConfig({ DATABASE_URL: '  ' }).database).toEqual({
+        kind: 'sqlite',
+        file: path.join('data', 'wellness.sqlite'),
+      });
+    });
+
+    it('refuses sqlite: without a file, which would be a throwaway database', () => {
+      expect(() => loadConfig({ DATABASE_URL: 'sqlite:' })).toThrow('DATABASE_URL=sqlite: needs a file path');
+    });
+
+    it.each(['mysql://db/wellness', 'postgres:/db/wellness', 'db.internal:5432', 'http://db'])(
+      'refuses %s',
+      (url) => {
+        expect(() => loadConfig({ DATABASE_URL: url })).toThrow(
+          'DATABASE_URL must start with postgres://, postgresql:// or sqlite:',
+        );
+      },
+    );
+  });
+
+  it.each([
+    ['1', true],
+    ['true', true],
+    ['yes', true],
+    ['0', false],
+    ['false', false],
+    ['no', false],
+  ])('reads SEED_DEMO=%s as %s', (value, expected) => {
+    expect(loadConfig({ SEED_DEMO: value }).seedDemo).toBe(expected);
+  });
+});

@@ -1,0 +1,5 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { Database } from './types';
+
+/** Queries accept either the database or an open transaction, so callers decide atomicity. */
+export type Executor = Kysely<Database> | Transaction<Database>;

@@ -1,0 +1,168 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  type DatabaseIntrospector,
+  type DatabaseMetadata,
+  type DatabaseMetadataOptions,
+  Kysely,
+  Migrator,
+  PostgresDialect,
+  type SchemaMetadata,
+  SqliteDialect,
+  sql,
+  type TableMetadata,
+} from 'kysely';
+import pg from 'pg';
+import type { DatabaseTarget } from '../config';
+import { migrations } from './migrations';
+import type { Database } from './types';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+export interface Db {
+  kysely: Kysely<Database>;
+  dialect: Dialect;
+  close(): Promise<void>;
+  /** PostgreSQL only: a new client outside the pool, for long-lived sessions such as LISTEN. */
+  newClient?: () => pg.Client;
+}
+
+// int8 (bigint) columns hold epoch milliseconds and counts; they fit a JS number exactly.
+pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
+pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
+
+function openSqlite(file: string): Db {
+  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const sqlite = new SqliteDatabase(file);
+  sqlite.pragma('journal_mode = WAL');
+  // FULL: a submission that was acknowledged survives a power cut, not only a process crash.
+  sqlite.pragma('synchronous = FULL');
+  sqlite.pragma('foreign_keys = ON');
+  sqlite.pragma('busy_timeout = 5000');
+  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+}
+
+interface ColumnRow {
+  table: string;
+  table_type: string;
+  column: string;
+  not_null: boolean;
+  has_default: boolean;
+  type: string;
+  type_schema: string;
+  comment: string | null;
+  sequence: string | null;
+}
+
+/**
+ * Kysely's own PostgreSQL introspector reads the columns of every schema in the database and
+ * fails ("schema ... does not exist") when any of them is dropped meanwhile. The migrator asks it
+ * at every start, so a neighbour dropping a schema (another deployment's, a test run's) made our
+ * start fail. This one reads our own schema, the first of the search path, and nothing else.
+ */
+class CurrentSchemaIntrospector implements DatabaseIntrospector {
+  // biome-ignore lint/suspicious/noExplicitAny: Kysely hands introspectors an untyped instance.
+  constructor(private readonly db: Kysely<any>) {}
+
+  async getSchemas(): Promise<SchemaMetadata[]> {
+    const { rows } = await sql<SchemaMetadata>`select nspname as name from pg_catalog.pg_namespace`.execute(
+      this.db,
+    );
+    return rows;
+  }
+
+  async getTables(
+    options: DatabaseMetadataOptions = { withInternalKyselyTables: false },
+  ): Promise<TableMetadata[]> {
+    const { rows } = await sql<ColumnRow & { schema: string }>`
+      select c.relname as "table", c.relkind as table_type, ns.nspname as schema, a.attname as "column",
+        a.attnotnull as not_null, a.atthasdef as has_default, typ.typname as type, dtns.nspname as type_schema,
+        col_description(a.attrelid, a.attnum) as comment,
+        pg_get_serial_sequence(quote_ident(ns.nspname) || '.' || quote_ident(c.relname), a.attname) as sequence
+      from pg_catalog.pg_namespace ns
+      join pg_catalog.pg_class c on c.relnamespace = ns.oid
+      join pg_catalog.pg_attribute a on a.attrelid = c.oid
+      join pg_catalog.pg_type typ on typ.oid = a.atttypid
+      join pg_catalog.pg_namespace dtns on dtns.oid = typ.typnamespace
+      where ns.nspname = current_schema() and c.relkind in ('r', 'v', 'p') and a.attnum >= 0 and not a.attisdropped
+      order by c.relname, a.attnum`.execute(this.db);
+    const tables = new Map<string, TableMetadata & { columns: TableMetadata['columns'][number][] }>();
+    for (const row of rows) {
+      if (!options.withInternalKyselyTables && row.table.startsWith('kysely_migration')) continue;
+      let table = tables.get(row.table);
+      if (!table) {
+        table = { name: row.table, schema: row.schema, isView: row.table_type === 'v', columns: [] };
+        tables.set(row.table, table);
+      }
+      table.columns.push({
+        name: row.column,
+        dataType: row.type,
+        dataTypeSchema: row.type_schema,
+        isNullable: !row.not_null,
+        hasDefaultValue: row.has_default,
+        isAutoIncrementing: row.sequence !== null,
+        ...(row.comment === null ? {} : { comment: row.comment }),
+      });
+    }
+    return [...tables.values()];
+  }
+
+  async getMetadata(options?: DatabaseMetadataOptions): Promise<DatabaseMetadata> {
+    return { tables: await this.getTables(options) };
+  }
+}
+
+class OwnSchemaPostgresDialect extends PostgresDialect {
+  // biome-ignore lint/suspicious/noExplicitAny: the signature Kysely's Dialect declares.
+  override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
+    return new CurrentSchemaIntrospector(db);
+  }
+}
+
+function openPostgres(url: string, schema?: string): Db {
+  const clientConfig: pg.ClientConfig = {
+    connectionString: url,
+    // Tests isolate themselves in a schema of their own.
+    ...(schema ? { options: `-c search_path=${schema}` } : {}),
+  };
+  const pool = new pg.Pool({ ...clientConfig, max: 10 });
+  const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  return {
+    kysely,
+    dialect: 'postgres',
+    close: () => kysely.destroy(),
+    newClient: () => new pg.Client(clientConfig),
+  };
+}
+
+export function openDatabase(target: DatabaseTarget, options: { schema?: string } = {}): Db {
+  return target.kind === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, options.schema);
+}
+
+/**
+ * Kysely looks for its migration tables in every schema it can see unless told which one to use,
+ * so another schema's bookkeeping (another app or instance in the same database) would make it
+ * skip creating ours. On PostgreSQL, pin them to the schema our tables are created in.
+ */
+async function migrationTableSchema(db: Db): Promise<{ migrationTableSchema?: string }> {
+  if (db.dialect !== 'postgres') return {};
+  const { rows } = await sql<{ schema: string | null }>`select current_schema() as schema`.execute(db.kysely);
+  const schema = rows[0]?.schema;
+  return schema ? { migrationTableSchema: schema } : {};
+}
+
+/** Brings the schema up to date. Safe to run at every start and from several instances at once. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = new Migrator({
+    db: db.kysely,
+    provider: { getMigrations: async () => migrations },
+    ...(await migrationTableSchema(db)),
+  });
+  const { error, results } = await migrator.migrateToLatest();
+  const failed = results?.find((result) => result.status === 'Error');
+  if (error || failed) {
+    throw new Error(`Migration ${failed?.migrationName ?? ''} failed: ${String(error)}`);
+  }
+}

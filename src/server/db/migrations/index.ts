@@ -1,0 +1,14 @@
+import type { Migration } from 'kysely';
+import * as accounts from './001_accounts';
+import * as surveys from './002_surveys';
+import * as dashboard from './003_dashboard';
+
+/**
+ * Every migration, in order. Listed statically (not read from disk) so they run the same under
+ * tsx, in tests and from a bundle. Forward-only: never edit one that has shipped; add a new file.
+ */
+export const migrations: Record<string, Migration> = {
+  '001_accounts': accounts,
+  '002_surveys': surveys,
+  '003_dashboard': dashboard,
+};

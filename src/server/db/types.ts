@@ -1,0 +1,195 @@
+import type { Generated, Insertable, Selectable } from 'kysely';
+
+/** Timestamps are epoch milliseconds in a bigint column on both databases. */
+type Millis = number;
+
+export type Role = 'student' | 'institution_admin' | 'superuser';
+
+export interface InstitutionsTable {
+  id: Generated<number>;
+  name: string;
+  /** JSON array of crisis resources; null means the product defaults. */
+  crisis_resources: string | null;
+  created_at: Millis;
+}
+
+export interface InstitutionDomainsTable {
+  domain: string;
+  institution_id: number;
+}
+
+export interface UsersTable {
+  id: Generated<number>;
+  institution_id: number | null;
+  email: string;
+  name: string;
+  password_hash: string;
+  role: Role;
+  created_at: Millis;
+}
+
+export interface SessionsTable {
+  /** SHA-256 of the cookie value: a stolen database does not yield live sessions. */
+  id_hash: string;
+  user_id: number;
+  created_at: Millis;
+  last_seen_at: Millis;
+}
+
+export interface LoginThrottleTable {
+  key: string;
+  failures: number;
+  window_started_at: Millis;
+}
+
+export interface SurveyTemplatesTable {
+  id: Generated<number>;
+  institution_id: number;
+  hash_link: string;
+  created_at: Millis;
+}
+
+export interface ActiveTemplatesTable {
+  institution_id: number;
+  template_id: number;
+}
+
+export interface QuestionsTable {
+  id: Generated<number>;
+  template_id: number;
+  question_text: string;
+  question_type: 'likert' | 'text';
+  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  /** JSON object { "1".."5": label } or null. */
+  answer_choices: string | null;
+  position: number;
+  created_at: Millis;
+}
+
+export interface RespondentsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  name: string;
+  user_id: number | null;
+  created_at: Millis;
+}
+
+export interface SubmissionsTable {
+  id: Generated<number>;
+  institution_id: number;
+  template_id: number | null;
+  respondent_id: number;
+  user_id: number | null;
+  client_submission_id: string | null;
+  student_name: string;
+  school_email: string;
+  tier: 'none' | 'monitor' | 'elevated' | 'urgent';
+  /** JSON array of strings. */
+  reasons: string;
+  likert_mean: number | null;
+  created_at: Millis;
+}
+
+export interface AnswersTable {
+  id: Generated<number>;
+  submission_id: number;
+  question_id: number | null;
+  /** Copied from the question so analytics survive the question's deletion. */
+  question_text: string;
+  question_type: 'likert' | 'text';
+  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  value: string;
+}
+
+export interface DraftsTable {
+  user_id: number;
+  template_id: number;
+  /** JSON of { student_name, school_email, answers }. */
+  data: string;
+  updated_at: Millis;
+}
+
+export interface ContactRequestsTable {
+  id: Generated<number>;
+  institution: string;
+  name: string;
+  email: string;
+  students: number | null;
+  message: string;
+  created_at: Millis;
+}
+
+/** Dashboard rollups (migration 003): per-institution counters kept exact in the submit transaction. */
+export interface DashboardTotalsTable {
+  institution_id: number;
+  responses: Generated<number>;
+  students: Generated<number>;
+  flagged_students: Generated<number>;
+  stable_students: Generated<number>;
+  good_sleep: Generated<number>;
+  poor_sleep: Generated<number>;
+  low_stress: Generated<number>;
+  moderate_stress: Generated<number>;
+  high_stress: Generated<number>;
+}
+
+export interface DashboardMonthsTable {
+  institution_id: number;
+  /** UTC year * 12 + month index. */
+  month: number;
+  responses: Generated<number>;
+  students: Generated<number>;
+  new_students: Generated<number>;
+  support_answers: Generated<number>;
+  support_positive: Generated<number>;
+}
+
+export interface DashboardStudentsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  known_at: Millis;
+  latest_submission_id: number | null;
+  latest_at: Millis | null;
+  latest_tier: SubmissionsTable['tier'] | null;
+  latest_priority: Generated<number>;
+  latest_sleep_mean: number | null;
+  latest_stress_mean: number | null;
+}
+
+export interface DashboardStudentMonthsTable {
+  student_id: number;
+  month: number;
+}
+
+export interface DashboardLatestDaysTable {
+  institution_id: number;
+  /** UTC days since the epoch. */
+  day: number;
+  students: Generated<number>;
+}
+
+export interface Database {
+  institutions: InstitutionsTable;
+  institution_domains: InstitutionDomainsTable;
+  users: UsersTable;
+  sessions: SessionsTable;
+  login_throttle: LoginThrottleTable;
+  survey_templates: SurveyTemplatesTable;
+  active_templates: ActiveTemplatesTable;
+  questions: QuestionsTable;
+  respondents: RespondentsTable;
+  submissions: SubmissionsTable;
+  answers: AnswersTable;
+  drafts: DraftsTable;
+  contact_requests: ContactRequestsTable;
+  dashboard_totals: DashboardTotalsTable;
+  dashboard_months: DashboardMonthsTable;
+  dashboard_students: DashboardStudentsTable;
+  dashboard_student_months: DashboardStudentMonthsTable;
+  dashboard_latest_days: DashboardLatestDaysTable;
+}
+
+export type UserRow = Selectable<UsersTable>;
+export type NewUser = Insertable<UsersTable>;

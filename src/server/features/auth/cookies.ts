@@ -1,0 +1,39 @@
+import crypto from 'node:crypto';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { ABSOLUTE_TIMEOUT, SESSION_COOKIE, type SessionUser } from '../../lib/sessions';
+
+export const CSRF_COOKIE = 'csrftoken';
+/** Script-readable cookies the header uses for display only; authorization never reads them. */
+const DISPLAY_COOKIES = ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin'] as const;
+
+function baseOptions(request: FastifyRequest) {
+  return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https' };
+}
+
+export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, sessionId: string) {
+  reply.setCookie(SESSION_COOKIE, sessionId, {
+    ...baseOptions(request),
+    httpOnly: true,
+    maxAge: ABSOLUTE_TIMEOUT / 1000,
+  });
+}
+
+export function setDisplayCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
+  const options = { ...baseOptions(request), httpOnly: false, maxAge: ABSOLUTE_TIMEOUT / 1000 };
+  // A random marker, deliberately unrelated to the session id, so scripts never hold the session.
+  reply.setCookie('auth_token', crypto.randomBytes(16).toString('hex'), options);
+  reply.setCookie('user_email', user.email, options);
+  reply.setCookie('is_superuser', String(user.role === 'superuser'), options);
+  reply.setCookie('is_institution_admin', String(user.role === 'institution_admin'), options);
+}
+
+export function clearAuthCookies(request: FastifyRequest, reply: FastifyReply) {
+  for (const name of [SESSION_COOKIE, ...DISPLAY_COOKIES]) reply.clearCookie(name, baseOptions(request));
+}
+
+/** Issues a CSRF token bound to the given session (or to "anonymous") and puts it in the cookie. */
+export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply, sessionHash: string | null): string {
+  const token = reply.generateCsrf({ userInfo: sessionHash ?? 'anonymous' });
+  reply.setCookie(CSRF_COOKIE, token, { ...baseOptions(request), httpOnly: false });
+  return token;
+}

@@ -1,0 +1,87 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { NewUser } from '../../db/types';
+
+export function findUserByEmail(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .leftJoin('institutions', 'institutions.id', 'users.institution_id')
+    .select([
+      'users.id',
+      'users.email',
+      'users.name',
+      'users.role',
+      'users.password_hash',
+      'users.institution_id',
+      'institutions.name as institution_name',
+    ])
+    .where('users.email', '=', email)
+    .executeTakeFirst();
+}
+
+export async function insertUser(db: Executor, user: NewUser): Promise<number> {
+  const row = await db.insertInto('users').values(user).returning('id').executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findInstitutionByName(db: Executor, name: string) {
+  return db
+    .selectFrom('institutions')
+    .select(['id', 'name'])
+    .where(sql<string>`lower(name)`, '=', name.toLowerCase())
+    .executeTakeFirst();
+}
+
+export async function institutionDomains(db: Executor, institutionId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('institution_domains')
+    .select('domain')
+    .where('institution_id', '=', institutionId)
+    .orderBy('domain')
+    .execute();
+  return rows.map((row) => row.domain);
+}
+
+/** A link respondent who registers later is the same student: attach the account. */
+export async function linkRespondentToUser(
+  db: Executor,
+  institutionId: number,
+  email: string,
+  userId: number,
+) {
+  await db
+    .updateTable('respondents')
+    .set({ user_id: userId })
+    .where('institution_id', '=', institutionId)
+    .where('email', '=', email)
+    .execute();
+}
+
+/**
+ * Counts one login attempt in a single statement, so attempts sent at the same moment cannot all
+ * read the same count; a window that has run out starts again at 1. Returns the attempts so far.
+ */
+export async function countLoginAttempt(
+  db: Executor,
+  key: string,
+  at: number,
+  windowMs: number,
+): Promise<number> {
+  const windowOpen = sql<boolean>`login_throttle.window_started_at > ${at - windowMs}`;
+  const row = await db
+    .insertInto('login_throttle')
+    .values({ key, failures: 1, window_started_at: at })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        failures: sql<number>`case when ${windowOpen} then login_throttle.failures + 1 else 1 end`,
+        window_started_at: sql<number>`case when ${windowOpen} then login_throttle.window_started_at else ${at} end`,
+      }),
+    )
+    .returning('failures')
+    .executeTakeFirstOrThrow();
+  return Number(row.failures);
+}
+
+export async function clearThrottle(db: Executor, key: string) {
+  await db.deleteFrom('login_throttle').where('key', '=', key).execute();
+}

@@ -1,0 +1,93 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import {
+  CsrfResponse,
+  CurrentUser,
+  InstitutionList,
+  LoginRequest,
+  LoginResponse,
+  RegisterRequest,
+} from '../../../common/schemas/auth';
+import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
+import { AppError } from '../../lib/errors';
+import { requireUser } from '../../lib/guards';
+import { createSession, deleteSession } from '../../lib/sessions';
+import { listInstitutions } from '../institutions/queries';
+import { clearAuthCookies, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
+import { authenticate, registerStudent, toCurrentUser } from './service';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+
+export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+
+  app.get(
+    '/api/csrf/',
+    { schema: { tags: ['auth'], summary: 'Issue a CSRF token (also set as the csrftoken cookie)', response: { 200: CsrfResponse } } },
+    async (request, reply) => ({ success: true as const, csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null) }),
+  );
+
+  app.get(
+    '/api/user/',
+    { schema: { tags: ['auth'], summary: 'The current user; 401 when anonymous', response: { 200: CurrentUser, 401: ErrorResponse } } },
+    async (request, reply) => {
+      if (!request.session) {
+        // Stale display cookies would keep showing a logged-in header.
+        if (request.cookies.user_email || request.cookies.auth_token) clearAuthCookies(request, reply);
+        throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+      }
+      return toCurrentUser(requireUser(request));
+    },
+  );
+
+  app.post(
+    '/api/login/',
+    {
+      schema: { tags: ['auth'], summary: 'Log in with email and password', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+      config: { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const user = await authenticate({ db: db.kysely, ...request.body, limits: config.limits.login });
+      // A fresh id at every login: a session fixed before login is worth nothing after it.
+      if (request.session) await deleteSession(db.kysely, request.session.idHash);
+      const { sessionId, idHash } = await createSession(db.kysely, user.id);
+      setSessionCookie(request, reply, sessionId);
+      setDisplayCookies(request, reply, user);
+      issueCsrfToken(request, reply, idHash);
+      return { success: true as const, message: 'Login successful', user: toCurrentUser(user) };
+    },
+  );
+
+  app.post(
+    '/api/logout/',
+    { schema: { tags: ['auth'], summary: 'Log out and end the session', response: { 200: SuccessMessage, ...errors } } },
+    async (request, reply) => {
+      if (request.session) await deleteSession(db.kysely, request.session.idHash);
+      clearAuthCookies(request, reply);
+      issueCsrfToken(request, reply, null);
+      return { success: true as const, message: 'Logged out' };
+    },
+  );
+
+  app.post(
+    '/api/register/',
+    { schema: { tags: ['auth'], summary: 'Register a student account', body: RegisterRequest, response: { 201: SuccessMessage, ...errors } } },
+    async (request, reply) => {
+      const body = request.body;
+      await registerStudent({
+        db: db.kysely,
+        institutionName: body.institution_name,
+        name: body.name,
+        email: body.email,
+        password: body.password,
+        confirmPassword: body.confirm_password,
+      });
+      return reply.status(201).send({ success: true as const, message: 'Registration successful. You can now log in.' });
+    },
+  );
+
+  app.get(
+    '/api/institutions/',
+    { schema: { tags: ['auth'], summary: 'Institutions students can register with', response: { 200: InstitutionList } } },
+    async () => listInstitutions(db.kysely),
+  );
+};

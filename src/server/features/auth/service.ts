@@ -1,0 +1,145 @@
+import type { Kysely } from 'kysely';
+import type { CurrentUser } from '../../../common/schemas/auth';
+import type { LoginLimits } from '../../config';
+import { isUniqueViolation } from '../../db/errors';
+import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
+import type { SessionUser } from '../../lib/sessions';
+import { now } from '../../lib/time';
+import { recordStudentJoined } from '../dashboard/rollups';
+import * as queries from './queries';
+
+export const INVALID_LOGIN = 'Invalid email or password';
+export const SUPERUSER_REFUSED = 'Super users cannot access this application';
+export const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
+export const ACCOUNT_THROTTLED =
+  'Too many failed login attempts for this account. Please wait 15 minutes and try again.';
+
+export function toCurrentUser(user: SessionUser): CurrentUser {
+  return {
+    is_authenticated: true,
+    is_superuser: user.role === 'superuser',
+    is_institution_admin: user.role === 'institution_admin',
+    email: user.email,
+    name: user.name,
+    institution_name: user.institutionName,
+  };
+}
+
+/** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
+async function countAttempt(db: Executor, key: string, limits: LoginLimits) {
+  const attempts = await queries.countLoginAttempt(db, key, now(), limits.windowMs);
+  if (attempts > limits.failuresPerAccount) throw new AppError('TOO_MANY_REQUESTS', ACCOUNT_THROTTLED);
+}
+
+/**
+ * Checks credentials. Unknown email and wrong password fail identically (same message, same
+ * argon2 work), and repeated failures lock the account for a window whoever is guessing.
+ */
+export async function authenticate(options: {
+  db: Executor;
+  email: string;
+  password: string;
+  limits: LoginLimits;
+}): Promise<SessionUser> {
+  const { db, email, password, limits } = options;
+  const throttleKey = `account:${email}`;
+  await countAttempt(db, throttleKey, limits);
+  const user = await queries.findUserByEmail(db, email);
+  const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
+  if (!user || !valid) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
+  await queries.clearThrottle(db, throttleKey);
+  if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
+  return {
+    id: user.id,
+    email: user.email,
+    name: user.name,
+    role: user.role,
+    institutionId: user.institution_id,
+    institutionName: user.institution_name,
+  };
+}
+
+export function emailDomain(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1);
+}
+
+export async function registerStudent(options: {
+  db: Kysely<Database>;
+  institutionName: string;
+  name: string;
+  email: string;
+  password: string;
+  confirmPassword: string;
+}): Promise<void> {
+  const { db, email, password } = options;
+  if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
+  const institution = await queries.findInstitutionByName(db, options.institutionName);
+  if (!institution)
+    throw new AppError('BAD_REQUEST', 'Institution not found. Choose your institution from the list.');
+  const domains = await queries.institutionDomains(db, institution.id);
+  if (!domains.includes(emailDomain(email))) {
+    const expected = domains.map((domain) => `@${domain}`).join(' or ');
+    throw new AppError('BAD_REQUEST', `Use your ${institution.name} email address (${expected})`);
+  }
+  const weakness = passwordProblem(password);
+  if (weakness) throw new AppError('BAD_REQUEST', weakness);
+  if (await queries.findUserByEmail(db, email)) {
+    throw new AppError('CONFLICT', EMAIL_TAKEN);
+  }
+  const passwordHash = await hashPassword(password);
+  try {
+    await db.transaction().execute(async (trx) => {
+      // One clock reading: the dashboard counts the student from the moment the account records,
+      // as a rebuild from the users table does (two readings could even fall in different months).
+      const joinedAt = now();
+      const userId = await queries.insertUser(trx, {
+        institution_id: institution.id,
+        email,
+        name: options.name,
+        password_hash: passwordHash,
+        role: 'student',
+        created_at: joinedAt,
+      });
+      await queries.linkRespondentToUser(trx, institution.id, email, userId);
+      await recordStudentJoined(trx, { institutionId: institution.id, email, joinedAt });
+    });
+  } catch (error) {
+    // Two registrations racing for one email: the database decides, the loser gets the same answer.
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', EMAIL_TAKEN);
+    throw error;
+  }
+}
+
+/** Creates an institution admin or a superuser (operators only, through the command line). */
+export async function createStaffAccount(options: {
+  db: Kysely<Database>;
+  role: 'institution_admin' | 'superuser';
+  institutionName?: string;
+  name: string;
+  email: string;
+  password: string;
+}): Promise<{ id: number }> {
+  const { db, role, email } = options;
+  const weakness = passwordProblem(options.password);
+  if (weakness) throw new AppError('BAD_REQUEST', weakness);
+  let institutionId: number | null = null;
+  if (role === 'institution_admin') {
+    const institution = await queries.findInstitutionByName(db, options.institutionName ?? '');
+    if (!institution)
+      throw new AppError('NOT_FOUND', `No institution named "${options.institutionName ?? ''}"`);
+    institutionId = institution.id;
+  }
+  if (await queries.findUserByEmail(db, email)) throw new AppError('CONFLICT', EMAIL_TAKEN);
+  const id = await queries.insertUser(db, {
+    institution_id: institutionId,
+    email,
+    name: options.name,
+    password_hash: await hashPassword(options.password),
+    role,
+    created_at: now(),
+  });
+  return { id };
+}

@@ -1,0 +1,34 @@
+import { EventEmitter } from 'node:events';
+import type { Executor } from '../../db/executor';
+import { isPostgres, notifyChange } from './queries';
+
+/**
+ * "Institution N's dashboard changed", told to every app instance watching. PostgreSQL carries it
+ * with NOTIFY (delivered at commit, to every instance); SQLite has one process, so an in-process
+ * emitter does. SQLite feeds are keyed by Kysely's dialect adapter, the one object a database
+ * and all its transactions share, so two databases in one process (tests) never mix.
+ */
+const localFeeds = new WeakMap<object, EventEmitter>();
+
+export const LOCAL_CHANGE_EVENT = 'change';
+
+export function localFeed(db: Executor): EventEmitter {
+  const key = db.getExecutor().adapter;
+  let feed = localFeeds.get(key);
+  if (!feed) {
+    feed = new EventEmitter();
+    // Every open dashboard stream of the process may listen; that is not a leak.
+    feed.setMaxListeners(0);
+    localFeeds.set(key, feed);
+  }
+  return feed;
+}
+
+/**
+ * Called inside the transaction that changed the numbers. On SQLite the notice goes out at once;
+ * whoever reacts reads through the same single connection, so the read queues behind the commit.
+ */
+export async function announceChange(db: Executor, institutionId: number): Promise<void> {
+  if (isPostgres(db)) await notifyChange(db, institutionId);
+  else localFeed(db).emit(LOCAL_CHANGE_EVENT, institutionId);
+}

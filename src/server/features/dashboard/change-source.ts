@@ -1,0 +1,129 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type pg from 'pg';
+import type { Db } from '../../db';
+import { LOCAL_CHANGE_EVENT, localFeed } from './change-feed';
+import { CHANGE_CHANNEL, currentSchema } from './queries';
+
+/** Where an app instance hears that an institution's dashboard changed. */
+export interface ChangeSource {
+  /** `onChange` for each change; `onResync` after notices may have been missed (reconnect). */
+  start(onChange: (institutionId: number) => void, onResync: () => void): Promise<void>;
+  stop(): Promise<void>;
+}
+
+/** SQLite: one process, one in-process feed. */
+class LocalChangeSource implements ChangeSource {
+  private handler: ((institutionId: number) => void) | null = null;
+
+  constructor(private readonly db: Db) {}
+
+  async start(onChange: (institutionId: number) => void) {
+    this.handler = onChange;
+    localFeed(this.db.kysely).on(LOCAL_CHANGE_EVENT, onChange);
+  }
+
+  async stop() {
+    if (this.handler) localFeed(this.db.kysely).off(LOCAL_CHANGE_EVENT, this.handler);
+    this.handler = null;
+  }
+}
+
+const RECONNECT_DELAYS_MS = [100, 500, 1_000, 2_000, 5_000];
+
+/**
+ * PostgreSQL: LISTEN on a dedicated client (a pooled one would be handed to other queries), so
+ * every instance hears every committed change. Reconnects on its own after a drop.
+ */
+class PostgresChangeSource implements ChangeSource {
+  private client: pg.Client | null = null;
+  private schema = '';
+  private stopped = false;
+  private retryTimer: NodeJS.Timeout | null = null;
+  private failures = 0;
+  private onChange: (institutionId: number) => void = () => {};
+  private onResync: () => void = () => {};
+
+  constructor(
+    private readonly db: Db,
+    private readonly newClient: () => pg.Client,
+    private readonly log: FastifyBaseLogger,
+  ) {}
+
+  async start(onChange: (institutionId: number) => void, onResync: () => void) {
+    this.onChange = onChange;
+    this.onResync = onResync;
+    this.schema = await currentSchema(this.db.kysely);
+    await this.connect();
+  }
+
+  async stop() {
+    this.stopped = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    const client = this.client;
+    this.client = null;
+    await client?.end().catch(() => {});
+  }
+
+  private async connect() {
+    const client = this.newClient();
+    client.on('notification', (message) => this.heard(message));
+    client.on('error', (error) => {
+      this.log.warn({ err: error }, 'dashboard change listener lost its connection');
+      this.dropped(client);
+    });
+    client.on('end', () => this.dropped(client));
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${CHANGE_CHANNEL}`);
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+    if (this.stopped) {
+      await client.end().catch(() => {});
+      return;
+    }
+    this.client = client;
+    this.failures = 0;
+  }
+
+  private heard(message: pg.Notification) {
+    if (message.channel !== CHANGE_CHANNEL || !message.payload) return;
+    const separator = message.payload.lastIndexOf(':');
+    if (message.payload.slice(0, separator) !== this.schema) return;
+    const institutionId = Number(message.payload.slice(separator + 1));
+    if (Number.isInteger(institutionId)) this.onChange(institutionId);
+  }
+
+  private dropped(client: pg.Client) {
+    if (this.client !== client) return;
+    this.client = null;
+    void client.end().catch(() => {});
+    this.reconnectLater();
+  }
+
+  private reconnectLater() {
+    if (this.stopped || this.retryTimer) return;
+    const delay = RECONNECT_DELAYS_MS[Math.min(this.failures, RECONNECT_DELAYS_MS.length - 1)];
+    this.retryTimer = setTimeout(async () => {
+      this.retryTimer = null;
+      try {
+        await this.connect();
+        // Changes made while we were deaf: everyone gets fresh numbers.
+        this.onResync();
+      } catch (error) {
+        this.failures += 1;
+        this.log.warn({ err: error }, 'dashboard change listener could not reconnect; retrying');
+        this.reconnectLater();
+      }
+    }, delay);
+  }
+}
+
+export function changeSourceFor(db: Db, log: FastifyBaseLogger): ChangeSource {
+  if (db.dialect === 'postgres') {
+    if (!db.newClient) throw new Error('PostgreSQL database without a dedicated client factory');
+    return new PostgresChangeSource(db, db.newClient, log);
+  }
+  return new LocalChangeSource(db);
+}

@@ -1,0 +1,65 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { csvRow, UTF8_BOM } from './csv';
+import * as queries from './queries';
+
+/** Submissions per page: bounded memory whatever the institution's size. */
+const PAGE = 500;
+
+export const EXPORT_FIXED_COLUMNS = ['Date', 'Student Name', 'Email', 'Template', 'Tier', 'Reasons'] as const;
+
+function reasonsText(json: string): string {
+  try {
+    const reasons: unknown = JSON.parse(json);
+    return Array.isArray(reasons) ? reasons.join('; ') : '';
+  } catch {
+    return '';
+  }
+}
+
+/**
+ * The institution's submissions as CSV, oldest first, one row per submission and one column per
+ * question ever answered. Questions are matched by their text, which answers keep as a snapshot,
+ * so answers to deleted questions still land in their column.
+ */
+export async function* exportSubmissionsCsv(options: {
+  db: Kysely<Database>;
+  institutionId: number;
+}): AsyncGenerator<string> {
+  const { db, institutionId } = options;
+  const questions = await queries.answeredQuestionTexts(db, institutionId);
+  const column = new Map(questions.map((text, index) => [text, index]));
+  yield UTF8_BOM + csvRow([...EXPORT_FIXED_COLUMNS, ...questions]);
+
+  let after: queries.SubmissionCursor | null = null;
+  for (;;) {
+    const page = await queries.submissionsPage(db, institutionId, after, PAGE);
+    const last = page[page.length - 1];
+    if (!last) return;
+    after = { createdAt: last.created_at, id: last.id };
+    const values = new Map<number, string[]>();
+    for (const answer of await queries.answersOf(
+      db,
+      page.map((submission) => submission.id),
+    )) {
+      const index = column.get(answer.question_text);
+      if (index === undefined) continue;
+      const row = values.get(answer.submission_id) ?? new Array<string>(questions.length).fill('');
+      row[index] = answer.value;
+      values.set(answer.submission_id, row);
+    }
+    yield page
+      .map((submission) =>
+        csvRow([
+          new Date(submission.created_at).toISOString(),
+          submission.student_name,
+          submission.school_email,
+          submission.template_id,
+          submission.tier,
+          reasonsText(submission.reasons),
+          ...(values.get(submission.id) ?? new Array<string>(questions.length).fill('')),
+        ]),
+      )
+      .join('');
+  }
+}

@@ -1,0 +1,273 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, TEST_SECRET, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { addSubmission } from '../../../../test/helpers/dashboard-data';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import type { DashboardData } from '../../../common/schemas/dashboard';
+import { buildApp } from '../../app';
+import { openDatabase } from '../../db';
+import { currentSchema } from './queries';
+import { MAX_STREAMS_PER_USER } from './service';
+
+interface ReceivedEvent {
+  event: string;
+  data: DashboardData;
+}
+
+/** A minimal EventSource over node:http: collects named events as they arrive. */
+class EventStreamClient {
+  readonly events: ReceivedEvent[] = [];
+  status = 0;
+  headers: http.IncomingHttpHeaders = {};
+  ended = false;
+  private request: http.ClientRequest | null = null;
+  private waiters: (() => void)[] = [];
+
+  static async open(baseUrl: string, sessionCookie: string): Promise<EventStreamClient> {
+    const client = new EventStreamClient();
+    await new Promise<void>((resolve, reject) => {
+      client.request = http.get(
+        `${baseUrl}/api/dashboard/events/`,
+        { headers: { cookie: sessionCookie } },
+        (response) => {
+          client.status = response.statusCode ?? 0;
+          client.headers = response.headers;
+          response.setEncoding('utf8');
+          let buffer = '';
+          response.on('data', (chunk: string) => {
+            buffer += chunk;
+            for (let end = buffer.indexOf('\n\n'); end >= 0; end = buffer.indexOf('\n\n')) {
+              client.parse(buffer.slice(0, end));
+              buffer = buffer.slice(end + 2);
+            }
+          });
+          response.on('end', () => client.finish());
+          response.on('close', () => client.finish());
+          resolve();
+        },
+      );
+      client.request.on('error', (error) => (client.ended ? undefined : reject(error)));
+    });
+    return client;
+  }
+
+  private parse(block: string) {
+    let event = 'message';
+    let data = '';
+    for (const line of block.split('\n')) {
+      if (line.startsWith('event: ')) event = line.slice(7);
+      else if (line.startsWith('data: ')) data += line.slice(6);
+    }
+    if (data) this.events.push({ event, data: JSON.parse(data) as DashboardData });
+    this.wake();
+  }
+
+  private finish() {
+    this.ended = true;
+    this.wake();
+  }
+
+  private wake() {
+    for (const waiter of this.waiters.splice(0)) waiter();
+  }
+
+  /** Resolves once `count` events have arrived, or rejects after `timeoutMs`. */
+  async waitForEvents(count: number, timeoutMs: number): Promise<ReceivedEvent[]> {
+    const deadline = Date.now() + timeoutMs;
+    while (this.events.length < count) {
+      const left = deadline - Date.now();
+      if (left <= 0 || this.ended) throw new Error(`expected ${count} events, got ${this.events.length}`);
+      await new Promise<void>((resolve) => {
+        const timer = setTimeout(resolve, left);
+        this.waiters.push(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      });
+    }
+    return this.events;
+  }
+
+  async waitForEnd(timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    while (!this.ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    return this.ended;
+  }
+
+  close() {
+    this.request?.destroy();
+  }
+}
+
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
+  let context: TestContext;
+  let baseUrl: string;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  const clients: EventStreamClient[] = [];
+
+  async function sessionCookieOf(email: string) {
+    const agent = new TestAgent(context.app);
+    await agent.login(email, TEST_PASSWORD);
+    return { agent, cookie: `sessionid=${agent.jar.get('sessionid')}` };
+  }
+
+  async function openStream(url: string, cookie: string) {
+    const client = await EventStreamClient.open(url, cookie);
+    clients.push(client);
+    return client;
+  }
+
+  const submitTo = (institutionId: number, email: string) =>
+    addSubmission(context.db.kysely, {
+      institutionId,
+      email,
+      name: 'Live Student',
+      at: Date.now(),
+      tier: 'urgent',
+      answers: [],
+    });
+
+  beforeEach(async () => {
+    context = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(context.db.kysely);
+    await context.app.listen({ port: 0, host: '127.0.0.1' });
+    baseUrl = `http://127.0.0.1:${(context.app.server.address() as AddressInfo).port}`;
+  });
+  afterEach(async () => {
+    for (const client of clients.splice(0)) client.close();
+    await context.close();
+  });
+
+  it("sends the admin's numbers at once, then within 1 s of each submission, and nothing from other institutions", async () => {
+    const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
+    const south = await openStream(baseUrl, (await sessionCookieOf(cast.adminB.email)).cookie);
+    expect(north.status).toBe(200);
+    expect(north.headers['content-type']).toBe('text/event-stream; charset=utf-8');
+    expect((await north.waitForEvents(1, 2_000))[0]).toMatchObject({
+      event: 'dashboard',
+      data: { num_responses: 0 },
+    });
+    await south.waitForEvents(1, 2_000);
+
+    const submittedAt = Date.now();
+    await submitTo(cast.a.id, 'live@north.edu');
+    const [, update] = await north.waitForEvents(2, 1_000);
+    expect(Date.now() - submittedAt).toBeLessThan(1_000);
+    expect(update).toMatchObject({
+      event: 'dashboard',
+      data: { num_responses: 1, flagged_students: [['Live Student', 'live@north.edu']] },
+    });
+
+    await pause(1_200);
+    expect(south.events).toHaveLength(1);
+
+    await submitTo(cast.b.id, 'live@south.edu');
+    const [, southUpdate] = await south.waitForEvents(2, 1_000);
+    expect(southUpdate?.data.num_responses).toBe(1);
+    await pause(500);
+    expect(north.events).toHaveLength(2);
+  });
+
+  it('hears submissions made through the survey endpoint', async () => {
+    const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
+    await north.waitForEvents(1, 2_000);
+    const { agent } = await sessionCookieOf(cast.studentA.email);
+    const survey = await agent.get<{
+      template_id: number;
+      questions: { id: number; question_type: string }[];
+    }>('/api/get-user-survey-questions/');
+    const answers = Object.fromEntries(
+      survey.body.questions.map((question) => [
+        String(question.id),
+        question.question_type === 'text' ? 'ok' : '2',
+      ]),
+    );
+    const submittedAt = Date.now();
+    expect(
+      (await agent.post('/api/survey/', { survey_template_id: survey.body.template_id, answers })).status,
+    ).toBe(200);
+    const [, update] = await north.waitForEvents(2, 1_000);
+    expect(Date.now() - submittedAt).toBeLessThan(1_000);
+    expect(update?.data.num_responses).toBe(1);
+  });
+
+  it('folds a burst of submissions into few events that end on the final numbers', async () => {
+    const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
+    await north.waitForEvents(1, 2_000);
+    for (let index = 0; index < 20; index += 1) await submitTo(cast.a.id, `burst${index}@north.edu`);
+    const deadline = Date.now() + 2_000;
+    while (north.events.at(-1)?.data.num_responses !== 20 && Date.now() < deadline) await pause(20);
+    expect(north.events.at(-1)?.data.num_responses).toBe(20);
+    expect(north.events.length).toBeLessThan(20);
+  });
+
+  it('frees a stream when its client leaves, and caps streams per admin', async () => {
+    const { cookie } = await sessionCookieOf(cast.adminA.email);
+    for (let round = 0; round < 2; round += 1) {
+      const streams = await Promise.all(
+        Array.from({ length: MAX_STREAMS_PER_USER }, () => openStream(baseUrl, cookie)),
+      );
+      expect(streams.map((stream) => stream.status)).toEqual(new Array(MAX_STREAMS_PER_USER).fill(200));
+      const extra = await openStream(baseUrl, cookie);
+      expect(extra.status).toBe(429);
+      for (const stream of streams) stream.close();
+      // The server notices the closed sockets; the next round must fit again.
+      await pause(200);
+    }
+  });
+
+  it('ends the stream once the admin logs out', async () => {
+    const { agent, cookie } = await sessionCookieOf(cast.adminA.email);
+    const north = await openStream(baseUrl, cookie);
+    await north.waitForEvents(1, 2_000);
+    expect((await agent.post('/api/logout/')).status).toBe(200);
+    await submitTo(cast.a.id, 'after-logout@north.edu');
+    expect(await north.waitForEnd(2_000)).toBe(true);
+    expect(north.events).toHaveLength(1);
+  });
+
+  it('refuses students and lets app.close() end open streams instead of hanging', async () => {
+    const student = await openStream(baseUrl, (await sessionCookieOf(cast.studentA.email)).cookie);
+    expect(student.status).toBe(403);
+    const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
+    await north.waitForEvents(1, 2_000);
+    const started = Date.now();
+    await context.app.close();
+    expect(Date.now() - started).toBeLessThan(2_000);
+    expect(await north.waitForEnd(1_000)).toBe(true);
+  });
+
+  it.runIf(dialect === 'postgres')(
+    'reaches admins connected to another app instance on the same database',
+    async () => {
+      const schema = await currentSchema(context.db.kysely);
+      const url = process.env.TEST_DATABASE_URL as string;
+      const otherDb = openDatabase({ kind: 'postgres', url }, { schema });
+      const other = await buildApp({
+        db: otherDb,
+        config: context.config,
+        secret: TEST_SECRET,
+        webRoot: '/nonexistent-web-root',
+      });
+      try {
+        await other.listen({ port: 0, host: '127.0.0.1' });
+        const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
+        const north = await openStream(otherUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
+        await north.waitForEvents(1, 2_000);
+        const submittedAt = Date.now();
+        await submitTo(cast.a.id, 'elsewhere@north.edu');
+        await north.waitForEvents(2, 1_000);
+        expect(Date.now() - submittedAt).toBeLessThan(1_000);
+        expect(north.events[1]?.data.num_responses).toBe(1);
+      } finally {
+        for (const client of clients.splice(0)) client.close();
+        await other.close();
+        await otherDb.close();
+      }
+    },
+  );
+});

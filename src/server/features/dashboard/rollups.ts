@@ -1,0 +1,173 @@
+import type { Executor } from '../../db/executor';
+import { dayOf, monthOf } from './calendar';
+import { announceChange } from './change-feed';
+import * as queries from './queries';
+import {
+  flagPriority,
+  isNewer,
+  type LatestSubmission,
+  latestDelta,
+  type RecordedAnswer,
+  type RiskTier,
+  summariseAnswers,
+} from './student-state';
+
+export type { QuestionCategory, RecordedAnswer, RiskTier } from './student-state';
+
+export interface RecordedSubmission {
+  institutionId: number;
+  respondentId: number;
+  submissionId: number;
+  /** Epoch milliseconds, the submission's own created_at. */
+  createdAt: number;
+  tier: RiskTier;
+  likertMean: number | null;
+  answers: RecordedAnswer[];
+}
+
+/** Emails identify students across registration and shared links; compare them in one case. */
+export function studentKey(email: string): string {
+  return email.trim().toLowerCase();
+}
+
+interface StudentRollup {
+  id: number;
+  isNew: boolean;
+  knownAt: number;
+  latest: LatestSubmission | null;
+}
+
+/** The student's rollup row, created when first seen; locked for the rest of the transaction. */
+async function claimStudent(
+  trx: Executor,
+  institutionId: number,
+  email: string,
+  at: number,
+): Promise<StudentRollup> {
+  const newId = await queries.insertStudentIfAbsent(trx, {
+    institution_id: institutionId,
+    email,
+    known_at: at,
+  });
+  if (newId !== undefined) return { id: newId, isNew: true, knownAt: at, latest: null };
+  const row = await queries.lockStudent(trx, institutionId, email);
+  const latest =
+    row.latest_submission_id === null || row.latest_at === null || row.latest_tier === null
+      ? null
+      : {
+          submissionId: row.latest_submission_id,
+          submittedAt: row.latest_at,
+          tier: row.latest_tier,
+          sleepMean: row.latest_sleep_mean,
+          stressMean: row.latest_stress_mean,
+        };
+  return { id: row.id, isNew: false, knownAt: row.known_at, latest };
+}
+
+/**
+ * A student counts towards "students known by the month's end" from the first time we knew of
+ * them. Moves that count when an earlier sighting turns up (e.g. a back-dated import).
+ */
+async function moveKnownAt(trx: Executor, institutionId: number, student: StudentRollup, at: number) {
+  if (monthOf(at) !== monthOf(student.knownAt)) {
+    await queries.addToMonth(trx, institutionId, monthOf(student.knownAt), { new_students: -1 });
+    await queries.addToMonth(trx, institutionId, monthOf(at), { new_students: 1 });
+  }
+  await queries.updateStudent(trx, student.id, { known_at: at });
+}
+
+/** Moves one student's latest submission between the per-day buckets behind the response rate. */
+async function moveLatestDay(
+  trx: Executor,
+  institutionId: number,
+  before: LatestSubmission | null,
+  after: LatestSubmission,
+) {
+  const from = before ? dayOf(before.submittedAt) : null;
+  const to = dayOf(after.submittedAt);
+  if (from === to) return;
+  // Ascending order: concurrent transactions lock bucket rows in the same order and cannot deadlock.
+  const changes: [number, number][] =
+    from === null
+      ? [[to, 1]]
+      : [
+          [from, -1],
+          [to, 1],
+        ];
+  changes.sort(([a], [b]) => a - b);
+  for (const [day, delta] of changes) await queries.addToLatestDay(trx, institutionId, day, delta);
+}
+
+/**
+ * Folds one new submission into its institution's dashboard rollups. Called inside the
+ * submission transaction, so the dashboard never disagrees with the submissions table, and a
+ * rolled-back submission leaves no trace in it.
+ */
+export async function recordSubmission(trx: Executor, submission: RecordedSubmission): Promise<void> {
+  const { institutionId, createdAt } = submission;
+  const email = await queries.respondentEmail(trx, submission.respondentId);
+  if (email === undefined)
+    throw new Error(`recordSubmission: respondent ${submission.respondentId} does not exist`);
+  const student = await claimStudent(trx, institutionId, studentKey(email), createdAt);
+  const summary = summariseAnswers(submission.answers);
+  const candidate: LatestSubmission = {
+    submissionId: submission.submissionId,
+    submittedAt: createdAt,
+    tier: submission.tier,
+    sleepMean: summary.sleepMean,
+    stressMean: summary.stressMean,
+  };
+
+  const becomesLatest = isNewer(candidate, student.latest);
+  if (becomesLatest) {
+    await queries.updateStudent(trx, student.id, {
+      latest_submission_id: candidate.submissionId,
+      latest_at: candidate.submittedAt,
+      latest_tier: candidate.tier,
+      latest_priority: flagPriority(candidate.tier),
+      latest_sleep_mean: candidate.sleepMean,
+      latest_stress_mean: candidate.stressMean,
+    });
+  }
+  if (!student.isNew && createdAt < student.knownAt)
+    await moveKnownAt(trx, institutionId, student, createdAt);
+
+  const month = monthOf(createdAt);
+  const firstThisMonth = await queries.markStudentMonth(trx, student.id, month);
+  await queries.addToMonth(trx, institutionId, month, {
+    responses: 1,
+    students: firstThisMonth ? 1 : 0,
+    new_students: student.isNew ? 1 : 0,
+    support_answers: summary.supportAnswers,
+    support_positive: summary.supportPositive,
+  });
+  await queries.addToTotals(trx, institutionId, {
+    responses: 1,
+    students: student.isNew ? 1 : 0,
+    ...(becomesLatest ? latestDelta(student.latest, candidate) : {}),
+  });
+  if (becomesLatest) await moveLatestDay(trx, institutionId, student.latest, candidate);
+  await announceChange(trx, institutionId);
+}
+
+/**
+ * A registered student counts as a student (response rate denominators) from registration on,
+ * even before answering. Call inside the registration transaction.
+ */
+export async function recordStudentJoined(
+  trx: Executor,
+  joined: { institutionId: number; email: string; joinedAt: number },
+): Promise<void> {
+  const { institutionId, joinedAt } = joined;
+  const student = await claimStudent(trx, institutionId, studentKey(joined.email), joinedAt);
+  if (student.isNew) {
+    await queries.addToMonth(trx, institutionId, monthOf(joinedAt), { new_students: 1 });
+    await queries.addToTotals(trx, institutionId, { students: 1 });
+  } else if (joinedAt < student.knownAt) {
+    await moveKnownAt(trx, institutionId, student, joinedAt);
+  } else {
+    // A link respondent registering: already counted from their first answer.
+    return;
+  }
+  await announceChange(trx, institutionId);
+}

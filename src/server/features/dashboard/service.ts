@@ -1,0 +1,182 @@
+import type { Kysely } from 'kysely';
+import {
+  DASHBOARD_EVENT,
+  type DashboardData,
+  FLAGGED_LIST_LIMIT,
+  type FlaggedPage,
+  type FlaggedStudent,
+} from '../../../common/schemas/dashboard';
+import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import type { AdminUser } from '../../lib/guards';
+import { ABSOLUTE_TIMEOUT, IDLE_TIMEOUT } from '../../lib/sessions';
+import { DAY, now } from '../../lib/time';
+import { dashboardMonths, dayOf, dayStart, monthLabel, RESPONSE_WINDOW_DAYS } from './calendar';
+import { EventStream } from './event-stream';
+import type { DashboardHub } from './live-updates';
+import * as queries from './queries';
+
+/** Whole percent, rounded to nearest; 0 when there is nothing to divide by. */
+export function percent(part: number, whole: number): number {
+  if (whole <= 0) return 0;
+  return Math.min(100, Math.max(0, Math.round((100 * part) / whole)));
+}
+
+function parseReasons(json: string): string[] {
+  try {
+    const value: unknown = JSON.parse(json);
+    return Array.isArray(value) ? value.filter((reason): reason is string => typeof reason === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+async function readFlagged(
+  db: Executor,
+  institutionId: number,
+  offset: number,
+  limit: number,
+): Promise<FlaggedStudent[]> {
+  const rows = await queries.flaggedStudents(db, institutionId, offset, limit);
+  return rows.map((row) => ({
+    name: row.name,
+    email: row.email,
+    tier: row.tier === 'urgent' ? 'urgent' : 'elevated',
+    reasons: parseReasons(row.reasons),
+    submitted_at: new Date(row.submitted_at ?? 0).toISOString(),
+  }));
+}
+
+/** Every number of the dashboard, from three small reads whatever the data size. */
+async function readDashboard(db: Executor, institutionId: number, at: number): Promise<DashboardData> {
+  const months = dashboardMonths(at);
+  const windowStart = at - RESPONSE_WINDOW_DAYS * DAY;
+  const edgeDay = dayOf(windowStart);
+  const { totals, activeStudents, asks } = await queries.dashboardFigures(db, institutionId, {
+    afterDay: edgeDay,
+    edgeFrom: windowStart,
+    edgeTo: dayStart(edgeDay + 1),
+  });
+  const monthRows = await queries.monthRowsFrom(db, institutionId, months[0] ?? 0);
+  const flagged = await readFlagged(db, institutionId, 0, FLAGGED_LIST_LIMIT);
+
+  const byMonth = new Map(monthRows.map((row) => [row.month, row]));
+  // Students known by a month's end: everyone, minus those first seen after that month.
+  const knownBy = (month: number) =>
+    totals.students -
+    monthRows.filter((row) => row.month > month).reduce((sum, row) => sum + row.new_students, 0);
+
+  return {
+    months: months.map(monthLabel),
+    monthly_num_responses: months.map((month) => byMonth.get(month)?.students ?? 0),
+    monthly_support_perception: months.map((month) => {
+      const row = byMonth.get(month);
+      return percent(row?.support_positive ?? 0, row?.support_answers ?? 0);
+    }),
+    monthly_response_rates: months.map((month) => percent(byMonth.get(month)?.students ?? 0, knownBy(month))),
+    num_responses: totals.responses,
+    num_flagged_students: totals.flagged_students,
+    num_stable_students: totals.stable_students,
+    response_rate: percent(activeStudents, totals.students),
+    num_students: totals.students,
+    num_good_sleep_quality: totals.good_sleep,
+    num_bad_sleep_quality: totals.poor_sleep,
+    num_low_stress: totals.low_stress,
+    num_moderate_stress: totals.moderate_stress,
+    num_high_stress: totals.high_stress,
+    has_sleep_questions: asks.sleep,
+    has_support_questions: asks.support,
+    has_stress_questions: asks.stress,
+    flagged_students: flagged.map((student) => [student.name, student.email] as [string, string]),
+    flagged_details: flagged,
+    generated_at: new Date(at).toISOString(),
+  };
+}
+
+/** The institution's dashboard, read from one snapshot so its numbers agree with each other. */
+export async function getDashboard(options: {
+  db: Kysely<Database>;
+  institutionId: number;
+  at?: number;
+}): Promise<DashboardData> {
+  const at = options.at ?? now();
+  return options.db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute((trx) => readDashboard(trx, options.institutionId, at));
+}
+
+/** Flagged students past the dashboard's first page, in the same order. */
+export async function listFlaggedStudents(options: {
+  db: Kysely<Database>;
+  institutionId: number;
+  offset: number;
+  limit: number;
+}): Promise<FlaggedPage> {
+  const { db, institutionId, offset, limit } = options;
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .setAccessMode('read only')
+    .execute(async (trx) => {
+      const totals = await queries.totalsRow(trx, institutionId);
+      return {
+        total: totals?.flagged_students ?? 0,
+        offset,
+        students: await readFlagged(trx, institutionId, offset, limit),
+      };
+    });
+}
+
+/** Whether a session still stands, without refreshing it: an open dashboard tab is not activity. */
+export async function isSessionLive(db: Executor, idHash: string, at = now()): Promise<boolean> {
+  const row = await queries.sessionTimes(db, idHash);
+  return (
+    row !== undefined && at - row.last_seen_at <= IDLE_TIMEOUT && at - row.created_at <= ABSOLUTE_TIMEOUT
+  );
+}
+
+/** Several tabs are normal; hundreds from one account are not. */
+export const MAX_STREAMS_PER_USER = 5;
+const HEARTBEAT_MS = 15_000;
+const RECONNECT_MS = 3_000;
+
+/**
+ * A live dashboard for one admin: the current numbers at once (a reconnecting browser is back in
+ * step), then fresh numbers after every change to the institution. Ends when the session does.
+ */
+export async function openDashboardStream(options: {
+  db: Kysely<Database>;
+  hub: DashboardHub;
+  admin: AdminUser;
+  sessionIdHash: string;
+}): Promise<EventStream> {
+  const { db, hub, admin, sessionIdHash } = options;
+  if (hub.streamsOf(admin.id) >= MAX_STREAMS_PER_USER) {
+    throw new AppError(
+      'TOO_MANY_REQUESTS',
+      'Too many open dashboards. Close another dashboard tab and try again.',
+    );
+  }
+  const stillWanted = () => isSessionLive(db, sessionIdHash);
+  const stream = new EventStream({ heartbeatMs: HEARTBEAT_MS, retryMs: RECONNECT_MS, stillWanted });
+  try {
+    const unwatch = await hub.watch({
+      institutionId: admin.institutionId,
+      userId: admin.id,
+      deliver: async (data) => {
+        if (await stillWanted()) stream.send(DASHBOARD_EVENT, data);
+        else stream.close();
+      },
+      close: () => stream.close(),
+    });
+    stream.onClose(unwatch);
+    stream.send(DASHBOARD_EVENT, await getDashboard({ db, institutionId: admin.institutionId }));
+    return stream;
+  } catch (error) {
+    stream.close();
+    throw error;
+  }
+}

@@ -1,0 +1,124 @@
+import type { AnswersTable, SubmissionsTable } from '../../db/types';
+
+/**
+ * The arithmetic of the rollups, free of any database: what one submission adds, and what a
+ * student's latest submission contributes to the latest-submission counters. The incremental
+ * path (in the submit transaction) and the full rebuild both go through these functions, so
+ * they cannot disagree.
+ */
+
+export type RiskTier = SubmissionsTable['tier'];
+export type QuestionCategory = AnswersTable['category'];
+
+export interface RecordedAnswer {
+  category: QuestionCategory;
+  questionType: 'likert' | 'text';
+  value: string;
+}
+
+/** What the dashboard remembers of a student's latest submission. */
+export interface LatestSubmission {
+  submissionId: number;
+  submittedAt: number;
+  tier: RiskTier;
+  sleepMean: number | null;
+  stressMean: number | null;
+}
+
+/** Counters that depend only on each student's latest submission. */
+export interface LatestCounters {
+  flagged_students: number;
+  stable_students: number;
+  good_sleep: number;
+  poor_sleep: number;
+  low_stress: number;
+  moderate_stress: number;
+  high_stress: number;
+}
+
+export const ZERO_LATEST_COUNTERS: Readonly<LatestCounters> = Object.freeze({
+  flagged_students: 0,
+  stable_students: 0,
+  good_sleep: 0,
+  poor_sleep: 0,
+  low_stress: 0,
+  moderate_stress: 0,
+  high_stress: 0,
+});
+
+export interface AnswerSummary {
+  sleepMean: number | null;
+  stressMean: number | null;
+  supportAnswers: number;
+  /** Support answers of Good or Excellent (1 or 2 on the 5 = Very Poor scale). */
+  supportPositive: number;
+}
+
+export function isFlaggedTier(tier: RiskTier | null): boolean {
+  return tier === 'urgent' || tier === 'elevated';
+}
+
+/** Sort key of the flagged list: urgent before elevated; everything else is not listed. */
+export function flagPriority(tier: RiskTier | null): number {
+  if (tier === 'urgent') return 2;
+  if (tier === 'elevated') return 1;
+  return 0;
+}
+
+function likertValue(answer: RecordedAnswer): number | null {
+  if (answer.questionType !== 'likert') return null;
+  const value = Number(answer.value);
+  return Number.isInteger(value) && value >= 1 && value <= 5 ? value : null;
+}
+
+export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSummary {
+  const values: Partial<Record<QuestionCategory, number[]>> = {};
+  for (const answer of answers) {
+    const value = likertValue(answer);
+    if (value === null) continue;
+    const list = values[answer.category] ?? [];
+    list.push(value);
+    values[answer.category] = list;
+  }
+  const mean = (list: number[] | undefined) =>
+    list?.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
+  const support = values.support ?? [];
+  return {
+    sleepMean: mean(values.sleep),
+    stressMean: mean(values.stress),
+    supportAnswers: support.length,
+    supportPositive: support.filter((value) => value <= 2).length,
+  };
+}
+
+/** Newest by time; the larger id breaks ties, as it was stored later. */
+export function isNewer(candidate: LatestSubmission, current: LatestSubmission | null): boolean {
+  if (!current) return true;
+  if (candidate.submittedAt !== current.submittedAt) return candidate.submittedAt > current.submittedAt;
+  return candidate.submissionId > current.submissionId;
+}
+
+/** What one student contributes to the latest-submission counters (all zero before any submission). */
+export function latestContribution(latest: LatestSubmission | null): LatestCounters {
+  if (!latest) return { ...ZERO_LATEST_COUNTERS };
+  const flagged = isFlaggedTier(latest.tier);
+  const { sleepMean: sleep, stressMean: stress } = latest;
+  return {
+    flagged_students: flagged ? 1 : 0,
+    stable_students: flagged ? 0 : 1,
+    good_sleep: sleep !== null && sleep <= 2 ? 1 : 0,
+    poor_sleep: sleep !== null && sleep >= 4 ? 1 : 0,
+    low_stress: stress !== null && stress <= 2 ? 1 : 0,
+    moderate_stress: stress !== null && stress > 2 && stress < 4 ? 1 : 0,
+    high_stress: stress !== null && stress >= 4 ? 1 : 0,
+  };
+}
+
+/** Counter changes when a student's latest submission goes from `before` to `after`. */
+export function latestDelta(before: LatestSubmission | null, after: LatestSubmission | null): LatestCounters {
+  const removed = latestContribution(before);
+  const added = latestContribution(after);
+  const delta = { ...ZERO_LATEST_COUNTERS };
+  for (const key of Object.keys(delta) as (keyof LatestCounters)[]) delta[key] = added[key] - removed[key];
+  return delta;
+}

@@ -1,0 +1,87 @@
+import { DRAFT_MAX_BYTES, type SavedDraft } from '../../../common/schemas/surveys';
+import type { Executor } from '../../db/executor';
+import { AppError } from '../../lib/errors';
+import type { SessionUser } from '../../lib/sessions';
+import { now } from '../../lib/time';
+import { findTemplate } from '../templates/queries';
+import * as queries from './queries';
+
+export const DRAFT_SURVEY_NOT_FOUND = 'Survey not found';
+export const DRAFT_TOO_LARGE = `Draft is too large to save (the limit is ${DRAFT_MAX_BYTES / 1024} KB)`;
+
+interface DraftContent {
+  student_name: string;
+  school_email: string;
+  answers: Record<string, string>;
+}
+
+/** Drafts exist only for templates of the user's own institution; any other id is unknown. */
+async function requireOwnTemplate(db: Executor, user: SessionUser, templateId: number) {
+  const template =
+    user.institutionId === null ? undefined : await findTemplate(db, user.institutionId, templateId);
+  if (!template) throw new AppError('NOT_FOUND', DRAFT_SURVEY_NOT_FOUND);
+}
+
+function readContent(stored: string): DraftContent | null {
+  try {
+    const parsed = JSON.parse(stored) as Partial<DraftContent>;
+    if (
+      !parsed ||
+      typeof parsed !== 'object' ||
+      typeof parsed.answers !== 'object' ||
+      parsed.answers === null
+    )
+      return null;
+    const answers = Object.fromEntries(
+      Object.entries(parsed.answers).filter(
+        (entry): entry is [string, string] => typeof entry[1] === 'string',
+      ),
+    );
+    return {
+      student_name: typeof parsed.student_name === 'string' ? parsed.student_name : '',
+      school_email: typeof parsed.school_email === 'string' ? parsed.school_email : '',
+      answers,
+    };
+  } catch {
+    return null;
+  }
+}
+
+/** Saves (replaces) the user's draft of this template. */
+export async function saveDraft(options: {
+  db: Executor;
+  user: SessionUser;
+  templateId: number;
+  content: DraftContent;
+}): Promise<void> {
+  const { db, user, templateId, content } = options;
+  const data = JSON.stringify(content);
+  if (Buffer.byteLength(data, 'utf8') > DRAFT_MAX_BYTES)
+    throw new AppError('PAYLOAD_TOO_LARGE', DRAFT_TOO_LARGE);
+  await requireOwnTemplate(db, user, templateId);
+  await queries.saveDraft(db, { userId: user.id, templateId, data, updatedAt: now() });
+}
+
+export async function loadDraft(options: {
+  db: Executor;
+  user: SessionUser;
+  templateId: number;
+}): Promise<SavedDraft | null> {
+  const { db, user, templateId } = options;
+  await requireOwnTemplate(db, user, templateId);
+  const row = await queries.findDraft(db, user.id, templateId);
+  const content = row ? readContent(row.data) : null;
+  if (!row || !content) return null;
+  return { template_id: templateId, ...content, updated_at: new Date(row.updated_at).toISOString() };
+}
+
+/** Clearing a draft that does not exist is not an error: the outcome is the same. */
+export async function clearDraft(options: {
+  db: Executor;
+  user: SessionUser;
+  templateId: number;
+}): Promise<void> {
+  const { db, user, templateId } = options;
+  await requireOwnTemplate(db, user, templateId);
+  await queries.deleteDraft(db, user.id, templateId);
+}

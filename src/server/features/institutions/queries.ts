@@ -1,0 +1,27 @@
+import type { Executor } from '../../db/executor';
+
+export async function listInstitutions(db: Executor) {
+  const rows = await db.selectFrom('institutions').select(['id', 'name']).orderBy('name').execute();
+  return rows.map((row) => ({ id: row.id, institution_name: row.name }));
+}
+
+export async function insertInstitution(db: Executor, name: string, createdAt: number): Promise<number> {
+  const row = await db
+    .insertInto('institutions')
+    .values({ name, crisis_resources: null, created_at: createdAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export async function insertDomains(db: Executor, institutionId: number, domains: string[]) {
+  if (domains.length === 0) return;
+  await db
+    .insertInto('institution_domains')
+    .values(domains.map((domain) => ({ domain, institution_id: institutionId })))
+    .execute();
+}
+
+export function findInstitutionIdByName(db: Executor, name: string) {
+  return db.selectFrom('institutions').select('id').where('name', '=', name).executeTakeFirst();
+}

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyPluginAsync } from 'fastify';
+import { escapeHtml } from './html';
+
+/** Every screen of the web app (spec section 2); each answers with the app shell. */
+export const SCREEN_ROUTES = [
+  '/',
+  '/login/',
+  '/register/',
+  '/survey/',
+  '/survey/link/:hashLink/',
+  '/demo-survey/',
+  '/dashboard/',
+  '/admin/survey-templates/',
+  '/schedule-survey/',
+] as const;
+
+const TITLE = /<title>[^<]*<\/title>/;
+const CONFIG_META = '<meta name="app-config" content="{}" />';
+
+export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: string) => boolean }> = async (
+  app,
+  { webRoot, exists },
+) => {
+  const indexFile = path.join(webRoot, 'index.html');
+  const built = exists(indexFile);
+  if (built) {
+    await app.register(fastifyStatic, { root: webRoot, prefix: '/react-static/', index: false, wildcard: true });
+  }
+
+  // Rendered once: the shell differs between deployments (brand, options), never between requests.
+  const shell = built
+    ? fs
+        .readFileSync(indexFile, 'utf8')
+        .replace(TITLE, `<title>${escapeHtml(app.config.web.brandName)} Health - Mental Health Solutions for Universities</title>`)
+        .replace(CONFIG_META, `<meta name="app-config" content="${escapeHtml(JSON.stringify(app.config.web))}" />`)
+    : null;
+
+  const sendShell = (status: number) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
+    if (!shell) {
+      return reply.status(503).type('text/plain').send('The web app has not been built yet. Run "npm run build".');
+    }
+    return reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(shell);
+  };
+
+  for (const route of SCREEN_ROUTES) {
+    const withoutSlash = route.replace(/\/$/, '');
+    app.get(route, { schema: { hide: true } }, sendShell(200));
+    if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, sendShell(200));
+  }
+
+  // Unknown pages get the shell too (its router shows "page not found"), with an honest 404.
+  app.get('/*', { schema: { hide: true } }, async (request, reply) => {
+    if (request.url.startsWith('/api/') || request.url.startsWith('/react-static/')) {
+      return reply.status(404).send({ success: false, message: `No such endpoint: GET ${request.url.split('?')[0]}` });
+    }
+    return sendShell(404)(request, reply);
+  });
+};

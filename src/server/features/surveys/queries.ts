@@ -1,0 +1,126 @@
+import type { Executor } from '../../db/executor';
+import type { AnswersTable, SubmissionsTable } from '../../db/types';
+
+/** A template together with what taking it needs to know about its institution. */
+function templatesWithInstitution(db: Executor) {
+  return db
+    .selectFrom('survey_templates')
+    .innerJoin('institutions', 'institutions.id', 'survey_templates.institution_id')
+    .select([
+      'survey_templates.id',
+      'survey_templates.institution_id',
+      'survey_templates.hash_link',
+      'institutions.name as institution_name',
+      'institutions.crisis_resources',
+    ]);
+}
+
+export type SurveyTemplate = NonNullable<Awaited<ReturnType<typeof findTemplateById>>>;
+
+export function findTemplateById(db: Executor, templateId: number) {
+  return templatesWithInstitution(db).where('survey_templates.id', '=', templateId).executeTakeFirst();
+}
+
+export function findTemplateByHashLink(db: Executor, hashLink: string) {
+  return templatesWithInstitution(db).where('survey_templates.hash_link', '=', hashLink).executeTakeFirst();
+}
+
+/** The institution's active template, or its first one when none is active (spec section 4). */
+export function findCurrentTemplate(db: Executor, institutionId: number) {
+  return templatesWithInstitution(db)
+    .leftJoin('active_templates', 'active_templates.template_id', 'survey_templates.id')
+    .where('survey_templates.institution_id', '=', institutionId)
+    .orderBy((eb) => eb('active_templates.template_id', 'is', null))
+    .orderBy('survey_templates.id')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function isRegisteredEmail(db: Executor, email: string): Promise<boolean> {
+  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
+  return row !== undefined;
+}
+
+/**
+ * The respondent for this email at this institution, created on first submission. Race-free:
+ * the unique (institution, email) constraint decides, and the latest name and account win.
+ */
+export async function upsertRespondent(
+  db: Executor,
+  respondent: {
+    institutionId: number;
+    email: string;
+    name: string;
+    userId: number | null;
+    createdAt: number;
+  },
+): Promise<number> {
+  const row = await db
+    .insertInto('respondents')
+    .values({
+      institution_id: respondent.institutionId,
+      email: respondent.email,
+      name: respondent.name,
+      user_id: respondent.userId,
+      created_at: respondent.createdAt,
+    })
+    .onConflict((oc) =>
+      oc.columns(['institution_id', 'email']).doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'),
+        user_id: eb.fn.coalesce('excluded.user_id', 'respondents.user_id'),
+      })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+export function findSubmissionByClientId(db: Executor, respondentId: number, clientSubmissionId: string) {
+  return db
+    .selectFrom('submissions')
+    .select(['id', 'tier'])
+    .where('respondent_id', '=', respondentId)
+    .where('client_submission_id', '=', clientSubmissionId)
+    .executeTakeFirst();
+}
+
+/** Likert mean of the respondent's latest submission up to `at`, for the worsening rule. */
+export async function previousLikertMean(
+  db: Executor,
+  respondentId: number,
+  at: number,
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('submissions')
+    .select('likert_mean')
+    .where('respondent_id', '=', respondentId)
+    .where('created_at', '<=', at)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row?.likert_mean ?? null;
+}
+
+/**
+ * Inserts the submission unless the respondent already sent one with this client id; then
+ * nothing is inserted and undefined comes back. On PostgreSQL a concurrent copy waits for the
+ * first to commit and then does nothing, so a retried submit is stored once without an error.
+ */
+export async function insertSubmission(
+  db: Executor,
+  submission: Omit<SubmissionsTable, 'id'>,
+): Promise<number | undefined> {
+  const row = await db
+    .insertInto('submissions')
+    .values(submission)
+    .onConflict((oc) => oc.columns(['respondent_id', 'client_submission_id']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return row?.id;
+}
+
+export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'id'>[]) {
+  if (answers.length === 0) return;
+  await db.insertInto('answers').values(answers).execute();
+}

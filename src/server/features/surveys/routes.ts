@@ -1,0 +1,116 @@
+import type { FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorResponse } from '../../../common/schemas/common';
+import {
+  SubmitSurveyRequest,
+  SubmitSurveyResponse,
+  SurveyQuestionsResponse,
+} from '../../../common/schemas/surveys';
+import { AppError } from '../../lib/errors';
+import { requireUser } from '../../lib/guards';
+import { submissionTransactions } from './group-commit';
+import * as service from './service';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  429: ErrorResponse,
+};
+const LinkParams = z.object({ hashLink: z.string().max(100) });
+const tags = ['surveys'];
+
+/** Refuses admins and superusers (and, off a link, visitors) before their input is even read. */
+function refuseNonStudentsEarly(viaLink: boolean) {
+  return async (request: FastifyRequest) => service.refuseNonStudents(request.session?.user ?? null, viaLink);
+}
+
+/** Taking and submitting surveys: logged-in students, and anyone holding a shared link. */
+export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db, config } = app;
+  const runTransaction = submissionTransactions(db);
+
+  app.get(
+    '/api/get-user-survey-questions/',
+    {
+      schema: {
+        tags,
+        summary: "The logged-in user's survey: the institution's active template, else its first",
+        response: { 200: SurveyQuestionsResponse, ...errors },
+      },
+    },
+    async (request) => service.getSurveyForUser({ db: db.kysely, user: requireUser(request) }),
+  );
+
+  app.get(
+    '/api/get-user-survey-questions/:hashLink/',
+    {
+      schema: {
+        tags,
+        summary: "A shared link's survey; open to anyone holding the link",
+        params: LinkParams,
+        response: { 200: SurveyQuestionsResponse, ...errors },
+      },
+    },
+    async (request) => service.getSurveyForLink({ db: db.kysely, hashLink: request.params.hashLink }),
+  );
+
+  app.post(
+    '/api/survey/',
+    {
+      preValidation: refuseNonStudentsEarly(false),
+      schema: {
+        tags,
+        summary: 'Submit the survey as the logged-in student',
+        description:
+          'Name and email come from the account. Retrying with the same submission_id stores nothing new.',
+        body: SubmitSurveyRequest,
+        response: { 200: SubmitSurveyResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const { survey_template_id: templateId, ...body } = request.body;
+      if (templateId === undefined) throw new AppError('BAD_REQUEST', 'survey_template_id is required');
+      return service.submitSurvey({
+        runTransaction,
+        target: { templateId },
+        user: requireUser(request),
+        studentName: body.student_name,
+        schoolEmail: body.school_email,
+        answers: body.answers,
+        clientSubmissionId: body.submission_id,
+      });
+    },
+  );
+
+  app.post(
+    '/api/survey/link/:hashLink/',
+    {
+      preValidation: refuseNonStudentsEarly(true),
+      config: { rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags,
+        summary: 'Submit the survey of a shared link',
+        description:
+          'Visitors give a name and an email of the institution; an email that belongs to an account answers 401 with requires_auth.',
+        params: LinkParams,
+        body: SubmitSurveyRequest,
+        response: { 200: SubmitSurveyResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      return service.submitSurvey({
+        runTransaction,
+        target: { hashLink: request.params.hashLink, templateId: body.survey_template_id },
+        user: request.session?.user ?? null,
+        studentName: body.student_name,
+        schoolEmail: body.school_email,
+        answers: body.answers,
+        clientSubmissionId: body.submission_id,
+      });
+    },
+  );
+};

@@ -1,0 +1,76 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { DAY } from '../../lib/time';
+import { DEMO_PASSWORD, seedDemo } from '../../seed';
+import { seedSampleResponses } from './sample-responses';
+
+describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
+  let ctx: TestContext;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    await seedDemo(ctx.db.kysely, seedSampleResponses);
+  });
+
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  /** Each respondent's latest submission. */
+  async function latestTiers() {
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select(['respondent_id', 'tier', 'created_at', 'id'])
+      .orderBy('created_at')
+      .orderBy('id')
+      .execute();
+    const latest = new Map<number, string>();
+    for (const row of rows) latest.set(row.respondent_id, row.tier);
+    return [...latest.values()];
+  }
+
+  it('spreads varied, back-dated submissions over several months, stored with their answers', async () => {
+    const submissions = await ctx.db.kysely.selectFrom('submissions').select(['id', 'created_at']).execute();
+    expect(submissions.length).toBeGreaterThan(50);
+    const months = new Set(submissions.map((s) => new Date(s.created_at).toISOString().slice(0, 7)));
+    expect(months.size).toBeGreaterThanOrEqual(4);
+    expect(Math.min(...submissions.map((s) => s.created_at))).toBeLessThan(Date.now() - 120 * DAY);
+    expect(Math.max(...submissions.map((s) => s.created_at))).toBeLessThanOrEqual(Date.now());
+    const answers = await ctx.db.kysely.selectFrom('answers').select('id').execute();
+    expect(answers).toHaveLength(submissions.length * 7);
+  });
+
+  it('leaves one urgent student, several elevated ones and a majority doing fine', async () => {
+    const tiers = await latestTiers();
+    expect(tiers.filter((tier) => tier === 'urgent')).toHaveLength(1);
+    expect(tiers.filter((tier) => tier === 'elevated').length).toBeGreaterThanOrEqual(3);
+    expect(tiers.filter((tier) => tier === 'none' || tier === 'monitor').length).toBeGreaterThan(
+      tiers.length / 2,
+    );
+  });
+
+  it('includes the demo student, and the dashboard shows the flagged students urgent first', async () => {
+    const demo = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('id')
+      .where('school_email', '=', 'student@demo.edu')
+      .execute();
+    expect(demo.length).toBeGreaterThan(0);
+    const admin = new TestAgent(ctx.app);
+    await admin.login('admin@demo.edu', DEMO_PASSWORD);
+    const dashboard = await admin.get<{
+      num_responses: number;
+      num_flagged_students: number;
+      flagged_students: string[][];
+    }>('/api/dashboard/');
+    expect(dashboard.status).toBe(200);
+    expect(dashboard.body.num_flagged_students).toBeGreaterThanOrEqual(4);
+    const urgent = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select(['student_name', 'school_email'])
+      .where('tier', '=', 'urgent')
+      .executeTakeFirstOrThrow();
+    expect(dashboard.body.flagged_students[0]).toEqual([urgent.student_name, urgent.school_email]);
+  });
+});

@@ -1,0 +1,196 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import type { SessionUser } from '../../lib/sessions';
+import { DAY, HOUR, now } from '../../lib/time';
+import { listQuestions } from '../templates/queries';
+import { transactionPerCall } from './group-commit';
+import * as queries from './queries';
+import { type SurveyTarget, submitSurvey } from './service';
+
+/**
+ * Sample responses for the demo institution: half a year of varied check-ins, stored through
+ * the real submission path (screening, rollups and all) with back-dated times, so the demo
+ * dashboard shows what a live one would. Seeded random numbers: every demo looks the same.
+ */
+
+type Outlook = 'steady' | 'struggling' | 'poor-sleep' | 'crisis';
+
+interface SampleStudent {
+  name: string;
+  email: string;
+  /** How the latest check-in goes; earlier ones are steadier. */
+  outlook: Outlook;
+  /** A registered student submits as the account; everyone else through the shared link. */
+  user?: SessionUser;
+}
+
+interface PlannedSubmission {
+  student: SampleStudent;
+  createdAt: number;
+  outlook: Outlook;
+}
+
+const FIRST_NAMES = [
+  'Ava',
+  'Liam',
+  'Maya',
+  'Noah',
+  'Zoe',
+  'Ethan',
+  'Priya',
+  'Lucas',
+  'Amara',
+  'Diego',
+  'Hana',
+  'Owen',
+];
+const LAST_NAMES = ['Chen', 'Okafor', 'Garcia', 'Novak', 'Patel', 'Reyes', 'Kim', 'Larsen', 'Haddad'];
+const STUDENT_COUNT = 32;
+const MONTHS = 6;
+
+const WRITTEN_ANSWERS: Record<Outlook, readonly string[]> = {
+  steady: [
+    'Things are going well overall.',
+    'Midterms were busy but manageable.',
+    'I joined a club this term and it has helped me settle in.',
+    'Nothing else to add, thanks for asking.',
+    'Would love more quiet study spaces in the library.',
+  ],
+  struggling: [
+    'Coursework has been piling up and I am behind in two classes.',
+    'Work shifts and classes leave me very little time to rest.',
+    'I have been feeling isolated since moving here.',
+  ],
+  'poor-sleep': [
+    'My sleep schedule is a mess because of late labs.',
+    'Noise in the dorm keeps me up most nights.',
+  ],
+  crisis: ['It has been a really hard few weeks.'],
+};
+
+/** Deterministic pseudo-random numbers in [0, 1) (mulberry32). */
+function seededRandom(seed: number) {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+type Random = ReturnType<typeof seededRandom>;
+
+const pick = <T>(random: Random, items: readonly T[]): T => items[Math.floor(random() * items.length)] as T;
+const between = (random: Random, low: number, high: number) => low + Math.floor(random() * (high - low + 1));
+
+/** One urgent student, a few struggling (elevated), a few sleeping badly (monitor), the rest steady. */
+function outlookOf(index: number): Outlook {
+  if (index === 0) return 'crisis';
+  if (index <= 4) return 'struggling';
+  if (index <= 7) return 'poor-sleep';
+  return 'steady';
+}
+
+function sampleStudents(random: Random, demoStudent: SessionUser | undefined): SampleStudent[] {
+  const students: SampleStudent[] = [];
+  const used = new Set<string>();
+  while (students.length < STUDENT_COUNT) {
+    const first = pick(random, FIRST_NAMES);
+    const last = pick(random, LAST_NAMES);
+    const email = `${first}.${last}@demo.edu`.toLowerCase();
+    if (used.has(email)) continue;
+    used.add(email);
+    students.push({ name: `${first} ${last}`, email, outlook: outlookOf(students.length) });
+  }
+  if (demoStudent)
+    students.push({ name: demoStudent.name, email: demoStudent.email, outlook: 'steady', user: demoStudent });
+  return students;
+}
+
+/**
+ * Each student checks in most months between their first and their latest check-in; some steady
+ * students have not been back lately. Only the latest check-in shows the student's outlook.
+ */
+function planSubmissions(random: Random, students: SampleStudent[], at: number): PlannedSubmission[] {
+  const planned: PlannedSubmission[] = [];
+  for (const student of students) {
+    const lastMonth = student.outlook === 'steady' && random() < 0.3 ? between(random, 1, 2) : 0;
+    const firstMonth = between(random, lastMonth, MONTHS - 1);
+    const times: number[] = [];
+    for (let monthsAgo = firstMonth; monthsAgo >= lastMonth; monthsAgo--) {
+      const skipped = monthsAgo !== lastMonth && monthsAgo !== firstMonth && random() < 0.35;
+      if (!skipped)
+        times.push(at - (monthsAgo * 30 + between(random, 1, 27)) * DAY - between(random, 0, 12) * HOUR);
+    }
+    times.sort((a, b) => a - b);
+    times.forEach((createdAt, index) => {
+      const isLatest = index === times.length - 1;
+      planned.push({ student, createdAt, outlook: isLatest ? student.outlook : 'steady' });
+    });
+  }
+  // Chronological, so every submission is compared with the one before it, as in real life.
+  return planned.sort((a, b) => a.createdAt - b.createdAt);
+}
+
+type SampleQuestion = Awaited<ReturnType<typeof listQuestions>>[number];
+
+function likertValue(random: Random, question: SampleQuestion, outlook: Outlook): number {
+  if (question.category === 'safety') return outlook === 'crisis' ? 3 : 1;
+  if (outlook === 'struggling' || outlook === 'crisis') return between(random, 4, 5);
+  if (outlook === 'poor-sleep' && question.category === 'sleep') return between(random, 4, 5);
+  return between(random, 1, 3);
+}
+
+function sampleAnswers(
+  random: Random,
+  questions: SampleQuestion[],
+  outlook: Outlook,
+): Record<string, string> {
+  return Object.fromEntries(
+    questions.map((question) => [
+      String(question.id),
+      question.question_type === 'text'
+        ? pick(random, WRITTEN_ANSWERS[outlook])
+        : String(likertValue(random, question, outlook)),
+    ]),
+  );
+}
+
+export async function seedSampleResponses(db: Kysely<Database>, institutionId: number): Promise<void> {
+  const template = await queries.findCurrentTemplate(db, institutionId);
+  if (!template) return;
+  const questions = await listQuestions(db, template.id);
+  if (questions.length === 0) return;
+  const demoStudentRow = await db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('institution_id', '=', institutionId)
+    .where('role', '=', 'student')
+    .orderBy('id')
+    .executeTakeFirst();
+  const demoStudent: SessionUser | undefined = demoStudentRow && {
+    ...demoStudentRow,
+    role: 'student',
+    institutionId,
+    institutionName: template.institution_name,
+  };
+
+  const random = seededRandom(20_240_901);
+  const runTransaction = transactionPerCall(db);
+  for (const planned of planSubmissions(random, sampleStudents(random, demoStudent), now())) {
+    const { student } = planned;
+    const target: SurveyTarget = student.user
+      ? { templateId: template.id }
+      : { hashLink: template.hash_link };
+    await submitSurvey({
+      runTransaction,
+      target,
+      user: student.user ?? null,
+      studentName: student.name,
+      schoolEmail: student.email,
+      answers: sampleAnswers(random, questions, planned.outlook),
+      createdAt: planned.createdAt,
+    });
+  }
+}

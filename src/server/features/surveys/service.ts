@@ -1,0 +1,327 @@
+import type { Transaction } from 'kysely';
+import { z } from 'zod';
+import {
+  CrisisResource,
+  DEFAULT_CRISIS_RESOURCES,
+  type RiskResult,
+  screenSubmissionSafely,
+} from '../../../common/risk';
+import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import type { SessionUser } from '../../lib/sessions';
+import { now } from '../../lib/time';
+import { institutionDomains } from '../auth/queries';
+import { emailDomain } from '../auth/service';
+import { recordSubmission } from '../dashboard/rollups';
+import { deleteDraft } from '../drafts/queries';
+import { listQuestions } from '../templates/queries';
+import { parseAnswerChoices } from '../templates/service';
+import type { TransactionRunner } from './group-commit';
+import type { SurveyTemplate } from './queries';
+import * as queries from './queries';
+
+export const NO_SURVEY_FOR_INSTITUTION =
+  'No survey questions are currently available for your institution. Please contact your administrator.';
+export const LINK_NOT_FOUND = 'Survey link not found or has expired.';
+export const SURVEY_NOT_FOUND = 'Survey not found';
+export const ADMINS_CANNOT_SUBMIT = 'Admins cannot submit surveys';
+export const SUPERUSERS_CANNOT_SUBMIT = 'Super users cannot access this application';
+export const LOGIN_TO_SUBMIT = 'Please log in to submit the survey.';
+export const ACCOUNT_EXISTS = 'An account exists for this email. Please log in to submit the survey.';
+export const OTHER_INSTITUTION =
+  'This survey belongs to another institution. Open the survey of your own institution.';
+export const FILL_IN_ALL = 'Please fill in all required fields';
+export const NAME_REQUIRED = 'Please enter your full name';
+export const EMAIL_REQUIRED = 'Please enter your school email';
+export const NO_QUESTIONS = 'This survey has no questions to answer yet.';
+export const TEMPLATE_MISMATCH = 'survey_template_id does not match this survey link';
+export const THANK_YOU = 'Thank you! Your responses have been submitted.';
+
+type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
+
+function toSurveyQuestion(row: QuestionRow): SurveyQuestion {
+  return {
+    id: row.id,
+    text: row.question_text,
+    question_type: row.question_type,
+    category: row.category,
+    answer_choices: parseAnswerChoices(row.answer_choices),
+    order: row.position,
+  };
+}
+
+async function surveyOf(db: Executor, template: SurveyTemplate) {
+  const rows = await listQuestions(db, template.id);
+  return { success: true as const, template_id: template.id, questions: rows.map(toSurveyQuestion) };
+}
+
+/** The logged-in user's survey: the institution's active template, else its first. */
+export async function getSurveyForUser(options: { db: Executor; user: SessionUser }) {
+  const { db, user } = options;
+  const template =
+    user.institutionId === null ? undefined : await queries.findCurrentTemplate(db, user.institutionId);
+  if (!template) throw new AppError('NOT_FOUND', NO_SURVEY_FOR_INSTITUTION);
+  return surveyOf(db, template);
+}
+
+/** Anyone holding the link may see its questions. */
+export async function getSurveyForLink(options: { db: Executor; hashLink: string }) {
+  const template = await queries.findTemplateByHashLink(options.db, options.hashLink);
+  if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
+  return surveyOf(options.db, template);
+}
+
+/** Which survey is being answered: a template of the user's institution, or a shared link. */
+export type SurveyTarget = { templateId: number } | { hashLink: string; templateId?: number };
+
+export interface SubmissionInput {
+  target: SurveyTarget;
+  /** The logged-in user, or null on a shared link. */
+  user: SessionUser | null;
+  studentName?: string;
+  /** Lower-cased already (the contract's schema does it). */
+  schoolEmail?: string;
+  answers: Record<string, string>;
+  clientSubmissionId?: string;
+  /** When the submission happened; only the demo seed sets it (back-dated samples). */
+  createdAt?: number;
+}
+
+interface Respondent {
+  name: string;
+  email: string;
+  userId: number | null;
+}
+
+interface CheckedAnswer {
+  question: QuestionRow;
+  value: string;
+}
+
+/** Who may submit at all, decided before anything is read: students, and visitors on a link. */
+export function refuseNonStudents(user: SessionUser | null, viaLink: boolean) {
+  if (user?.role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
+  if (user?.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
+  if (!user && !viaLink) throw new AppError('UNAUTHENTICATED', LOGIN_TO_SUBMIT, { requires_auth: true });
+}
+
+/** A visitor has no account to take a name and an email from. */
+function requireVisitorIdentity(input: SubmissionInput) {
+  if (input.user) return;
+  if (!input.studentName) throw new AppError('BAD_REQUEST', NAME_REQUIRED);
+  if (!input.schoolEmail) throw new AppError('BAD_REQUEST', EMAIL_REQUIRED);
+}
+
+interface TargetSurvey {
+  template: SurveyTemplate | undefined;
+  questions: QuestionRow[];
+}
+
+/**
+ * Surveys read inside a transaction, by target. Submissions never change templates or
+ * questions, so within one transaction a survey read once stays right, and the submissions
+ * committed together as a group (all in one transaction) read it once between them.
+ */
+const surveysReadIn = new WeakMap<Executor, Map<string, Promise<TargetSurvey>>>();
+
+function readTargetSurvey(trx: Executor, target: SurveyTarget): Promise<TargetSurvey> {
+  const key = 'hashLink' in target ? `link:${target.hashLink}` : `id:${target.templateId}`;
+  let surveys = surveysReadIn.get(trx);
+  if (!surveys) {
+    surveys = new Map();
+    surveysReadIn.set(trx, surveys);
+  }
+  let survey = surveys.get(key);
+  if (!survey) {
+    survey = (async () => {
+      const template =
+        'hashLink' in target
+          ? await queries.findTemplateByHashLink(trx, target.hashLink)
+          : await queries.findTemplateById(trx, target.templateId);
+      return { template, questions: template ? await listQuestions(trx, template.id) : [] };
+    })();
+    surveys.set(key, survey);
+  }
+  return survey;
+}
+
+async function findTarget(
+  trx: Executor,
+  input: SubmissionInput,
+): Promise<TargetSurvey & { template: SurveyTemplate }> {
+  const { target } = input;
+  const survey = await readTargetSurvey(trx, target);
+  const { template } = survey;
+  if ('hashLink' in target) {
+    if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
+    if (target.templateId !== undefined && target.templateId !== template.id) {
+      throw new AppError('BAD_REQUEST', TEMPLATE_MISMATCH);
+    }
+    return { template, questions: survey.questions };
+  }
+  // Another institution's template is answered exactly like one that does not exist.
+  if (!template || template.institution_id !== input.user?.institutionId) {
+    throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
+  }
+  return { template, questions: survey.questions };
+}
+
+/**
+ * A logged-in student submits as their account, whatever the form says; a visitor on a link
+ * must use an email of the institution that is not already an account's.
+ */
+async function identifyRespondent(
+  trx: Executor,
+  input: SubmissionInput,
+  template: SurveyTemplate,
+): Promise<Respondent> {
+  const { user } = input;
+  if (user) {
+    if (user.institutionId !== template.institution_id) throw new AppError('FORBIDDEN', OTHER_INSTITUTION);
+    if (input.schoolEmail && input.schoolEmail !== user.email) {
+      throw new AppError(
+        'FORBIDDEN',
+        `You are logged in as ${user.email}. You can only submit the survey as yourself.`,
+      );
+    }
+    return { name: user.name, email: user.email, userId: user.id };
+  }
+  const email = input.schoolEmail as string;
+  const domains = await institutionDomains(trx, template.institution_id);
+  if (!domains.includes(emailDomain(email))) {
+    const expected = domains.map((domain) => `@${domain}`).join(' or ');
+    throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address (${expected})`);
+  }
+  if (await queries.isRegisteredEmail(trx, email)) {
+    throw new AppError('UNAUTHENTICATED', ACCOUNT_EXISTS, { requires_auth: true });
+  }
+  return { name: input.studentName as string, email, userId: null };
+}
+
+/** Every question answered exactly once, with a value its type allows; nothing else. */
+function checkAnswers(questions: readonly QuestionRow[], answers: Record<string, string>): CheckedAnswer[] {
+  if (questions.length === 0) throw new AppError('BAD_REQUEST', NO_QUESTIONS);
+  const byId = new Map(questions.map((question) => [String(question.id), question]));
+  const unknown = Object.keys(answers).filter((id) => !byId.has(id));
+  if (unknown.length > 0) {
+    throw new AppError(
+      'BAD_REQUEST',
+      `These answers are for questions that are not in this survey: ${unknown.join(', ')}`,
+    );
+  }
+  const checked = questions.map((question) => ({
+    question,
+    value: (answers[String(question.id)] ?? '').trim(),
+  }));
+  if (checked.some((answer) => answer.value === '')) throw new AppError('BAD_REQUEST', FILL_IN_ALL);
+  for (const { question, value } of checked) {
+    if (question.question_type === 'likert' && !/^[1-5]$/.test(value)) {
+      throw new AppError('BAD_REQUEST', `Question ${question.position}: choose an answer from 1 to 5`);
+    }
+  }
+  return checked;
+}
+
+function crisisResourcesOf(template: SurveyTemplate): CrisisResource[] {
+  if (!template.crisis_resources) return DEFAULT_CRISIS_RESOURCES;
+  try {
+    const parsed = z.array(CrisisResource).min(1).safeParse(JSON.parse(template.crisis_resources));
+    // A broken configuration must not leave a student in crisis without anywhere to turn.
+    return parsed.success ? parsed.data : DEFAULT_CRISIS_RESOURCES;
+  } catch {
+    return DEFAULT_CRISIS_RESOURCES;
+  }
+}
+
+/** What the student is told. Never the tier: only where to get help, when it is urgent. */
+function reply(tier: RiskResult['tier'], template: SurveyTemplate): SubmitSurveyResponse {
+  return tier === 'urgent'
+    ? { success: true, message: THANK_YOU, crisis_resources: crisisResourcesOf(template) }
+    : { success: true, message: THANK_YOU };
+}
+
+/** The whole submission in one transaction: checked, screened, stored, rolled up, draft cleared. */
+async function storeSubmission(
+  trx: Transaction<Database>,
+  input: SubmissionInput,
+): Promise<SubmitSurveyResponse> {
+  const createdAt = input.createdAt ?? now();
+  const { template, questions } = await findTarget(trx, input);
+  const respondent = await identifyRespondent(trx, input, template);
+  const answers = checkAnswers(questions, input.answers);
+  const respondentId = await queries.upsertRespondent(trx, {
+    institutionId: template.institution_id,
+    ...respondent,
+    createdAt,
+  });
+
+  const screened = screenSubmissionSafely({
+    answers: answers.map(({ question, value }) => ({
+      questionType: question.question_type,
+      category: question.category,
+      value,
+    })),
+    previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
+  });
+  const submissionId = await queries.insertSubmission(trx, {
+    institution_id: template.institution_id,
+    template_id: template.id,
+    respondent_id: respondentId,
+    user_id: respondent.userId,
+    client_submission_id: input.clientSubmissionId ?? null,
+    student_name: respondent.name,
+    school_email: respondent.email,
+    tier: screened.tier,
+    reasons: JSON.stringify(screened.reasons),
+    likert_mean: screened.likertMean,
+    created_at: createdAt,
+  });
+  if (submissionId === undefined) {
+    // A retry of a submission already stored: answer as the first time, store nothing.
+    const earlier = await queries.findSubmissionByClientId(
+      trx,
+      respondentId,
+      input.clientSubmissionId as string,
+    );
+    return reply(earlier?.tier ?? 'none', template);
+  }
+  await queries.insertAnswers(
+    trx,
+    answers.map(({ question, value }) => ({
+      submission_id: submissionId,
+      question_id: question.id,
+      question_text: question.question_text,
+      question_type: question.question_type,
+      category: question.category,
+      value,
+    })),
+  );
+  await recordSubmission(trx, {
+    institutionId: template.institution_id,
+    respondentId,
+    submissionId,
+    createdAt,
+    tier: screened.tier,
+    likertMean: screened.likertMean,
+    answers: answers.map(({ question, value }) => ({
+      category: question.category,
+      questionType: question.question_type,
+      value,
+    })),
+  });
+  if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
+  return reply(screened.tier, template);
+}
+
+/**
+ * Submits a survey. Idempotent on the client's submission id: a retry gets the first answer
+ * and stores nothing. Replies only once the submission is committed.
+ */
+export async function submitSurvey(options: { runTransaction: TransactionRunner } & SubmissionInput) {
+  const { runTransaction, ...input } = options;
+  refuseNonStudents(input.user, 'hashLink' in input.target);
+  requireVisitorIdentity(input);
+  return runTransaction((trx) => storeSubmission(trx, input));
+}

@@ -1,0 +1,96 @@
+import crypto from 'node:crypto';
+import type { Executor } from '../../db/executor';
+import type { QuestionsTable } from '../../db/types';
+
+type DefaultQuestion = Pick<
+  QuestionsTable,
+  'question_text' | 'question_type' | 'category' | 'answer_choices'
+>;
+
+const FREQUENCY_CHOICES = JSON.stringify({
+  '1': 'Never',
+  '2': 'Rarely',
+  '3': 'Sometimes',
+  '4': 'Often',
+  '5': 'Almost always',
+});
+
+/** Every category once or more, safety included, plus one free-text question (design, section 5). */
+export const DEFAULT_QUESTIONS: readonly DefaultQuestion[] = [
+  {
+    question_text: 'Overall, how would you rate your wellbeing over the past two weeks?',
+    question_type: 'likert',
+    category: 'general',
+    answer_choices: null,
+  },
+  {
+    question_text: 'How would you rate the quality of your sleep recently?',
+    question_type: 'likert',
+    category: 'sleep',
+    answer_choices: null,
+  },
+  {
+    question_text: 'How well are you managing your stress levels?',
+    question_type: 'likert',
+    category: 'stress',
+    answer_choices: null,
+  },
+  {
+    question_text: 'How supported do you feel by your campus community?',
+    question_type: 'likert',
+    category: 'support',
+    answer_choices: null,
+  },
+  {
+    question_text: 'How comfortable would you feel reaching out for support if you needed it?',
+    question_type: 'likert',
+    category: 'support',
+    answer_choices: null,
+  },
+  {
+    question_text: 'In the past two weeks, how often have you had thoughts of harming yourself?',
+    question_type: 'likert',
+    category: 'safety',
+    answer_choices: FREQUENCY_CHOICES,
+  },
+  {
+    question_text: 'Is there anything else you would like to share with us?',
+    question_type: 'text',
+    category: 'general',
+    answer_choices: null,
+  },
+];
+
+/** The unguessable token of a template's shared link. */
+export function newHashLink(): string {
+  return crypto.randomBytes(18).toString('base64url');
+}
+
+/** Creates the starter template for a new institution and makes it the active one. */
+export async function createDefaultTemplate(
+  db: Executor,
+  institutionId: number,
+  createdAt: number,
+): Promise<number> {
+  const template = await db
+    .insertInto('survey_templates')
+    .values({ institution_id: institutionId, hash_link: newHashLink(), created_at: createdAt })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('questions')
+    .values(
+      DEFAULT_QUESTIONS.map((question, index) => ({
+        ...question,
+        template_id: template.id,
+        position: index + 1,
+        created_at: createdAt,
+      })),
+    )
+    .execute();
+  await db
+    .insertInto('active_templates')
+    .values({ institution_id: institutionId, template_id: template.id })
+    .execute();
+  return template.id;
+}

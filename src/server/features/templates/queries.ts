@@ -1,0 +1,182 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { QuestionsTable } from '../../db/types';
+
+const questionColumns = [
+  'questions.id',
+  'questions.template_id',
+  'questions.question_text',
+  'questions.question_type',
+  'questions.category',
+  'questions.answer_choices',
+  'questions.position',
+] as const;
+
+/** The institution's templates, oldest first (the first one is the fallback when none is active). */
+export function listTemplates(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('survey_templates')
+    .leftJoin('active_templates', 'active_templates.template_id', 'survey_templates.id')
+    .select((eb) => [
+      'survey_templates.id',
+      'survey_templates.hash_link',
+      'survey_templates.created_at',
+      eb('active_templates.template_id', 'is not', null).as('used'),
+      eb
+        .selectFrom('questions')
+        .select(eb.fn.countAll<number>().as('count'))
+        .whereRef('questions.template_id', '=', 'survey_templates.id')
+        .as('question_count'),
+    ])
+    .where('survey_templates.institution_id', '=', institutionId)
+    .orderBy('survey_templates.id')
+    .execute();
+}
+
+export function countTemplates(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('survey_templates')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('institution_id', '=', institutionId)
+    .executeTakeFirstOrThrow();
+}
+
+export async function insertTemplate(
+  db: Executor,
+  template: { institutionId: number; hashLink: string; createdAt: number },
+): Promise<number> {
+  const row = await db
+    .insertInto('survey_templates')
+    .values({
+      institution_id: template.institutionId,
+      hash_link: template.hashLink,
+      created_at: template.createdAt,
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** The template, only if it belongs to the institution: another tenant's id looks like no id at all. */
+export function findTemplate(db: Executor, institutionId: number, templateId: number) {
+  return db
+    .selectFrom('survey_templates')
+    .select(['id', 'institution_id', 'hash_link', 'created_at'])
+    .where('id', '=', templateId)
+    .where('institution_id', '=', institutionId)
+    .executeTakeFirst();
+}
+
+/** Its questions, drafts and active mark go with it (foreign keys cascade). */
+export async function deleteTemplate(
+  db: Executor,
+  institutionId: number,
+  templateId: number,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('survey_templates')
+    .where('id', '=', templateId)
+    .where('institution_id', '=', institutionId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}
+
+/**
+ * Makes the template the institution's active one in a single statement. The primary key of
+ * active_templates is the institution, so concurrent calls leave exactly one winner, and the
+ * SELECT only yields a row for the institution's own template.
+ */
+export async function activateTemplate(
+  db: Executor,
+  institutionId: number,
+  templateId: number,
+): Promise<boolean> {
+  const result = await db
+    .insertInto('active_templates')
+    .columns(['institution_id', 'template_id'])
+    .expression((eb) =>
+      eb
+        .selectFrom('survey_templates')
+        .select(['institution_id', 'id'])
+        .where('id', '=', templateId)
+        .where('institution_id', '=', institutionId),
+    )
+    .onConflict((oc) =>
+      oc.column('institution_id').doUpdateSet((eb) => ({ template_id: eb.ref('excluded.template_id') })),
+    )
+    .executeTakeFirst();
+  return (result.numInsertedOrUpdatedRows ?? 0n) > 0n;
+}
+
+export function listQuestions(db: Executor, templateId: number) {
+  return db
+    .selectFrom('questions')
+    .select(questionColumns)
+    .where('template_id', '=', templateId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+}
+
+export function countQuestions(db: Executor, templateId: number) {
+  return db
+    .selectFrom('questions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('template_id', '=', templateId)
+    .executeTakeFirstOrThrow();
+}
+
+type NewQuestion = Pick<
+  QuestionsTable,
+  'question_text' | 'question_type' | 'category' | 'answer_choices' | 'position' | 'created_at'
+>;
+
+/**
+ * Inserts the question only while the template exists and belongs to the institution, in one
+ * statement, so a concurrent template deletion cannot turn into a foreign-key error.
+ */
+export function insertQuestion(
+  db: Executor,
+  institutionId: number,
+  templateId: number,
+  question: NewQuestion,
+) {
+  return db
+    .insertInto('questions')
+    .columns([
+      'template_id',
+      'question_text',
+      'question_type',
+      'category',
+      'answer_choices',
+      'position',
+      'created_at',
+    ])
+    .expression((eb) =>
+      eb
+        .selectFrom('survey_templates')
+        .select([
+          'id',
+          sql.val(question.question_text).as('question_text'),
+          sql.val(question.question_type).as('question_type'),
+          sql.val(question.category).as('category'),
+          sql.val(question.answer_choices).as('answer_choices'),
+          // Typed: PostgreSQL would otherwise take the parameters for text.
+          sql<number>`cast(${question.position} as integer)`.as('position'),
+          sql<number>`cast(${question.created_at} as bigint)`.as('created_at'),
+        ])
+        .where('id', '=', templateId)
+        .where('institution_id', '=', institutionId),
+    )
+    .returning(questionColumns)
+    .executeTakeFirst();
+}
+
+export async function deleteQuestion(db: Executor, templateId: number, questionId: number): Promise<boolean> {
+  const result = await db
+    .deleteFrom('questions')
+    .where('id', '=', questionId)
+    .where('template_id', '=', templateId)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
+}

@@ -1,0 +1,184 @@
+import type { Kysely } from 'kysely';
+import {
+  type AnswerChoices,
+  MAX_QUESTIONS_PER_TEMPLATE,
+  MAX_TEMPLATES_PER_INSTITUTION,
+  type Question,
+  type QuestionCategory,
+  type QuestionType,
+  type TemplateSummary,
+} from '../../../common/schemas/templates';
+import type { Executor } from '../../db/executor';
+import type { Database, QuestionsTable } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import { now } from '../../lib/time';
+import { newHashLink } from './default-template';
+import * as queries from './queries';
+
+export const TEMPLATE_NOT_FOUND = 'Template not found';
+export const QUESTION_NOT_FOUND = 'Question not found';
+
+type QuestionRow = Pick<
+  QuestionsTable,
+  'question_text' | 'question_type' | 'category' | 'answer_choices' | 'position'
+> & { id: number };
+
+/** Stored JSON written by this module; anything unreadable falls back to the default labels. */
+export function parseAnswerChoices(stored: string | null): AnswerChoices | null {
+  if (!stored) return null;
+  try {
+    const parsed: unknown = JSON.parse(stored);
+    return parsed && typeof parsed === 'object' ? (parsed as AnswerChoices) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function toQuestion(row: QuestionRow): Question {
+  return {
+    id: row.id,
+    order: row.position,
+    question_text: row.question_text,
+    question_type: row.question_type,
+    category: row.category,
+    answer_choices: parseAnswerChoices(row.answer_choices),
+  };
+}
+
+function toTemplateSummary(row: {
+  id: number;
+  hash_link: string;
+  created_at: number;
+  used: unknown;
+  question_count: unknown;
+}): TemplateSummary {
+  return {
+    id: row.id,
+    // SQLite answers booleans and counts as integers, PostgreSQL counts as strings.
+    used: Boolean(row.used),
+    hash_link: row.hash_link,
+    question_count: Number(row.question_count ?? 0),
+    created_at: new Date(row.created_at).toISOString(),
+  };
+}
+
+export async function listTemplates(options: {
+  db: Executor;
+  institutionId: number;
+}): Promise<TemplateSummary[]> {
+  const rows = await queries.listTemplates(options.db, options.institutionId);
+  return rows.map(toTemplateSummary);
+}
+
+/** A new, empty template; the admin adds its questions with the question editor. */
+export async function createTemplate(options: {
+  db: Kysely<Database>;
+  institutionId: number;
+}): Promise<TemplateSummary> {
+  const { db, institutionId } = options;
+  return db.transaction().execute(async (trx) => {
+    const { count } = await queries.countTemplates(trx, institutionId);
+    if (Number(count) >= MAX_TEMPLATES_PER_INSTITUTION) {
+      throw new AppError(
+        'CONFLICT',
+        `An institution can have at most ${MAX_TEMPLATES_PER_INSTITUTION} templates. Delete one first.`,
+      );
+    }
+    const createdAt = now();
+    const hashLink = newHashLink();
+    const id = await queries.insertTemplate(trx, { institutionId, hashLink, createdAt });
+    return toTemplateSummary({
+      id,
+      hash_link: hashLink,
+      created_at: createdAt,
+      used: false,
+      question_count: 0,
+    });
+  });
+}
+
+export async function deleteTemplate(options: {
+  db: Executor;
+  institutionId: number;
+  templateId: number;
+}): Promise<void> {
+  const deleted = await queries.deleteTemplate(options.db, options.institutionId, options.templateId);
+  if (!deleted) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+}
+
+/** Activates the template and, in the same statement, deactivates whichever was active. */
+export async function useTemplate(options: {
+  db: Executor;
+  institutionId: number;
+  templateId: number;
+}): Promise<void> {
+  const activated = await queries.activateTemplate(options.db, options.institutionId, options.templateId);
+  if (!activated) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+}
+
+async function requireTemplate(db: Executor, institutionId: number, templateId: number) {
+  const template = await queries.findTemplate(db, institutionId, templateId);
+  if (!template) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+  return template;
+}
+
+export async function listQuestions(options: {
+  db: Executor;
+  institutionId: number;
+  templateId: number;
+}): Promise<Question[]> {
+  const { db, institutionId, templateId } = options;
+  await requireTemplate(db, institutionId, templateId);
+  const rows = await queries.listQuestions(db, templateId);
+  return rows.map(toQuestion);
+}
+
+export async function addQuestion(options: {
+  db: Kysely<Database>;
+  institutionId: number;
+  templateId: number;
+  questionText: string;
+  questionType: QuestionType;
+  category: QuestionCategory;
+  order: number;
+  answerChoices: AnswerChoices | null | undefined;
+}): Promise<Question> {
+  const { db, institutionId, templateId, questionType, category } = options;
+  if (questionType === 'text' && category !== 'general') {
+    throw new AppError('BAD_REQUEST', 'Text questions can only use the general category');
+  }
+  const hasChoices = options.answerChoices != null && Object.keys(options.answerChoices).length > 0;
+  if (questionType === 'text' && hasChoices) {
+    throw new AppError('BAD_REQUEST', 'Custom answer choices are only for likert questions');
+  }
+  return db.transaction().execute(async (trx) => {
+    await requireTemplate(trx, institutionId, templateId);
+    const { count } = await queries.countQuestions(trx, templateId);
+    if (Number(count) >= MAX_QUESTIONS_PER_TEMPLATE) {
+      throw new AppError('CONFLICT', `A template can have at most ${MAX_QUESTIONS_PER_TEMPLATE} questions`);
+    }
+    const row = await queries.insertQuestion(trx, institutionId, templateId, {
+      question_text: options.questionText,
+      question_type: questionType,
+      category,
+      answer_choices: hasChoices ? JSON.stringify(options.answerChoices) : null,
+      position: options.order,
+      created_at: now(),
+    });
+    // No row: the template was deleted between the check and the insert.
+    if (!row) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    return toQuestion(row);
+  });
+}
+
+export async function deleteQuestion(options: {
+  db: Executor;
+  institutionId: number;
+  templateId: number;
+  questionId: number;
+}): Promise<void> {
+  const { db, institutionId, templateId, questionId } = options;
+  await requireTemplate(db, institutionId, templateId);
+  const deleted = await queries.deleteQuestion(db, templateId, questionId);
+  if (!deleted) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
+}

@@ -1,0 +1,50 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { AppError } from './errors';
+import { findSession, SESSION_COOKIE } from './sessions';
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** false for the few unsafe routes a plain HTML form posts to (no script can add the header). */
+    csrf?: boolean;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+function allowedOrigins(request: FastifyRequest, publicUrl: string | null): Set<string> {
+  const origins = new Set([`${request.protocol}://${request.host}`]);
+  if (publicUrl) origins.add(new URL(publicUrl).origin);
+  return origins;
+}
+
+/**
+ * Runs before every API handler: resolves the session from its cookie, then refuses unsafe
+ * requests from foreign origins or without a CSRF token bound to that session.
+ */
+export function installRequestGuard(app: FastifyInstance) {
+  app.decorateRequest('session', null);
+
+  app.addHook('onRequest', async (request, reply) => {
+    // Decided by the route the router matched, not by the raw URL: the router decodes the path,
+    // so "/%61pi/login/" reaches the "/api/login/" handler and must meet the same guard.
+    const route = request.routeOptions.url;
+    if (!(route ?? request.url).startsWith('/api/')) return;
+    const sessionId = request.cookies[SESSION_COOKIE];
+    if (sessionId) {
+      request.session = await findSession(app.db.kysely, sessionId);
+      if (!request.session) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+    }
+
+    const isUnknownRoute = !route;
+    if (SAFE_METHODS.has(request.method) || isUnknownRoute) return;
+
+    const origin = request.headers.origin;
+    if (origin && !allowedOrigins(request, app.config.web.publicUrl).has(origin)) {
+      throw new AppError('FORBIDDEN', 'Cross-origin request refused');
+    }
+    if (request.routeOptions.config.csrf === false) return;
+    await new Promise<void>((resolve, reject) => {
+      app.csrfProtection(request, reply, (error?: Error) => (error ? reject(error) : resolve()));
+    });
+  });
+}

@@ -1,0 +1,67 @@
+import { Link, NavLink } from 'react-router';
+import { productName } from '../config';
+import { type AuthState, useAuthState } from '../features/auth/useCurrentUser';
+import { useLogout } from '../features/auth/useLogout';
+import styles from './Header.module.css';
+import { type MenuLink, UserMenu } from './UserMenu';
+
+const STUDENT_LINKS: readonly MenuLink[] = [{ label: 'New Survey', to: '/survey/' }];
+
+const ADMIN_LINKS: readonly MenuLink[] = [
+  { label: 'Dashboard', to: '/dashboard/' },
+  { label: 'Edit Templates', to: '/admin/survey-templates/' },
+  { label: 'Preview Survey', to: '/survey/' },
+];
+
+function navLinkClass({ isActive }: { isActive: boolean }) {
+  return isActive ? `${styles.navLink} ${styles.navLinkActive}` : styles.navLink;
+}
+
+function HeaderActions({ auth, onLogout }: { auth: AuthState; onLogout: () => void }) {
+  switch (auth.role) {
+    case 'anonymous':
+      return (
+        <ul className={styles.navList}>
+          <li>
+            <NavLink className={navLinkClass} to="/demo-survey/">
+              Demo Survey
+            </NavLink>
+          </li>
+          <li>
+            <NavLink className={styles.loginLink} to="/login/">
+              Login
+            </NavLink>
+          </li>
+        </ul>
+      );
+    case 'superuser':
+      return <UserMenu buttonLabel="Logged in as Superuser" badge links={[]} onLogout={onLogout} />;
+    case 'institution-admin':
+      return <UserMenu buttonLabel={auth.email ?? 'Account'} links={ADMIN_LINKS} onLogout={onLogout} />;
+    case 'student':
+      return <UserMenu buttonLabel={auth.email ?? 'Account'} links={STUDENT_LINKS} onLogout={onLogout} />;
+  }
+}
+
+/** The site header: brand, and the navigation that matches who is signed in (spec section 2). */
+export function Header() {
+  const auth = useAuthState();
+  const logout = useLogout();
+
+  return (
+    <header className={styles.header}>
+      <div className={styles.inner}>
+        <Link to="/" className={styles.brand}>
+          <svg className={styles.logo} viewBox="0 0 32 32" aria-hidden="true" focusable="false">
+            <rect width="32" height="32" rx="8" fill="#0c5f5b" />
+            <path d="M16 6c-4 5-7 8.5-7 12.5a7 7 0 0 0 14 0C23 14.5 20 11 16 6z" fill="#e1f0ee" />
+          </svg>
+          <span>{productName}</span>
+        </Link>
+        <nav aria-label="Main" className={styles.nav}>
+          <HeaderActions auth={auth} onLogout={logout} />
+        </nav>
+      </div>
+    </header>
+  );
+}

@@ -1,0 +1,35 @@
+import type { ComponentType } from 'react';
+
+/** Spec section 2: a screen's code that has not arrived after 120 seconds counts as failed. */
+export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+
+export class ChunkLoadTimeoutError extends Error {
+  override readonly name = 'ChunkLoadTimeoutError';
+}
+
+function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    const timer = window.setTimeout(
+      () => reject(new ChunkLoadTimeoutError('Loading this page took too long')),
+      ms,
+    );
+    promise.then(
+      (value) => {
+        window.clearTimeout(timer);
+        resolve(value);
+      },
+      (error: unknown) => {
+        window.clearTimeout(timer);
+        reject(error);
+      },
+    );
+  });
+}
+
+/**
+ * A React Router `lazy` function for a screen in its own chunk: the screen's code is fetched
+ * the first time its route is visited.
+ */
+export function lazyScreen(load: () => Promise<ComponentType>) {
+  return async () => ({ Component: await withTimeout(load(), CHUNK_LOAD_TIMEOUT_MS) });
+}

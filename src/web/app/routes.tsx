@@ -1,0 +1,70 @@
+import type { RouteObject } from 'react-router';
+import { NotFoundScreen } from '../features/not-found/NotFoundScreen';
+import { AppLayout, AppLoading } from './AppLayout';
+import { lazyScreen } from './lazyScreen';
+import { RouteError } from './RouteError';
+
+/**
+ * Every screen route of spec section 2. Each screen is its own chunk, loaded on first visit.
+ * React Router matches with or without the trailing slash; links always use it. The not-found
+ * screen is tiny and also used by the error boundary, so it ships with the main bundle.
+ */
+export const routes: RouteObject[] = [
+  {
+    element: <AppLayout />,
+    errorElement: <RouteError />,
+    HydrateFallback: AppLoading,
+    children: [
+      {
+        errorElement: <RouteError />,
+        children: [
+          {
+            index: true,
+            lazy: lazyScreen(() => import('../features/landing/LandingScreen').then((m) => m.LandingScreen)),
+          },
+          {
+            path: 'login',
+            lazy: lazyScreen(() => import('../features/auth/LoginScreen').then((m) => m.LoginScreen)),
+          },
+          {
+            path: 'register',
+            lazy: lazyScreen(() => import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen)),
+          },
+          {
+            path: 'demo-survey',
+            lazy: lazyScreen(() =>
+              import('../features/demo-survey/DemoSurveyScreen').then((m) => m.DemoSurveyScreen),
+            ),
+          },
+          {
+            path: 'survey',
+            lazy: lazyScreen(() => import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen)),
+          },
+          {
+            path: 'survey/link/:hashLink',
+            lazy: lazyScreen(() => import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen)),
+          },
+          {
+            path: 'dashboard',
+            lazy: lazyScreen(() =>
+              import('../features/dashboard/DashboardScreen').then((m) => m.DashboardScreen),
+            ),
+          },
+          {
+            path: 'admin/survey-templates',
+            lazy: lazyScreen(() =>
+              import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen),
+            ),
+          },
+          {
+            path: 'schedule-survey',
+            lazy: lazyScreen(() =>
+              import('../features/schedule/ScheduleScreen').then((m) => m.ScheduleScreen),
+            ),
+          },
+          { path: '*', Component: NotFoundScreen },
+        ],
+      },
+    ],
+  },
+];

@@ -1,0 +1,56 @@
+import { z } from 'zod';
+
+/**
+ * Deployment settings the server writes into `<meta name="app-config" content="...">` of the
+ * HTML shell. Reading them at runtime (not at build time) lets one build serve every
+ * institution's deployment. Each field falls back to its default on its own, so one bad value
+ * never takes the others down with it.
+ */
+
+const DEFAULT_BRAND_NAME = 'Wellspring';
+const DEFAULT_CONTACT_FORM_URL = '/api/contact/';
+
+/** Only http(s) URLs may reach an iframe `src` or a script `src`; anything else is dropped. */
+const HttpUrl = z.string().refine((value) => {
+  try {
+    const { protocol } = new URL(value, window.location.origin);
+    return protocol === 'https:' || protocol === 'http:';
+  } catch {
+    return false;
+  }
+});
+
+const AppConfig = z.object({
+  brandName: z.string().trim().min(1).max(80).catch(DEFAULT_BRAND_NAME),
+  demoVideoUrl: HttpUrl.nullable().catch(null),
+  contactFormUrl: HttpUrl.catch(DEFAULT_CONTACT_FORM_URL),
+  analyticsScriptUrl: HttpUrl.nullable().catch(null),
+  publicUrl: HttpUrl.nullable().catch(null),
+});
+export type AppConfig = z.infer<typeof AppConfig>;
+
+function parseConfigJson(raw: string | null | undefined): unknown {
+  if (!raw) return {};
+  try {
+    return JSON.parse(raw);
+  } catch (error) {
+    console.error('The app-config meta tag does not hold valid JSON; using defaults.', error);
+    return {};
+  }
+}
+
+export function readAppConfig(doc: Document = document): AppConfig {
+  const raw = doc.querySelector('meta[name="app-config"]')?.getAttribute('content');
+  const json = parseConfigJson(raw);
+  return AppConfig.parse(typeof json === 'object' && json !== null ? json : {});
+}
+
+export const appConfig: AppConfig = readAppConfig();
+
+/** "{brand} Health", the product name used in titles, the header and the footer. */
+export const productName = `${appConfig.brandName} Health`;
+
+/** The browser tab title of a screen: "Log in - Wellspring Health". */
+export function pageTitle(screen: string): string {
+  return `${screen} - ${productName}`;
+}

@@ -1,0 +1,135 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { errorMessage } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { MessageModal, type ModalMessage } from '../../ui/Modal';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import styles from './Auth.module.css';
+import { login } from './authApi';
+import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from './redirects';
+import { safeNextPath } from './safeNext';
+import { CURRENT_USER_QUERY_KEY, useCurrentUser } from './useCurrentUser';
+
+const SUPERUSER_PAGE_REFUSAL: ModalMessage = {
+  title: 'Access denied',
+  text: 'Super users cannot access this page',
+  tone: 'error',
+};
+
+export function CheckingAuthentication() {
+  return (
+    <div className={styles.checking} role="status">
+      <span className={styles.spinner} aria-hidden="true" />
+      Checking authentication...
+    </div>
+  );
+}
+
+/** "Back": to the previous screen of this visit, or home when the login page was opened directly. */
+function useGoBack() {
+  const navigate = useNavigate();
+  const location = useLocation();
+  return () => (location.key === 'default' ? navigate('/') : navigate(-1));
+}
+
+export function LoginScreen() {
+  useDocumentTitle(pageTitle('Login'));
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get('next'));
+  const navigate = useNavigate();
+  const goBack = useGoBack();
+  const queryClient = useQueryClient();
+  const currentUser = useCurrentUser();
+  const [message, setMessage] = useState<ModalMessage | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const loggedInHere = useRef(false);
+  // A ref, not the state: a quick double submit arrives before React re-renders.
+  const inFlight = useRef(false);
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  // Someone already signed in who opens the login page: send them on, or refuse a superuser.
+  const alreadySignedIn = currentUser.data;
+  useEffect(() => {
+    if (!alreadySignedIn || loggedInHere.current) return;
+    if (alreadySignedIn.is_superuser) setMessage(SUPERUSER_PAGE_REFUSAL);
+    else navigate(destinationAfterLogin(alreadySignedIn, next), { replace: true });
+  }, [alreadySignedIn, navigate, next]);
+
+  async function signIn(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    const form = new FormData(event.currentTarget);
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      const { user, message: serverMessage } = await login({
+        email: String(form.get('email') ?? ''),
+        password: String(form.get('password') ?? ''),
+      });
+      loggedInHere.current = true;
+      setMessage({ title: 'Signed in', text: serverMessage, tone: 'success' });
+      redirectTimer.current = window.setTimeout(() => {
+        // Nothing cached for the visitor before login may leak into the signed-in screens.
+        queryClient.clear();
+        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+        navigate(destinationAfterLogin(user, next), { replace: true });
+      }, AUTH_REDIRECT_DELAY_MS);
+    } catch (error) {
+      setMessage({ title: 'Sign in failed', text: errorMessage(error, 'Login failed'), tone: 'error' });
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  if (currentUser.isPending) {
+    return (
+      <Page width="narrow">
+        <CheckingAuthentication />
+      </Page>
+    );
+  }
+
+  return (
+    <Page width="narrow">
+      <Card>
+        <h1>Login</h1>
+        <Lead>{next ? 'Please sign in to continue.' : 'Sign in with your institution account.'}</Lead>
+        <form className={styles.form} onSubmit={signIn}>
+          <TextField
+            label="Email"
+            name="email"
+            type="email"
+            autoComplete="username"
+            required
+            maxLength={254}
+          />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <div className={styles.actions}>
+            <Button type="submit" busy={submitting}>
+              Sign In
+            </Button>
+            <Button variant="secondary" onClick={goBack}>
+              Back
+            </Button>
+          </div>
+        </form>
+        <p className={styles.alternate}>
+          <Link to="/register/">No Account? Register Now!</Link>
+        </p>
+      </Card>
+      <MessageModal message={message} onClose={() => setMessage(null)} />
+    </Page>
+  );
+}

@@ -1,0 +1,212 @@
+import { useQuery } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate } from 'react-router';
+import { errorMessage } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { SelectField, TextField } from '../../ui/Field';
+import { MessageModal, type ModalMessage } from '../../ui/Modal';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import styles from './Auth.module.css';
+import { fetchInstitutions, register } from './authApi';
+import { AUTH_REDIRECT_DELAY_MS } from './redirects';
+import { StepIndicator } from './StepIndicator';
+
+const STEPS = ['Institution', 'Account'] as const;
+
+interface Registration {
+  institution_name: string;
+  name: string;
+  email: string;
+  password: string;
+  confirm_password: string;
+}
+
+const EMPTY_REGISTRATION: Registration = {
+  institution_name: '',
+  name: '',
+  email: '',
+  password: '',
+  confirm_password: '',
+};
+
+const missingInformation = (text: string): ModalMessage => ({
+  title: 'Missing information',
+  text,
+  tone: 'error',
+});
+
+function useInstitutions() {
+  const query = useQuery({ queryKey: ['institutions'], queryFn: fetchInstitutions, staleTime: 5 * 60_000 });
+  useEffect(() => {
+    // Spec section 8: a failure to load institutions is only logged.
+    if (query.error) console.error('Could not load institutions', query.error);
+  }, [query.error]);
+  return query;
+}
+
+export function RegisterScreen() {
+  useDocumentTitle(pageTitle('Register'));
+  const navigate = useNavigate();
+  const institutions = useInstitutions();
+  const [step, setStep] = useState<1 | 2>(1);
+  const [values, setValues] = useState<Registration>(EMPTY_REGISTRATION);
+  const [message, setMessage] = useState<ModalMessage | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const stepHeading = useRef<HTMLHeadingElement>(null);
+  const movedStep = useRef(false);
+  const redirectTimer = useRef<number | undefined>(undefined);
+  // A ref, not the state: a quick double submit arrives before React re-renders.
+  const inFlight = useRef(false);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  // Moving between steps replaces the fields; focus the new step's heading so it is announced.
+  // biome-ignore lint/correctness/useExhaustiveDependencies: runs when the step changes.
+  useEffect(() => {
+    if (movedStep.current) stepHeading.current?.focus();
+  }, [step]);
+
+  const update = (field: keyof Registration) => (event: { currentTarget: { value: string } }) => {
+    const { value } = event.currentTarget;
+    setValues((current) => ({ ...current, [field]: value }));
+  };
+
+  function goToStep(target: 1 | 2) {
+    movedStep.current = true;
+    setStep(target);
+  }
+
+  async function submit() {
+    if (Object.values(values).some((value) => value.trim() === '')) {
+      setMessage(missingInformation('Please fill in all required fields'));
+      return;
+    }
+    inFlight.current = true;
+    setSubmitting(true);
+    try {
+      const result = await register(values);
+      setMessage({ title: 'Account created', text: result.message, tone: 'success' });
+      redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
+    } catch (error) {
+      setMessage({
+        title: 'Registration failed',
+        text: errorMessage(error, 'Registration failed'),
+        tone: 'error',
+      });
+      inFlight.current = false;
+      setSubmitting(false);
+    }
+  }
+
+  function onSubmit(event: FormEvent) {
+    event.preventDefault();
+    if (inFlight.current) return;
+    if (step === 2) {
+      void submit();
+    } else if (!values.institution_name || values.name.trim() === '') {
+      setMessage(missingInformation('Please select an institution and enter your full name'));
+    } else {
+      goToStep(2);
+    }
+  }
+
+  return (
+    <Page width="narrow">
+      <Card>
+        <h1>Register</h1>
+        <Lead>Create your account to take wellness check-ins.</Lead>
+        <StepIndicator steps={STEPS} current={step} />
+        {/* The spec's messages replace browser validation here, so the form opts out of it. */}
+        <form className={styles.form} onSubmit={onSubmit} noValidate>
+          <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
+            Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
+          </h2>
+          {step === 1 ? (
+            <>
+              <SelectField
+                label="Institution"
+                name="institution_name"
+                value={values.institution_name}
+                onChange={update('institution_name')}
+                hint={
+                  <>
+                    Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
+                  </>
+                }
+                required
+              >
+                <option value="">
+                  {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
+                </option>
+                {institutions.data?.map((institution) => (
+                  <option key={institution.id} value={institution.institution_name}>
+                    {institution.institution_name}
+                  </option>
+                ))}
+              </SelectField>
+              <TextField
+                label="Full Name"
+                name="name"
+                autoComplete="name"
+                value={values.name}
+                onChange={update('name')}
+                maxLength={200}
+                required
+              />
+              <div className={styles.actions}>
+                <Button type="submit">Next</Button>
+              </div>
+            </>
+          ) : (
+            <>
+              <TextField
+                label="Email"
+                name="email"
+                type="email"
+                autoComplete="email"
+                hint="Use your institution email address."
+                value={values.email}
+                onChange={update('email')}
+                maxLength={254}
+                required
+              />
+              <TextField
+                label="Password"
+                name="password"
+                type="password"
+                autoComplete="new-password"
+                hint="At least 8 characters."
+                value={values.password}
+                onChange={update('password')}
+                required
+              />
+              <TextField
+                label="Confirm Password"
+                name="confirm_password"
+                type="password"
+                autoComplete="new-password"
+                value={values.confirm_password}
+                onChange={update('confirm_password')}
+                required
+              />
+              <div className={styles.actions}>
+                <Button variant="secondary" onClick={() => goToStep(1)}>
+                  Previous
+                </Button>
+                <Button type="submit" busy={submitting}>
+                  Submit
+                </Button>
+              </div>
+            </>
+          )}
+        </form>
+        <p className={styles.alternate}>
+          Already have an account? <Link to="/login/">Login</Link>
+        </p>
+      </Card>
+      <MessageModal message={message} onClose={() => setMessage(null)} />
+    </Page>
+  );
+}

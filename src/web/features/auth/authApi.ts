@@ -1,0 +1,36 @@
+import { z } from 'zod';
+import {
+  CurrentUser,
+  InstitutionList,
+  type LoginRequest,
+  LoginResponse,
+  type RegisterRequest,
+} from '../../../common/schemas/auth';
+import { SuccessMessage } from '../../../common/schemas/common';
+import { ApiError, api } from '../../api';
+
+/** The signed-in user, or null when nobody is signed in (the server answers 401). */
+export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+  try {
+    return await api.get('/api/user/', CurrentUser);
+  } catch (error) {
+    if (error instanceof ApiError && error.status === 401) return null;
+    throw error;
+  }
+}
+
+export function login(credentials: LoginRequest) {
+  return api.post('/api/login/', LoginResponse, credentials);
+}
+
+export function logout() {
+  return api.post('/api/logout/', z.unknown());
+}
+
+export function register(request: RegisterRequest) {
+  return api.post('/api/register/', SuccessMessage, request);
+}
+
+export function fetchInstitutions() {
+  return api.get('/api/institutions/', InstitutionList);
+}

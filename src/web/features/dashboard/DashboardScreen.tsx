@@ -1,0 +1,197 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId } from 'react';
+import type { DashboardData } from '../../../common/schemas/dashboard';
+import type { TemplateSummary } from '../../../common/schemas/templates';
+import { ApiError } from '../../api';
+import { pageTitle } from '../../config';
+import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
+import { Flash, useFlash } from '../../ui/Flash';
+import { Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { copyToClipboard, surveyLinkUrl } from '../templates/surveyLink';
+import { fetchTemplates, TEMPLATES_QUERY_KEY } from '../templates/templatesApi';
+import { AdminAccessRequired, AdminOnly, useRedirectToLogin } from './AdminOnly';
+import styles from './Dashboard.module.css';
+import { DashboardCharts } from './DashboardCharts';
+import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
+import { FlaggedStudents } from './FlaggedStudents';
+import { type LiveState, useDashboardEvents } from './useDashboardEvents';
+
+const TITLE = 'Student Wellness Dashboard';
+
+export const COPY_LINK_MESSAGES = {
+  copied: 'Survey template link copied to clipboard!',
+  failed: 'Failed to copy link to clipboard',
+  noTemplate: 'No active survey template found.',
+} as const;
+
+class NoTemplateError extends Error {}
+
+/** Spec section 4: the active template's link, or the first template's when none is active. */
+function templateToShare(templates: readonly TemplateSummary[]): TemplateSummary | undefined {
+  return templates.find((template) => template.used) ?? templates[0];
+}
+
+export function DashboardScreen() {
+  useDocumentTitle(pageTitle(TITLE));
+  return (
+    <AdminOnly title={TITLE} loadingText="Loading dashboard...">
+      <Dashboard />
+    </AdminOnly>
+  );
+}
+
+function Dashboard() {
+  const queryClient = useQueryClient();
+  const redirectToLogin = useRedirectToLogin();
+  const { flash, showFlash } = useFlash();
+  const dashboard = useQuery({ queryKey: DASHBOARD_QUERY_KEY, queryFn: fetchDashboard });
+  const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
+  const live = useDashboardEvents(dashboard.isSuccess);
+
+  const status = dashboard.error instanceof ApiError ? dashboard.error.status : null;
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the session has ended.
+  useEffect(() => {
+    if (status === 401) redirectToLogin();
+  }, [status]);
+
+  if (status === 403) return <AdminAccessRequired title={TITLE} />;
+
+  /**
+   * Asks the server for the current templates (another tab may have changed them) and copies
+   * the link of the one to share. The clipboard item is handed over inside the click.
+   */
+  async function copySurveyLink() {
+    const link = queryClient
+      .fetchQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates, staleTime: 0 })
+      .catch(() => templates.data ?? [])
+      .then((list) => {
+        const template = templateToShare(list);
+        if (!template) throw new NoTemplateError();
+        return surveyLinkUrl(template.hash_link);
+      });
+    try {
+      await copyToClipboard(link);
+      showFlash(COPY_LINK_MESSAGES.copied);
+    } catch (error) {
+      const noTemplate = await link.then(
+        () => false,
+        (reason: unknown) => reason instanceof NoTemplateError,
+      );
+      if (!noTemplate) console.error('Could not copy the survey link', error);
+      showFlash(noTemplate ? COPY_LINK_MESSAGES.noTemplate : COPY_LINK_MESSAGES.failed, 'error');
+    }
+  }
+
+  const hasTemplate = (templates.data?.length ?? 0) > 0;
+
+  return (
+    <Page>
+      <div className={styles.toast}>
+        <Flash flash={flash} />
+      </div>
+      <div className={styles.heading}>
+        <div className={styles.titleBlock}>
+          <h1>{TITLE}</h1>
+          {dashboard.data && <LiveStatus state={live.state} data={dashboard.data} updates={live.updates} />}
+        </div>
+        <nav className={styles.toolbar} aria-label="Dashboard actions">
+          <ButtonLink variant="ghost" to="/">
+            Back to Homepage
+          </ButtonLink>
+          <ButtonLink variant="secondary" to="/admin/survey-templates/">
+            Edit Templates
+          </ButtonLink>
+          <ButtonLink variant="secondary" to="/schedule-survey/">
+            Schedule Survey
+          </ButtonLink>
+          <a className={buttonClassName({ variant: 'secondary' })} href={DASHBOARD_EXPORT_URL} download>
+            Export CSV
+          </a>
+          <Button onClick={() => void copySurveyLink()} disabled={!hasTemplate}>
+            Copy Survey Link
+          </Button>
+        </nav>
+      </div>
+      {templates.isSuccess && !hasTemplate && (
+        <p className={styles.hint}>Create a survey template to get a link you can share with students.</p>
+      )}
+
+      {dashboard.isPending ? (
+        <p className={styles.loading} role="status">
+          Loading dashboard...
+        </p>
+      ) : dashboard.isError ? (
+        <div className={styles.loadError} role="alert">
+          <p>Failed to load dashboard data</p>
+          <Button variant="secondary" size="small" onClick={() => void dashboard.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : (
+        <DashboardBody data={dashboard.data} />
+      )}
+    </Page>
+  );
+}
+
+const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
+
+function LiveStatus({ state, data, updates }: { state: LiveState; data: DashboardData; updates: number }) {
+  const generated = new Date(data.generated_at);
+  const time = Number.isNaN(generated.getTime()) ? null : timeFormat.format(generated);
+  const label = { connecting: 'Connecting to live updates...', live: 'Live', offline: 'Live updates paused' }[
+    state
+  ];
+  return (
+    <p className={styles.liveStatus} data-state={state}>
+      <span className={styles.liveDot} aria-hidden="true" />
+      <span>{label}</span>
+      {time && <span className={styles.updatedAt}>· Updated {time}</span>}
+      {/* Announced only when a new submission refreshes the numbers, not on the first load. */}
+      <span className="visually-hidden" role="status">
+        {updates > 0 ? `Dashboard updated with new responses at ${time ?? 'now'}.` : ''}
+      </span>
+    </p>
+  );
+}
+
+function DashboardBody({ data }: { data: DashboardData }) {
+  const chartsHeadingId = useId();
+  return (
+    <>
+      <section aria-label="Key figures">
+        <ul className={styles.metrics}>
+          <Metric label="Surveys Completed" value={String(data.num_responses)} />
+          <Metric label="Students At Risk" value={String(data.num_flagged_students)} tone="alert" />
+          <Metric label="Response Rate" value={`${data.response_rate}%`} />
+        </ul>
+      </section>
+
+      <FlaggedStudents students={data.flagged_details} total={data.num_flagged_students} />
+
+      <section className={styles.chartsSection} aria-labelledby={chartsHeadingId}>
+        <h2 id={chartsHeadingId} className={styles.sectionTitle}>
+          Trends
+        </h2>
+        {data.num_responses === 0 ? (
+          <div className={styles.noData}>
+            <p className={styles.noDataTitle}>No data available</p>
+            <p>Charts appear once students have answered a survey. Copy the survey link to invite them.</p>
+          </div>
+        ) : (
+          <DashboardCharts data={data} />
+        )}
+      </section>
+    </>
+  );
+}
+
+function Metric({ label, value, tone }: { label: string; value: string; tone?: 'alert' }) {
+  return (
+    <li className={[styles.metric, tone === 'alert' && styles.metricAlert].filter(Boolean).join(' ')}>
+      <span className={styles.metricLabel}>{label}</span>
+      <span className={styles.metricValue}>{value}</span>
+    </li>
+  );
+}

@@ -1,0 +1,14 @@
+import { DashboardData } from '../../../common/schemas/dashboard';
+import { api } from '../../api';
+
+export const DASHBOARD_QUERY_KEY = ['dashboard'] as const;
+
+/** Server-Sent Events: a `dashboard` event with fresh numbers after each submission. */
+export const DASHBOARD_EVENTS_URL = '/api/dashboard/events/';
+
+/** Every submission of the institution as CSV, served as a download. */
+export const DASHBOARD_EXPORT_URL = '/api/dashboard/export.csv';
+
+export function fetchDashboard(): Promise<DashboardData> {
+  return api.get('/api/dashboard/', DashboardData);
+}

@@ -1,0 +1,50 @@
+import type { Choice } from '../../ui/Field';
+import { LIKERT_CHOICES } from '../survey/likert';
+
+export interface DemoQuestion {
+  id: string;
+  text: string;
+  choices: readonly Choice[];
+}
+
+/** The five questions of the static demo (spec section 2), each scored 1 (best) to 5. */
+export const DEMO_QUESTIONS: readonly DemoQuestion[] = [
+  {
+    id: 'wellbeing',
+    text: 'How would you rate your overall well-being over the past two weeks?',
+    choices: LIKERT_CHOICES,
+  },
+  {
+    id: 'self_harm',
+    text: 'Over the past two weeks, how often have you had thoughts of harming yourself?',
+    // A frequency scale: emojis would trivialise this question.
+    choices: [
+      { value: '1', label: 'Never' },
+      { value: '2', label: 'Rarely' },
+      { value: '3', label: 'Sometimes' },
+      { value: '4', label: 'Often' },
+      { value: '5', label: 'Almost always' },
+    ],
+  },
+  {
+    id: 'campus_support',
+    text: 'How supported do you feel by your campus community?',
+    choices: LIKERT_CHOICES,
+  },
+  {
+    id: 'sleep_quality',
+    text: 'How would you rate the quality of your sleep over the past two weeks?',
+    choices: LIKERT_CHOICES,
+  },
+  {
+    id: 'seeking_support',
+    text: 'How comfortable do you feel reaching out for support when you need it?',
+    choices: [
+      { value: '5', label: 'Very uncomfortable' },
+      { value: '4', label: 'Uncomfortable' },
+      { value: '3', label: 'Neutral' },
+      { value: '2', label: 'Comfortable' },
+      { value: '1', label: 'Very comfortable' },
+    ],
+  },
+];

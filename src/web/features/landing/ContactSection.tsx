@@ -1,0 +1,54 @@
+import { appConfig } from '../../config';
+import { Button } from '../../ui/Button';
+import { TextAreaField, TextField } from '../../ui/Field';
+import styles from './Landing.module.css';
+
+/**
+ * The quote request: an ordinary form post (spec section 2) to the configured form handler,
+ * by default our own endpoint, which answers with a thank-you page. Validation is the
+ * browser's own (spec section 5).
+ */
+export function ContactSection() {
+  return (
+    <section id="contact" className={styles.section} aria-labelledby="contact-heading" tabIndex={-1}>
+      <div className={`${styles.sectionInner} ${styles.contactLayout}`}>
+        <div>
+          <h2 id="contact-heading" className={styles.sectionHeading}>
+            Get a Quote
+          </h2>
+          <p className={styles.sectionLead}>
+            Tell us about your institution and we will get back to you with pricing and a live walkthrough.
+          </p>
+          <p className={styles.contactNote}>Name, email and message are required.</p>
+        </div>
+        <form className={styles.contactForm} action={appConfig.contactFormUrl} method="post">
+          <TextField label="Institution *" name="institution" autoComplete="organization" maxLength={200} />
+          <div className={styles.formRow}>
+            <TextField label="Name" name="name" autoComplete="name" required maxLength={200} />
+            <TextField
+              label="Email"
+              name="email"
+              type="email"
+              autoComplete="email"
+              required
+              maxLength={254}
+            />
+          </div>
+          <TextField
+            label="Number of students"
+            hint="An estimate is fine."
+            name="students"
+            type="number"
+            inputMode="numeric"
+            min={0}
+            step={1}
+          />
+          <TextAreaField label="Message" name="message" rows={5} required maxLength={5000} />
+          <div>
+            <Button type="submit">Request a Quote</Button>
+          </div>
+        </form>
+      </div>
+    </section>
+  );
+}

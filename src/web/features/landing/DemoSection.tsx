@@ -1,0 +1,67 @@
+import { Link } from 'react-router';
+import { appConfig, productName } from '../../config';
+import styles from './Landing.module.css';
+
+/** Spec section 9: the demo video is full width and 450 px high. */
+const VIDEO_HEIGHT = 450;
+
+const isVideoFile = (url: string) => /\.(mp4|webm|ogg)(\?|#|$)/i.test(url);
+
+function DemoVideo({ url }: { url: string }) {
+  const title = `${productName} product demo`;
+  if (isVideoFile(url)) {
+    return (
+      // biome-ignore lint/a11y/useMediaCaption: captions come with the deployment's own video file.
+      <video
+        className={styles.video}
+        src={url}
+        height={VIDEO_HEIGHT}
+        controls
+        preload="metadata"
+        title={title}
+      />
+    );
+  }
+  return (
+    <iframe
+      className={styles.video}
+      src={url}
+      title={title}
+      width="100%"
+      height={VIDEO_HEIGHT}
+      loading="lazy"
+      allow="fullscreen; picture-in-picture"
+      allowFullScreen
+      referrerPolicy="strict-origin-when-cross-origin"
+    />
+  );
+}
+
+function DemoPlaceholder() {
+  return (
+    <div className={styles.videoPlaceholder}>
+      <span className={styles.playIcon} aria-hidden="true" />
+      <p className={styles.placeholderTitle}>The demo video is coming soon</p>
+      <p>
+        Meanwhile, <Link to="/demo-survey/">try the demo survey</Link> or{' '}
+        <a href="#contact">ask us for a live walkthrough</a>.
+      </p>
+    </div>
+  );
+}
+
+export function DemoSection() {
+  return (
+    <section id="demo" className={styles.sectionMuted} aria-labelledby="demo-heading" tabIndex={-1}>
+      <div className={styles.sectionInner}>
+        <h2 id="demo-heading" className={styles.sectionHeading}>
+          See it in action
+        </h2>
+        <p className={styles.sectionLead}>
+          A short tour of a student check-in and the dashboard your counselling team works from.
+        </p>
+        {appConfig.demoVideoUrl ? <DemoVideo url={appConfig.demoVideoUrl} /> : <DemoPlaceholder />}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,211 @@
+import { type FormEvent, useState } from 'react';
+import { NavLink } from 'react-router';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { SelectField, TextField } from '../../ui/Field';
+import { MessageModal, type ModalMessage } from '../../ui/Modal';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { AdminOnly } from '../dashboard/AdminOnly';
+import styles from './Schedule.module.css';
+
+const TITLE = 'Schedule Survey';
+
+export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+
+type Provider = 'Gmail' | 'Outlook';
+
+/** Spec section 2: the demo's fixed group lists; nothing is fetched from a mail provider. */
+export const EMAIL_GROUPS: Record<Provider, readonly string[]> = {
+  Gmail: ['Students', 'Faculty', 'Staff', 'All Users'],
+  Outlook: ['Department 1', 'Department 2', 'Administrators'],
+};
+
+/** Spec section 5: hour and minute inputs keep at most two characters. */
+const twoCharacters = (value: string) => value.slice(0, 2);
+
+export function ScheduleScreen() {
+  useDocumentTitle(pageTitle(TITLE));
+  return (
+    <AdminOnly title={TITLE} loadingText="Loading...">
+      <ScheduleForm />
+    </AdminOnly>
+  );
+}
+
+function ScheduleForm() {
+  const [day, setDay] = useState('');
+  const [hour, setHour] = useState('');
+  const [minute, setMinute] = useState('');
+  const [period, setPeriod] = useState<'AM' | 'PM'>('AM');
+  const [recurring, setRecurring] = useState(false);
+  const [provider, setProvider] = useState<Provider | null>(null);
+  const [group, setGroup] = useState('');
+  const [message, setMessage] = useState<ModalMessage | null>(null);
+
+  function connect(next: Provider) {
+    setProvider(next);
+    setGroup('');
+  }
+
+  /** A demo: it confirms what would be scheduled and makes no call. */
+  function schedule(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const time = `${Number(hour)}:${minute.padStart(2, '0')} ${period}`;
+    const when = recurring ? `every ${day} at ${time}` : `on ${day} at ${time}`;
+    const audience = group ? ` for ${group} (${provider})` : '';
+    setMessage({
+      title: 'Survey scheduled',
+      text: `Survey scheduled successfully ${when}${audience}. This is a demo: nothing was saved and no email will be sent.`,
+      tone: 'success',
+    });
+  }
+
+  return (
+    <Page>
+      <div className={styles.layout}>
+        <aside className={styles.sidebar}>
+          <nav aria-label="Schedule">
+            <ul className={styles.sideLinks}>
+              <li>
+                <NavLink to="/dashboard/" className={styles.sideLink}>
+                  <svg className={styles.sideIcon} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+                    <path d="M3 17h14v-1.5H3zM4 14h3V8H4zm4.5 0h3V4h-3zm4.5 0h3v-4h-3z" fill="currentColor" />
+                  </svg>
+                  Analytics
+                </NavLink>
+              </li>
+              <li>
+                <NavLink to="/" className={styles.sideLink}>
+                  <svg className={styles.sideIcon} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
+                    <path d="M8.5 4.5 3 10l5.5 5.5 1-1L5.8 10.7H17V9.3H5.8l3.7-3.8z" fill="currentColor" />
+                  </svg>
+                  Back to Homepage
+                </NavLink>
+              </li>
+            </ul>
+          </nav>
+        </aside>
+
+        <Card className={styles.card}>
+          <h1>{TITLE}</h1>
+          <Lead>Choose when the wellness check-in goes out and who receives it.</Lead>
+          <p className={styles.demoNote}>
+            <strong>Demo only.</strong> Scheduling is a preview: nothing is saved and no emails are sent.
+          </p>
+
+          <form className={styles.form} onSubmit={schedule}>
+            <SelectField
+              label="Day"
+              name="day"
+              required
+              value={day}
+              onChange={(event) => setDay(event.currentTarget.value)}
+            >
+              <option value="">Select a day</option>
+              {DAYS.map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
+            </SelectField>
+
+            <fieldset className={styles.timeFieldset}>
+              <legend>Time</legend>
+              <div className={styles.timeRow}>
+                <TextField
+                  label="Hour"
+                  name="hour"
+                  type="number"
+                  inputMode="numeric"
+                  min={1}
+                  max={12}
+                  step={1}
+                  required
+                  value={hour}
+                  onChange={(event) => setHour(twoCharacters(event.currentTarget.value))}
+                />
+                <TextField
+                  label="Minute"
+                  name="minute"
+                  type="number"
+                  inputMode="numeric"
+                  min={0}
+                  max={59}
+                  step={1}
+                  required
+                  value={minute}
+                  onChange={(event) => setMinute(twoCharacters(event.currentTarget.value))}
+                />
+                <SelectField
+                  label="AM/PM"
+                  name="period"
+                  value={period}
+                  onChange={(event) => setPeriod(event.currentTarget.value === 'PM' ? 'PM' : 'AM')}
+                >
+                  <option value="AM">AM</option>
+                  <option value="PM">PM</option>
+                </SelectField>
+              </div>
+            </fieldset>
+
+            <label className={styles.checkbox}>
+              <input
+                type="checkbox"
+                name="recurring"
+                checked={recurring}
+                onChange={(event) => setRecurring(event.currentTarget.checked)}
+              />
+              Make this a recurring survey
+            </label>
+
+            <fieldset className={styles.emailFieldset}>
+              <legend>Email recipients</legend>
+              <div className={styles.providers}>
+                <Button
+                  variant={provider === 'Gmail' ? 'primary' : 'secondary'}
+                  aria-pressed={provider === 'Gmail'}
+                  onClick={() => connect('Gmail')}
+                >
+                  Connect to Gmail
+                </Button>
+                <Button
+                  variant={provider === 'Outlook' ? 'primary' : 'secondary'}
+                  aria-pressed={provider === 'Outlook'}
+                  onClick={() => connect('Outlook')}
+                >
+                  Connect to Outlook
+                </Button>
+              </div>
+              <p className={styles.connection} role="status">
+                {provider
+                  ? `Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
+                  : 'Connect an email account to choose a group.'}
+              </p>
+              <SelectField
+                label="Email Group"
+                name="email_group"
+                value={group}
+                disabled={!provider}
+                onChange={(event) => setGroup(event.currentTarget.value)}
+              >
+                <option value="">{provider ? 'Select a group' : 'No account connected'}</option>
+                {provider &&
+                  EMAIL_GROUPS[provider].map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+              </SelectField>
+            </fieldset>
+
+            <div>
+              <Button type="submit">Schedule Survey (Demo Only)</Button>
+            </div>
+          </form>
+        </Card>
+      </div>
+      <MessageModal message={message} onClose={() => setMessage(null)} />
+    </Page>
+  );
+}

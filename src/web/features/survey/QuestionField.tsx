@@ -1,0 +1,74 @@
+import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/surveys';
+import { ChoiceGroup, TextAreaField } from '../../ui/Field';
+import { likertChoices } from './likert';
+import styles from './Survey.module.css';
+
+/** The element id of a question's block, used to bring the first unanswered one into view. */
+export const questionBlockId = (questionId: number) => `survey-question-${questionId}`;
+
+interface QuestionFieldProps {
+  question: SurveyQuestion;
+  number: number;
+  total: number;
+  value: string;
+  onChange: (questionId: number, value: string) => void;
+  disabled: boolean;
+  /** Shown after a submit attempt left this question unanswered. */
+  missing: boolean;
+}
+
+/**
+ * One question: a Likert question is a radio group (fieldset and legend, arrow keys move
+ * between its options); a text question is a four-row text area.
+ */
+export function QuestionField({
+  question,
+  number,
+  total,
+  value,
+  onChange,
+  disabled,
+  missing,
+}: QuestionFieldProps) {
+  const heading = (
+    <>
+      <span className={styles.questionNumber}>
+        Question {number} of {total}
+      </span>
+      <span className={styles.questionText}>{question.text}</span>
+      {missing && <span className={styles.questionError}>Please answer this question.</span>}
+    </>
+  );
+
+  return (
+    <div id={questionBlockId(question.id)} className={styles.question} data-missing={missing || undefined}>
+      {question.question_type === 'likert' ? (
+        <ChoiceGroup
+          className={styles.likert}
+          legend={heading}
+          name={`question-${question.id}`}
+          choices={likertChoices(question.answer_choices)}
+          value={value}
+          onChange={(choice) => onChange(question.id, choice)}
+          disabled={disabled}
+          required
+        />
+      ) : (
+        <TextAreaField
+          className={styles.textQuestion}
+          label={heading}
+          name={`question-${question.id}`}
+          rows={4}
+          placeholder="Enter your answer here..."
+          maxLength={TEXT_ANSWER_MAX_LENGTH}
+          value={value}
+          onChange={(event) => onChange(question.id, event.currentTarget.value)}
+          disabled={disabled}
+          required
+          aria-invalid={missing || undefined}
+        />
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,402 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import { Link, useLocation, useNavigate } from 'react-router';
+import type { CurrentUser } from '../../../common/schemas/auth';
+import {
+  EMAIL_MAX_LENGTH,
+  STUDENT_NAME_MAX_LENGTH,
+  type SubmitSurveyResponse,
+  type SurveyQuestion,
+} from '../../../common/schemas/surveys';
+import { errorMessage } from '../../api';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { Flash, useFlash } from '../../ui/Flash';
+import { Modal } from '../../ui/Modal';
+import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
+import {
+  type AnswerMap,
+  answersForSubmit,
+  type DraftContent,
+  hasAnswers,
+  unansweredQuestionIds,
+  withAnswer,
+} from './answers';
+import { CrisisSupport } from './CrisisSupport';
+import { loginPathFor } from './loginPath';
+import { QuestionField, questionBlockId } from './QuestionField';
+import { restoreSurvey } from './restore';
+import styles from './Survey.module.css';
+import { SurveyFrame, SurveyLoading } from './SurveyFrame';
+import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
+import { newSubmissionId } from './submissionId';
+import { clearDraftAndVerify, requiresAuth, submitSurvey } from './surveyApi';
+import { useAutosave } from './useAutosave';
+
+/** Spec section 9: the pause between a successful submit and the way home. */
+export const SUBMIT_REDIRECT_DELAY_MS = 3000;
+
+export const MISSING_ANSWERS_MESSAGE = 'Please fill in all required fields';
+export const SUBMIT_FAILED_MESSAGE = 'Survey submission failed';
+export const START_FRESH_CONFIRMATION =
+  'Are you sure you want to start over? This will clear all your answers.';
+
+type Phase = 'restoring' | 'filling' | 'submitting' | 'submitted';
+
+interface SurveyFormProps {
+  questions: readonly SurveyQuestion[];
+  templateId: number;
+  hashLink: string | undefined;
+  user: CurrentUser | null;
+}
+
+const NAME_FIELD = 'student_name';
+const EMAIL_FIELD = 'school_email';
+
+function formatTime(date: Date): string {
+  return date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+}
+
+/** Moves keyboard focus into a block of the form (a question, or a name/email field). */
+function focusWithin(form: HTMLFormElement | null, selector: string) {
+  const target = form?.querySelector<HTMLElement>(selector);
+  target?.focus();
+}
+
+export function SurveyForm({ questions, templateId, hashLink, user }: SurveyFormProps) {
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { pathname } = useLocation();
+  const resultHeadingId = useId();
+  const crisisHeadingId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  const resultRef = useRef<HTMLElement>(null);
+
+  const isStaff = Boolean(user && (user.is_institution_admin || user.is_superuser));
+  // Logged-in students keep drafts on the server; everyone keeps a copy in this tab.
+  const serverDrafts = user !== null && !isStaff;
+
+  const [phase, setPhase] = useState<Phase>('restoring');
+  const [answers, setAnswers] = useState<AnswerMap>({});
+  const [typedName, setTypedName] = useState('');
+  const [typedEmail, setTypedEmail] = useState('');
+  const [checked, setChecked] = useState(false);
+  const [serverError, setServerError] = useState<string | null>(null);
+  const [result, setResult] = useState<SubmitSurveyResponse | null>(null);
+  const [confirmingStartFresh, setConfirmingStartFresh] = useState(false);
+  const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  const { flash, showFlash } = useFlash();
+  const submissionId = useRef(newSubmissionId());
+  const submitInProgress = useRef(false);
+
+  const studentName = user ? user.name : typedName;
+  const schoolEmail = user ? user.email : typedEmail;
+  const draft = useMemo<DraftContent>(
+    () => ({ template_id: templateId, student_name: studentName, school_email: schoolEmail, answers }),
+    [templateId, studentName, schoolEmail, answers],
+  );
+  const autosave = useAutosave({ enabled: serverDrafts && phase === 'filling', draft });
+  const { markSaved } = autosave;
+
+  // Restore once: answers kept across a login, else the newest draft (spec sections 4 and 7).
+  const restoreStarted = useRef(false);
+  useEffect(() => {
+    if (restoreStarted.current) return;
+    restoreStarted.current = true;
+    void restoreSurvey({ questions, templateId, user, serverDrafts }).then((restored) => {
+      setAnswers(restored.answers);
+      if (!user) {
+        setTypedName(restored.studentName);
+        setTypedEmail(restored.schoolEmail);
+      }
+      if (restored.source === 'server' && user) {
+        markSaved(
+          {
+            template_id: templateId,
+            student_name: user.name,
+            school_email: user.email,
+            answers: restored.answers,
+          },
+          restored.savedAt,
+        );
+      }
+      if (restored.source !== 'none' && hasAnswers(restored.answers)) {
+        showFlash('Your saved answers have been restored.', 'info');
+      }
+      setPhase('filling');
+    });
+  }, [questions, templateId, user, serverDrafts, markSaved, showFlash]);
+
+  // This tab's copy of the draft follows every change until the survey is submitted.
+  useEffect(() => {
+    if (phase !== 'filling') return;
+    if (hasAnswers(draft.answers)) writeLocalDraft(draft);
+    else removeLocalDraft(draft.template_id);
+  }, [draft, phase]);
+
+  const urgent = result?.crisis_resources !== undefined;
+  useEffect(() => {
+    if (phase !== 'submitted') return;
+    resultRef.current?.focus();
+    // Design section 5: a student shown where to get help is never moved on automatically.
+    if (urgent) return;
+    const timer = window.setTimeout(() => navigate('/'), SUBMIT_REDIRECT_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [phase, urgent, navigate]);
+
+  useEffect(() => {
+    if (!focusTarget) return;
+    focusWithin(formRef.current, focusTarget);
+    setFocusTarget(null);
+  }, [focusTarget]);
+
+  const locked = phase === 'submitted';
+  const unanswered = unansweredQuestionIds(questions, answers);
+  const missingAnswers = checked ? new Set(unanswered) : new Set<number>();
+  const nameMissing = checked && !user && studentName.trim() === '';
+  const emailMissing = checked && !user && schoolEmail.trim() === '';
+  const showMissingMessage = missingAnswers.size > 0 || nameMissing || emailMissing;
+  const answeredCount = questions.length - unanswered.length;
+
+  const onAnswer = useCallback((questionId: number, value: string) => {
+    setAnswers((current) => withAnswer(current, questionId, value));
+  }, []);
+
+  async function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitInProgress.current || phase !== 'filling' || isStaff) return;
+    setServerError(null);
+
+    const firstUnanswered = unanswered[0];
+    const identityIncomplete = !user && (studentName.trim() === '' || schoolEmail.trim() === '');
+    if (firstUnanswered !== undefined || identityIncomplete) {
+      setChecked(true);
+      if (!user && studentName.trim() === '') setFocusTarget(`[name="${NAME_FIELD}"]`);
+      else if (!user && schoolEmail.trim() === '') setFocusTarget(`[name="${EMAIL_FIELD}"]`);
+      else setFocusTarget(`#${questionBlockId(firstUnanswered ?? 0)} :is(input, textarea)`);
+      return;
+    }
+
+    submitInProgress.current = true;
+    setPhase('submitting');
+    const request = {
+      survey_template_id: templateId,
+      student_name: studentName.trim(),
+      school_email: schoolEmail.trim(),
+      answers: answersForSubmit(questions, answers),
+      submission_id: submissionId.current,
+    };
+    // An autosave landing after the submit would bring back the draft the submit clears.
+    await autosave.settle();
+    try {
+      const response = await submitSurvey(hashLink, request);
+      removeLocalDraft(templateId);
+      setResult(response);
+      setPhase('submitted');
+    } catch (error) {
+      submitInProgress.current = false;
+      if (requiresAuth(error)) {
+        storePendingAnswers({
+          path: pathname,
+          template_id: templateId,
+          student_name: studentName,
+          school_email: schoolEmail,
+          answers: { ...answers },
+        });
+        // The server says nobody is signed in here: a cached user would send the login page straight back.
+        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+        navigate(loginPathFor(pathname));
+        return;
+      }
+      setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
+      setPhase('filling');
+    }
+  }
+
+  async function startFresh() {
+    setConfirmingStartFresh(false);
+    setAnswers({});
+    setChecked(false);
+    setServerError(null);
+    removeLocalDraft(templateId);
+    submissionId.current = newSubmissionId();
+    const firstQuestion = questions[0];
+    if (firstQuestion) setFocusTarget(`#${questionBlockId(firstQuestion.id)} :is(input, textarea)`);
+    showFlash('Your answers have been cleared.', 'info');
+    if (serverDrafts) {
+      await autosave.settle();
+      autosave.reset();
+      await clearDraftAndVerify(templateId);
+    }
+  }
+
+  const startFreshButton =
+    hasAnswers(answers) && phase === 'filling' ? (
+      <Button variant="secondary" size="small" onClick={() => setConfirmingStartFresh(true)}>
+        Start fresh
+      </Button>
+    ) : null;
+
+  if (phase === 'restoring') return <SurveyLoading viaLink={hashLink !== undefined} />;
+
+  return (
+    <SurveyFrame viaLink={hashLink !== undefined} actions={startFreshButton}>
+      {phase !== 'submitted' && (
+        <p className={styles.intro}>
+          A short check-in on how you have been doing lately. Choose the answer that fits best for each
+          question; there are no right or wrong answers.
+        </p>
+      )}
+      <Flash flash={flash} />
+
+      {result && (
+        <section className={styles.result} ref={resultRef} tabIndex={-1} aria-labelledby={resultHeadingId}>
+          <div className={styles.success}>
+            <svg className={styles.successIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+              <circle cx="12" cy="12" r="11" fill="currentColor" />
+              <path
+                d="M7 12.5l3.2 3.2L17 9"
+                fill="none"
+                stroke="#fff"
+                strokeWidth="2.4"
+                strokeLinecap="round"
+              />
+            </svg>
+            <div>
+              <h2 id={resultHeadingId} className={styles.successHeading}>
+                {result.message}
+              </h2>
+              <p className={styles.successText}>We appreciate you taking the time to check in.</p>
+              {!urgent && (
+                <p className={styles.successText}>
+                  Taking you to the homepage... <Link to="/">Go now</Link>
+                </p>
+              )}
+            </div>
+          </div>
+          {urgent && <CrisisSupport resources={result.crisis_resources ?? []} headingId={crisisHeadingId} />}
+        </section>
+      )}
+
+      <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
+        <div className={styles.identity}>
+          <TextField
+            label={
+              <>
+                Full Name
+                {nameMissing && <span className={styles.questionError}>Please enter your full name.</span>}
+              </>
+            }
+            name={NAME_FIELD}
+            autoComplete="name"
+            value={studentName}
+            onChange={(event) => setTypedName(event.currentTarget.value)}
+            readOnly={user !== null || locked}
+            required={user === null}
+            maxLength={STUDENT_NAME_MAX_LENGTH}
+            aria-invalid={nameMissing || undefined}
+          />
+          <TextField
+            label={
+              <>
+                School Email
+                {emailMissing && (
+                  <span className={styles.questionError}>Please enter your school email.</span>
+                )}
+              </>
+            }
+            name={EMAIL_FIELD}
+            type="email"
+            autoComplete="email"
+            value={schoolEmail}
+            onChange={(event) => setTypedEmail(event.currentTarget.value)}
+            readOnly={user !== null || locked}
+            required={user === null}
+            maxLength={EMAIL_MAX_LENGTH}
+            aria-invalid={emailMissing || undefined}
+          />
+        </div>
+
+        <div className={styles.questions}>
+          {questions.map((question, index) => (
+            <QuestionField
+              key={question.id}
+              question={question}
+              number={index + 1}
+              total={questions.length}
+              value={answers[question.id] ?? ''}
+              onChange={onAnswer}
+              disabled={locked}
+              missing={missingAnswers.has(question.id)}
+            />
+          ))}
+        </div>
+
+        <div className={styles.submitArea}>
+          <div role="alert" className={styles.alertRegion}>
+            {phase !== 'submitted' && showMissingMessage && (
+              <p className={styles.error}>{MISSING_ANSWERS_MESSAGE}</p>
+            )}
+            {phase !== 'submitted' && serverError && <p className={styles.error}>{serverError}</p>}
+          </div>
+          <p className={styles.progressText}>
+            {answeredCount} of {questions.length} questions answered
+          </p>
+          {isStaff ? (
+            <Button disabled>Admins cannot submit surveys</Button>
+          ) : phase === 'submitted' ? (
+            <Button disabled>Submitted</Button>
+          ) : (
+            <Button type="submit" aria-disabled={phase !== 'filling' || undefined}>
+              {phase === 'submitting' ? 'Submitting...' : 'Submit Survey'}
+            </Button>
+          )}
+          {phase !== 'submitted' && !isStaff && (
+            <p className={styles.draftNote}>
+              {serverDrafts
+                ? autosave.savedAt
+                  ? `Your answers are saved as you go. Last saved at ${formatTime(autosave.savedAt)}.`
+                  : 'Your answers are saved as you go, so you can finish later.'
+                : 'Your answers are kept in this browser tab until you submit.'}
+            </p>
+          )}
+        </div>
+      </form>
+
+      <p className={styles.privacy}>
+        <svg className={styles.privacyIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
+          <path
+            d="M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z"
+            fill="none"
+            stroke="currentColor"
+            strokeWidth="2"
+            strokeLinejoin="round"
+          />
+        </svg>
+        <span>
+          Your responses are confidential and protected under FERPA. They are used only to improve student
+          support services.
+        </span>
+      </p>
+
+      <Modal
+        open={confirmingStartFresh}
+        title="Start fresh?"
+        role="alertdialog"
+        onClose={() => setConfirmingStartFresh(false)}
+        actions={
+          <>
+            <Button variant="secondary" onClick={() => setConfirmingStartFresh(false)}>
+              Cancel
+            </Button>
+            <Button variant="danger" onClick={() => void startFresh()}>
+              Start fresh
+            </Button>
+          </>
+        }
+      >
+        <p>{START_FRESH_CONFIRMATION}</p>
+      </Modal>
+    </SurveyFrame>
+  );
+}

@@ -1,0 +1,117 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { Navigate, useLocation, useParams } from 'react-router';
+import { ApiError } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { CURRENT_USER_QUERY_KEY, useCurrentUser } from '../auth/useCurrentUser';
+import { loginPathFor } from './loginPath';
+import styles from './Survey.module.css';
+import { SurveyForm } from './SurveyForm';
+import { SurveyFrame, SurveyLoading } from './SurveyFrame';
+import { fetchSurveyQuestions } from './surveyApi';
+
+/** Spec sections 2 and 8: the texts of the states in which no survey can be taken. */
+export const LINK_NOT_FOUND_MESSAGE = 'Survey link not found or has expired.';
+export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
+export const INSTITUTION_UNAVAILABLE_MESSAGE =
+  'No survey questions are currently available for your institution. Please contact your administrator.';
+
+function SurveyUnavailable({
+  viaLink,
+  message,
+  onRetry,
+}: {
+  viaLink: boolean;
+  message: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <SurveyFrame viaLink={viaLink}>
+      <div className={styles.unavailable}>
+        <p className={styles.unavailableMessage}>{message}</p>
+        <div className={styles.unavailableActions}>
+          <Button disabled>Survey not available</Button>
+          {onRetry && (
+            <Button variant="secondary" onClick={onRetry}>
+              Try again
+            </Button>
+          )}
+        </div>
+      </div>
+    </SurveyFrame>
+  );
+}
+
+/**
+ * The survey at /survey/ (the logged-in user's institution) and /survey/link/{hashLink}/ (anyone
+ * holding the link): loading, then available, unavailable or, after a submit, submitted.
+ */
+export function SurveyScreen() {
+  useDocumentTitle(pageTitle('Student Wellness Check'));
+  const { hashLink } = useParams();
+  const { pathname } = useLocation();
+  const queryClient = useQueryClient();
+  const currentUser = useCurrentUser();
+  const user = currentUser.data;
+  const viaLink = hashLink !== undefined;
+
+  const questions = useQuery({
+    queryKey: viaLink ? ['survey-questions', 'link', hashLink] : ['survey-questions', 'own', user?.email],
+    queryFn: () => fetchSurveyQuestions(hashLink),
+    // The own survey needs a login; a link's questions are for anyone.
+    enabled: viaLink || Boolean(user),
+    staleTime: 60_000,
+  });
+
+  const sessionEnded = questions.error instanceof ApiError && questions.error.status === 401;
+  useEffect(() => {
+    // The cached user is stale: forget it, or the login page would send the user straight back.
+    if (sessionEnded) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+  }, [sessionEnded, queryClient]);
+
+  if ((!viaLink && user === null) || sessionEnded) {
+    return <Navigate to={loginPathFor(pathname)} replace />;
+  }
+  const unavailableMessage = viaLink ? LINK_UNAVAILABLE_MESSAGE : INSTITUTION_UNAVAILABLE_MESSAGE;
+  if (!viaLink && currentUser.isError) {
+    return (
+      <SurveyUnavailable
+        viaLink={false}
+        message={unavailableMessage}
+        onRetry={() => void currentUser.refetch()}
+      />
+    );
+  }
+  if (currentUser.isPending || questions.isPending) return <SurveyLoading viaLink={viaLink} />;
+
+  if (questions.error) {
+    const status = questions.error instanceof ApiError ? questions.error.status : 0;
+    if (viaLink && status === 404) return <SurveyUnavailable viaLink message={LINK_NOT_FOUND_MESSAGE} />;
+    // A lost connection or a server failure may pass; a refusal will not.
+    const transient = status === 0 || status >= 500;
+    return (
+      <SurveyUnavailable
+        viaLink={viaLink}
+        message={unavailableMessage}
+        onRetry={transient ? () => void questions.refetch() : undefined}
+      />
+    );
+  }
+
+  const { questions: surveyQuestions, template_id: templateId } = questions.data;
+  if (surveyQuestions.length === 0)
+    return <SurveyUnavailable viaLink={viaLink} message={unavailableMessage} />;
+
+  return (
+    <SurveyForm
+      // A different template or account is a different survey: start its state afresh.
+      key={`${templateId}:${user?.email ?? ''}`}
+      questions={surveyQuestions}
+      templateId={templateId}
+      hashLink={hashLink}
+      user={user ?? null}
+    />
+  );
+}

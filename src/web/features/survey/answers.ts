@@ -1,0 +1,71 @@
+import { type Answers, type SurveyQuestion, TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/surveys';
+import { isLikertValue } from './likert';
+
+/** What the student has entered so far, keyed by question id. Text is kept as typed. */
+export type AnswerMap = Readonly<Record<string, string>>;
+
+/** The part of a survey a draft keeps (spec section 3: "Saved draft"). */
+export interface DraftContent {
+  template_id: number;
+  student_name: string;
+  school_email: string;
+  answers: AnswerMap;
+}
+
+function isAnswered(question: SurveyQuestion, value: string | undefined): boolean {
+  if (value === undefined) return false;
+  return question.question_type === 'likert' ? isLikertValue(value) : value.trim() !== '';
+}
+
+export function hasAnswers(answers: AnswerMap): boolean {
+  return Object.values(answers).some((value) => value.trim() !== '');
+}
+
+/** Ids of the questions still unanswered, in the order they appear. */
+export function unansweredQuestionIds(questions: readonly SurveyQuestion[], answers: AnswerMap): number[] {
+  return questions.filter((question) => !isAnswered(question, answers[question.id])).map(({ id }) => id);
+}
+
+/** Sets or (for an emptied text answer) removes one answer. */
+export function withAnswer(answers: AnswerMap, questionId: number, value: string): AnswerMap {
+  const next = { ...answers };
+  if (value === '') delete next[questionId];
+  else next[questionId] = value;
+  return next;
+}
+
+/**
+ * Answers read back from a draft or session storage, kept only where they still fit the
+ * survey: a question of this template, a Likert value 1 to 5, text within the length limit.
+ */
+export function answersFitting(questions: readonly SurveyQuestion[], raw: unknown): AnswerMap {
+  if (typeof raw !== 'object' || raw === null) return {};
+  const source = raw as Record<string, unknown>;
+  const kept: Record<string, string> = {};
+  for (const question of questions) {
+    const value = source[question.id];
+    if (typeof value !== 'string') continue;
+    if (question.question_type === 'likert' ? isLikertValue(value) : value.length <= TEXT_ANSWER_MAX_LENGTH) {
+      if (value !== '') kept[question.id] = value;
+    }
+  }
+  return kept;
+}
+
+/** The answers as the server takes them: every question once, text trimmed. */
+export function answersForSubmit(questions: readonly SurveyQuestion[], answers: AnswerMap): Answers {
+  const payload: Record<string, string> = {};
+  for (const question of questions) {
+    const value = answers[question.id] ?? '';
+    payload[question.id] = question.question_type === 'text' ? value.trim() : value;
+  }
+  return payload;
+}
+
+/** A stable text form of a draft, so "nothing changed since the last save" is one comparison. */
+export function draftFingerprint(draft: DraftContent): string {
+  const answers = Object.keys(draft.answers)
+    .sort()
+    .map((key) => [key, draft.answers[key]]);
+  return JSON.stringify([draft.template_id, draft.student_name, draft.school_email, answers]);
+}

@@ -1,0 +1,29 @@
+import type { AnswerChoices } from '../../../common/schemas/templates';
+import type { Choice } from '../../ui/Field';
+
+/**
+ * The wellness scale of spec section 2: 5 is the poorest answer, 1 the best, each shown with a
+ * fixed emoji. A question's custom answer text replaces only the label.
+ */
+export const LIKERT_CHOICES: readonly Choice[] = [
+  { value: '5', emoji: '😞', label: 'Very Poor' },
+  { value: '4', emoji: '😟', label: 'Poor' },
+  { value: '3', emoji: '😐', label: 'Neutral' },
+  { value: '2', emoji: '😊', label: 'Good' },
+  { value: '1', emoji: '😄', label: 'Excellent' },
+];
+
+const LIKERT_VALUE_SET = new Set(LIKERT_CHOICES.map((choice) => choice.value));
+
+/** The five options of one question: its custom label for a value where it has one, else the default. */
+export function likertChoices(custom: AnswerChoices | null): readonly Choice[] {
+  if (!custom) return LIKERT_CHOICES;
+  return LIKERT_CHOICES.map((choice) => {
+    const label = custom[choice.value as keyof AnswerChoices]?.trim();
+    return label ? { ...choice, label } : choice;
+  });
+}
+
+export function isLikertValue(value: string): boolean {
+  return LIKERT_VALUE_SET.has(value);
+}

@@ -1,0 +1,93 @@
+import type { CurrentUser } from '../../../common/schemas/auth';
+import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { type AnswerMap, answersFitting } from './answers';
+import { readLocalDraft, takePendingAnswers } from './storage';
+import { loadDraft } from './surveyApi';
+
+export interface RestoredSurvey {
+  answers: AnswerMap;
+  /** Name and email typed by an anonymous respondent; a logged-in user's come from the account. */
+  studentName: string;
+  schoolEmail: string;
+  /** Where the answers came from; "server" means they are already saved there. */
+  source: 'pending' | 'server' | 'local' | 'none';
+  savedAt: Date | null;
+}
+
+interface RestoreOptions {
+  questions: readonly SurveyQuestion[];
+  templateId: number;
+  user: CurrentUser | null;
+  /** Logged-in students keep their drafts on the server. */
+  serverDrafts: boolean;
+}
+
+const NOTHING: RestoredSurvey = {
+  answers: {},
+  studentName: '',
+  schoolEmail: '',
+  source: 'none',
+  savedAt: null,
+};
+
+function sameEmail(a: string, b: string): boolean {
+  return a.trim().toLowerCase() === b.trim().toLowerCase();
+}
+
+async function loadServerDraft(templateId: number) {
+  try {
+    return await loadDraft(templateId);
+  } catch (error) {
+    console.error('Could not load the saved draft', error);
+    return null;
+  }
+}
+
+/**
+ * What the survey starts with: answers kept while the student logged in (spec section 4) come
+ * first; otherwise the newest of the server draft and this tab's local copy. A local copy
+ * written for someone else (another account used in this tab) is never shown.
+ */
+export async function restoreSurvey({
+  questions,
+  templateId,
+  user,
+  serverDrafts,
+}: RestoreOptions): Promise<RestoredSurvey> {
+  const pending = takePendingAnswers(templateId);
+  if (pending) {
+    return {
+      answers: answersFitting(questions, pending.answers),
+      studentName: pending.student_name,
+      schoolEmail: pending.school_email,
+      source: 'pending',
+      savedAt: null,
+    };
+  }
+
+  const storedLocal = readLocalDraft(templateId);
+  const local =
+    storedLocal && (!user || sameEmail(storedLocal.school_email, user.email)) ? storedLocal : null;
+  const server = serverDrafts ? await loadServerDraft(templateId) : null;
+
+  const serverTime = server ? Date.parse(server.updated_at) : Number.NEGATIVE_INFINITY;
+  if (server && (!local || serverTime >= local.lastSaved)) {
+    return {
+      answers: answersFitting(questions, server.answers),
+      studentName: server.student_name,
+      schoolEmail: server.school_email,
+      source: 'server',
+      savedAt: new Date(serverTime),
+    };
+  }
+  if (local) {
+    return {
+      answers: answersFitting(questions, local.answers),
+      studentName: local.student_name,
+      schoolEmail: local.school_email,
+      source: 'local',
+      savedAt: null,
+    };
+  }
+  return NOTHING;
+}

@@ -1,0 +1,65 @@
+import { z } from 'zod';
+import {
+  type AutosaveRequest,
+  LoadDraftResponse,
+  type SubmitSurveyRequest,
+  SubmitSurveyResponse,
+  SurveyQuestionsResponse,
+} from '../../../common/schemas/surveys';
+import { ApiError, api } from '../../api';
+
+/** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
+
+function linkSegment(hashLink: string): string {
+  return encodeURIComponent(hashLink);
+}
+
+export function fetchSurveyQuestions(hashLink: string | undefined) {
+  const path = hashLink
+    ? `/api/get-user-survey-questions/${linkSegment(hashLink)}/`
+    : '/api/get-user-survey-questions/';
+  return api.get(path, SurveyQuestionsResponse);
+}
+
+export function submitSurvey(hashLink: string | undefined, request: SubmitSurveyRequest) {
+  const path = hashLink ? `/api/survey/link/${linkSegment(hashLink)}/` : '/api/survey/';
+  return api.post(path, SubmitSurveyResponse, request);
+}
+
+export function saveDraft(request: AutosaveRequest) {
+  return api.post('/api/autosave/', z.unknown(), request);
+}
+
+export async function loadDraft(templateId: number) {
+  const { saved_data } = await api.get(`/api/autosave/load/${templateId}`, LoadDraftResponse);
+  return saved_data;
+}
+
+export function clearDraft(templateId: number) {
+  return api.delete(`/api/autosave/clear/${templateId}/`, z.unknown());
+}
+
+/**
+ * Spec section 7: after a clear, load again and clear once more if a draft is still there (an
+ * autosave sent just before the clear may have landed after it). Failures are only logged: the
+ * answers are already gone from the screen, and a stale draft is cleared on the next submit.
+ */
+export async function clearDraftAndVerify(templateId: number): Promise<void> {
+  try {
+    await clearDraft(templateId);
+    const remaining = await loadDraft(templateId);
+    if (remaining) await clearDraft(templateId);
+  } catch (error) {
+    console.error('Could not clear the saved draft', error);
+  }
+}
+
+/** Spec section 4: the server wants a login first, said in a success body or an error body. */
+export function requiresAuth(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return false;
+  if (error.requiresAuth) return true;
+  const body = error.body;
+  return (
+    typeof body === 'object' && body !== null && (body as { requires_auth?: unknown }).requires_auth === true
+  );
+}

@@ -1,0 +1,169 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useRef, useState } from 'react';
+import {
+  type AnswerChoices,
+  LIKERT_VALUES,
+  type Question,
+  type TemplateSummary,
+} from '../../../common/schemas/templates';
+import { Button } from '../../ui/Button';
+import { AddQuestionForm } from './AddQuestionForm';
+import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
+import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
+import styles from './Templates.module.css';
+import type { ShowFlash } from './TemplatesScreen';
+import { deleteQuestion, failureMessage, fetchQuestions, questionsQueryKey } from './templatesApi';
+
+export const DELETE_QUESTION_CONFIRMATION = 'Are you sure you want to delete this question?';
+
+interface QuestionEditorProps {
+  template: TemplateSummary;
+  showFlash: ShowFlash;
+  onClose: () => void;
+  /** Questions changed: the template list (question counts) and the dashboard need a refresh. */
+  onQuestionsChanged: () => void;
+}
+
+/** The questions of one template, with delete, and the Add New Question form (spec section 2). */
+export function QuestionEditor({ template, showFlash, onClose, onQuestionsChanged }: QuestionEditorProps) {
+  const queryClient = useQueryClient();
+  const headingRef = useRef<HTMLHeadingElement>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const queryKey = questionsQueryKey(template.id);
+  const questions = useQuery({ queryKey, queryFn: () => fetchQuestions(template.id) });
+
+  // Opening the editor moves the reader to it; it may be far below the Edit Questions button.
+  useEffect(() => {
+    headingRef.current?.scrollIntoView({ block: 'start' });
+    headingRef.current?.focus({ preventScroll: true });
+  }, []);
+
+  function refresh() {
+    void queryClient.invalidateQueries({ queryKey });
+    onQuestionsChanged();
+  }
+
+  const remove = useMutation({
+    mutationFn: (questionId: number) => deleteQuestion(template.id, questionId),
+    onSuccess: () => showFlash('Question deleted!'),
+    onError: (error) =>
+      showFlash(failureMessage(error, 'Failed to delete question.', 'Error deleting question.'), 'error'),
+    onSettled: refresh,
+  });
+
+  function confirmDelete(question: Question) {
+    setConfirmation({
+      title: `Delete question Q${question.order}?`,
+      text: DELETE_QUESTION_CONFIRMATION,
+      confirmLabel: 'Delete Question',
+      confirmVariant: 'danger',
+      onConfirm: () => remove.mutate(question.id),
+    });
+  }
+
+  return (
+    <section className={styles.editor} aria-labelledby="question-editor-heading">
+      <div className={styles.editorHeading}>
+        <h2 id="question-editor-heading" ref={headingRef} tabIndex={-1}>
+          Questions of Template #{template.id}
+          {template.used && <span className={styles.badge}>Currently Used</span>}
+        </h2>
+        <Button variant="ghost" size="small" onClick={onClose}>
+          Close Editor
+        </Button>
+      </div>
+
+      {questions.isPending ? (
+        <p className={styles.muted} role="status">
+          Loading questions...
+        </p>
+      ) : questions.isError ? (
+        <div className={styles.loadError} role="alert">
+          <p>{failureMessage(questions.error, 'Failed to load questions.', 'Error loading questions.')}</p>
+          <Button variant="secondary" size="small" onClick={() => void questions.refetch()}>
+            Try again
+          </Button>
+        </div>
+      ) : questions.data.length === 0 ? (
+        <p className={styles.empty}>This template has no questions yet. Add the first one below.</p>
+      ) : (
+        <ol className={styles.questionList} aria-label={`Questions of Template #${template.id}`}>
+          {questions.data.map((question) => (
+            <QuestionItem
+              key={question.id}
+              question={question}
+              deleting={remove.isPending && remove.variables === question.id}
+              onDelete={() => confirmDelete(question)}
+            />
+          ))}
+        </ol>
+      )}
+
+      <AddQuestionForm templateId={template.id} showFlash={showFlash} onAdded={refresh} />
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+    </section>
+  );
+}
+
+function customAnswers(choices: AnswerChoices | null) {
+  return LIKERT_VALUES.flatMap((value) => {
+    const text = choices?.[value];
+    return text ? [{ value, text }] : [];
+  });
+}
+
+function QuestionItem({
+  question,
+  deleting,
+  onDelete,
+}: {
+  question: Question;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
+  const custom = question.question_type === 'likert' ? customAnswers(question.answer_choices) : [];
+  const number = `Q${question.order}`;
+
+  return (
+    <li className={styles.question}>
+      <span className={styles.questionNumber}>{number}</span>
+      <div className={styles.questionBody}>
+        <p className={styles.questionText}>{question.question_text}</p>
+        <dl className={styles.questionMeta}>
+          <div>
+            <dt>Type</dt>
+            <dd>{question.question_type === 'likert' ? 'Likert scale' : 'Text'}</dd>
+          </div>
+          <div>
+            <dt>Category</dt>
+            <dd>{CATEGORY_LABELS[question.category]}</dd>
+          </div>
+        </dl>
+        {custom.length > 0 && (
+          <div className={styles.customAnswers}>
+            <p className={styles.customAnswersTitle}>Custom answers</p>
+            <ul>
+              {custom.map(({ value, text }) => (
+                <li key={value}>
+                  <span className={styles.choiceValue}>
+                    {value} ({LIKERT_DEFAULT_LABELS[value]})
+                  </span>{' '}
+                  {text}
+                </li>
+              ))}
+            </ul>
+          </div>
+        )}
+      </div>
+      <Button
+        variant="secondary"
+        size="small"
+        onClick={onDelete}
+        disabled={deleting}
+        className={`${styles.questionDelete} ${styles.dangerQuiet}`}
+      >
+        Delete<span className="visually-hidden"> question {number}</span>
+      </Button>
+    </li>
+  );
+}

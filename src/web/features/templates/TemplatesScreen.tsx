@@ -1,0 +1,283 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { useEffect, useId, useState } from 'react';
+import type { TemplateSummary } from '../../../common/schemas/templates';
+import { pageTitle } from '../../config';
+import { Button, ButtonLink } from '../../ui/Button';
+import { Flash, type FlashTone, useFlash } from '../../ui/Flash';
+import { Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { AdminOnly, useRedirectToLogin } from '../dashboard/AdminOnly';
+import { DASHBOARD_QUERY_KEY } from '../dashboard/dashboardApi';
+import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
+import { QuestionEditor } from './QuestionEditor';
+import { copyToClipboard, surveyLinkUrl } from './surveyLink';
+import styles from './Templates.module.css';
+import {
+  activateTemplate,
+  createTemplate,
+  deleteTemplate,
+  failureMessage,
+  fetchTemplates,
+  isUnauthenticated,
+  TEMPLATES_QUERY_KEY,
+} from './templatesApi';
+
+const TITLE = 'Survey Templates';
+
+export const USE_TEMPLATE_CONFIRMATION =
+  'Are you sure you want to use this template? This will deactivate any currently active template.';
+export const DELETE_TEMPLATE_CONFIRMATION =
+  'Are you sure you want to delete this template? This will also delete all questions in this template.';
+
+export type ShowFlash = (text: string, tone?: FlashTone) => void;
+
+export function TemplatesScreen() {
+  useDocumentTitle(pageTitle(TITLE));
+  return (
+    <AdminOnly title={TITLE} loadingText="Loading templates...">
+      <TemplateManager />
+    </AdminOnly>
+  );
+}
+
+function TemplateManager() {
+  const queryClient = useQueryClient();
+  const redirectToLogin = useRedirectToLogin();
+  const { flash, showFlash } = useFlash();
+  const [showLinks, setShowLinks] = useState(false);
+  const [editingId, setEditingId] = useState<number | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
+
+  const unauthenticated = isUnauthenticated(templates.error);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the session has ended.
+  useEffect(() => {
+    if (unauthenticated) redirectToLogin();
+  }, [unauthenticated]);
+
+  // The template being edited may disappear (deleted here or in another tab).
+  const list = templates.data;
+  useEffect(() => {
+    if (list && editingId !== null && !list.some((template) => template.id === editingId)) setEditingId(null);
+  }, [list, editingId]);
+
+  /** Template and question changes move the dashboard's copy link and its chart flags. */
+  function refreshTemplates() {
+    void queryClient.invalidateQueries({ queryKey: TEMPLATES_QUERY_KEY });
+    void queryClient.invalidateQueries({ queryKey: DASHBOARD_QUERY_KEY });
+  }
+
+  const create = useMutation({
+    mutationFn: createTemplate,
+    onSuccess: () => showFlash('Template created!'),
+    onError: (error) =>
+      showFlash(failureMessage(error, 'Failed to create template.', 'Error creating template.'), 'error'),
+    onSettled: refreshTemplates,
+  });
+
+  const activate = useMutation({
+    mutationFn: activateTemplate,
+    onSuccess: () => showFlash('Template activated successfully!'),
+    onError: (error) =>
+      showFlash(failureMessage(error, 'Failed to activate template.', 'Error activating template.'), 'error'),
+    onSettled: refreshTemplates,
+  });
+
+  const remove = useMutation({
+    mutationFn: deleteTemplate,
+    onSuccess: (_result, templateId) => {
+      if (editingId === templateId) setEditingId(null);
+      showFlash('Template deleted!');
+    },
+    onError: (error) =>
+      showFlash(failureMessage(error, 'Failed to delete template.', 'Error deleting template.'), 'error'),
+    onSettled: refreshTemplates,
+  });
+
+  function confirmUse(template: TemplateSummary) {
+    setConfirmation({
+      title: `Use Template #${template.id}?`,
+      text: USE_TEMPLATE_CONFIRMATION,
+      confirmLabel: 'Use Template',
+      onConfirm: () => activate.mutate(template.id),
+    });
+  }
+
+  function confirmDelete(template: TemplateSummary) {
+    setConfirmation({
+      title: `Delete Template #${template.id}?`,
+      text: DELETE_TEMPLATE_CONFIRMATION,
+      confirmLabel: 'Delete Template',
+      confirmVariant: 'danger',
+      onConfirm: () => remove.mutate(template.id),
+    });
+  }
+
+  async function copyLink(template: TemplateSummary) {
+    try {
+      await copyToClipboard(surveyLinkUrl(template.hash_link));
+      showFlash('Hash link copied to clipboard!');
+    } catch (error) {
+      console.error('Could not copy the survey link', error);
+      showFlash('Failed to copy link to clipboard', 'error');
+    }
+  }
+
+  const busyId = activate.isPending ? activate.variables : remove.isPending ? remove.variables : null;
+  const editingTemplate = list?.find((template) => template.id === editingId) ?? null;
+
+  return (
+    <Page>
+      <div className={styles.toast}>
+        <Flash flash={flash} />
+      </div>
+      <div className={styles.heading}>
+        <div>
+          <h1>{TITLE}</h1>
+          <Lead>
+            The active template is the survey your students receive. Edit its questions, or share its link.
+          </Lead>
+        </div>
+        <div className={styles.toolbar}>
+          <Button onClick={() => create.mutate()} disabled={create.isPending}>
+            Create New Template
+          </Button>
+          <Button
+            variant="secondary"
+            aria-expanded={showLinks}
+            onClick={() => setShowLinks((shown) => !shown)}
+            disabled={!list?.length}
+          >
+            {showLinks ? 'Hide Survey Links' : 'Show Survey Links'}
+          </Button>
+          <ButtonLink variant="ghost" to="/">
+            Back to Homepage
+          </ButtonLink>
+        </div>
+      </div>
+
+      <section aria-labelledby="templates-heading" aria-busy={templates.isPending}>
+        <h2 id="templates-heading" className="visually-hidden">
+          Templates
+        </h2>
+        {templates.isPending ? (
+          <p className={styles.muted} role="status">
+            Loading templates...
+          </p>
+        ) : templates.isError ? (
+          <div className={styles.loadError} role="alert">
+            <p>{failureMessage(templates.error, 'Failed to load templates.', 'Error loading templates.')}</p>
+            <Button variant="secondary" size="small" onClick={() => void templates.refetch()}>
+              Try again
+            </Button>
+          </div>
+        ) : templates.data.length === 0 ? (
+          <p className={styles.empty}>
+            No templates yet. Create a new template to start building your survey.
+          </p>
+        ) : (
+          <ul className={styles.templateList}>
+            {templates.data.map((template) => (
+              <TemplateItem
+                key={template.id}
+                template={template}
+                showLink={showLinks}
+                editing={template.id === editingId}
+                busy={busyId === template.id}
+                onEdit={() => setEditingId((current) => (current === template.id ? null : template.id))}
+                onUse={() => confirmUse(template)}
+                onDelete={() => confirmDelete(template)}
+                onCopyLink={() => void copyLink(template)}
+              />
+            ))}
+          </ul>
+        )}
+      </section>
+
+      {editingTemplate && (
+        <QuestionEditor
+          key={editingTemplate.id}
+          template={editingTemplate}
+          showFlash={showFlash}
+          onClose={() => setEditingId(null)}
+          onQuestionsChanged={refreshTemplates}
+        />
+      )}
+
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+    </Page>
+  );
+}
+
+interface TemplateItemProps {
+  template: TemplateSummary;
+  showLink: boolean;
+  editing: boolean;
+  busy: boolean;
+  onEdit: () => void;
+  onUse: () => void;
+  onDelete: () => void;
+  onCopyLink: () => void;
+}
+
+const createdFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
+
+function TemplateItem({
+  template,
+  showLink,
+  editing,
+  busy,
+  onEdit,
+  onUse,
+  onDelete,
+  onCopyLink,
+}: TemplateItemProps) {
+  const linkId = useId();
+  const name = `Template #${template.id}`;
+  const link = surveyLinkUrl(template.hash_link);
+  const questions = template.question_count === 1 ? '1 question' : `${template.question_count} questions`;
+
+  return (
+    <li className={[styles.template, template.used && styles.templateUsed].filter(Boolean).join(' ')}>
+      <div className={styles.templateMain}>
+        <div className={styles.templateTitle}>
+          <h3>{name}</h3>
+          {template.used && <span className={styles.badge}>Currently Used</span>}
+        </div>
+        <p className={styles.templateMeta}>
+          ID {template.id} · {questions} · created {createdFormat.format(new Date(template.created_at))}
+        </p>
+      </div>
+      <div className={styles.templateActions}>
+        <Button variant="secondary" size="small" onClick={onEdit} aria-expanded={editing}>
+          Edit Questions<span className="visually-hidden"> of {name}</span>
+        </Button>
+        {!template.used && (
+          <Button size="small" onClick={onUse} disabled={busy}>
+            Use Template<span className="visually-hidden"> {name}</span>
+          </Button>
+        )}
+        <Button
+          variant="secondary"
+          size="small"
+          onClick={onDelete}
+          disabled={busy}
+          className={styles.dangerQuiet}
+        >
+          Delete<span className="visually-hidden"> {name}</span>
+        </Button>
+      </div>
+      {showLink && (
+        <div className={styles.linkRow}>
+          <label className={styles.linkLabel} htmlFor={linkId}>
+            Survey link<span className="visually-hidden"> of {name}</span>
+          </label>
+          <input id={linkId} className={styles.linkInput} type="text" readOnly value={link} />
+          <Button variant="secondary" size="small" onClick={onCopyLink}>
+            Copy Link<span className="visually-hidden"> of {name}</span>
+          </Button>
+        </div>
+      )}
+    </li>
+  );
+}

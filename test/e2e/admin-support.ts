@@ -1,0 +1,175 @@
+import crypto from 'node:crypto';
+import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
+import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
+import {
+  type Account,
+  baseUrl,
+  createAdmin,
+  createInstitution,
+  expect,
+  TEST_PASSWORD,
+  uniqueId,
+} from './support';
+
+/**
+ * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
+ * changes data gets an institution of its own, so tests run in parallel without seeing each
+ * other's templates, questions or submissions.
+ */
+
+export interface TestInstitution {
+  name: string;
+  domain: string;
+  admin: Account;
+}
+
+/** A new institution (which starts with the default template, active) and its administrator. */
+export async function createInstitutionWithAdmin(): Promise<TestInstitution> {
+  const id = uniqueId();
+  const name = `Test College ${id}`;
+  const domain = `college-${id}.edu`;
+  await createInstitution(name, [domain]);
+  const admin = await createAdmin(name, domain);
+  return { name, domain, admin };
+}
+
+async function csrfHeader(
+  request: APIRequestContext,
+  context: BrowserContext,
+): Promise<Record<string, string>> {
+  let cookie = (await context.cookies()).find((candidate) => candidate.name === 'csrftoken');
+  if (!cookie) {
+    await request.get('/api/csrf/');
+    cookie = (await context.cookies()).find((candidate) => candidate.name === 'csrftoken');
+  }
+  if (!cookie) throw new Error('No csrftoken cookie');
+  return { 'X-CSRFToken': cookie.value };
+}
+
+/** The API as the user signed in on `page` (same cookie jar), for set-up and for checks. */
+export function apiOf(page: Page) {
+  const context = page.context();
+  const request = context.request;
+
+  async function send<T>(method: 'get' | 'post' | 'delete', path: string, data?: unknown): Promise<T> {
+    const headers = method === 'get' ? {} : await csrfHeader(request, context);
+    const response = await request[method](path, { headers, data });
+    expect(response.ok(), `${method.toUpperCase()} ${path}: ${await response.text()}`).toBe(true);
+    return (await response.json()) as T;
+  }
+
+  return {
+    send,
+    templates: async () =>
+      (await send<{ templates: TemplateSummary[] }>('get', '/api/survey-templates/')).templates,
+    createTemplate: async () =>
+      (await send<{ template: TemplateSummary }>('post', '/api/survey-templates/')).template,
+    useTemplate: (id: number) => send('post', `/api/survey-templates/${id}/use/`),
+    deleteTemplate: (id: number) => send('delete', '/api/survey-templates/', { template_id: id }),
+    questions: async (templateId: number) =>
+      (await send<{ questions: Question[] }>('get', `/api/survey-templates/${templateId}/questions/`))
+        .questions,
+    addQuestion: (templateId: number, question: Record<string, unknown>) =>
+      send('post', `/api/survey-templates/${templateId}/questions/`, question),
+    deleteQuestion: (templateId: number, questionId: number) =>
+      send('delete', `/api/survey-templates/${templateId}/questions/`, { question_id: questionId }),
+  };
+}
+
+/** Registers a student of `institution` through the public API, in the given browser context. */
+export async function registerStudent(
+  context: BrowserContext,
+  institution: TestInstitution,
+): Promise<Account> {
+  const id = uniqueId();
+  const account = {
+    email: `student-${id}@${institution.domain}`,
+    password: TEST_PASSWORD,
+    name: `Student ${id}`,
+  };
+  const response = await context.request.post('/api/register/', {
+    headers: await csrfHeader(context.request, context),
+    data: {
+      institution_name: institution.name,
+      name: account.name,
+      email: account.email,
+      password: account.password,
+      confirm_password: account.password,
+    },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  return account;
+}
+
+export interface AnswerPlan {
+  /** Every Likert answer outside the safety category: "1" (Excellent) to "5" (Very Poor). */
+  likert?: string;
+  /** Safety items; 2 or more makes the submission urgent (design section 5). */
+  safety?: string;
+  text?: string;
+}
+
+/** A stable respondent: Good answers, never any thought of self-harm. */
+export const STABLE: AnswerPlan = { likert: '2', safety: '1' };
+/** Elevated: Very Poor everywhere, but no safety concern. */
+export const ELEVATED: AnswerPlan = { likert: '5', safety: '1' };
+/** Urgent: a safety answer of 2 or more. */
+export const URGENT: AnswerPlan = { likert: '4', safety: '3' };
+
+/**
+ * Answers a template's shared link as an anonymous respondent (its own cookie jar and client
+ * address, so link rate limits count it on its own), following `plan`.
+ */
+export async function answerSharedLink(
+  hashLink: string,
+  respondent: { name: string; email: string },
+  { likert = '2', safety = '1', text = 'Doing fine, thanks.' }: AnswerPlan = {},
+) {
+  const address = crypto.randomBytes(3);
+  const api = await request.newContext({
+    baseURL: baseUrl(),
+    extraHTTPHeaders: { 'X-Forwarded-For': `10.${address[0]}.${address[1]}.${Math.max(1, address[2] ?? 1)}` },
+  });
+  try {
+    const csrf = await api.get('/api/csrf/');
+    const { csrftoken } = (await csrf.json()) as { csrftoken: string };
+    const questions = await api.get(`/api/get-user-survey-questions/${hashLink}/`);
+    expect(questions.ok(), await questions.text()).toBe(true);
+    const { questions: list } = (await questions.json()) as {
+      questions: { id: number; question_type: 'likert' | 'text'; category: string }[];
+    };
+    const answerTo = (question: (typeof list)[number]) => {
+      if (question.question_type === 'text') return text;
+      return question.category === 'safety' ? safety : likert;
+    };
+    const answers = Object.fromEntries(list.map((question) => [String(question.id), answerTo(question)]));
+    const response = await api.post(`/api/survey/link/${hashLink}/`, {
+      headers: { 'X-CSRFToken': csrftoken },
+      data: { student_name: respondent.name, school_email: respondent.email, answers },
+    });
+    expect(response.ok(), await response.text()).toBe(true);
+    return response.json();
+  } finally {
+    await api.dispose();
+  }
+}
+
+/** Lets the page use the clipboard, as a person allowing it in the browser prompt would. */
+export async function allowClipboard(context: BrowserContext) {
+  await context.grantPermissions(['clipboard-read', 'clipboard-write']);
+}
+
+export async function readClipboard(page: Page): Promise<string> {
+  return page.evaluate(() => navigator.clipboard.readText());
+}
+
+/** Makes every clipboard write of the page fail, as a browser refusing access would. */
+export async function refuseClipboard(page: Page) {
+  await page.addInitScript(() => {
+    const refuse = () => Promise.reject(new DOMException('Write permission denied.', 'NotAllowedError'));
+    Object.defineProperty(navigator, 'clipboard', {
+      configurable: true,
+      value: { writeText: refuse, write: refuse, readText: refuse, read: refuse },
+    });
+  });
+}

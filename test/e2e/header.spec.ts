@@ -1,0 +1,207 @@
+import {
+  type Account,
+  createAdmin,
+  createStudent,
+  expect,
+  fakeSuperuserSession,
+  type Page,
+  signIn,
+  test,
+} from './support';
+
+const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+
+async function expectMenuLinks(page: Page, links: Record<string, string>) {
+  const nav = mainNav(page);
+  for (const [name, href] of Object.entries(links)) {
+    await expect(nav.getByRole('link', { name })).toHaveAttribute('href', href);
+  }
+}
+
+test.describe('header', () => {
+  test('anonymous visitors see "Demo Survey" and "Login"', async ({ page }) => {
+    await page.goto('/');
+    const nav = mainNav(page);
+    await expect(nav.getByRole('link', { name: 'Demo Survey' })).toHaveAttribute('href', '/demo-survey/');
+    await expect(nav.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login/');
+    await expect(nav.getByRole('button')).toHaveCount(0);
+
+    await nav.getByRole('link', { name: 'Demo Survey' }).click();
+    await expect(page).toHaveURL(/\/demo-survey\/$/);
+    await mainNav(page).getByRole('link', { name: 'Login' }).click();
+    await expect(page).toHaveURL(/\/login\/$/);
+  });
+
+  test.describe('signed-in student', () => {
+    let student: Account;
+    test.beforeEach(async ({ page }) => {
+      student = await createStudent();
+      await signIn(page, student);
+      await page.goto('/');
+    });
+
+    test('sees their email in a dropdown with "New Survey" and Logout, toggled by clicks', async ({
+      page,
+    }) => {
+      const toggle = mainNav(page).getByRole('button', { name: student.email });
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeHidden();
+
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+      await expectMenuLinks(page, { 'New Survey': '/survey/' });
+      await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
+      await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
+
+      await toggle.click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeHidden();
+    });
+
+    test('the dropdown closes on Escape (focus back on its button) and on an outside click', async ({
+      page,
+    }) => {
+      const toggle = mainNav(page).getByRole('button', { name: student.email });
+      await toggle.click();
+      await page.keyboard.press('Escape');
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(toggle).toBeFocused();
+
+      await toggle.click();
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeVisible();
+      await page.getByRole('heading', { level: 1 }).click();
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeHidden();
+    });
+
+    test('the dropdown works from the keyboard alone', async ({ page }) => {
+      const toggle = mainNav(page).getByRole('button', { name: student.email });
+      await toggle.focus();
+      await page.keyboard.press('Enter');
+      await expect(toggle).toHaveAttribute('aria-expanded', 'true');
+
+      await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+
+      await page.keyboard.press('Enter');
+      await expect(page).toHaveURL(/\/survey\/$/);
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    });
+
+    test('Tab moving focus out of the dropdown closes it', async ({ page }) => {
+      const toggle = mainNav(page).getByRole('button', { name: student.email });
+      await toggle.click();
+      await page.keyboard.press('Tab');
+      await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(toggle).toHaveAttribute('aria-expanded', 'false');
+    });
+  });
+
+  test('institution admins get Dashboard, Edit Templates, Preview Survey and Logout', async ({ page }) => {
+    const admin = await createAdmin();
+    await signIn(page, admin);
+    await page.goto('/');
+    await mainNav(page).getByRole('button', { name: admin.email }).click();
+    await expectMenuLinks(page, {
+      Dashboard: '/dashboard/',
+      'Edit Templates': '/admin/survey-templates/',
+      'Preview Survey': '/survey/',
+    });
+    await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toHaveCount(0);
+
+    await mainNav(page).getByRole('link', { name: 'Edit Templates' }).click();
+    await expect(page).toHaveURL(/\/admin\/survey-templates\/$/);
+  });
+
+  test('a superuser sees "Logged in as Superuser" instead of an email', async ({ page }) => {
+    await fakeSuperuserSession(page);
+    await page.goto('/');
+    const badge = mainNav(page).getByRole('button', { name: 'Logged in as Superuser' });
+    await expect(badge).toBeVisible();
+    await expect(mainNav(page).getByText('root@demo.edu')).toHaveCount(0);
+    await badge.click();
+    await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
+  });
+
+  test('the stored display cookies decide the header until the server answers', async ({
+    page,
+    context,
+    baseURL,
+  }) => {
+    // Cookies left behind by a session that has since ended on the server.
+    const url = baseURL ?? '';
+    await context.addCookies([
+      { name: 'auth_token', value: 'stale', url },
+      { name: 'user_email', value: 'former@demo.edu', url },
+      { name: 'is_institution_admin', value: 'true', url },
+      { name: 'is_superuser', value: 'false', url },
+    ]);
+    let answerUserCall: () => void = () => {};
+    const serverAnswered = new Promise<void>((resolve) => {
+      answerUserCall = resolve;
+    });
+    await page.route('**/api/user/', async (route) => {
+      await serverAnswered;
+      await route.continue();
+    });
+
+    await page.goto('/');
+    await expect(mainNav(page).getByRole('button', { name: 'former@demo.edu' })).toBeVisible();
+
+    answerUserCall();
+    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(mainNav(page).getByRole('button')).toHaveCount(0);
+    const names = (await context.cookies()).map((cookie) => cookie.name);
+    expect(names).not.toContain('user_email');
+    expect(names).not.toContain('auth_token');
+  });
+});
+
+test.describe('logout', () => {
+  test('ends the session, clears what the browser stored, and goes home', async ({ page, context }) => {
+    const student = await createStudent();
+    await signIn(page, student);
+    await page.goto('/demo-survey/');
+    await page.evaluate(() => sessionStorage.setItem('pending-survey', '{"1":"3"}'));
+
+    await mainNav(page).getByRole('button', { name: student.email }).click();
+    await mainNav(page).getByRole('button', { name: 'Logout' }).click();
+
+    await expect(page).toHaveURL(/\/$/);
+    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    const names = (await context.cookies()).map((cookie) => cookie.name);
+    for (const name of ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin', 'sessionid']) {
+      expect(names).not.toContain(name);
+    }
+    const user = await page.request.get('/api/user/');
+    expect(user.status()).toBe(401);
+  });
+
+  test('still signs out locally and goes home when the server call fails', async ({ page, context }) => {
+    const student = await createStudent();
+    await signIn(page, student);
+    await page.goto('/demo-survey/');
+    await page.evaluate(() => sessionStorage.setItem('pending-survey', '{"1":"3"}'));
+    await page.route('**/api/logout/', (route) => route.abort('failed'));
+
+    await mainNav(page).getByRole('button', { name: student.email }).click();
+    await mainNav(page).getByRole('button', { name: 'Logout' }).click();
+
+    await expect(page).toHaveURL(/\/$/);
+    await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
+    const names = (await context.cookies()).map((cookie) => cookie.name);
+    for (const name of ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin']) {
+      expect(names).not.toContain(name);
+    }
+  });
+});

@@ -1,0 +1,247 @@
+import { execFile } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import AxeBuilder from '@axe-core/playwright';
+import { test as base, expect, type Page, request, type TestInfo } from '@playwright/test';
+import { findChromium, missingChromiumMessage } from './chromium';
+
+/**
+ * Shared helpers for the browser specs: every spec imports `test` and `expect` from here.
+ * Accounts a test changes are created fresh for that test, so specs run in parallel safely.
+ */
+
+export { expect };
+
+export interface Account {
+  email: string;
+  password: string;
+  name: string;
+}
+
+export const DEMO_INSTITUTION = { name: 'Demo University', domain: 'demo.edu' } as const;
+export const DEMO_ADMIN: Account = { email: 'admin@demo.edu', password: 'wellness-demo', name: 'Demo Admin' };
+export const DEMO_STUDENT: Account = {
+  email: 'student@demo.edu',
+  password: 'wellness-demo',
+  name: 'Demo Student',
+};
+
+/** Password for accounts the specs create: long and uncommon, so the server's rules accept it. */
+export const TEST_PASSWORD = 'Calm-Harbor-Lantern-42';
+
+const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const SCREENSHOT_DIR = path.join(REPO_ROOT, 'test-results', 'screenshots');
+
+export function baseUrl(): string {
+  const url = process.env.E2E_BASE_URL;
+  if (!url) throw new Error('E2E_BASE_URL is not set: run the specs through `npx playwright test`.');
+  return url;
+}
+
+/**
+ * A made-up client address per test. The server (started with TRUST_PROXY) reads it from
+ * X-Forwarded-For, so per-IP rate limits count each test on its own.
+ */
+function clientAddressFor(seed: string): string {
+  const bytes = crypto.createHash('sha256').update(seed).digest();
+  return `10.${bytes[0]}.${bytes[1]}.${Math.max(1, bytes[2] ?? 1)}`;
+}
+
+export const test = base.extend<{ skipWithoutChromium: undefined }>({
+  skipWithoutChromium: [
+    // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures must destructure their dependencies.
+    async ({}, use, testInfo) => {
+      testInfo.skip(!findChromium(), missingChromiumMessage());
+      await use(undefined);
+    },
+    { auto: true },
+  ],
+  extraHTTPHeaders: async ({ extraHTTPHeaders }, use, testInfo) => {
+    await use({
+      ...extraHTTPHeaders,
+      'X-Forwarded-For': clientAddressFor(`${testInfo.testId}:${testInfo.retry}`),
+    });
+  },
+});
+
+let uniqueCounter = 0;
+
+/** A short id unique across workers and runs, for emails and names. */
+export function uniqueId(): string {
+  uniqueCounter += 1;
+  return `${process.pid.toString(36)}${Date.now().toString(36)}${uniqueCounter}`;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Fixtures through the real server: the CLI for staff accounts, the API for students.
+
+const execFileAsync = promisify(execFile);
+
+/** Runs `npm run manage -- <args>` against this run's database and returns its output. */
+export async function runCli(...args: string[]): Promise<string> {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`.');
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ['--import', 'tsx', 'src/server/cli.ts', ...args],
+    {
+      cwd: REPO_ROOT,
+      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+    },
+  );
+  return stdout;
+}
+
+export async function createInstitution(name: string, domains: string[]): Promise<void> {
+  await runCli('create-institution', '--name', name, '--domains', domains.join(','));
+}
+
+export async function createAdmin(
+  institution: string = DEMO_INSTITUTION.name,
+  domain = 'demo.edu',
+): Promise<Account> {
+  const id = uniqueId();
+  const account = { email: `admin-${id}@${domain}`, password: TEST_PASSWORD, name: `Admin ${id}` };
+  await runCli(
+    'create-admin',
+    '--institution',
+    institution,
+    '--email',
+    account.email,
+    '--name',
+    account.name,
+    '--password',
+    account.password,
+  );
+  return account;
+}
+
+export async function createSuperuser(): Promise<Account> {
+  const id = uniqueId();
+  const account = { email: `root-${id}@demo.edu`, password: TEST_PASSWORD, name: `Root ${id}` };
+  await runCli(
+    'create-superuser',
+    '--email',
+    account.email,
+    '--name',
+    account.name,
+    '--password',
+    account.password,
+  );
+  return account;
+}
+
+/** Registers a new student of Demo University through the public API. */
+export async function createStudent(): Promise<Account> {
+  const id = uniqueId();
+  const account = {
+    email: `student-${id}@${DEMO_INSTITUTION.domain}`,
+    password: TEST_PASSWORD,
+    name: `Student ${id}`,
+  };
+  const api = await request.newContext({
+    baseURL: baseUrl(),
+    extraHTTPHeaders: { 'X-Forwarded-For': clientAddressFor(`register:${id}`) },
+  });
+  try {
+    const csrf = await api.get('/api/csrf/');
+    const { csrftoken } = (await csrf.json()) as { csrftoken: string };
+    const response = await api.post('/api/register/', {
+      headers: { 'X-CSRFToken': csrftoken },
+      data: {
+        institution_name: DEMO_INSTITUTION.name,
+        name: account.name,
+        email: account.email,
+        password: account.password,
+        confirm_password: account.password,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  } finally {
+    await api.dispose();
+  }
+  return account;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Signing in.
+
+async function csrfCookie(page: Page): Promise<string> {
+  const cookie = (await page.context().cookies()).find((candidate) => candidate.name === 'csrftoken');
+  if (!cookie) throw new Error('No csrftoken cookie');
+  return cookie.value;
+}
+
+/** Signs in through the API with the page's own cookie jar: quick set-up for screens behind login. */
+export async function signIn(page: Page, account: Account): Promise<void> {
+  const api = page.context().request;
+  await api.get('/api/csrf/');
+  const response = await api.post('/api/login/', {
+    headers: { 'X-CSRFToken': await csrfCookie(page) },
+    data: { email: account.email, password: account.password },
+  });
+  expect(response.status(), await response.text()).toBe(200);
+}
+
+/** Signs in the way a person does: the login form, then the redirect. */
+export async function signInWithForm(page: Page, account: Account, loginPath = '/login/'): Promise<void> {
+  await page.goto(loginPath);
+  await page.getByLabel('Email').fill(account.email);
+  await page.getByLabel('Password').fill(account.password);
+  await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Pretends the server sees a signed-in superuser (the server never lets one log in to the app). */
+export async function fakeSuperuserSession(page: Page): Promise<void> {
+  await page.route('**/api/user/', (route) =>
+    route.fulfill({
+      json: {
+        is_authenticated: true,
+        is_superuser: true,
+        is_institution_admin: false,
+        email: 'root@demo.edu',
+        name: 'Root',
+        institution_name: null,
+      },
+    }),
+  );
+}
+
+// ---------------------------------------------------------------------------------------------
+// Checks.
+
+const WCAG_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/** Runs axe on the page as it is now: no serious or critical WCAG 2.1 A/AA violation allowed. */
+export async function expectNoA11yViolations(page: Page, where = page.url()): Promise<void> {
+  const results = await new AxeBuilder({ page }).withTags(WCAG_TAGS).analyze();
+  const blocking = results.violations
+    .filter((violation) => violation.impact === 'serious' || violation.impact === 'critical')
+    .map((violation) => ({
+      rule: violation.id,
+      impact: violation.impact,
+      help: violation.help,
+      targets: violation.nodes.slice(0, 5).map((node) => node.target.join(' ')),
+    }));
+  expect(blocking, `accessibility violations on ${where}`).toEqual([]);
+}
+
+export const SCREEN_WIDTHS = { desktop: 1280, mobile: 375 } as const;
+
+/** Saves a full-page screenshot as test-results/screenshots/<name>-<width>.png for review. */
+export async function saveScreenshot(page: Page, name: string): Promise<void> {
+  fs.mkdirSync(SCREENSHOT_DIR, { recursive: true });
+  const width = page.viewportSize()?.width ?? 0;
+  await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
+}
+
+/** The page never scrolls sideways: nothing is wider than the viewport. */
+export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+  expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+}
+
+export type { Page, TestInfo };

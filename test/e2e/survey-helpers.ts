@@ -1,0 +1,193 @@
+import path from 'node:path';
+import { type APIRequestContext, type Locator, request } from '@playwright/test';
+import Database from 'better-sqlite3';
+import {
+  type Account,
+  baseUrl,
+  createAdmin,
+  createInstitution,
+  DEMO_ADMIN,
+  expect,
+  type Page,
+  TEST_PASSWORD,
+  uniqueId,
+} from './support';
+
+/**
+ * Fixtures and steps shared by the survey specs. Everything goes through the real server: staff
+ * accounts through the CLI, templates and students through the API. Tests that change a
+ * template use an institution of their own, so the demo survey stays the same for every test.
+ */
+
+export const SUBMIT_BUTTON = 'Submit Survey';
+export const MISSING_ANSWERS = 'Please fill in all required fields';
+
+/** An API session of its own (not the page's), signed in as `account`. */
+export async function apiSession(
+  account: Account,
+): Promise<{ api: APIRequestContext; csrf: () => Promise<string> }> {
+  const api = await request.newContext({
+    baseURL: baseUrl(),
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.250.${Math.floor(Math.random() * 250)}.${1 + Math.floor(Math.random() * 250)}`,
+    },
+  });
+  const csrf = async () => {
+    const cookie = (await api.storageState()).cookies.find((candidate) => candidate.name === 'csrftoken');
+    if (cookie) return cookie.value;
+    const response = await api.get('/api/csrf/');
+    return ((await response.json()) as { csrftoken: string }).csrftoken;
+  };
+  const login = await api.post('/api/login/', {
+    headers: { 'X-CSRFToken': await csrf() },
+    data: { email: account.email, password: account.password },
+  });
+  expect(login.status(), await login.text()).toBe(200);
+  return { api, csrf };
+}
+
+interface TemplateSummary {
+  id: number;
+  used: boolean;
+  hash_link: string;
+}
+
+export async function listTemplates(admin: Account): Promise<TemplateSummary[]> {
+  const { api } = await apiSession(admin);
+  try {
+    const response = await api.get('/api/survey-templates/');
+    expect(response.status(), await response.text()).toBe(200);
+    return ((await response.json()) as { templates: TemplateSummary[] }).templates;
+  } finally {
+    await api.dispose();
+  }
+}
+
+let demoLink: Promise<string> | null = null;
+
+/** The shared link token of Demo University's active template. */
+export function demoLinkHash(): Promise<string> {
+  demoLink ??= listTemplates(DEMO_ADMIN).then((templates) => {
+    const active = templates.find((template) => template.used);
+    if (!active) throw new Error('Demo University has no active template');
+    return active.hash_link;
+  });
+  return demoLink;
+}
+
+export interface Institution {
+  name: string;
+  domain: string;
+  admin: Account;
+}
+
+/** A new institution (with its default template, as every new one has) and an admin of it. */
+export async function createInstitutionWithAdmin(): Promise<Institution> {
+  const id = uniqueId();
+  const institution = { name: `Test College ${id}`, domain: `college-${id}.edu` };
+  await createInstitution(institution.name, [institution.domain]);
+  const admin = await createAdmin(institution.name, institution.domain);
+  return { ...institution, admin };
+}
+
+/** Registers a student of `institution` through the public API. */
+export async function registerStudent(institution: { name: string; domain: string }): Promise<Account> {
+  const id = uniqueId();
+  const account = {
+    email: `student-${id}@${institution.domain}`,
+    password: TEST_PASSWORD,
+    name: `Student ${id}`,
+  };
+  const api = await request.newContext({ baseURL: baseUrl() });
+  try {
+    const csrf = await api.get('/api/csrf/');
+    const { csrftoken } = (await csrf.json()) as { csrftoken: string };
+    const response = await api.post('/api/register/', {
+      headers: {
+        'X-CSRFToken': csrftoken,
+        'X-Forwarded-For': `10.251.${id.length}.${1 + (Date.now() % 250)}`,
+      },
+      data: {
+        institution_name: institution.name,
+        name: account.name,
+        email: account.email,
+        password: account.password,
+        confirm_password: account.password,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(201);
+  } finally {
+    await api.dispose();
+  }
+  return account;
+}
+
+/** Submissions stored for an email, read straight from this run's database. */
+export function countSubmissions(email: string): number {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`.');
+  const db = new Database(path.join(dataDir, 'wellness.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    const row = db
+      .prepare('SELECT COUNT(*) AS count FROM submissions WHERE school_email = ?')
+      .get(email.toLowerCase()) as {
+      count: number;
+    };
+    return row.count;
+  } finally {
+    db.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Steps on the survey screen.
+
+export function likertGroups(page: Page): Locator {
+  return page.locator('form').getByRole('group');
+}
+
+/** The safety question of the default template: any answer from "Rarely" up is urgent. */
+export function safetyGroup(page: Page): Locator {
+  return page.getByRole('group', { name: /thoughts of harming yourself/ });
+}
+
+export function textAnswer(page: Page): Locator {
+  return page.getByPlaceholder('Enter your answer here...');
+}
+
+/**
+ * Answers every question: each Likert question with its best value (1), the text question with
+ * a calm sentence; `urgent` answers the safety question with "Rarely" instead.
+ */
+export async function answerEverything(page: Page, { urgent = false } = {}): Promise<void> {
+  const groups = likertGroups(page);
+  await expect(groups.first()).toBeVisible();
+  const count = await groups.count();
+  for (let index = 0; index < count; index += 1) {
+    await groups.nth(index).locator('input[type="radio"][value="1"]').check();
+  }
+  if (urgent) await safetyGroup(page).getByRole('radio', { name: 'Rarely' }).check();
+  const text = textAnswer(page);
+  if ((await text.count()) > 0) await text.fill('Classes are going well and I am sleeping fine.');
+}
+
+/** The next POST of a survey submission (own survey or link). */
+export function nextSubmission(page: Page) {
+  return page.waitForResponse(
+    (response) =>
+      response.request().method() === 'POST' &&
+      /\/api\/survey\/(link\/[^/]+\/)?$/.test(new URL(response.url()).pathname),
+  );
+}
+
+/** Survey entries of this tab's session storage (drafts and pending answers). */
+export function surveyStorage(page: Page): Promise<Record<string, string>> {
+  return page.evaluate(() => {
+    const entries: Record<string, string> = {};
+    for (let index = 0; index < sessionStorage.length; index += 1) {
+      const key = sessionStorage.key(index);
+      if (key?.startsWith('wellness-survey')) entries[key] = sessionStorage.getItem(key) ?? '';
+    }
+    return entries;
+  });
+}

@@ -1,0 +1,99 @@
+/**
+ * Every endpoint x {anonymous, student of A, admin of A, admin of B, superuser}, aimed at A's
+ * data and, for routes that take ids or links, at B's: the expected status, no other
+ * institution's data in any response, and nothing changed by a refusal or by a read. An
+ * allowed write leaves the other institution exactly as it was.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestContext } from '../helpers/app';
+import { TEST_DIALECTS } from '../helpers/databases';
+import { ACCESS_MATRIX, type AccessEntry, buildRequest, type Cell, cellsOf } from './support/endpoints';
+import { createWorld, institutionSlice, type Res, send, snapshot, type World } from './support/harness';
+import type { RouteKey } from './support/routes';
+
+/**
+ * Strings of an institution the actor does not belong to that must never reach it: private
+ * answers, names and emails, and link tokens (unless the request itself carried the link).
+ */
+function forbiddenFor(world: World, cell: Cell, requestText: string): string[] {
+  const own = world.actors[cell.actor].institution;
+  return [world.A, world.B]
+    .filter((inst) => inst.key !== own)
+    .flatMap((inst) => [...inst.secrets, inst.hashLink, inst.spareHashLink])
+    .filter((value) => !requestText.includes(value));
+}
+
+function expectErrorBody(response: Res) {
+  expect(response.json).toEqual({
+    success: false,
+    message: expect.stringMatching(/\S/),
+    ...(response.json && typeof response.json === 'object' && 'requires_auth' in response.json
+      ? { requires_auth: true }
+      : {}),
+  });
+}
+
+let cellsRun = 0;
+
+describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
+  let ctx: TestContext;
+
+  beforeAll(async () => {
+    ctx = await createTestApp(dialect);
+  });
+
+  afterAll(async () => {
+    await ctx.close();
+    console.log(`access matrix on ${dialect}: ${cellsRun} cells checked`);
+    cellsRun = 0;
+  });
+
+  for (const [route, entry] of Object.entries(ACCESS_MATRIX) as [RouteKey, AccessEntry][]) {
+    it(route, async () => {
+      const world = await createWorld(ctx.app, ctx.db);
+      const cells = cellsOf(entry);
+      // Refusals first: each must leave the database exactly as it found it.
+      const ordered = [
+        ...cells.filter((cell) => cell.status >= 400),
+        ...cells.filter((cell) => cell.status < 400),
+      ];
+      let counter = 0;
+      for (const cell of ordered) {
+        counter += 1;
+        const label = `${route} as ${cell.actor} on ${cell.target}'s data${cell.why ? ` (${cell.why})` : ''}`;
+        const request = buildRequest(route, {
+          world,
+          actor: cell.actor,
+          target: cell.target,
+          unique: `${world.tag}-${counter}`,
+        });
+        const reads = request.method === 'GET';
+        const whole = cell.status >= 400 || reads ? await snapshot(ctx.db) : null;
+        // A write may change the target's data (routes with ids) or the actor's own (the rest);
+        // every other institution must not move.
+        const writer = entry.B ? cell.target : world.actors[cell.actor].institution;
+        const others = [world.A, world.B].filter((inst) => inst.key !== writer);
+        const slices = whole
+          ? []
+          : await Promise.all(others.map((inst) => institutionSlice(ctx.db, inst.id)));
+
+        const response = await send(ctx.app, world.actors[cell.actor], request);
+
+        expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBe(cell.status);
+        if (cell.status >= 400) expectErrorBody(response);
+        const requestText = `${request.url} ${JSON.stringify(request.body ?? '')} ${request.raw ?? ''}`;
+        for (const secret of forbiddenFor(world, cell, requestText)) {
+          expect(response.text.includes(secret), `${label} leaked "${secret}"`).toBe(false);
+        }
+        if (whole) expect(await snapshot(ctx.db), `${label} changed the database`).toEqual(whole);
+        for (const [index, inst] of others.entries()) {
+          if (whole) break;
+          expect(await institutionSlice(ctx.db, inst.id), `${label} touched ${inst.key}'s data`).toEqual(
+            slices[index],
+          );
+        }
+        cellsRun += 1;
+      }
+    });
+  }
+});

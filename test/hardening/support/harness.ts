@@ -1,0 +1,520 @@
+/**
+ * The shared cast of the hardening suites: one app per dialect, and per endpoint under test a
+ * fresh "world" of two institutions (A and B) with their admins, students, templates, questions,
+ * links, submissions and drafts, plus a superuser. Requests go through app.inject() with exact
+ * control over cookies, CSRF token, Origin, client address and raw body.
+ */
+import crypto from 'node:crypto';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import { sql } from 'kysely';
+import type { Db } from '../../../src/server/db';
+import type { Database } from '../../../src/server/db/types';
+import { createInstitution } from '../../../src/server/features/institutions/service';
+import * as templateService from '../../../src/server/features/templates/service';
+import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
+import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
+
+export const ACTORS = ['anonymous', 'studentA', 'adminA', 'adminB', 'superuser'] as const;
+export type ActorName = (typeof ACTORS)[number];
+/** Extra identities the suites need besides the five of the matrix. */
+export type AnyActor = ActorName | 'studentB';
+
+/** Whose data a request aims at: A's ids, B's ids, or A's template with B's question. */
+export type Target = 'A' | 'B' | 'A+B';
+
+export interface Actor {
+  name: AnyActor;
+  /** Institution the actor belongs to, if any. */
+  institution: 'A' | 'B' | null;
+  userId: number | null;
+  email: string | null;
+  cookies: Record<string, string>;
+  csrf: string;
+}
+
+export interface QuestionInfo {
+  id: number;
+  type: 'likert' | 'text';
+  category: string;
+}
+
+export interface InstitutionWorld {
+  key: 'A' | 'B';
+  id: number;
+  name: string;
+  domain: string;
+  /** The active starter template and its questions. */
+  templateId: number;
+  questions: QuestionInfo[];
+  hashLink: string;
+  /** A second, inactive template with one question: what deletes and activations aim at. */
+  spareTemplateId: number;
+  spareQuestionId: number;
+  spareHashLink: string;
+  /**
+   * Strings stored in this institution's private data (submissions, drafts). No response to
+   * anyone outside the institution may contain one.
+   */
+  secrets: string[];
+}
+
+export interface World {
+  tag: string;
+  A: InstitutionWorld;
+  B: InstitutionWorld;
+  actors: Record<AnyActor, Actor>;
+  /** A student of A who owns no secrets, for login requests whatever the actor. */
+  member: { email: string; password: string };
+}
+
+export const FORM = 'application/x-www-form-urlencoded';
+
+export interface Req {
+  method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
+  url: string;
+  /** A JS value sent as JSON, or a raw string sent as-is (with `contentType`). */
+  body?: unknown;
+  raw?: string;
+  contentType?: string;
+  headers?: Record<string, string>;
+}
+
+export interface Res {
+  status: number;
+  text: string;
+  json: unknown;
+  headers: Record<string, string | string[] | number | undefined>;
+}
+
+let addressCounter = 0;
+/** A new client address per request, so per-IP rate limits never decide a hardening outcome. */
+export function freshAddress(): string {
+  addressCounter += 1;
+  return `198.18.${(addressCounter >> 8) & 255}.${addressCounter & 255}`;
+}
+
+export interface SendOptions {
+  /** Override or drop (null) the X-CSRFToken header the actor would send on unsafe methods. */
+  csrf?: string | null;
+  /** Extra cookies replacing the actor's. */
+  cookies?: Record<string, string>;
+  origin?: string;
+  remoteAddress?: string;
+}
+
+const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export async function send(
+  app: FastifyInstance,
+  actor: Actor,
+  req: Req,
+  options: SendOptions = {},
+): Promise<Res> {
+  const headers: Record<string, string> = { ...req.headers };
+  if (!SAFE.has(req.method)) {
+    const token = options.csrf === undefined ? actor.csrf : options.csrf;
+    if (token !== null) headers['x-csrftoken'] = token;
+  }
+  if (options.origin) headers.origin = options.origin;
+  let payload: InjectOptions['payload'];
+  if (req.raw !== undefined) {
+    payload = req.raw;
+    headers['content-type'] = req.contentType ?? 'application/json';
+  } else if (req.body !== undefined) {
+    payload = JSON.stringify(req.body);
+    headers['content-type'] = req.contentType ?? 'application/json';
+  }
+  const isStream = req.url.startsWith('/api/dashboard/events/');
+  const response = await app.inject({
+    method: req.method,
+    url: req.url,
+    headers,
+    cookies: { ...actor.cookies, ...options.cookies },
+    remoteAddress: options.remoteAddress ?? freshAddress(),
+    ...(payload === undefined ? {} : { payload }),
+    // The live dashboard never ends by itself: read its first event, then hang up.
+    ...(isStream ? { payloadAsStream: true } : {}),
+  });
+  let text: string;
+  if (isStream) {
+    text = await firstChunk(response.stream());
+    // Hang up as a browser would, so the server lets the stream go (and frees its slot).
+    response.raw.res.destroy();
+  } else {
+    text = response.body;
+  }
+  let json: unknown = null;
+  if (String(response.headers['content-type'] ?? '').includes('application/json')) {
+    try {
+      json = JSON.parse(text);
+    } catch {
+      json = null;
+    }
+  }
+  return { status: response.statusCode, text, json, headers: response.headers };
+}
+
+function firstChunk(stream: NodeJS.ReadableStream & { destroy?: () => void }): Promise<string> {
+  return new Promise((resolve, reject) => {
+    let text = '';
+    stream.on('data', (chunk: Buffer) => {
+      text += chunk.toString('utf8');
+      // The first event is complete at its blank line.
+      if (text.includes('\n\n') && text.includes('data:')) {
+        stream.destroy?.();
+        resolve(text);
+      }
+    });
+    stream.on('error', reject);
+    stream.on('end', () => resolve(text));
+  });
+}
+
+// ---------------------------------------------------------------------------------------------
+// Building a world.
+
+/** An actor with a session of its own for `user` (or an anonymous visitor), and a CSRF token for it. */
+export async function actorFor(
+  app: FastifyInstance,
+  db: Db,
+  name: AnyActor,
+  institution: 'A' | 'B' | null,
+  user: { id: number; email: string } | null,
+): Promise<Actor> {
+  const cookies: Record<string, string> = {};
+  if (user) {
+    // Sessions are created directly: the superuser cannot log in, and argon2 logins for every
+    // actor of every world would only slow the suites down. Login itself is tested elsewhere.
+    const { sessionId } = await createSession(db.kysely, user.id);
+    cookies[SESSION_COOKIE] = sessionId;
+  }
+  const response = await app.inject({ method: 'GET', url: '/api/csrf/', cookies });
+  for (const cookie of response.cookies) cookies[cookie.name] = cookie.value;
+  const csrf = (response.json() as { csrftoken: string }).csrftoken;
+  return { name, institution, userId: user?.id ?? null, email: user?.email ?? null, cookies, csrf };
+}
+
+async function questionsOf(db: Db, templateId: number): Promise<QuestionInfo[]> {
+  const rows = await db.kysely
+    .selectFrom('questions')
+    .select(['id', 'question_type', 'category'])
+    .where('template_id', '=', templateId)
+    .orderBy('position')
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => ({ id: row.id, type: row.question_type, category: row.category }));
+}
+
+/** Answers to every question: Likert 1 (all fine) and `text` for written ones. */
+export function answersFor(questions: QuestionInfo[], text = 'All good this week.'): Record<string, string> {
+  return Object.fromEntries(
+    questions.map((question) => [String(question.id), question.type === 'likert' ? '1' : text]),
+  );
+}
+
+async function institutionWorld(db: Db, key: 'A' | 'B', tag: string): Promise<InstitutionWorld> {
+  const name = `${key === 'A' ? 'North' : 'South'} ${tag}`;
+  const domain = `${key.toLowerCase()}-${tag}.edu`;
+  const { id } = await createInstitution(db.kysely, { name, domains: [domain] });
+  const active = await db.kysely
+    .selectFrom('active_templates')
+    .innerJoin('survey_templates', 'survey_templates.id', 'active_templates.template_id')
+    .select(['survey_templates.id', 'survey_templates.hash_link'])
+    .where('active_templates.institution_id', '=', id)
+    .executeTakeFirstOrThrow();
+  const spare = await templateService.createTemplate({ db: db.kysely, institutionId: id });
+  const spareQuestion = await templateService.addQuestion({
+    db: db.kysely,
+    institutionId: id,
+    templateId: spare.id,
+    questionText: `Spare question of ${name}`,
+    questionType: 'likert',
+    category: 'general',
+    order: 1,
+    answerChoices: null,
+  });
+  return {
+    key,
+    id,
+    name,
+    domain,
+    templateId: active.id,
+    questions: await questionsOf(db, active.id),
+    hashLink: active.hash_link,
+    spareTemplateId: spare.id,
+    spareQuestionId: spareQuestion.id,
+    spareHashLink: spare.hash_link,
+    secrets: [],
+  };
+}
+
+/**
+ * Two institutions with everything the API can touch, and the actors of the matrix. Names,
+ * domains and emails carry a fresh tag, so many worlds share one database without colliding.
+ */
+export async function createWorld(app: FastifyInstance, db: Db): Promise<World> {
+  const tag = crypto.randomBytes(4).toString('hex');
+  const A = await institutionWorld(db, 'A', tag);
+  const B = await institutionWorld(db, 'B', tag);
+  const user = (
+    email: string,
+    role: 'student' | 'institution_admin' | 'superuser',
+    institutionId: number | null,
+  ) => makeUser(db.kysely, { email, role, institutionId, name: `${email.split('@')[0]} person` });
+  const studentA = await user(`student@${A.domain}`, 'student', A.id);
+  const studentB = await user(`student@${B.domain}`, 'student', B.id);
+  const adminA = await user(`admin@${A.domain}`, 'institution_admin', A.id);
+  const adminB = await user(`admin@${B.domain}`, 'institution_admin', B.id);
+  const superuser = await user(`root-${tag}@vendor.example`, 'superuser', null);
+  const member = await user(`member@${A.domain}`, 'student', A.id);
+  const actors: Record<AnyActor, Actor> = {
+    anonymous: await actorFor(app, db, 'anonymous', null, null),
+    studentA: await actorFor(app, db, 'studentA', 'A', studentA),
+    studentB: await actorFor(app, db, 'studentB', 'B', studentB),
+    adminA: await actorFor(app, db, 'adminA', 'A', adminA),
+    adminB: await actorFor(app, db, 'adminB', 'B', adminB),
+    superuser: await actorFor(app, db, 'superuser', null, superuser),
+  };
+  const world: World = { tag, A, B, actors, member: { email: member.email, password: TEST_PASSWORD } };
+
+  // Private data in both institutions, written through the API as the product writes it.
+  for (const inst of [A, B]) {
+    const student = actors[inst.key === 'A' ? 'studentA' : 'studentB'];
+    const secret = `secret-${inst.key}-${tag}`;
+    const visitorSecret = `Visitor ${secret}-v`;
+    inst.secrets.push(secret, visitorSecret, `visitor-${tag}@${inst.domain}`, student.email as string);
+    const written = `Only my counsellor should read this: ${secret}`;
+    await expectOk(
+      send(app, student, {
+        method: 'POST',
+        url: '/api/survey/',
+        body: { survey_template_id: inst.templateId, answers: answersFor(inst.questions, written) },
+      }),
+    );
+    await expectOk(
+      send(app, actors.anonymous, {
+        method: 'POST',
+        url: `/api/survey/link/${inst.hashLink}/`,
+        body: {
+          student_name: visitorSecret,
+          school_email: `visitor-${tag}@${inst.domain}`,
+          answers: answersFor(inst.questions, `Visitor says ${secret}`),
+        },
+      }),
+    );
+    await expectOk(
+      send(app, student, {
+        method: 'POST',
+        url: '/api/autosave/',
+        body: {
+          template_id: inst.templateId,
+          answers: { [String(inst.questions[0]?.id)]: '2' },
+          student_name: written,
+        },
+      }),
+    );
+  }
+  return world;
+}
+
+async function expectOk(pending: Promise<Res>) {
+  const response = await pending;
+  if (response.status >= 300) throw new Error(`world set-up failed: ${response.status} ${response.text}`);
+  return response;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Database snapshots.
+
+const TABLES = [
+  'institutions',
+  'institution_domains',
+  'users',
+  'sessions',
+  'login_throttle',
+  'survey_templates',
+  'active_templates',
+  'questions',
+  'respondents',
+  'submissions',
+  'answers',
+  'drafts',
+  'contact_requests',
+  'dashboard_totals',
+  'dashboard_months',
+  'dashboard_students',
+  'dashboard_student_months',
+  'dashboard_latest_days',
+] as const satisfies readonly (keyof Database)[];
+
+export type TableName = (typeof TABLES)[number];
+export type Snapshot = Record<string, string[]>;
+
+/**
+ * Every row of every table, as sorted JSON lines. `sessions.last_seen_at` is left out: reading
+ * with a session may refresh it, which is the one write a refused request is allowed.
+ */
+export async function snapshot(db: Db, ignore: readonly TableName[] = []): Promise<Snapshot> {
+  const result: Snapshot = {};
+  for (const table of TABLES) {
+    if (ignore.includes(table)) continue;
+    const rows = (await db.kysely.selectFrom(table).selectAll().execute()) as Record<string, unknown>[];
+    result[table] = rows
+      .map((row) => {
+        const { last_seen_at: _ignored, ...rest } = row;
+        return JSON.stringify(table === 'sessions' ? rest : row, (_key, value) =>
+          typeof value === 'bigint' ? Number(value) : value,
+        );
+      })
+      .sort();
+  }
+  return result;
+}
+
+/**
+ * Everything that belongs to one institution, for "B is untouched" checks. Sessions are left
+ * out: logging in and out changes them by design, whoever the user is.
+ */
+export async function institutionSlice(db: Db, institutionId: number): Promise<Snapshot> {
+  const k = db.kysely;
+  const json = (rows: unknown[]) => rows.map((row) => JSON.stringify(row)).sort();
+  const users = await k.selectFrom('users').selectAll().where('institution_id', '=', institutionId).execute();
+  const userIds = users.map((user) => user.id);
+  const templates = await k
+    .selectFrom('survey_templates')
+    .selectAll()
+    .where('institution_id', '=', institutionId)
+    .execute();
+  const templateIds = templates.map((template) => template.id);
+  const submissions = await k
+    .selectFrom('submissions')
+    .selectAll()
+    .where('institution_id', '=', institutionId)
+    .execute();
+  const submissionIds = submissions.map((submission) => submission.id);
+  const none = [-1];
+  const students = await k
+    .selectFrom('dashboard_students')
+    .selectAll()
+    .where('institution_id', '=', institutionId)
+    .execute();
+  return {
+    institutions: json(
+      await k.selectFrom('institutions').selectAll().where('id', '=', institutionId).execute(),
+    ),
+    institution_domains: json(
+      await k
+        .selectFrom('institution_domains')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    users: json(users),
+    survey_templates: json(templates),
+    active_templates: json(
+      await k
+        .selectFrom('active_templates')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    questions: json(
+      await k
+        .selectFrom('questions')
+        .selectAll()
+        .where('template_id', 'in', templateIds.length ? templateIds : none)
+        .execute(),
+    ),
+    respondents: json(
+      await k.selectFrom('respondents').selectAll().where('institution_id', '=', institutionId).execute(),
+    ),
+    submissions: json(submissions),
+    answers: json(
+      await k
+        .selectFrom('answers')
+        .selectAll()
+        .where('submission_id', 'in', submissionIds.length ? submissionIds : none)
+        .execute(),
+    ),
+    drafts: json(
+      await k
+        .selectFrom('drafts')
+        .selectAll()
+        .where((eb) =>
+          eb.or([
+            eb('user_id', 'in', userIds.length ? userIds : none),
+            eb('template_id', 'in', templateIds.length ? templateIds : none),
+          ]),
+        )
+        .execute(),
+    ),
+    dashboard_totals: json(
+      await k
+        .selectFrom('dashboard_totals')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    dashboard_months: json(
+      await k
+        .selectFrom('dashboard_months')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    dashboard_students: json(students),
+    dashboard_student_months: json(
+      await k
+        .selectFrom('dashboard_student_months')
+        .selectAll()
+        .where('student_id', 'in', students.length ? students.map((student) => student.id) : none)
+        .execute(),
+    ),
+    dashboard_latest_days: json(
+      await k
+        .selectFrom('dashboard_latest_days')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+  };
+}
+
+/** Rows in a table, for quick "nothing was added" checks. */
+export async function rowCount(db: Db, table: TableName): Promise<number> {
+  const { rows } = await sql<{
+    count: number | string;
+  }>`select count(*) as count from ${sql.table(table)}`.execute(db.kysely);
+  return Number(rows[0]?.count ?? 0);
+}
+
+/** The actor's institution, or null. */
+export function institutionOf(world: World, actor: AnyActor): InstitutionWorld | null {
+  const key = world.actors[actor].institution;
+  return key ? world[key] : null;
+}
+
+/** Secrets of institutions other than the actor's: none of them may appear in its responses. */
+export function foreignSecrets(world: World, actor: AnyActor): string[] {
+  const own = world.actors[actor].institution;
+  return [world.A, world.B].filter((inst) => inst.key !== own).flatMap((inst) => inst.secrets);
+}
+
+/**
+ * A cheap fingerprint of every table, for comparisons repeated thousands of times: one query
+ * hashing each table's rows on PostgreSQL, the rows themselves on in-process SQLite.
+ */
+export async function fingerprint(db: Db, ignore: readonly TableName[] = []): Promise<Snapshot> {
+  const tables = TABLES.filter((table) => !ignore.includes(table));
+  if (db.dialect === 'sqlite') return snapshot(db, ignore);
+  const parts = tables.map((table) => {
+    const row = table === 'sessions' ? '(x.id_hash, x.user_id, x.created_at)::text' : 'x::text';
+    return `select '${table}' as t, count(*) as n, md5(coalesce(string_agg(${row}, '|' order by ${row}), '')) as h from ${table} x`;
+  });
+  const { rows } = await sql<{
+    t: string;
+    n: number | string;
+    h: string;
+  }>`${sql.raw(parts.join(' union all '))}`.execute(db.kysely);
+  return Object.fromEntries(rows.map((row) => [row.t, [`${row.n} rows`, row.h]]));
+}

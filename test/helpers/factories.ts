@@ -1,0 +1,47 @@
+import type { Kysely } from 'kysely';
+import type { Database, Role } from '../../src/server/db/types';
+import { createInstitution } from '../../src/server/features/institutions/service';
+import { hashPassword } from '../../src/server/lib/passwords';
+
+export const TEST_PASSWORD = 'correct-horse-battery';
+let passwordHash: Promise<string> | undefined;
+
+/** An institution with its starter template, named and scoped for one test. */
+export async function makeInstitution(db: Kysely<Database>, name = 'North University', domains = ['north.edu']) {
+  return createInstitution(db, { name, domains });
+}
+
+export async function makeUser(
+  db: Kysely<Database>,
+  options: { email: string; role?: Role; institutionId?: number | null; name?: string },
+) {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  const row = await db
+    .insertInto('users')
+    .values({
+      email: options.email.toLowerCase(),
+      name: options.name ?? options.email.split('@')[0] ?? 'User',
+      role: options.role ?? 'student',
+      institution_id: options.institutionId ?? null,
+      password_hash: await passwordHash,
+      created_at: Date.now(),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return { id: row.id, email: options.email.toLowerCase(), password: TEST_PASSWORD };
+}
+
+/** Two institutions, each with an admin and a student: the usual cast of tenancy tests. */
+export async function makeTwoInstitutions(db: Kysely<Database>) {
+  const a = await makeInstitution(db, 'North University', ['north.edu']);
+  const b = await makeInstitution(db, 'South College', ['south.edu']);
+  return {
+    a,
+    b,
+    adminA: await makeUser(db, { email: 'admin@north.edu', role: 'institution_admin', institutionId: a.id }),
+    studentA: await makeUser(db, { email: 'student@north.edu', institutionId: a.id, name: 'Sam North' }),
+    adminB: await makeUser(db, { email: 'admin@south.edu', role: 'institution_admin', institutionId: b.id }),
+    studentB: await makeUser(db, { email: 'student@south.edu', institutionId: b.id, name: 'Sky South' }),
+    superuser: await makeUser(db, { email: 'root@north.edu', role: 'superuser' }),
+  };
+}
