@@ -60,7 +60,9 @@ async function run(argv: string[]) {
           name: z.string().parse(values.name),
           domains: (values.domains ?? '').split(','),
         });
-        console.log(`Created institution "${institution.name}" (id ${institution.id}) for ${institution.domains.join(', ')}`);
+        console.log(
+          `Created institution "${institution.name}" (id ${institution.id}) for ${institution.domains.join(', ')}`,
+        );
         break;
       }
       case 'create-admin':
@@ -75,7 +77,9 @@ async function run(argv: string[]) {
           name: (values.name ?? '').trim(),
           password: values.password ?? '',
         });
-        console.log(`Created ${isAdmin ? 'institution admin' : 'superuser'} ${email(values.email)} (id ${account.id})`);
+        console.log(
+          `Created ${isAdmin ? 'institution admin' : 'superuser'} ${email(values.email)} (id ${account.id})`,
+        );
         break;
       }
       default:
@@ -87,7 +91,10 @@ async function run(argv: string[]) {
 }
 
 run(process.argv.slice(2)).catch((error: unknown) => {
-  const isExpected = error instanceof UsageError || error instanceof AppError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
+  const isExpected =
+    error instanceof UsageError ||
+    error instanceof AppError ||
+    (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS');
   console.error(`Error: ${error instanceof Error ? error.message : String(error)}`);
   if (isExpected) console.error(`\n${USAGE}`);
   process.exit(isExpected ? 2 : 1);

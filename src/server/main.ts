@@ -35,7 +35,8 @@ async function main() {
   console.log(`\n${config.web.brandName} Health is running at ${shown} (database: ${where})`);
   if (config.seedDemo) {
     console.log(seeded ? 'Demo data created. Demo logins:' : 'Demo logins:');
-    for (const login of DEMO_LOGINS) console.log(`  ${login.role.padEnd(18)} ${login.email}  password: ${login.password}`);
+    for (const login of DEMO_LOGINS)
+      console.log(`  ${login.role.padEnd(18)} ${login.email}  password: ${login.password}`);
   }
 }
 

@@ -18,16 +18,37 @@ export const DEMO_LOGINS = [
 export type SampleResponsesSeeder = (db: Kysely<Database>, institutionId: number) => Promise<void>;
 
 /** Creates the demo institution and its logins on first start. Returns false when already there. */
-export async function seedDemo(db: Kysely<Database>, seedResponses?: SampleResponsesSeeder): Promise<boolean> {
-  const existing = await db.selectFrom('institutions').select('id').where('name', '=', DEMO_INSTITUTION.name).executeTakeFirst();
+export async function seedDemo(
+  db: Kysely<Database>,
+  seedResponses?: SampleResponsesSeeder,
+): Promise<boolean> {
+  const existing = await db
+    .selectFrom('institutions')
+    .select('id')
+    .where('name', '=', DEMO_INSTITUTION.name)
+    .executeTakeFirst();
   if (existing) return false;
   const institution = await createInstitution(db, DEMO_INSTITUTION);
   const passwordHash = await hashPassword(DEMO_PASSWORD);
   await db
     .insertInto('users')
     .values([
-      { institution_id: institution.id, email: 'admin@demo.edu', name: 'Demo Admin', password_hash: passwordHash, role: 'institution_admin', created_at: now() },
-      { institution_id: institution.id, email: 'student@demo.edu', name: 'Demo Student', password_hash: passwordHash, role: 'student', created_at: now() },
+      {
+        institution_id: institution.id,
+        email: 'admin@demo.edu',
+        name: 'Demo Admin',
+        password_hash: passwordHash,
+        role: 'institution_admin',
+        created_at: now(),
+      },
+      {
+        institution_id: institution.id,
+        email: 'student@demo.edu',
+        name: 'Demo Student',
+        password_hash: passwordHash,
+        role: 'student',
+        created_at: now(),
+      },
     ])
     .execute();
   await seedResponses?.(db, institution.id);

@@ -19,7 +19,10 @@ type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web'>> & {
 };
 
 /** The real app on a fresh database, configured as in production except for what a test overrides. */
-export async function createTestApp(dialect: TestDialect, overrides: ConfigOverrides = {}): Promise<TestContext> {
+export async function createTestApp(
+  dialect: TestDialect,
+  overrides: ConfigOverrides = {},
+): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(dialect);
   const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
   const config: Config = {
@@ -45,7 +48,14 @@ export interface AgentResponse<T = unknown> {
   status: number;
   body: T;
   headers: Record<string, string | string[] | number | undefined>;
-  cookies: Array<{ name: string; value: string; httpOnly?: boolean; sameSite?: string; secure?: boolean; maxAge?: number }>;
+  cookies: Array<{
+    name: string;
+    value: string;
+    httpOnly?: boolean;
+    sameSite?: string;
+    secure?: boolean;
+    maxAge?: number;
+  }>;
 }
 
 /**
@@ -69,14 +79,26 @@ export class TestAgent {
   ): Promise<AgentResponse<T>> {
     const method = (options.method ?? 'GET').toUpperCase();
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
-    if (unsafe && options.csrf !== false && !this.jar.has('csrftoken')) await this.request({ url: '/api/csrf/' });
+    if (unsafe && options.csrf !== false && !this.jar.has('csrftoken'))
+      await this.request({ url: '/api/csrf/' });
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
-    if (unsafe && options.csrf !== false && this.jar.has('csrftoken')) headers['x-csrftoken'] ??= this.jar.get('csrftoken') as string;
-    const response = await this.app.inject({ ...options, method: method as InjectOptions['method'], headers, cookies: Object.fromEntries(this.jar) });
+    if (unsafe && options.csrf !== false && this.jar.has('csrftoken'))
+      headers['x-csrftoken'] ??= this.jar.get('csrftoken') as string;
+    const response = await this.app.inject({
+      ...options,
+      method: method as InjectOptions['method'],
+      headers,
+      cookies: Object.fromEntries(this.jar),
+    });
     this.remember(response.cookies as AgentResponse['cookies']);
     let body: unknown = response.body;
     if (String(response.headers['content-type'] ?? '').includes('application/json')) body = response.json();
-    return { status: response.statusCode, body: body as T, headers: response.headers, cookies: response.cookies as AgentResponse['cookies'] };
+    return {
+      status: response.statusCode,
+      body: body as T,
+      headers: response.headers,
+      cookies: response.cookies as AgentResponse['cookies'],
+    };
   }
 
   get<T = Record<string, unknown>>(url: string) {
@@ -84,16 +106,25 @@ export class TestAgent {
   }
 
   post<T = Record<string, unknown>>(url: string, payload?: unknown) {
-    return this.request<T>({ method: 'POST', url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+    return this.request<T>({
+      method: 'POST',
+      url,
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    });
   }
 
   delete<T = Record<string, unknown>>(url: string, payload?: unknown) {
-    return this.request<T>({ method: 'DELETE', url, ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }) });
+    return this.request<T>({
+      method: 'DELETE',
+      url,
+      ...(payload === undefined ? {} : { payload: payload as InjectOptions['payload'] }),
+    });
   }
 
   async login(email: string, password: string) {
     const response = await this.post('/api/login/', { email, password });
-    if (response.status !== 200) throw new Error(`login as ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+    if (response.status !== 200)
+      throw new Error(`login as ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
     return response;
   }
 }

@@ -7,7 +7,11 @@ export const TEST_PASSWORD = 'correct-horse-battery';
 let passwordHash: Promise<string> | undefined;
 
 /** An institution with its starter template, named and scoped for one test. */
-export async function makeInstitution(db: Kysely<Database>, name = 'North University', domains = ['north.edu']) {
+export async function makeInstitution(
+  db: Kysely<Database>,
+  name = 'North University',
+  domains = ['north.edu'],
+) {
   return createInstitution(db, { name, domains });
 }
 

@@ -19,7 +19,10 @@ export type CsrfResponse = z.infer<typeof CsrfResponse>;
 
 export const LoginRequest = z.object({
   email: Email,
-  password: z.string({ error: 'Password is required' }).min(1, 'Password is required').max(1024, 'Password is too long'),
+  password: z
+    .string({ error: 'Password is required' })
+    .min(1, 'Password is required')
+    .max(1024, 'Password is too long'),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
@@ -40,9 +43,19 @@ const requiredText = (label: string, max: number) =>
 export const RegisterRequest = z.object({
   institution_name: requiredText('Institution name', 200),
   name: requiredText('Full name', 200),
-  email: z.string({ error: 'Please fill in all required fields' }).trim().min(1, 'Please fill in all required fields').pipe(Email),
-  password: z.string({ error: 'Please fill in all required fields' }).min(1, 'Please fill in all required fields').max(1024, 'Password is too long'),
-  confirm_password: z.string({ error: 'Please fill in all required fields' }).min(1, 'Please fill in all required fields').max(1024, 'Password is too long'),
+  email: z
+    .string({ error: 'Please fill in all required fields' })
+    .trim()
+    .min(1, 'Please fill in all required fields')
+    .pipe(Email),
+  password: z
+    .string({ error: 'Please fill in all required fields' })
+    .min(1, 'Please fill in all required fields')
+    .max(1024, 'Password is too long'),
+  confirm_password: z
+    .string({ error: 'Please fill in all required fields' })
+    .min(1, 'Please fill in all required fields')
+    .max(1024, 'Password is too long'),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 

@@ -26,8 +26,11 @@ export function decoyPasswordHash(): Promise<string> {
 
 /** Returns why a new password is unacceptable, or null when it is fine. */
 export function passwordProblem(password: string): string | null {
-  if (password.length < PASSWORD_MIN_LENGTH) return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
-  if (password.length > PASSWORD_MAX_LENGTH) return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
-  if (COMMON_PASSWORDS.has(password.toLowerCase())) return 'This password is too common. Choose a less guessable one.';
+  if (password.length < PASSWORD_MIN_LENGTH)
+    return `Password must be at least ${PASSWORD_MIN_LENGTH} characters`;
+  if (password.length > PASSWORD_MAX_LENGTH)
+    return `Password must be at most ${PASSWORD_MAX_LENGTH} characters`;
+  if (COMMON_PASSWORDS.has(password.toLowerCase()))
+    return 'This password is too common. Choose a less guessable one.';
   return null;
 }

@@ -28,11 +28,17 @@ export function hashSessionId(sessionId: string): string {
 }
 
 /** Creates a session and returns the cookie value: 256 random bits; only its hash is stored. */
-export async function createSession(db: Executor, userId: number): Promise<{ sessionId: string; idHash: string }> {
+export async function createSession(
+  db: Executor,
+  userId: number,
+): Promise<{ sessionId: string; idHash: string }> {
   const sessionId = crypto.randomBytes(32).toString('base64url');
   const idHash = hashSessionId(sessionId);
   const at = now();
-  await db.insertInto('sessions').values({ id_hash: idHash, user_id: userId, created_at: at, last_seen_at: at }).execute();
+  await db
+    .insertInto('sessions')
+    .values({ id_hash: idHash, user_id: userId, created_at: at, last_seen_at: at })
+    .execute();
   return { sessionId, idHash };
 }
 

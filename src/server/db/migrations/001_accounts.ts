@@ -13,7 +13,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('institution_domains')
     .addColumn('domain', 'varchar(253)', (c) => c.primaryKey())
-    .addColumn('institution_id', 'integer', (c) => c.notNull().references('institutions.id').onDelete('cascade'))
+    .addColumn('institution_id', 'integer', (c) =>
+      c.notNull().references('institutions.id').onDelete('cascade'),
+    )
     .execute();
   await db.schema
     .createIndex('institution_domains_institution_idx')

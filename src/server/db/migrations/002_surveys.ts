@@ -5,7 +5,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('survey_templates')
     .addColumn('id', ...autoIncrementId(db))
-    .addColumn('institution_id', 'integer', (c) => c.notNull().references('institutions.id').onDelete('cascade'))
+    .addColumn('institution_id', 'integer', (c) =>
+      c.notNull().references('institutions.id').onDelete('cascade'),
+    )
     .addColumn('hash_link', 'varchar(64)', (c) => c.notNull().unique())
     .addColumn('created_at', ...millis())
     .execute();
@@ -18,7 +20,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   // One row per institution: "exactly one active template" is the primary key, not application logic.
   await db.schema
     .createTable('active_templates')
-    .addColumn('institution_id', 'integer', (c) => c.primaryKey().references('institutions.id').onDelete('cascade'))
+    .addColumn('institution_id', 'integer', (c) =>
+      c.primaryKey().references('institutions.id').onDelete('cascade'),
+    )
     .addColumn('template_id', 'integer', (c) =>
       c.notNull().unique().references('survey_templates.id').onDelete('cascade'),
     )
@@ -27,7 +31,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('questions')
     .addColumn('id', ...autoIncrementId(db))
-    .addColumn('template_id', 'integer', (c) => c.notNull().references('survey_templates.id').onDelete('cascade'))
+    .addColumn('template_id', 'integer', (c) =>
+      c.notNull().references('survey_templates.id').onDelete('cascade'),
+    )
     .addColumn('question_text', 'varchar(1000)', (c) => c.notNull())
     .addColumn('question_type', 'varchar(10)', (c) => c.notNull())
     .addColumn('category', 'varchar(20)', (c) => c.notNull())
@@ -45,7 +51,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('respondents')
     .addColumn('id', ...autoIncrementId(db))
-    .addColumn('institution_id', 'integer', (c) => c.notNull().references('institutions.id').onDelete('cascade'))
+    .addColumn('institution_id', 'integer', (c) =>
+      c.notNull().references('institutions.id').onDelete('cascade'),
+    )
     .addColumn('email', 'varchar(254)', (c) => c.notNull())
     .addColumn('name', 'varchar(200)', (c) => c.notNull())
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
@@ -56,9 +64,13 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('submissions')
     .addColumn('id', ...autoIncrementId(db))
-    .addColumn('institution_id', 'integer', (c) => c.notNull().references('institutions.id').onDelete('cascade'))
+    .addColumn('institution_id', 'integer', (c) =>
+      c.notNull().references('institutions.id').onDelete('cascade'),
+    )
     .addColumn('template_id', 'integer', (c) => c.references('survey_templates.id').onDelete('set null'))
-    .addColumn('respondent_id', 'integer', (c) => c.notNull().references('respondents.id').onDelete('cascade'))
+    .addColumn('respondent_id', 'integer', (c) =>
+      c.notNull().references('respondents.id').onDelete('cascade'),
+    )
     .addColumn('user_id', 'integer', (c) => c.references('users.id').onDelete('set null'))
     .addColumn('client_submission_id', 'varchar(64)')
     .addColumn('student_name', 'varchar(200)', (c) => c.notNull())
@@ -83,7 +95,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('answers')
     .addColumn('id', ...autoIncrementId(db))
-    .addColumn('submission_id', 'integer', (c) => c.notNull().references('submissions.id').onDelete('cascade'))
+    .addColumn('submission_id', 'integer', (c) =>
+      c.notNull().references('submissions.id').onDelete('cascade'),
+    )
     .addColumn('question_id', 'integer', (c) => c.references('questions.id').onDelete('set null'))
     .addColumn('question_text', 'varchar(1000)', (c) => c.notNull())
     .addColumn('question_type', 'varchar(10)', (c) => c.notNull())
@@ -96,7 +110,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   await db.schema
     .createTable('drafts')
     .addColumn('user_id', 'integer', (c) => c.notNull().references('users.id').onDelete('cascade'))
-    .addColumn('template_id', 'integer', (c) => c.notNull().references('survey_templates.id').onDelete('cascade'))
+    .addColumn('template_id', 'integer', (c) =>
+      c.notNull().references('survey_templates.id').onDelete('cascade'),
+    )
     .addColumn('data', 'text', (c) => c.notNull())
     .addColumn('updated_at', ...millis())
     .addPrimaryKeyConstraint('drafts_pk', ['user_id', 'template_id'])

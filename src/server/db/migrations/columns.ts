@@ -6,9 +6,7 @@ type ColumnSpec = [ColumnDataType, (column: ColumnDefinitionBuilder) => ColumnDe
 /** Integer primary key that the database numbers itself, spelled the way each dialect wants it. */
 export function autoIncrementId(db: Kysely<unknown>): ColumnSpec {
   const isSqlite = db.getExecutor().adapter instanceof SqliteAdapter;
-  return isSqlite
-    ? ['integer', (c) => c.primaryKey().autoIncrement()]
-    : ['serial', (c) => c.primaryKey()];
+  return isSqlite ? ['integer', (c) => c.primaryKey().autoIncrement()] : ['serial', (c) => c.primaryKey()];
 }
 
 /** Epoch milliseconds; bigint because they outgrow 32 bits. */

@@ -32,7 +32,11 @@ export function clearAuthCookies(request: FastifyRequest, reply: FastifyReply) {
 }
 
 /** Issues a CSRF token bound to the given session (or to "anonymous") and puts it in the cookie. */
-export function issueCsrfToken(request: FastifyRequest, reply: FastifyReply, sessionHash: string | null): string {
+export function issueCsrfToken(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  sessionHash: string | null,
+): string {
   const token = reply.generateCsrf({ userInfo: sessionHash ?? 'anonymous' });
   reply.setCookie(CSRF_COOKIE, token, { ...baseOptions(request), httpOnly: false });
   return token;

@@ -15,20 +15,41 @@ import { listInstitutions } from '../institutions/queries';
 import { clearAuthCookies, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
 import { authenticate, registerStudent, toCurrentUser } from './service';
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 409: ErrorResponse, 429: ErrorResponse };
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  409: ErrorResponse,
+  429: ErrorResponse,
+};
 
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
   app.get(
     '/api/csrf/',
-    { schema: { tags: ['auth'], summary: 'Issue a CSRF token (also set as the csrftoken cookie)', response: { 200: CsrfResponse } } },
-    async (request, reply) => ({ success: true as const, csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null) }),
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Issue a CSRF token (also set as the csrftoken cookie)',
+        response: { 200: CsrfResponse },
+      },
+    },
+    async (request, reply) => ({
+      success: true as const,
+      csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null),
+    }),
   );
 
   app.get(
     '/api/user/',
-    { schema: { tags: ['auth'], summary: 'The current user; 401 when anonymous', response: { 200: CurrentUser, 401: ErrorResponse } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'The current user; 401 when anonymous',
+        response: { 200: CurrentUser, 401: ErrorResponse },
+      },
+    },
     async (request, reply) => {
       if (!request.session) {
         // Stale display cookies would keep showing a logged-in header.
@@ -42,7 +63,12 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/login/',
     {
-      schema: { tags: ['auth'], summary: 'Log in with email and password', body: LoginRequest, response: { 200: LoginResponse, ...errors } },
+      schema: {
+        tags: ['auth'],
+        summary: 'Log in with email and password',
+        body: LoginRequest,
+        response: { 200: LoginResponse, ...errors },
+      },
       config: { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => {
@@ -59,7 +85,13 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/logout/',
-    { schema: { tags: ['auth'], summary: 'Log out and end the session', response: { 200: SuccessMessage, ...errors } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Log out and end the session',
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
     async (request, reply) => {
       if (request.session) await deleteSession(db.kysely, request.session.idHash);
       clearAuthCookies(request, reply);
@@ -70,7 +102,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
 
   app.post(
     '/api/register/',
-    { schema: { tags: ['auth'], summary: 'Register a student account', body: RegisterRequest, response: { 201: SuccessMessage, ...errors } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Register a student account',
+        body: RegisterRequest,
+        response: { 201: SuccessMessage, ...errors },
+      },
+    },
     async (request, reply) => {
       const body = request.body;
       await registerStudent({
@@ -81,13 +120,21 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         password: body.password,
         confirmPassword: body.confirm_password,
       });
-      return reply.status(201).send({ success: true as const, message: 'Registration successful. You can now log in.' });
+      return reply
+        .status(201)
+        .send({ success: true as const, message: 'Registration successful. You can now log in.' });
     },
   );
 
   app.get(
     '/api/institutions/',
-    { schema: { tags: ['auth'], summary: 'Institutions students can register with', response: { 200: InstitutionList } } },
+    {
+      schema: {
+        tags: ['auth'],
+        summary: 'Institutions students can register with',
+        response: { 200: InstitutionList },
+      },
+    },
     async () => listInstitutions(db.kysely),
   );
 };

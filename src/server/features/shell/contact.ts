@@ -41,22 +41,31 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/contact/',
     {
       config: { csrf: false, rateLimit: { max: 5, timeWindow: 60_000 } },
-      schema: { tags: ['contact'], summary: 'Request a quote (HTML form post); answers with a thank-you page' },
+      schema: {
+        tags: ['contact'],
+        summary: 'Request a quote (HTML form post); answers with a thank-you page',
+      },
     },
     async (request, reply) => {
       const parsed = ContactRequest.safeParse(request.body ?? {});
       if (!parsed.success) {
-        return reply.status(400).type('text/html; charset=utf-8').send(
-          simplePage({
-            brand,
-            title: 'Please check the form',
-            heading: 'Please check the form',
-            body: 'Name, a valid email and a message are required, and the number of students must be a number.',
-          }),
-        );
+        return reply
+          .status(400)
+          .type('text/html; charset=utf-8')
+          .send(
+            simplePage({
+              brand,
+              title: 'Please check the form',
+              heading: 'Please check the form',
+              body: 'Name, a valid email and a message are required, and the number of students must be a number.',
+            }),
+          );
       }
       const { students, ...fields } = parsed.data;
-      await app.db.kysely.insertInto('contact_requests').values({ ...fields, students, created_at: now() }).execute();
+      await app.db.kysely
+        .insertInto('contact_requests')
+        .values({ ...fields, students, created_at: now() })
+        .execute();
       return reply.type('text/html; charset=utf-8').send(
         simplePage({
           brand,

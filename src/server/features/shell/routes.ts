@@ -27,22 +27,40 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
   const indexFile = path.join(webRoot, 'index.html');
   const built = exists(indexFile);
   if (built) {
-    await app.register(fastifyStatic, { root: webRoot, prefix: '/react-static/', index: false, wildcard: true });
+    await app.register(fastifyStatic, {
+      root: webRoot,
+      prefix: '/react-static/',
+      index: false,
+      wildcard: true,
+    });
   }
 
   // Rendered once: the shell differs between deployments (brand, options), never between requests.
   const shell = built
     ? fs
         .readFileSync(indexFile, 'utf8')
-        .replace(TITLE, `<title>${escapeHtml(app.config.web.brandName)} Health - Mental Health Solutions for Universities</title>`)
-        .replace(CONFIG_META, `<meta name="app-config" content="${escapeHtml(JSON.stringify(app.config.web))}" />`)
+        .replace(
+          TITLE,
+          `<title>${escapeHtml(app.config.web.brandName)} Health - Mental Health Solutions for Universities</title>`,
+        )
+        .replace(
+          CONFIG_META,
+          `<meta name="app-config" content="${escapeHtml(JSON.stringify(app.config.web))}" />`,
+        )
     : null;
 
   const sendShell = (status: number) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
     if (!shell) {
-      return reply.status(503).type('text/plain').send('The web app has not been built yet. Run "npm run build".');
+      return reply
+        .status(503)
+        .type('text/plain')
+        .send('The web app has not been built yet. Run "npm run build".');
     }
-    return reply.status(status).type('text/html; charset=utf-8').header('Cache-Control', 'no-cache').send(shell);
+    return reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', 'no-cache')
+      .send(shell);
   };
 
   for (const route of SCREEN_ROUTES) {
@@ -54,7 +72,9 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
   // Unknown pages get the shell too (its router shows "page not found"), with an honest 404.
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url.startsWith('/react-static/')) {
-      return reply.status(404).send({ success: false, message: `No such endpoint: GET ${request.url.split('?')[0]}` });
+      return reply
+        .status(404)
+        .send({ success: false, message: `No such endpoint: GET ${request.url.split('?')[0]}` });
     }
     return sendShell(404)(request, reply);
   });
