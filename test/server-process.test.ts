@@ -63,16 +63,17 @@ interface Running {
 const started: ChildProcess[] = [];
 
 /**
- * Starts the server as `npm start` does after building: tsx running src/server/main.ts. The tsx
- * binary is spawned directly rather than through npx/npm, because npm runs it under `sh -c`, and
- * a SIGTERM sent to npm kills that shell without reaching the server, so its exit could not be seen.
+ * Starts the server with `npm start`, exactly as an operator or a process manager does (building
+ * the web app first when it is stale). The child is npm itself, in its own process group so that
+ * cleanup can reach everything under it; a SIGTERM sent to npm must reach the server.
  */
 async function startServer(dataDir: string): Promise<Running> {
   const port = await freePort();
-  const child = spawn(path.join(ROOT, 'node_modules/.bin/tsx'), ['src/server/main.ts'], {
+  const child = spawn('npm', ['start'], {
     cwd: ROOT,
     env: cleanEnv({ PORT: String(port), HOST: '127.0.0.1', DATA_DIR: dataDir, SEED_DEMO: '1' }),
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
   });
   started.push(child);
   let output = '';
@@ -105,9 +106,19 @@ async function startServer(dataDir: string): Promise<Running> {
   return { child, baseUrl, output: () => output, exited };
 }
 
+/** Sends SIGTERM to npm only, as a process manager does, and waits until it exits. */
 async function stopServer(server: Running): Promise<Exit> {
   server.child.kill('SIGTERM');
   return server.exited;
+}
+
+async function answers(baseUrl: string): Promise<boolean> {
+  try {
+    await fetch(`${baseUrl}/api/csrf/`);
+    return true;
+  } catch {
+    return false;
+  }
 }
 
 /** A browser-like client over real HTTP: a cookie jar sent in the Cookie header, and the CSRF token. */
@@ -168,7 +179,12 @@ describe('the server process', () => {
 
   afterEach(() => {
     for (const child of started.splice(0)) {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+      try {
+        // The whole group: a server orphaned by a lost signal must not outlive the test.
+        if (child.pid !== undefined) process.kill(-child.pid, 'SIGKILL');
+      } catch {
+        // Already gone.
+      }
     }
   });
 
@@ -202,6 +218,8 @@ describe('the server process', () => {
 
       const firstExit = await stopServer(server);
       expect(firstExit).toEqual({ code: 0, signal: null });
+      expect(server.output()).toContain('SIGTERM received, closing');
+      expect(await answers(server.baseUrl)).toBe(false);
       expect(server.output()).not.toContain(secret);
 
       // Same data folder, new process: the session, the CSRF token and the demo data carry over.
@@ -221,6 +239,8 @@ describe('the server process', () => {
 
       const secondExit = await stopServer(server);
       expect(secondExit).toEqual({ code: 0, signal: null });
+      expect(server.output()).toContain('SIGTERM received, closing');
+      expect(await answers(server.baseUrl)).toBe(false);
       expect(server.output()).not.toContain(secret);
     },
     PROCESS_TEST_TIMEOUT,
