@@ -154,7 +154,7 @@ export async function addSubmission(
     }
     await recordSubmission(trx, {
       institutionId: options.institutionId,
-      respondentId: respondent.id,
+      email,
       submissionId: submission.id,
       createdAt: options.at,
       tier: options.tier,

@@ -2,14 +2,20 @@ import fs from 'node:fs';
 import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
+  CompiledQuery,
+  type DatabaseConnection,
   type DatabaseIntrospector,
   type DatabaseMetadata,
   type DatabaseMetadataOptions,
+  type Driver,
   Kysely,
   Migrator,
   PostgresDialect,
   type SchemaMetadata,
   SqliteDialect,
+  type SqliteDialectConfig,
+  type SqliteDatabase as SqliteDialectDatabase,
+  SqliteDriver,
   sql,
   type TableMetadata,
 } from 'kysely';
@@ -32,6 +38,52 @@ export interface Db {
 pg.types.setTypeParser(pg.types.builtins.INT8, (value) => Number(value));
 pg.types.setTypeParser(pg.types.builtins.NUMERIC, (value) => Number(value));
 
+/**
+ * Kysely prepares every query it runs anew, and preparing (SQLite compiling the statement) costs
+ * more than running most of ours. The same few dozen statements come back all the time, so
+ * prepared ones are kept and reused, the least recently used dropped past a bound. Reuse is safe:
+ * Kysely runs one query at a time on the connection, so no statement is ever in use twice.
+ */
+export function withStatementCache(sqlite: SqliteDatabase.Database, capacity = 500): SqliteDialectDatabase {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare(source: string) {
+      let statement = statements.get(source);
+      if (statement) {
+        statements.delete(source);
+      } else {
+        statement = sqlite.prepare(source);
+        if (statements.size >= capacity) statements.delete(statements.keys().next().value as string);
+      }
+      statements.set(source, statement);
+      return statement;
+    },
+  };
+}
+
+/**
+ * Transactions take SQLite's write lock as they begin (BEGIN IMMEDIATE). A plain BEGIN reads
+ * first and asks for the lock at its first write; if another process (the manage command, a
+ * second server) wrote in between, SQLite fails at once with "database is locked" instead of
+ * waiting busy_timeout for its turn. Asking first makes every writer wait in line.
+ */
+class WriteLockingSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class WriteLockingSqliteDialect extends SqliteDialect {
+  constructor(private readonly settings: SqliteDialectConfig) {
+    super(settings);
+  }
+
+  override createDriver(): Driver {
+    return new WriteLockingSqliteDriver(this.settings);
+  }
+}
+
 function openSqlite(file: string): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SqliteDatabase(file);
@@ -40,7 +92,9 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
-  const kysely = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const kysely = new Kysely<Database>({
+    dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
 }
 

@@ -34,15 +34,6 @@ function addExcluded(table: string, increments: Record<string, number>) {
 // ---------------------------------------------------------------------------------------------
 // Write side: called inside the submission (or registration) transaction.
 
-export async function respondentEmail(db: Executor, respondentId: number): Promise<string | undefined> {
-  const row = await db
-    .selectFrom('respondents')
-    .select('email')
-    .where('id', '=', respondentId)
-    .executeTakeFirst();
-  return row?.email;
-}
-
 /** Inserts the student unless known; returns the new id, or undefined when the email was known. */
 export async function insertStudentIfAbsent(
   db: Executor,

@@ -16,7 +16,8 @@ export type { QuestionCategory, RecordedAnswer, RiskTier } from './student-state
 
 export interface RecordedSubmission {
   institutionId: number;
-  respondentId: number;
+  /** The respondent's email: what identifies the student across accounts and links. */
+  email: string;
   submissionId: number;
   /** Epoch milliseconds, the submission's own created_at. */
   createdAt: number;
@@ -105,10 +106,7 @@ async function moveLatestDay(
  */
 export async function recordSubmission(trx: Executor, submission: RecordedSubmission): Promise<void> {
   const { institutionId, createdAt } = submission;
-  const email = await queries.respondentEmail(trx, submission.respondentId);
-  if (email === undefined)
-    throw new Error(`recordSubmission: respondent ${submission.respondentId} does not exist`);
-  const student = await claimStudent(trx, institutionId, studentKey(email), createdAt);
+  const student = await claimStudent(trx, institutionId, studentKey(submission.email), createdAt);
   const summary = summariseAnswers(submission.answers);
   const candidate: LatestSubmission = {
     submissionId: submission.submissionId,

@@ -300,7 +300,7 @@ async function storeSubmission(
   );
   await recordSubmission(trx, {
     institutionId: template.institution_id,
-    respondentId,
+    email: respondent.email,
     submissionId,
     createdAt,
     tier: screened.tier,
