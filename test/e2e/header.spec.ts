@@ -10,6 +10,15 @@ import {
 } from './support';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
+const footerNav = (page: Page) => page.getByRole('navigation', { name: 'Footer' });
+
+/** The footer repeats the header's visitor links, so a signed-in user sees neither of them there. */
+async function expectSignedInFooter(page: Page) {
+  const footer = footerNav(page);
+  await expect(footer.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/#contact');
+  await expect(footer.getByRole('link', { name: 'Login' })).toHaveCount(0);
+  await expect(footer.getByRole('link', { name: 'Demo Survey' })).toHaveCount(0);
+}
 
 async function expectMenuLinks(page: Page, links: Record<string, string>) {
   const nav = mainNav(page);
@@ -25,6 +34,10 @@ test.describe('header', () => {
     await expect(nav.getByRole('link', { name: 'Demo Survey' })).toHaveAttribute('href', '/demo-survey/');
     await expect(nav.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login/');
     await expect(nav.getByRole('button')).toHaveCount(0);
+    const footer = footerNav(page);
+    await expect(footer.getByRole('link', { name: 'Demo Survey' })).toHaveAttribute('href', '/demo-survey/');
+    await expect(footer.getByRole('link', { name: 'Contact' })).toHaveAttribute('href', '/#contact');
+    await expect(footer.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login/');
 
     await nav.getByRole('link', { name: 'Demo Survey' }).click();
     await expect(page).toHaveURL(/\/demo-survey\/$/);
@@ -56,6 +69,14 @@ test.describe('header', () => {
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-expanded', 'false');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeHidden();
+    });
+
+    test('the footer offers no "Login" or "Demo Survey" link', async ({ page }) => {
+      await expect(mainNav(page).getByRole('button', { name: student.email })).toBeVisible();
+      await expectSignedInFooter(page);
+      await page.goto('/survey/');
+      await expect(page.getByRole('heading', { level: 1, name: 'Student Wellness Check' })).toBeVisible();
+      await expectSignedInFooter(page);
     });
 
     test('the dropdown closes on Escape (focus back on its button) and on an outside click', async ({
@@ -117,8 +138,11 @@ test.describe('header', () => {
     await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
     await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toHaveCount(0);
 
+    await expectSignedInFooter(page);
+
     await mainNav(page).getByRole('link', { name: 'Edit Templates' }).click();
     await expect(page).toHaveURL(/\/admin\/survey-templates\/$/);
+    await expectSignedInFooter(page);
   });
 
   test('a superuser sees "Logged in as Superuser" instead of an email', async ({ page }) => {
@@ -129,6 +153,7 @@ test.describe('header', () => {
     await expect(mainNav(page).getByText('root@demo.edu')).toHaveCount(0);
     await badge.click();
     await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
+    await expectSignedInFooter(page);
   });
 
   test('the stored display cookies decide the header until the server answers', async ({
@@ -177,6 +202,7 @@ test.describe('logout', () => {
 
     await expect(page).toHaveURL(/\/$/);
     await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+    await expect(footerNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const names = (await context.cookies()).map((cookie) => cookie.name);
     for (const name of ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin', 'sessionid']) {
