@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../db/executor';
+import { reusableQuery } from '../db/reusable-query';
 import type { Role } from '../db/types';
 import { HOUR, MINUTE, now } from './time';
 
@@ -42,10 +43,8 @@ export async function createSession(
   return { sessionId, idHash };
 }
 
-export async function findSession(db: Executor, sessionId: string): Promise<Session | null> {
-  if (sessionId.length > 100) return null;
-  const idHash = hashSessionId(sessionId);
-  const row = await db
+const sessionQuery = reusableQuery((db, session: { idHash: string }) =>
+  db
     .selectFrom('sessions')
     .innerJoin('users', 'users.id', 'sessions.user_id')
     .leftJoin('institutions', 'institutions.id', 'users.institution_id')
@@ -59,8 +58,19 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
       'users.institution_id',
       'institutions.name as institution_name',
     ])
-    .where('sessions.id_hash', '=', idHash)
-    .executeTakeFirst();
+    .where('sessions.id_hash', '=', session.idHash),
+);
+
+const touchSessionQuery = reusableQuery((db, session: { idHash: string; at: number }) =>
+  db.updateTable('sessions').set({ last_seen_at: session.at }).where('id_hash', '=', session.idHash),
+);
+
+export async function findSession(db: Executor, sessionId: string): Promise<Session | null> {
+  if (sessionId.length > 100) return null;
+  const idHash = hashSessionId(sessionId);
+  const {
+    rows: [row],
+  } = await sessionQuery(db, { idHash });
   if (!row) return null;
   const at = now();
   if (at - row.last_seen_at > IDLE_TIMEOUT || at - row.created_at > ABSOLUTE_TIMEOUT) {
@@ -68,7 +78,7 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
     return null;
   }
   if (at - row.last_seen_at > TOUCH_INTERVAL) {
-    await db.updateTable('sessions').set({ last_seen_at: at }).where('id_hash', '=', idHash).execute();
+    await touchSessionQuery(db, { idHash, at });
   }
   return {
     idHash,

@@ -1,5 +1,6 @@
 import { type Insertable, PostgresAdapter, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
+import { reusableQuery } from '../../db/reusable-query';
 import type {
   DashboardLatestDaysTable,
   DashboardMonthsTable,
@@ -34,49 +35,76 @@ function addExcluded(table: string, increments: Record<string, number>) {
 // ---------------------------------------------------------------------------------------------
 // Write side: called inside the submission (or registration) transaction.
 
+const insertStudentQuery = reusableQuery((db, student: Insertable<DashboardStudentsTable>) =>
+  db
+    .insertInto('dashboard_students')
+    .values(student)
+    .onConflict((oc) => oc.columns(['institution_id', 'email']).doNothing())
+    .returning('id'),
+);
+
 /** Inserts the student unless known; returns the new id, or undefined when the email was known. */
 export async function insertStudentIfAbsent(
   db: Executor,
   student: Insertable<DashboardStudentsTable>,
 ): Promise<number | undefined> {
-  const row = await db
-    .insertInto('dashboard_students')
-    .values(student)
-    .onConflict((oc) => oc.columns(['institution_id', 'email']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
+  const { rows } = await insertStudentQuery(db, student);
+  return rows[0]?.id;
 }
 
-/** The student's rollup row, locked on PostgreSQL so concurrent submissions update it in turn. */
-export function lockStudent(db: Executor, institutionId: number, email: string) {
-  return db
+const lockStudentQuery = reusableQuery((db, student: { institutionId: number; email: string }) =>
+  db
     .selectFrom('dashboard_students')
     .selectAll()
-    .where('institution_id', '=', institutionId)
-    .where('email', '=', email)
-    .$if(isPostgres(db), (query) => query.forUpdate())
-    .executeTakeFirstOrThrow();
+    .where('institution_id', '=', student.institutionId)
+    .where('email', '=', student.email)
+    .$if(isPostgres(db), (query) => query.forUpdate()),
+);
+
+/** The student's rollup row, locked on PostgreSQL so concurrent submissions update it in turn. */
+export async function lockStudent(db: Executor, institutionId: number, email: string) {
+  const { rows } = await lockStudentQuery(db, { institutionId, email });
+  const row = rows[0];
+  if (!row) throw new Error(`lockStudent: no dashboard student ${email} at institution ${institutionId}`);
+  return row;
 }
 
-export async function updateStudent(
-  db: Executor,
-  studentId: number,
-  changes: Partial<Omit<Insertable<DashboardStudentsTable>, 'id' | 'institution_id' | 'email'>>,
-) {
-  await db.updateTable('dashboard_students').set(changes).where('id', '=', studentId).execute();
+type StudentChanges = Partial<Omit<Insertable<DashboardStudentsTable>, 'id' | 'institution_id' | 'email'>>;
+
+const updateStudentQuery = reusableQuery((db, values: StudentChanges & { studentId: number }) => {
+  const { studentId, ...changes } = values;
+  return db.updateTable('dashboard_students').set(changes).where('id', '=', studentId);
+});
+
+export async function updateStudent(db: Executor, studentId: number, changes: StudentChanges) {
+  await updateStudentQuery(db, { ...changes, studentId });
 }
+
+const markStudentMonthQuery = reusableQuery((db, row: { student_id: number; month: number }) =>
+  db
+    .insertInto('dashboard_student_months')
+    .values(row)
+    .onConflict((oc) => oc.columns(['student_id', 'month']).doNothing())
+    .returning('month'),
+);
 
 /** Records that the student submitted in that month; true the first time only. */
 export async function markStudentMonth(db: Executor, studentId: number, month: number): Promise<boolean> {
-  const row = await db
-    .insertInto('dashboard_student_months')
-    .values({ student_id: studentId, month })
-    .onConflict((oc) => oc.columns(['student_id', 'month']).doNothing())
-    .returning('month')
-    .executeTakeFirst();
-  return row !== undefined;
+  const { rows } = await markStudentMonthQuery(db, { student_id: studentId, month });
+  return rows.length > 0;
 }
+
+const addToMonthQuery = reusableQuery(
+  (db, values: Increments<MonthCounters> & { institution_id: number; month: number }) => {
+    const { institution_id, month, ...increments } = values;
+    return db
+      .insertInto('dashboard_months')
+      .values(values)
+      .onConflict((oc) =>
+        oc.columns(['institution_id', 'month']).doUpdateSet(addExcluded('dashboard_months', increments)),
+      );
+  },
+);
 
 export async function addToMonth(
   db: Executor,
@@ -84,35 +112,43 @@ export async function addToMonth(
   month: number,
   increments: Increments<MonthCounters>,
 ) {
-  await db
-    .insertInto('dashboard_months')
-    .values({ institution_id: institutionId, month, ...increments })
-    .onConflict((oc) =>
-      oc.columns(['institution_id', 'month']).doUpdateSet(addExcluded('dashboard_months', increments)),
-    )
-    .execute();
+  await addToMonthQuery(db, { institution_id: institutionId, month, ...increments });
 }
+
+const addToTotalsQuery = reusableQuery(
+  (db, values: Increments<TotalsCounters> & { institution_id: number }) => {
+    const { institution_id, ...increments } = values;
+    return db
+      .insertInto('dashboard_totals')
+      .values(values)
+      .onConflict((oc) =>
+        oc.column('institution_id').doUpdateSet(addExcluded('dashboard_totals', increments)),
+      );
+  },
+);
 
 export async function addToTotals(
   db: Executor,
   institutionId: number,
   increments: Increments<TotalsCounters>,
 ) {
-  await db
-    .insertInto('dashboard_totals')
-    .values({ institution_id: institutionId, ...increments })
-    .onConflict((oc) => oc.column('institution_id').doUpdateSet(addExcluded('dashboard_totals', increments)))
-    .execute();
+  await addToTotalsQuery(db, { institution_id: institutionId, ...increments });
 }
 
+const addToLatestDayQuery = reusableQuery(
+  (db, values: { institution_id: number; day: number; students: number }) =>
+    db
+      .insertInto('dashboard_latest_days')
+      .values(values)
+      .onConflict((oc) =>
+        oc
+          .columns(['institution_id', 'day'])
+          .doUpdateSet(addExcluded('dashboard_latest_days', { students: values.students })),
+      ),
+);
+
 export async function addToLatestDay(db: Executor, institutionId: number, day: number, students: number) {
-  await db
-    .insertInto('dashboard_latest_days')
-    .values({ institution_id: institutionId, day, students })
-    .onConflict((oc) =>
-      oc.columns(['institution_id', 'day']).doUpdateSet(addExcluded('dashboard_latest_days', { students })),
-    )
-    .execute();
+  await addToLatestDayQuery(db, { institution_id: institutionId, day, students });
 }
 
 /** PostgreSQL delivers a NOTIFY issued inside a transaction at its commit, and never on rollback. */

@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor';
+import { reusableQuery } from '../../db/reusable-query';
 
 export function findDraft(db: Executor, userId: number, templateId: number) {
   return db
@@ -27,6 +28,10 @@ export async function saveDraft(
     .execute();
 }
 
+const deleteDraftQuery = reusableQuery((db, draft: { userId: number; templateId: number }) =>
+  db.deleteFrom('drafts').where('user_id', '=', draft.userId).where('template_id', '=', draft.templateId),
+);
+
 export async function deleteDraft(db: Executor, userId: number, templateId: number) {
-  await db.deleteFrom('drafts').where('user_id', '=', userId).where('template_id', '=', templateId).execute();
+  await deleteDraftQuery(db, { userId, templateId });
 }

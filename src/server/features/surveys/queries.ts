@@ -1,4 +1,5 @@
 import type { Executor } from '../../db/executor';
+import { reusableQuery } from '../../db/reusable-query';
 import type { AnswersTable, SubmissionsTable } from '../../db/types';
 
 /** A template together with what taking it needs to know about its institution. */
@@ -41,6 +42,27 @@ export async function isRegisteredEmail(db: Executor, email: string): Promise<bo
   return row !== undefined;
 }
 
+interface NewRespondent {
+  institution_id: number;
+  email: string;
+  name: string;
+  user_id: number | null;
+  created_at: number;
+}
+
+const upsertRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
+  db
+    .insertInto('respondents')
+    .values(respondent)
+    .onConflict((oc) =>
+      oc.columns(['institution_id', 'email']).doUpdateSet((eb) => ({
+        name: eb.ref('excluded.name'),
+        user_id: eb.fn.coalesce('excluded.user_id', 'respondents.user_id'),
+      })),
+    )
+    .returning('id'),
+);
+
 /**
  * The respondent for this email at this institution, created on first submission. Race-free:
  * the unique (institution, email) constraint decides, and the latest name and account win.
@@ -55,24 +77,14 @@ export async function upsertRespondent(
     createdAt: number;
   },
 ): Promise<number> {
-  const row = await db
-    .insertInto('respondents')
-    .values({
-      institution_id: respondent.institutionId,
-      email: respondent.email,
-      name: respondent.name,
-      user_id: respondent.userId,
-      created_at: respondent.createdAt,
-    })
-    .onConflict((oc) =>
-      oc.columns(['institution_id', 'email']).doUpdateSet((eb) => ({
-        name: eb.ref('excluded.name'),
-        user_id: eb.fn.coalesce('excluded.user_id', 'respondents.user_id'),
-      })),
-    )
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  return row.id;
+  const { rows } = await upsertRespondentQuery(db, {
+    institution_id: respondent.institutionId,
+    email: respondent.email,
+    name: respondent.name,
+    user_id: respondent.userId,
+    created_at: respondent.createdAt,
+  });
+  return (rows[0] as { id: number }).id;
 }
 
 export function findSubmissionByClientId(db: Executor, respondentId: number, clientSubmissionId: string) {
@@ -85,21 +97,24 @@ export function findSubmissionByClientId(db: Executor, respondentId: number, cli
 }
 
 /** Likert mean of the respondent's latest submission up to `at`, for the worsening rule. */
+const previousLikertMeanQuery = reusableQuery((db, values: { respondentId: number; at: number }) =>
+  db
+    .selectFrom('submissions')
+    .select('likert_mean')
+    .where('respondent_id', '=', values.respondentId)
+    .where('created_at', '<=', values.at)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(1),
+);
+
 export async function previousLikertMean(
   db: Executor,
   respondentId: number,
   at: number,
 ): Promise<number | null> {
-  const row = await db
-    .selectFrom('submissions')
-    .select('likert_mean')
-    .where('respondent_id', '=', respondentId)
-    .where('created_at', '<=', at)
-    .orderBy('created_at', 'desc')
-    .orderBy('id', 'desc')
-    .limit(1)
-    .executeTakeFirst();
-  return row?.likert_mean ?? null;
+  const { rows } = await previousLikertMeanQuery(db, { respondentId, at });
+  return rows[0]?.likert_mean ?? null;
 }
 
 /**
@@ -107,20 +122,27 @@ export async function previousLikertMean(
  * nothing is inserted and undefined comes back. On PostgreSQL a concurrent copy waits for the
  * first to commit and then does nothing, so a retried submit is stored once without an error.
  */
+const insertSubmissionQuery = reusableQuery((db, submission: Omit<SubmissionsTable, 'id'>) =>
+  db
+    .insertInto('submissions')
+    .values(submission)
+    .onConflict((oc) => oc.columns(['respondent_id', 'client_submission_id']).doNothing())
+    .returning('id'),
+);
+
 export async function insertSubmission(
   db: Executor,
   submission: Omit<SubmissionsTable, 'id'>,
 ): Promise<number | undefined> {
-  const row = await db
-    .insertInto('submissions')
-    .values(submission)
-    .onConflict((oc) => oc.columns(['respondent_id', 'client_submission_id']).doNothing())
-    .returning('id')
-    .executeTakeFirst();
-  return row?.id;
+  const { rows } = await insertSubmissionQuery(db, submission);
+  return rows[0]?.id;
 }
+
+const insertAnswersQuery = reusableQuery((db, answers: Omit<AnswersTable, 'id'>[]) =>
+  db.insertInto('answers').values(answers),
+);
 
 export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'id'>[]) {
   if (answers.length === 0) return;
-  await db.insertInto('answers').values(answers).execute();
+  await insertAnswersQuery(db, answers);
 }
