@@ -2,7 +2,6 @@ import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
-import helmet from '@fastify/helmet';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
@@ -19,7 +18,7 @@ import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
 import { installRequestGuard } from './lib/request-guard';
-import { helmetOptions, securityHeaderSetter } from './lib/security-headers';
+import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
 
 export interface AppOptions {
@@ -61,7 +60,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     reply.status(404).send(errorBody(`No such endpoint: ${request.method} ${request.url.split('?')[0]}`));
   });
 
-  await app.register(helmet, helmetOptions(config.web));
+  // Helmet's headers, from one middleware built at start (its Fastify wrapper builds one per request).
+  app.addHook('onRequest', (request, reply, done) => {
+    setSecurityHeaders(request.raw, reply.raw);
+    done();
+  });
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https')
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');

@@ -92,6 +92,7 @@ function openSqlite(file: string): Db {
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('cache_size = -65536');
   const kysely = new Kysely<Database>({
     dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }),
   });

@@ -1,6 +1,5 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { createRequire } from 'node:module';
-import type { HelmetOptions } from 'helmet';
+import helmet, { type HelmetOptions } from 'helmet';
 import type { Config } from '../config';
 
 const originOf = (url: string | null) => (url ? [new URL(url).origin] : []);
@@ -39,18 +38,13 @@ export function helmetOptions(web: Config['web']) {
   } satisfies HelmetOptions;
 }
 
-/** The helmet that @fastify/helmet wraps, so both send exactly the same headers. */
-const helmetOfPlugin = createRequire(createRequire(import.meta.url).resolve('@fastify/helmet'))(
-  'helmet',
-) as typeof import('helmet').default;
-
 /**
- * Sets the app's security headers on a response Fastify answers before any hook runs (the
- * router's refusals of malformed addresses), where the plugin's hooks never get a say.
+ * Sets the app's security headers on a response: every response of the app (an onRequest hook),
+ * and those Fastify answers before any hook runs (the router's refusals of malformed addresses).
  */
 export function securityHeaderSetter(
   web: Config['web'],
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const middleware = helmetOfPlugin(helmetOptions(web));
+  const middleware = helmet(helmetOptions(web));
   return (request, response) => middleware(request, response, () => {});
 }
