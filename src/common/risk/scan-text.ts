@@ -58,10 +58,10 @@ const OTHER_PERSON_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
   Object.entries(LEXICON.otherPersonForms).map(([word, forms]) => [normalizeWord(word), forms]),
 );
 
-const HIGH = LEXICON.high.map(compilePattern);
-const MEDIUM = LEXICON.medium.map(compilePattern);
-const BENIGN_IDIOMS = LEXICON.benignIdioms.map(compilePattern);
-const PSEUDO_NEGATIONS = LEXICON.pseudoNegations.map(compilePattern);
+const HIGH = indexPatterns(LEXICON.high.map(compilePattern));
+const MEDIUM = indexPatterns(LEXICON.medium.map(compilePattern));
+const BENIGN_IDIOMS = indexPatterns(LEXICON.benignIdioms.map(compilePattern));
+const PSEUDO_NEGATIONS = indexPatterns(LEXICON.pseudoNegations.map(compilePattern));
 
 export function scanText(text: string): TextScan {
   const findings = toClauses(text, VOCABULARY).flatMap(scanClause);
@@ -76,12 +76,11 @@ export function scanText(text: string): TextScan {
 function scanClause(rawWords: string[]): Finding[] {
   const words = readWords(rawWords);
   const texts = words.map((word) => word.text);
-  const benignSpans = BENIGN_IDIOMS.flatMap((idiom) => findMatches(idiom, texts));
+  const benignSpans = findMatches(BENIGN_IDIOMS, texts);
   const isBenign = (match: Match) =>
     benignSpans.some((span) => span.start < match.end && match.start < span.end);
-  const assessAll = (patterns: readonly Pattern[], assess: (match: Match) => Finding | null) =>
-    patterns
-      .flatMap((pattern) => findMatches(pattern, texts))
+  const assessAll = (patterns: IndexedPatterns, assess: (match: Match) => Finding | null) =>
+    findMatches(patterns, texts)
       .filter((match) => !isBenign(match))
       .map(assess)
       .filter((finding) => finding !== null);
@@ -95,9 +94,7 @@ function scanClause(rawWords: string[]): Finding[] {
 /** Marks negation cues (unless part of a pseudo-negation) before fillers are dropped, as pseudo-negations contain fillers. */
 function readWords(rawWords: string[]): Word[] {
   const shielded = new Set(
-    PSEUDO_NEGATIONS.flatMap((pattern) => findMatches(pattern, rawWords)).flatMap((match) =>
-      range(match.start, match.end),
-    ),
+    findMatches(PSEUDO_NEGATIONS, rawWords).flatMap((match) => range(match.start, match.end)),
   );
   return rawWords
     .map((text, index) => ({ text, negates: NEGATION_CUES.has(text) && !shielded.has(index) }))
@@ -144,19 +141,51 @@ function labelOf(match: Match, qualifiers: readonly string[]): string {
   return qualifiers.length === 0 ? phrase : `${phrase} (${qualifiers.join(', ')})`;
 }
 
-function findMatches(pattern: Pattern, texts: readonly string[]): Match[] {
-  const matches: Match[] = [];
-  for (let start = 0; start + pattern.length <= texts.length; start++) {
-    const alternatives = matchAt(pattern, texts, start);
-    if (alternatives) matches.push({ start, end: start + pattern.length, alternatives });
-  }
-  return matches;
+/**
+ * A lexicon's patterns, found by the words their first slot accepts: at each word of a clause
+ * only the few patterns that can start there are tried, not the whole lexicon.
+ */
+interface IndexedPatterns {
+  patterns: readonly Pattern[];
+  /** Places in `patterns` of those whose first slot accepts the word. */
+  byFirstWord: ReadonlyMap<string, readonly number[]>;
+  /** Places in `patterns` of those whose first slot accepts a number. */
+  numberFirst: readonly number[];
+}
+
+function indexPatterns(patterns: readonly Pattern[]): IndexedPatterns {
+  const byFirstWord = new Map<string, number[]>();
+  const numberFirst: number[] = [];
+  patterns.forEach((pattern, place) => {
+    const first = pattern[0];
+    if (!first) return;
+    for (const word of first.words.keys()) byFirstWord.set(word, [...(byFirstWord.get(word) ?? []), place]);
+    if (first.acceptsNumbers) numberFirst.push(place);
+  });
+  return { patterns, byFirstWord, numberFirst };
+}
+
+/** Every match of every pattern, in lexicon order, then by position (the order findings are told). */
+function findMatches(indexed: IndexedPatterns, texts: readonly string[]): Match[] {
+  const found: { place: number; match: Match }[] = [];
+  texts.forEach((text, start) => {
+    const places = new Set(indexed.byFirstWord.get(text));
+    if (NUMBER.test(text)) for (const place of indexed.numberFirst) places.add(place);
+    for (const place of places) {
+      const pattern = indexed.patterns[place] as Pattern;
+      const alternatives = matchAt(pattern, texts, start);
+      if (alternatives) found.push({ place, match: { start, end: start + pattern.length, alternatives } });
+    }
+  });
+  return found.sort((a, b) => a.place - b.place || a.match.start - b.match.start).map(({ match }) => match);
 }
 
 function matchAt(pattern: Pattern, texts: readonly string[], start: number): Alternative[] | null {
+  if (start + pattern.length > texts.length) return null;
   const alternatives: Alternative[] = [];
-  for (const [offset, slot] of pattern.entries()) {
-    const text = texts[start + offset] ?? '';
+  for (let offset = 0; offset < pattern.length; offset++) {
+    const slot = pattern[offset] as Slot;
+    const text = texts[start + offset] as string;
     const alternative =
       slot.words.get(text) ?? (slot.acceptsNumbers && NUMBER.test(text) ? { label: text } : null);
     if (!alternative) return null;
