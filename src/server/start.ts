@@ -31,6 +31,11 @@ function buildIsStale(): boolean {
 if (buildIsStale()) {
   console.log('Building the web app...');
   const { build } = await import('vite');
-  await build({ root, configFile: path.join(root, 'vite.config.ts'), logLevel: 'warn' });
+  // The config's own root (src/web) must stay: an inline root would replace it.
+  await build({
+    root: path.join(root, 'src/web'),
+    configFile: path.join(root, 'vite.config.ts'),
+    logLevel: 'warn',
+  });
 }
 await import('./main');
