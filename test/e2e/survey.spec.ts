@@ -1,4 +1,12 @@
-import { createStudent, DEMO_ADMIN, expect, expectNoA11yViolations, signIn, test } from './support';
+import {
+  createStudent,
+  DEMO_ADMIN,
+  expect,
+  expectNoA11yViolations,
+  SCREEN_WIDTHS,
+  signIn,
+  test,
+} from './support';
 import {
   answerEverything,
   apiSession,
@@ -152,6 +160,25 @@ test.describe('survey for a logged-in student', () => {
     await expect(page).toHaveURL(/\/survey\/$/);
     await expect(panel).toBeVisible();
     expect(countSubmissions(student.email)).toBe(1);
+  });
+
+  test('on a phone, an urgent result opens at its top, with the thank-you and the help in view', async ({
+    page,
+  }) => {
+    const student = await createStudent();
+    await signIn(page, student);
+    await page.setViewportSize({ width: SCREEN_WIDTHS.mobile, height: 800 });
+    await page.goto('/survey/');
+    await answerEverything(page, { urgent: true });
+    const response = nextSubmission(page);
+    await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
+    const { message } = (await (await response).json()) as { message: string };
+
+    await expect(page.getByRole('region', { name: message })).toBeFocused();
+    await expect(page.getByRole('heading', { name: message })).toBeInViewport({ ratio: 1 });
+    await expect(
+      page.getByRole('heading', { name: "You don't have to go through this alone" }),
+    ).toBeInViewport({ ratio: 1 });
   });
 
   test('answers are autosaved and restored after a reload', async ({ page }) => {

@@ -137,7 +137,10 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
   const urgent = result?.crisis_resources !== undefined;
   useEffect(() => {
     if (phase !== 'submitted') return;
-    resultRef.current?.focus();
+    // Start the reader at the top of the result: the crisis panel is taller than a phone's
+    // screen, and focus() alone would scroll to its middle, past the thank-you and the heading.
+    resultRef.current?.scrollIntoView({ block: 'start' });
+    resultRef.current?.focus({ preventScroll: true });
     // Design section 5: a student shown where to get help is never moved on automatically.
     if (urgent) return;
     const timer = window.setTimeout(() => navigate('/'), SUBMIT_REDIRECT_DELAY_MS);
