@@ -15,6 +15,14 @@ const FREQUENCY_CHOICES = JSON.stringify({
   '5': 'Almost always',
 });
 
+const COMFORT_CHOICES = JSON.stringify({
+  '1': 'Very comfortable',
+  '2': 'Comfortable',
+  '3': 'Unsure',
+  '4': 'Uncomfortable',
+  '5': 'Very uncomfortable',
+});
+
 /** Every category once or more, safety included, plus one free-text question (design, section 5). */
 export const DEFAULT_QUESTIONS: readonly DefaultQuestion[] = [
   {
@@ -45,7 +53,7 @@ export const DEFAULT_QUESTIONS: readonly DefaultQuestion[] = [
     question_text: 'How comfortable would you feel reaching out for support if you needed it?',
     question_type: 'likert',
     category: 'support',
-    answer_choices: null,
+    answer_choices: COMFORT_CHOICES,
   },
   {
     question_text: 'In the past two weeks, how often have you had thoughts of harming yourself?',
