@@ -355,7 +355,7 @@ test.describe('survey for a logged-in student', () => {
     for (let index = 0; index < groupCount; index += 1) {
       const group = groups.nth(index);
       await expect(group.getByRole('radio').first()).toBeFocused();
-      // Up from the first option wraps to the last: "Excellent" (or "Never"), value 1.
+      // Up from the first option wraps to the last: value 1 ("Excellent", or the question's own label).
       await page.keyboard.press('ArrowUp');
       await expect(group.locator('input[value="1"]')).toBeChecked();
       await expect(group.locator('input[value="1"]')).toBeFocused();
