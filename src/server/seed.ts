@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from './db/types';
+import { rebuildDashboardRollups } from './features/dashboard/rebuild';
 import { createInstitution } from './features/institutions/service';
 import { hashPassword } from './lib/passwords';
 import { now } from './lib/time';
@@ -52,5 +53,7 @@ export async function seedDemo(
     ])
     .execute();
   await seedResponses?.(db, institution.id);
+  // The accounts above skip registration, which is what counts a student on the dashboard.
+  await rebuildDashboardRollups(db, institution.id);
   return true;
 }

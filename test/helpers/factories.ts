@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database, Role } from '../../src/server/db/types';
+import { insertStudentAccount } from '../../src/server/features/auth/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { hashPassword } from '../../src/server/lib/passwords';
 
@@ -15,24 +16,29 @@ export async function makeInstitution(
   return createInstitution(db, { name, domains });
 }
 
+/** A user with the test password; a student of an institution joins it as registration does. */
 export async function makeUser(
   db: Kysely<Database>,
   options: { email: string; role?: Role; institutionId?: number | null; name?: string },
 ) {
   passwordHash ??= hashPassword(TEST_PASSWORD);
+  const email = options.email.toLowerCase();
+  const name = options.name ?? options.email.split('@')[0] ?? 'User';
+  const role = options.role ?? 'student';
+  const institutionId = options.institutionId ?? null;
+  const hash = await passwordHash;
+  if (role === 'student' && institutionId !== null) {
+    const id = await db
+      .transaction()
+      .execute((trx) => insertStudentAccount(trx, { institutionId, email, name, passwordHash: hash }));
+    return { id, email, password: TEST_PASSWORD };
+  }
   const row = await db
     .insertInto('users')
-    .values({
-      email: options.email.toLowerCase(),
-      name: options.name ?? options.email.split('@')[0] ?? 'User',
-      role: options.role ?? 'student',
-      institution_id: options.institutionId ?? null,
-      password_hash: await passwordHash,
-      created_at: Date.now(),
-    })
+    .values({ email, name, role, institution_id: institutionId, password_hash: hash, created_at: Date.now() })
     .returning('id')
     .executeTakeFirstOrThrow();
-  return { id: row.id, email: options.email.toLowerCase(), password: TEST_PASSWORD };
+  return { id: row.id, email, password: TEST_PASSWORD };
 }
 
 /** Two institutions, each with an admin and a student: the usual cast of tenancy tests. */

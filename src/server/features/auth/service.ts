@@ -66,6 +66,31 @@ export function emailDomain(email: string): string {
   return email.slice(email.lastIndexOf('@') + 1);
 }
 
+/**
+ * Stores a student's account, attaches the answers they already gave through a shared link, and
+ * counts them on the dashboard from now on. Call inside a transaction; returns the user id.
+ */
+export async function insertStudentAccount(
+  trx: Executor,
+  student: { institutionId: number; email: string; name: string; passwordHash: string },
+): Promise<number> {
+  const { institutionId, email } = student;
+  // One clock reading: the dashboard counts the student from the moment the account records,
+  // as a rebuild from the users table does (two readings could even fall in different months).
+  const joinedAt = now();
+  const userId = await queries.insertUser(trx, {
+    institution_id: institutionId,
+    email,
+    name: student.name,
+    password_hash: student.passwordHash,
+    role: 'student',
+    created_at: joinedAt,
+  });
+  await queries.linkRespondentToUser(trx, institutionId, email, userId);
+  await recordStudentJoined(trx, { institutionId, email, joinedAt });
+  return userId;
+}
+
 export async function registerStudent(options: {
   db: Kysely<Database>;
   institutionName: string;
@@ -91,21 +116,14 @@ export async function registerStudent(options: {
   }
   const passwordHash = await hashPassword(password);
   try {
-    await db.transaction().execute(async (trx) => {
-      // One clock reading: the dashboard counts the student from the moment the account records,
-      // as a rebuild from the users table does (two readings could even fall in different months).
-      const joinedAt = now();
-      const userId = await queries.insertUser(trx, {
-        institution_id: institution.id,
+    await db.transaction().execute((trx) =>
+      insertStudentAccount(trx, {
+        institutionId: institution.id,
         email,
         name: options.name,
-        password_hash: passwordHash,
-        role: 'student',
-        created_at: joinedAt,
-      });
-      await queries.linkRespondentToUser(trx, institution.id, email, userId);
-      await recordStudentJoined(trx, { institutionId: institution.id, email, joinedAt });
-    });
+        passwordHash,
+      }),
+    );
   } catch (error) {
     // Two registrations racing for one email: the database decides, the loser gets the same answer.
     if (isUniqueViolation(error)) throw new AppError('CONFLICT', EMAIL_TAKEN);

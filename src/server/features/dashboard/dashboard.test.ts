@@ -7,7 +7,7 @@ import {
   rollupSnapshot,
 } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions } from '../../../../test/helpers/factories';
+import { makeInstitution, makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { rebuildDashboardRollups } from './rebuild';
 
@@ -18,12 +18,6 @@ const HOUR = 3_600_000;
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
-/** The factory writes its students straight into users; a rebuild counts them as registration would. */
-async function withCountedStudents(context: TestContext, cast: Cast): Promise<Cast> {
-  await rebuildDashboardRollups(context.db.kysely, cast.a.id);
-  await rebuildDashboardRollups(context.db.kysely, cast.b.id);
-  return cast;
-}
 type Questions = Awaited<ReturnType<typeof activeQuestions>>;
 
 /**
@@ -230,7 +224,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
     vi.useFakeTimers({ toFake: ['Date'] });
     vi.setSystemTime(NOW);
     context = await createTestApp(dialect);
-    cast = await withCountedStudents(context, await makeTwoInstitutions(context.db.kysely));
+    cast = await makeTwoInstitutions(context.db.kysely);
     north = await buildNorth(context, cast);
     await addSubmission(context.db.kysely, {
       institutionId: cast.b.id,
@@ -377,7 +371,7 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
   });
 
   it('counts a newly registered student, and a link respondent who registers only once', async () => {
-    const cast = await withCountedStudents(context, await makeTwoInstitutions(context.db.kysely));
+    const cast = await makeTwoInstitutions(context.db.kysely);
     const db = context.db.kysely;
     await addSubmission(db, {
       institutionId: cast.a.id,
@@ -410,7 +404,7 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
   });
 
   it('counts a registration from the moment the account records, as a rebuild does', async () => {
-    const cast = await withCountedStudents(context, await makeTwoInstitutions(context.db.kysely));
+    const cast = await makeTwoInstitutions(context.db.kysely);
     // A clock that moves on at every reading, as a real one may between two statements.
     let clock = Date.now();
     const ticking = vi.spyOn(Date, 'now').mockImplementation(() => {
@@ -435,10 +429,14 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
   });
 
   it('is all zeros for an institution without any data', async () => {
-    const cast = await makeTwoInstitutions(context.db.kysely);
-    await context.db.kysely.deleteFrom('users').where('email', '=', cast.studentB.email).execute();
+    const empty = await makeInstitution(context.db.kysely, 'Empty College', ['empty.edu']);
+    const staff = await makeUser(context.db.kysely, {
+      email: 'admin@empty.edu',
+      role: 'institution_admin',
+      institutionId: empty.id,
+    });
     const admin = new TestAgent(context.app);
-    await admin.login(cast.adminB.email, 'correct-horse-battery');
+    await admin.login(staff.email, staff.password);
     const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
     expect(dashboard).toMatchObject({
       num_responses: 0,
@@ -464,7 +462,7 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
   });
 
   it('counts a logged-in submission and a shared-link submission exactly', async () => {
-    const cast = await withCountedStudents(context, await makeTwoInstitutions(context.db.kysely));
+    const cast = await makeTwoInstitutions(context.db.kysely);
     const student = new TestAgent(context.app);
     await student.login(cast.studentA.email, 'correct-horse-battery');
     const survey = await student.get<{

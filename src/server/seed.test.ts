@@ -1,0 +1,57 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../test/helpers/app';
+import { TEST_DIALECTS } from '../../test/helpers/databases';
+import { rebuildDashboardRollups } from './features/dashboard/rebuild';
+import { seedSampleResponses } from './features/surveys/sample-responses';
+import { DEMO_INSTITUTION, DEMO_PASSWORD, seedDemo } from './seed';
+
+describe.each(TEST_DIALECTS)('the demo seed (%s)', (dialect) => {
+  let context: TestContext;
+
+  beforeEach(async () => {
+    // One instant throughout, so "the last 30 days" cannot move between the two readings.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(Date.now());
+    context = await createTestApp(dialect);
+  });
+
+  afterEach(async () => {
+    vi.useRealTimers();
+    await context.close();
+  });
+
+  async function demoDashboard(admin: TestAgent) {
+    const response = await admin.get('/api/dashboard/');
+    expect(response.status).toBe(200);
+    const { generated_at: _, ...numbers } = response.body;
+    return numbers;
+  }
+
+  /** What the demo admin sees right after seeding, checked against a rebuild from the raw data. */
+  async function expectSameAsRebuild() {
+    const admin = new TestAgent(context.app);
+    await admin.login('admin@demo.edu', DEMO_PASSWORD);
+    const seeded = await demoDashboard(admin);
+    const institution = await context.db.kysely
+      .selectFrom('institutions')
+      .select('id')
+      .where('name', '=', DEMO_INSTITUTION.name)
+      .executeTakeFirstOrThrow();
+    await rebuildDashboardRollups(context.db.kysely, institution.id);
+    expect(seeded).toEqual(await demoDashboard(admin));
+    return seeded;
+  }
+
+  it('shows the demo admin the numbers a full rebuild gives, sample responses included', async () => {
+    expect(await seedDemo(context.db.kysely, seedSampleResponses)).toBe(true);
+    const seeded = await expectSameAsRebuild();
+    expect(seeded.num_students).toBeGreaterThan(1);
+    expect(seeded.num_responses).toBeGreaterThan(50);
+  });
+
+  it('counts the demo student, who has not answered yet, when seeded without sample responses', async () => {
+    expect(await seedDemo(context.db.kysely)).toBe(true);
+    const seeded = await expectSameAsRebuild();
+    expect(seeded).toMatchObject({ num_students: 1, num_responses: 0, response_rate: 0 });
+  });
+});
