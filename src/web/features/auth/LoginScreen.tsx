@@ -7,6 +7,7 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import styles from './Auth.module.css';
 import { login } from './authApi';
@@ -23,7 +24,7 @@ const SUPERUSER_PAGE_REFUSAL: ModalMessage = {
 export function CheckingAuthentication() {
   return (
     <div className={styles.checking} role="status">
-      <span className={styles.spinner} aria-hidden="true" />
+      <Spinner />
       Checking authentication...
     </div>
   );

@@ -2,6 +2,7 @@ import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../ui/Button';
 import { Card, Page } from '../../ui/Page';
+import { Spinner } from '../../ui/Spinner';
 import styles from './Survey.module.css';
 
 /** "Back": to the previous screen of this visit, or home when the survey was opened directly. */
@@ -55,7 +56,7 @@ export function SurveyLoading({ viaLink }: { viaLink: boolean }) {
   return (
     <SurveyFrame viaLink={viaLink}>
       <div className={styles.loading} role="status">
-        <span className={styles.spinner} aria-hidden="true" />
+        <Spinner />
         Loading survey...
       </div>
     </SurveyFrame>
