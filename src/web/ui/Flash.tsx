@@ -32,11 +32,11 @@ export function useFlash() {
 
 /**
  * The banner. Its live region is always in the page, so screen readers announce each message
- * as it appears.
+ * as it appears. A `floating` banner sits at the bottom of the window instead of in the flow.
  */
-export function Flash({ flash }: { flash: FlashMessage | null }) {
+export function Flash({ flash, floating = false }: { flash: FlashMessage | null; floating?: boolean }) {
   return (
-    <div className={styles.region} role="status">
+    <div className={floating ? `${styles.region} ${styles.floating}` : styles.region} role="status">
       {flash && (
         <p key={flash.id} className={[styles.flash, styles[flash.tone]].join(' ')}>
           {flash.text}

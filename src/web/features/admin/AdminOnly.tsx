@@ -1,15 +1,32 @@
 import { type ReactNode, useEffect } from 'react';
 import { useNavigate } from 'react-router';
+import { pageTitle } from '../../config';
 import { Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import styles from './AdminOnly.module.css';
 
 export const ADMIN_ACCESS_REQUIRED = 'Admin access required';
 
-/** Sends someone who is not signed in to the login page (spec section 4). */
-export function useRedirectToLogin() {
+/**
+ * Sends someone who is not signed in to the login page (spec section 4), once `signedOut`
+ * turns true: on the first answer, or when an admin call says the session has ended.
+ */
+export function useLoginRedirect(signedOut: boolean) {
   const navigate = useNavigate();
-  return () => navigate('/login/', { replace: true });
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the answer says "signed out".
+  useEffect(() => {
+    if (signedOut) navigate('/login/', { replace: true });
+  }, [signedOut]);
+}
+
+/** The line an administrator screen shows while its data is on the way. */
+export function LoadingStatus({ children }: { children: ReactNode }) {
+  return (
+    <p className={styles.loading} role="status">
+      {children}
+    </p>
+  );
 }
 
 /** The refusal shown to a signed-in user who is not an institution administrator. */
@@ -28,7 +45,7 @@ export function AdminAccessRequired({ title }: { title: string }) {
 }
 
 interface AdminOnlyProps {
-  /** The screen's heading, also shown above the refusal. */
+  /** The screen's heading and browser tab title, also shown above the refusal. */
   title: string;
   /** What the screen says while the signed-in user is being looked up. */
   loadingText: string;
@@ -41,21 +58,15 @@ interface AdminOnlyProps {
  * call on its own.
  */
 export function AdminOnly({ title, loadingText, children }: AdminOnlyProps) {
+  useDocumentTitle(pageTitle(title));
   const { data: user, isPending } = useCurrentUser();
-  const redirectToLogin = useRedirectToLogin();
   const signedOut = user === null;
-
-  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the answer says "signed out".
-  useEffect(() => {
-    if (signedOut) redirectToLogin();
-  }, [signedOut]);
+  useLoginRedirect(signedOut);
 
   if (isPending || signedOut) {
     return (
       <Page>
-        <p className={styles.loading} role="status">
-          {loadingText}
-        </p>
+        <LoadingStatus>{loadingText}</LoadingStatus>
       </Page>
     );
   }

@@ -1,16 +1,16 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { useEffect, useId } from 'react';
+import { useId } from 'react';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
 import { ApiError } from '../../api';
-import { pageTitle } from '../../config';
 import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
 import { Page } from '../../ui/Page';
-import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { AdminAccessRequired, AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
+import layout from '../admin/AdminPage.module.css';
 import { copyToClipboard, surveyLinkUrl } from '../templates/surveyLink';
 import { fetchTemplates, TEMPLATES_QUERY_KEY } from '../templates/templatesApi';
-import { AdminAccessRequired, AdminOnly, useRedirectToLogin } from './AdminOnly';
 import styles from './Dashboard.module.css';
 import { DashboardCharts } from './DashboardCharts';
 import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
@@ -33,7 +33,6 @@ function templateToShare(templates: readonly TemplateSummary[]): TemplateSummary
 }
 
 export function DashboardScreen() {
-  useDocumentTitle(pageTitle(TITLE));
   return (
     <AdminOnly title={TITLE} loadingText="Loading dashboard...">
       <Dashboard />
@@ -43,17 +42,13 @@ export function DashboardScreen() {
 
 function Dashboard() {
   const queryClient = useQueryClient();
-  const redirectToLogin = useRedirectToLogin();
   const { flash, showFlash } = useFlash();
   const dashboard = useQuery({ queryKey: DASHBOARD_QUERY_KEY, queryFn: fetchDashboard });
   const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
   const live = useDashboardEvents(dashboard.isSuccess);
 
   const status = dashboard.error instanceof ApiError ? dashboard.error.status : null;
-  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the session has ended.
-  useEffect(() => {
-    if (status === 401) redirectToLogin();
-  }, [status]);
+  useLoginRedirect(status === 401);
 
   if (status === 403) return <AdminAccessRequired title={TITLE} />;
 
@@ -87,15 +82,13 @@ function Dashboard() {
 
   return (
     <Page>
-      <div className={styles.toast}>
-        <Flash flash={flash} />
-      </div>
-      <div className={styles.heading}>
+      <Flash flash={flash} floating />
+      <div className={layout.heading}>
         <div className={styles.titleBlock}>
           <h1>{TITLE}</h1>
           {dashboard.data && <LiveStatus state={live.state} data={dashboard.data} updates={live.updates} />}
         </div>
-        <nav className={styles.toolbar} aria-label="Dashboard actions">
+        <nav className={`${layout.toolbar} ${styles.actions}`} aria-label="Dashboard actions">
           <ButtonLink variant="ghost" to="/">
             Back to Homepage
           </ButtonLink>
@@ -118,16 +111,9 @@ function Dashboard() {
       )}
 
       {dashboard.isPending ? (
-        <p className={styles.loading} role="status">
-          Loading dashboard...
-        </p>
+        <LoadingStatus>Loading dashboard...</LoadingStatus>
       ) : dashboard.isError ? (
-        <div className={styles.loadError} role="alert">
-          <p>Failed to load dashboard data</p>
-          <Button variant="secondary" size="small" onClick={() => void dashboard.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError message="Failed to load dashboard data" onRetry={() => void dashboard.refetch()} />
       ) : (
         <DashboardBody data={dashboard.data} />
       )}

@@ -1,12 +1,10 @@
 import { type FormEvent, useState } from 'react';
 import { NavLink } from 'react-router';
-import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
-import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { AdminOnly } from '../dashboard/AdminOnly';
+import { AdminOnly } from '../admin/AdminOnly';
 import styles from './Schedule.module.css';
 
 const TITLE = 'Schedule Survey';
@@ -25,7 +23,6 @@ export const EMAIL_GROUPS: Record<Provider, readonly string[]> = {
 const twoCharacters = (value: string) => value.slice(0, 2);
 
 export function ScheduleScreen() {
-  useDocumentTitle(pageTitle(TITLE));
   return (
     <AdminOnly title={TITLE} loadingText="Loading...">
       <ScheduleForm />

@@ -7,6 +7,7 @@ import {
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
+import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
 import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
@@ -78,12 +79,10 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
           Loading questions...
         </p>
       ) : questions.isError ? (
-        <div className={styles.loadError} role="alert">
-          <p>{failureMessage(questions.error, 'Failed to load questions.', 'Error loading questions.')}</p>
-          <Button variant="secondary" size="small" onClick={() => void questions.refetch()}>
-            Try again
-          </Button>
-        </div>
+        <LoadError
+          message={failureMessage(questions.error, 'Failed to load questions.', 'Error loading questions.')}
+          onRetry={() => void questions.refetch()}
+        />
       ) : questions.data.length === 0 ? (
         <p className={styles.empty}>This template has no questions yet. Add the first one below.</p>
       ) : (

@@ -1,12 +1,12 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { TemplateSummary } from '../../../common/schemas/templates';
-import { pageTitle } from '../../config';
 import { Button, ButtonLink } from '../../ui/Button';
 import { Flash, type FlashTone, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
 import { Lead, Page } from '../../ui/Page';
-import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { AdminOnly, useRedirectToLogin } from '../dashboard/AdminOnly';
+import { AdminOnly, useLoginRedirect } from '../admin/AdminOnly';
+import layout from '../admin/AdminPage.module.css';
 import { DASHBOARD_QUERY_KEY } from '../dashboard/dashboardApi';
 import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
 import { QuestionEditor } from './QuestionEditor';
@@ -32,7 +32,6 @@ export const DELETE_TEMPLATE_CONFIRMATION =
 export type ShowFlash = (text: string, tone?: FlashTone) => void;
 
 export function TemplatesScreen() {
-  useDocumentTitle(pageTitle(TITLE));
   return (
     <AdminOnly title={TITLE} loadingText="Loading templates...">
       <TemplateManager />
@@ -42,18 +41,13 @@ export function TemplatesScreen() {
 
 function TemplateManager() {
   const queryClient = useQueryClient();
-  const redirectToLogin = useRedirectToLogin();
   const { flash, showFlash } = useFlash();
   const [showLinks, setShowLinks] = useState(false);
   const [editingId, setEditingId] = useState<number | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
 
-  const unauthenticated = isUnauthenticated(templates.error);
-  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the session has ended.
-  useEffect(() => {
-    if (unauthenticated) redirectToLogin();
-  }, [unauthenticated]);
+  useLoginRedirect(isUnauthenticated(templates.error));
 
   // The template being edited may disappear (deleted here or in another tab).
   const list = templates.data;
@@ -128,17 +122,15 @@ function TemplateManager() {
 
   return (
     <Page>
-      <div className={styles.toast}>
-        <Flash flash={flash} />
-      </div>
-      <div className={styles.heading}>
-        <div>
+      <Flash flash={flash} floating />
+      <div className={layout.heading}>
+        <div className={styles.titleBlock}>
           <h1>{TITLE}</h1>
           <Lead>
             The active template is the survey your students receive. Edit its questions, or share its link.
           </Lead>
         </div>
-        <div className={styles.toolbar}>
+        <div className={layout.toolbar}>
           <Button onClick={() => create.mutate()} disabled={create.isPending}>
             Create New Template
           </Button>
@@ -165,12 +157,10 @@ function TemplateManager() {
             Loading templates...
           </p>
         ) : templates.isError ? (
-          <div className={styles.loadError} role="alert">
-            <p>{failureMessage(templates.error, 'Failed to load templates.', 'Error loading templates.')}</p>
-            <Button variant="secondary" size="small" onClick={() => void templates.refetch()}>
-              Try again
-            </Button>
-          </div>
+          <LoadError
+            message={failureMessage(templates.error, 'Failed to load templates.', 'Error loading templates.')}
+            onRetry={() => void templates.refetch()}
+          />
         ) : templates.data.length === 0 ? (
           <p className={styles.empty}>
             No templates yet. Create a new template to start building your survey.
