@@ -1,37 +1,13 @@
 import crypto from 'node:crypto';
 import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
 import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
-import {
-  type Account,
-  baseUrl,
-  createAdmin,
-  createInstitution,
-  expect,
-  TEST_PASSWORD,
-  uniqueId,
-} from './support';
+import { baseUrl, expect } from './support';
 
 /**
  * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
- * changes data gets an institution of its own, so tests run in parallel without seeing each
- * other's templates, questions or submissions.
+ * changes data gets an institution of its own (support.ts: createInstitutionWithAdmin), so
+ * tests run in parallel without seeing each other's templates, questions or submissions.
  */
-
-export interface TestInstitution {
-  name: string;
-  domain: string;
-  admin: Account;
-}
-
-/** A new institution (which starts with the default template, active) and its administrator. */
-export async function createInstitutionWithAdmin(): Promise<TestInstitution> {
-  const id = uniqueId();
-  const name = `Test College ${id}`;
-  const domain = `college-${id}.edu`;
-  await createInstitution(name, [domain]);
-  const admin = await createAdmin(name, domain);
-  return { name, domain, admin };
-}
 
 async function csrfHeader(
   request: APIRequestContext,
@@ -74,31 +50,6 @@ export function apiOf(page: Page) {
     deleteQuestion: (templateId: number, questionId: number) =>
       send('delete', `/api/survey-templates/${templateId}/questions/`, { question_id: questionId }),
   };
-}
-
-/** Registers a student of `institution` through the public API, in the given browser context. */
-export async function registerStudent(
-  context: BrowserContext,
-  institution: TestInstitution,
-): Promise<Account> {
-  const id = uniqueId();
-  const account = {
-    email: `student-${id}@${institution.domain}`,
-    password: TEST_PASSWORD,
-    name: `Student ${id}`,
-  };
-  const response = await context.request.post('/api/register/', {
-    headers: await csrfHeader(context.request, context),
-    data: {
-      institution_name: institution.name,
-      name: account.name,
-      email: account.email,
-      password: account.password,
-      confirm_password: account.password,
-    },
-  });
-  expect(response.status(), await response.text()).toBe(201);
-  return account;
 }
 
 export interface AnswerPlan {

@@ -3,25 +3,27 @@ import {
   allowClipboard,
   answerSharedLink,
   apiOf,
-  createInstitutionWithAdmin,
   ELEVATED,
   readClipboard,
   refuseClipboard,
-  registerStudent,
   STABLE,
-  type TestInstitution,
   URGENT,
 } from './admin-support';
 import {
   baseUrl,
+  createInstitutionWithAdmin,
   createStudent,
   expect,
+  expectLoginRequired,
   expectNoA11yViolations,
   expectNoHorizontalOverflow,
+  expectStudentRefused,
+  openAs,
   type Page,
   SCREEN_WIDTHS,
   saveScreenshot,
   signIn,
+  type TestInstitution,
   test,
   uniqueId,
 } from './support';
@@ -47,9 +49,7 @@ async function respond(page: Page, institution: TestInstitution, plan: typeof ST
 }
 
 async function openDashboard(page: Page, institution: TestInstitution) {
-  await signIn(page, institution.admin);
-  await page.goto(PATH);
-  await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
+  await openAs(page, institution.admin, PATH, TITLE);
 }
 
 /**
@@ -87,14 +87,11 @@ const ORANGE: [number, number, number] = [0xb4, 0x54, 0x1a];
 
 test.describe('dashboard: access', () => {
   test('anonymous visitors are sent to the login page', async ({ page }) => {
-    await page.goto(PATH);
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expectLoginRequired(page, PATH);
   });
 
   test('students read "Admin access required"', async ({ page }) => {
-    await signIn(page, await createStudent());
-    await page.goto(PATH);
-    await expect(page.getByRole('alert')).toContainText('Admin access required');
+    await expectStudentRefused(page, PATH);
     await expect(page.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
     await expect(page.locator('canvas')).toHaveCount(0);
     await expectNoA11yViolations(page, 'dashboard refusal');
@@ -450,7 +447,7 @@ async function submitAsStudent(browser: Browser, institution: TestInstitution) {
   const context = await browser.newContext({ baseURL: baseUrl() });
   try {
     const page = await context.newPage();
-    const student = await registerStudent(context, institution);
+    const student = await createStudent(institution);
     await signIn(page, student);
     await page.goto('/survey/');
     const form = page.locator('form').filter({ has: page.getByRole('button', { name: 'Submit Survey' }) });

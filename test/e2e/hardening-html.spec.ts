@@ -1,5 +1,5 @@
-import { answerSharedLink, apiOf, createInstitutionWithAdmin, URGENT } from './admin-support';
-import { expect, type Page, signIn, test, uniqueId } from './support';
+import { answerSharedLink, apiOf, URGENT } from './admin-support';
+import { createInstitutionWithAdmin, expect, type Page, signIn, test, uniqueId } from './support';
 
 /**
  * Stored strings that look like HTML are shown as text wherever the web app shows them: a

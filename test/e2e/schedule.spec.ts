@@ -1,13 +1,14 @@
 import {
-  createStudent,
   DEMO_ADMIN,
   expect,
+  expectLoginRequired,
   expectNoA11yViolations,
   expectNoHorizontalOverflow,
+  expectStudentRefused,
+  openAs,
   type Page,
   SCREEN_WIDTHS,
   saveScreenshot,
-  signIn,
   test,
 } from './support';
 
@@ -15,9 +16,7 @@ const PATH = '/schedule-survey/';
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 async function openSchedule(page: Page) {
-  await signIn(page, DEMO_ADMIN);
-  await page.goto(PATH);
-  await expect(page.getByRole('heading', { level: 1, name: 'Schedule Survey' })).toBeVisible();
+  await openAs(page, DEMO_ADMIN, PATH, 'Schedule Survey');
 }
 
 /** Counts the API calls the page makes from now on. */
@@ -34,14 +33,11 @@ const successDialog = (page: Page) => page.getByRole('dialog', { name: 'Survey s
 
 test.describe('schedule survey: access', () => {
   test('anonymous visitors are sent to the login page', async ({ page }) => {
-    await page.goto(PATH);
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expectLoginRequired(page, PATH);
   });
 
   test('students read "Admin access required"', async ({ page }) => {
-    await signIn(page, await createStudent());
-    await page.goto(PATH);
-    await expect(page.getByRole('alert')).toContainText('Admin access required');
+    await expectStudentRefused(page, PATH);
     await expect(page.getByLabel('Day')).toHaveCount(0);
   });
 });

@@ -99,52 +99,70 @@ export async function createInstitution(name: string, domains: string[]): Promis
   await runCli('create-institution', '--name', name, '--domains', domains.join(','));
 }
 
-export async function createAdmin(
-  institution: string = DEMO_INSTITUTION.name,
-  domain = 'demo.edu',
-): Promise<Account> {
+/** A new account's details: `<prefix>-<id>@<domain>`, named "<label> <id>", with TEST_PASSWORD. */
+function newAccount(prefix: string, label: string, domain: string): Account {
   const id = uniqueId();
-  const account = { email: `admin-${id}@${domain}`, password: TEST_PASSWORD, name: `Admin ${id}` };
+  return { email: `${prefix}-${id}@${domain}`, password: TEST_PASSWORD, name: `${label} ${id}` };
+}
+
+/** Creates a staff account with the CLI: `command`, its own `options`, then the account's details. */
+async function createStaffAccount(account: Account, command: string, ...options: string[]): Promise<Account> {
   await runCli(
+    command,
+    ...options,
+    '--email',
+    account.email,
+    '--name',
+    account.name,
+    '--password',
+    account.password,
+  );
+  return account;
+}
+
+export function createAdmin(
+  institution: string = DEMO_INSTITUTION.name,
+  domain: string = DEMO_INSTITUTION.domain,
+): Promise<Account> {
+  return createStaffAccount(
+    newAccount('admin', 'Admin', domain),
     'create-admin',
     '--institution',
     institution,
-    '--email',
-    account.email,
-    '--name',
-    account.name,
-    '--password',
-    account.password,
   );
-  return account;
 }
 
-export async function createSuperuser(): Promise<Account> {
-  const id = uniqueId();
-  const account = { email: `root-${id}@demo.edu`, password: TEST_PASSWORD, name: `Root ${id}` };
-  await runCli(
-    'create-superuser',
-    '--email',
-    account.email,
-    '--name',
-    account.name,
-    '--password',
-    account.password,
-  );
-  return account;
+export function createSuperuser(): Promise<Account> {
+  return createStaffAccount(newAccount('root', 'Root', DEMO_INSTITUTION.domain), 'create-superuser');
 }
 
-/** Registers a new student of Demo University through the public API. */
-export async function createStudent(): Promise<Account> {
+export interface TestInstitution {
+  name: string;
+  domain: string;
+  admin: Account;
+}
+
+/**
+ * A new institution (which starts with the default template, active) and its administrator.
+ * Tests that change templates or submissions use one, so they never see each other's data.
+ */
+export async function createInstitutionWithAdmin(): Promise<TestInstitution> {
   const id = uniqueId();
-  const account = {
-    email: `student-${id}@${DEMO_INSTITUTION.domain}`,
-    password: TEST_PASSWORD,
-    name: `Student ${id}`,
-  };
+  const name = `Test College ${id}`;
+  const domain = `college-${id}.edu`;
+  await createInstitution(name, [domain]);
+  const admin = await createAdmin(name, domain);
+  return { name, domain, admin };
+}
+
+/** Registers a new student of `institution` (Demo University unless given) through the public API. */
+export async function createStudent(
+  institution: { name: string; domain: string } = DEMO_INSTITUTION,
+): Promise<Account> {
+  const account = newAccount('student', 'Student', institution.domain);
   const api = await request.newContext({
     baseURL: baseUrl(),
-    extraHTTPHeaders: { 'X-Forwarded-For': clientAddressFor(`register:${id}`) },
+    extraHTTPHeaders: { 'X-Forwarded-For': clientAddressFor(`register:${account.email}`) },
   });
   try {
     const csrf = await api.get('/api/csrf/');
@@ -152,7 +170,7 @@ export async function createStudent(): Promise<Account> {
     const response = await api.post('/api/register/', {
       headers: { 'X-CSRFToken': csrftoken },
       data: {
-        institution_name: DEMO_INSTITUTION.name,
+        institution_name: institution.name,
         name: account.name,
         email: account.email,
         password: account.password,
@@ -192,6 +210,26 @@ export async function signInWithForm(page: Page, account: Account, loginPath = '
   await page.getByLabel('Email').fill(account.email);
   await page.getByLabel('Password').fill(account.password);
   await page.getByRole('button', { name: 'Sign In' }).click();
+}
+
+/** Signs in as `account` and opens the screen at `path`, waiting for its level-one heading. */
+export async function openAs(page: Page, account: Account, path: string, heading: string): Promise<void> {
+  await signIn(page, account);
+  await page.goto(path);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+}
+
+/** An administrator screen sends anonymous visitors to the login page. */
+export async function expectLoginRequired(page: Page, path: string): Promise<void> {
+  await page.goto(path);
+  await expect(page).toHaveURL(/\/login\/$/);
+}
+
+/** An administrator screen tells a signed-in student "Admin access required". */
+export async function expectStudentRefused(page: Page, path: string): Promise<void> {
+  await signIn(page, await createStudent());
+  await page.goto(path);
+  await expect(page.getByRole('alert')).toContainText('Admin access required');
 }
 
 /** Pretends the server sees a signed-in superuser (the server never lets one log in to the app). */

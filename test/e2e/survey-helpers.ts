@@ -1,17 +1,7 @@
 import path from 'node:path';
 import { type APIRequestContext, type Locator, request } from '@playwright/test';
 import Database from 'better-sqlite3';
-import {
-  type Account,
-  baseUrl,
-  createAdmin,
-  createInstitution,
-  DEMO_ADMIN,
-  expect,
-  type Page,
-  TEST_PASSWORD,
-  uniqueId,
-} from './support';
+import { type Account, baseUrl, DEMO_ADMIN, expect, type Page } from './support';
 
 /**
  * Fixtures and steps shared by the survey specs. Everything goes through the real server: staff
@@ -73,53 +63,6 @@ export function demoLinkHash(): Promise<string> {
     return active.hash_link;
   });
   return demoLink;
-}
-
-export interface Institution {
-  name: string;
-  domain: string;
-  admin: Account;
-}
-
-/** A new institution (with its default template, as every new one has) and an admin of it. */
-export async function createInstitutionWithAdmin(): Promise<Institution> {
-  const id = uniqueId();
-  const institution = { name: `Test College ${id}`, domain: `college-${id}.edu` };
-  await createInstitution(institution.name, [institution.domain]);
-  const admin = await createAdmin(institution.name, institution.domain);
-  return { ...institution, admin };
-}
-
-/** Registers a student of `institution` through the public API. */
-export async function registerStudent(institution: { name: string; domain: string }): Promise<Account> {
-  const id = uniqueId();
-  const account = {
-    email: `student-${id}@${institution.domain}`,
-    password: TEST_PASSWORD,
-    name: `Student ${id}`,
-  };
-  const api = await request.newContext({ baseURL: baseUrl() });
-  try {
-    const csrf = await api.get('/api/csrf/');
-    const { csrftoken } = (await csrf.json()) as { csrftoken: string };
-    const response = await api.post('/api/register/', {
-      headers: {
-        'X-CSRFToken': csrftoken,
-        'X-Forwarded-For': `10.251.${id.length}.${1 + (Date.now() % 250)}`,
-      },
-      data: {
-        institution_name: institution.name,
-        name: account.name,
-        email: account.email,
-        password: account.password,
-        confirm_password: account.password,
-      },
-    });
-    expect(response.status(), await response.text()).toBe(201);
-  } finally {
-    await api.dispose();
-  }
-  return account;
 }
 
 /** Submissions stored for an email, read straight from this run's database. */

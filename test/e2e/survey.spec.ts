@@ -1,4 +1,5 @@
 import {
+  createInstitutionWithAdmin,
   createStudent,
   DEMO_ADMIN,
   expect,
@@ -11,12 +12,10 @@ import {
   answerEverything,
   apiSession,
   countSubmissions,
-  createInstitutionWithAdmin,
   likertGroups,
   listTemplates,
   MISSING_ANSWERS,
   nextSubmission,
-  registerStudent,
   SUBMIT_BUTTON,
   safetyGroup,
   surveyStorage,
@@ -462,7 +461,7 @@ test.describe('survey for staff and other institutions', () => {
     expect(deleted.status(), await deleted.text()).toBe(200);
     await api.dispose();
 
-    const student = await registerStudent(college);
+    const student = await createStudent(college);
     await signIn(page, student);
     await page.goto('/survey/');
     await expect(

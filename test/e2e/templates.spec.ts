@@ -1,21 +1,18 @@
-import {
-  allowClipboard,
-  apiOf,
-  createInstitutionWithAdmin,
-  readClipboard,
-  refuseClipboard,
-  type TestInstitution,
-} from './admin-support';
+import { allowClipboard, apiOf, readClipboard, refuseClipboard } from './admin-support';
 import {
   baseUrl,
-  createStudent,
+  createInstitutionWithAdmin,
   expect,
+  expectLoginRequired,
   expectNoA11yViolations,
   expectNoHorizontalOverflow,
+  expectStudentRefused,
+  openAs,
   type Page,
   SCREEN_WIDTHS,
   saveScreenshot,
   signIn,
+  type TestInstitution,
   test,
 } from './support';
 
@@ -36,22 +33,17 @@ const editor = (page: Page) => page.getByRole('region', { name: /^Questions of T
 
 async function openAsNewAdmin(page: Page): Promise<TestInstitution> {
   const institution = await createInstitutionWithAdmin();
-  await signIn(page, institution.admin);
-  await page.goto(PATH);
-  await expect(page.getByRole('heading', { name: 'Survey Templates', level: 1 })).toBeVisible();
+  await openAs(page, institution.admin, PATH, 'Survey Templates');
   return institution;
 }
 
 test.describe('template management: access', () => {
   test('anonymous visitors are sent to the login page', async ({ page }) => {
-    await page.goto(PATH);
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expectLoginRequired(page, PATH);
   });
 
   test('students read "Admin access required" and no template', async ({ page }) => {
-    await signIn(page, await createStudent());
-    await page.goto(PATH);
-    await expect(page.getByRole('alert')).toContainText('Admin access required');
+    await expectStudentRefused(page, PATH);
     await expect(page.getByRole('button', { name: 'Create New Template' })).toHaveCount(0);
   });
 });
