@@ -9,6 +9,7 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db';
+import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { draftRoutes } from './features/drafts/routes';
@@ -101,7 +102,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(swaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  installRequestGuard(app);
+  installRequestGuard(app, { forgetSession: forgetDeadSession });
   installTextGuard(app);
 
   await app.register(authRoutes);

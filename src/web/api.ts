@@ -80,10 +80,11 @@ async function ensureCsrfCookie(): Promise<void> {
 }
 
 /**
- * The server binds each token to the session it was issued for. When that session ends on the
- * server (idle or absolute expiry) the browser still holds the old token, and every unsafe call,
- * login included, would be refused until the cookie went away. Such a refusal is answered by
- * fetching a fresh token and sending the call once more.
+ * The server binds each token to the session it was issued for. Once that session has ended on
+ * the server (idle or absolute expiry), its first answer replaces the token with a visitor's, so
+ * later calls, login included, go through. Only an unsafe call that comes first after the end
+ * still carries the old token and is refused; so is one after the server's secret changed. Such
+ * a refusal is answered by fetching a fresh token and sending the call once more.
  */
 function isCsrfRefusal(status: number, message: string | null): boolean {
   return status === 403 && message !== null && /csrf/i.test(message);

@@ -305,6 +305,76 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     });
   });
 
+  describe('a session cookie the server does not know', () => {
+    /** The agent's session, logged in and then made dead in one of three ways. */
+    const DEATHS: Record<string, () => Promise<unknown>> = {
+      expired: () =>
+        ctx.db.kysely
+          .updateTable('sessions')
+          .set({ last_seen_at: Date.now() - IDLE_TIMEOUT - MINUTE })
+          .execute(),
+      deleted: () => ctx.db.kysely.deleteFrom('sessions').execute(),
+      forged: async () => agent.jar.set(SESSION_COOKIE, 'F'.repeat(43)),
+    };
+
+    async function deadSession(death: string) {
+      await agent.login(cast.studentA.email, TEST_PASSWORD);
+      await DEATHS[death]?.();
+      return agent.jar.get('csrftoken') as string;
+    }
+
+    function expectOnlyVisitorCookies() {
+      expect(agent.jar.has(SESSION_COOKIE)).toBe(false);
+      for (const name of DISPLAY_COOKIES) expect(agent.jar.has(name), name).toBe(false);
+    }
+
+    it.each(Object.keys(DEATHS))(
+      '%s: GET /api/csrf/ answers as to a visitor, with a token login and registration accept at once',
+      async (death) => {
+        const oldToken = await deadSession(death);
+        const response = await agent.get<{ csrftoken: string }>('/api/csrf/');
+        expect(response.status).toBe(200);
+        expect(response.body.csrftoken).not.toBe(oldToken);
+        expect(agent.jar.get('csrftoken')).toBe(response.body.csrftoken);
+        expectOnlyVisitorCookies();
+
+        expect((await agent.post('/api/register/', registration)).status).toBe(201);
+        expect(await noraExists()).toBe(true);
+        const login = await agent.post('/api/login/', {
+          email: cast.studentA.email,
+          password: TEST_PASSWORD,
+        });
+        expect(login.status).toBe(200);
+        expect((await agent.get('/api/user/')).body).toMatchObject({ email: cast.studentA.email });
+      },
+    );
+
+    it.each(Object.keys(DEATHS))(
+      '%s: any answer replaces the dead session token, so the next login needs no new one',
+      async (death) => {
+        const oldToken = await deadSession(death);
+        expectError(await agent.get('/api/user/'), 401, 'Not authenticated');
+        expect(agent.jar.get('csrftoken')).not.toBe(oldToken);
+        expectOnlyVisitorCookies();
+
+        const login = await agent.post('/api/login/', {
+          email: cast.studentA.email,
+          password: TEST_PASSWORD,
+        });
+        expect(login.status).toBe(200);
+      },
+    );
+
+    it('refuses the dead session token itself, and the refusal carries a token that works', async () => {
+      await deadSession('expired');
+      await expectRegisterRefused({}, CSRF_REFUSED);
+      expectOnlyVisitorCookies();
+
+      expect((await agent.post('/api/register/', registration)).status).toBe(201);
+      expect(await noraExists()).toBe(true);
+    });
+  });
+
   describe('security headers', () => {
     function csp(response: AgentResponse) {
       return String(response.headers['content-security-policy']);

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { AppError } from './errors';
 import { findSession, SESSION_COOKIE } from './sessions';
 
@@ -17,11 +17,19 @@ function allowedOrigins(request: FastifyRequest, publicUrl: string | null): Set<
   return origins;
 }
 
+export interface RequestGuardOptions {
+  /**
+   * Called when a request carries a session cookie the server does not know (expired, ended or
+   * forged): the visitor is anonymous from here on, and the cookies of the dead session must go.
+   */
+  forgetSession(request: FastifyRequest, reply: FastifyReply): void;
+}
+
 /**
  * Runs before every API handler: resolves the session from its cookie, then refuses unsafe
  * requests from foreign origins or without a CSRF token bound to that session.
  */
-export function installRequestGuard(app: FastifyInstance) {
+export function installRequestGuard(app: FastifyInstance, options: RequestGuardOptions) {
   app.decorateRequest('session', null);
 
   app.addHook('onRequest', async (request, reply) => {
@@ -32,7 +40,7 @@ export function installRequestGuard(app: FastifyInstance) {
     const sessionId = request.cookies[SESSION_COOKIE];
     if (sessionId) {
       request.session = await findSession(app.db.kysely, sessionId);
-      if (!request.session) reply.clearCookie(SESSION_COOKIE, { path: '/' });
+      if (!request.session) options.forgetSession(request, reply);
     }
 
     const isUnknownRoute = !route;

@@ -41,3 +41,14 @@ export function issueCsrfToken(
   reply.setCookie(CSRF_COOKIE, token, { ...baseOptions(request), httpOnly: false });
   return token;
 }
+
+/**
+ * A session cookie the server no longer knows makes the visitor anonymous. Besides the session
+ * and display cookies, the CSRF token goes: it was bound to the dead session, so every unsafe
+ * call, login and registration included, would be refused with it. The anonymous token that
+ * replaces it lets the visitor's next call through the first time.
+ */
+export function forgetDeadSession(request: FastifyRequest, reply: FastifyReply) {
+  clearAuthCookies(request, reply);
+  issueCsrfToken(request, reply, null);
+}
