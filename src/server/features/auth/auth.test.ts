@@ -3,7 +3,7 @@ import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
-import { ACCOUNT_THROTTLED, EMAIL_TAKEN, INVALID_LOGIN, SUPERUSER_REFUSED } from './service';
+import { accountThrottledMessage, EMAIL_TAKEN, INVALID_LOGIN, SUPERUSER_REFUSED } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
@@ -239,6 +239,8 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
 
   describe('POST /api/login/ per-account throttle', () => {
     const WINDOW_MS = 60_000;
+    const ACCOUNT_THROTTLED =
+      'Too many failed login attempts for this account. Please wait 1 minute and try again.';
 
     beforeEach(async () => {
       await ctx.close();
@@ -334,6 +336,33 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect(
         (await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD })).status,
       ).toBe(200);
+    });
+  });
+
+  describe('the per-account lockout message', () => {
+    it('names the configured 15-minute window by default', async () => {
+      for (let i = 0; i < 5; i++) {
+        expect(
+          (await agent.post('/api/login/', { email: cast.studentA.email, password: 'wrong' })).status,
+        ).toBe(401);
+      }
+      expectError(
+        await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD }),
+        429,
+        'Too many failed login attempts for this account. Please wait 15 minutes and try again.',
+      );
+    });
+
+    it.each([
+      [15 * 60_000, 'Please wait 15 minutes and try again.'],
+      [60_000, 'Please wait 1 minute and try again.'],
+      [90_000, 'Please wait 2 minutes and try again.'],
+      [20_000, 'Please wait 1 minute and try again.'],
+      [2 * 60 * 60_000, 'Please wait 120 minutes and try again.'],
+    ])('for a %d ms window says "%s"', (windowMs, wait) => {
+      expect(accountThrottledMessage(windowMs)).toBe(
+        `Too many failed login attempts for this account. ${wait}`,
+      );
     });
   });
 

@@ -7,15 +7,20 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import type { SessionUser } from '../../lib/sessions';
-import { now } from '../../lib/time';
+import { MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups';
 import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const SUPERUSER_REFUSED = 'Super users cannot access this application';
 export const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
-export const ACCOUNT_THROTTLED =
-  'Too many failed login attempts for this account. Please wait 15 minutes and try again.';
+
+/** The lock lifts at most one window after it starts: waiting the window, rounded up, always works. */
+export function accountThrottledMessage(windowMs: number): string {
+  const minutes = Math.max(1, Math.ceil(windowMs / MINUTE));
+  const wait = minutes === 1 ? '1 minute' : `${minutes} minutes`;
+  return `Too many failed login attempts for this account. Please wait ${wait} and try again.`;
+}
 
 export function toCurrentUser(user: SessionUser): CurrentUser {
   return {
@@ -31,7 +36,8 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
 /** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
 async function countAttempt(db: Executor, key: string, limits: LoginLimits) {
   const attempts = await queries.countLoginAttempt(db, key, now(), limits.windowMs);
-  if (attempts > limits.failuresPerAccount) throw new AppError('TOO_MANY_REQUESTS', ACCOUNT_THROTTLED);
+  if (attempts > limits.failuresPerAccount)
+    throw new AppError('TOO_MANY_REQUESTS', accountThrottledMessage(limits.windowMs));
 }
 
 /**
