@@ -465,7 +465,11 @@ test.describe('question editor', () => {
       question_category: 'safety',
       order: 1,
     });
-    await expect(banner(page)).toHaveText('Question added!');
+    // The banner still says so from the first question: wait for the form to start over instead.
+    await expect(text).toHaveValue('');
+    await expect(
+      editor(page).getByRole('listitem').filter({ hasText: 'How often have you felt unsafe?' }),
+    ).toHaveCount(1);
 
     // A text question.
     await text.fill('Anything else on your mind?');
