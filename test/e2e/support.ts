@@ -222,7 +222,8 @@ export async function openAs(page: Page, account: Account, path: string, heading
 /** An administrator screen sends anonymous visitors to the login page. */
 export async function expectLoginRequired(page: Page, path: string): Promise<void> {
   await page.goto(path);
-  await expect(page).toHaveURL(/\/login\/$/);
+  // The login page is told where to bring them back.
+  await expect(page).toHaveURL(`/login/?next=${path}`);
 }
 
 /** An administrator screen tells a signed-in student "Admin access required". */

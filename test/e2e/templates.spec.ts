@@ -12,6 +12,7 @@ import {
   SCREEN_WIDTHS,
   saveScreenshot,
   signIn,
+  signInWithForm,
   type TestInstitution,
   test,
 } from './support';
@@ -38,8 +39,12 @@ async function openAsNewAdmin(page: Page): Promise<TestInstitution> {
 }
 
 test.describe('template management: access', () => {
-  test('anonymous visitors are sent to the login page', async ({ page }) => {
+  test('anonymous visitors are sent to the login page, which brings them back', async ({ page }) => {
     await expectLoginRequired(page, PATH);
+    const institution = await createInstitutionWithAdmin();
+    await signInWithForm(page, institution.admin, page.url());
+    await expect(page).toHaveURL(PATH);
+    await expect(page.getByRole('heading', { level: 1, name: 'Survey Templates' })).toBeVisible();
   });
 
   test('students read "Admin access required" and no template', async ({ page }) => {

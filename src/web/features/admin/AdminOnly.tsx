@@ -1,8 +1,9 @@
 import { type ReactNode, useEffect } from 'react';
-import { useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { pageTitle } from '../../config';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { loginPathFor } from '../auth/loginPath';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import styles from './AdminOnly.module.css';
 
@@ -10,13 +11,15 @@ export const ADMIN_ACCESS_REQUIRED = 'Admin access required';
 
 /**
  * Sends someone who is not signed in to the login page (spec section 4), once `signedOut`
- * turns true: on the first answer, or when an admin call says the session has ended.
+ * turns true: on the first answer, or when an admin call says the session has ended. The login
+ * page brings them back here afterwards.
  */
 export function useLoginRedirect(signedOut: boolean) {
   const navigate = useNavigate();
+  const { pathname, search } = useLocation();
   // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the answer says "signed out".
   useEffect(() => {
-    if (signedOut) navigate('/login/', { replace: true });
+    if (signedOut) navigate(loginPathFor(`${pathname}${search}`), { replace: true });
   }, [signedOut]);
 }
 

@@ -13,6 +13,7 @@ import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
 import { Modal } from '../../ui/Modal';
+import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import {
   type AnswerMap,
@@ -23,7 +24,6 @@ import {
   withAnswer,
 } from './answers';
 import { CrisisSupport } from './CrisisSupport';
-import { loginPathFor } from './loginPath';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
 import styles from './Survey.module.css';

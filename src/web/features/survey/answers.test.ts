@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { loginPathFor } from '../auth/loginPath';
 import {
   answersFitting,
   answersForSubmit,
@@ -9,7 +10,6 @@ import {
   withAnswer,
 } from './answers';
 import { LIKERT_CHOICES, likertChoices } from './likert';
-import { loginPathFor } from './loginPath';
 
 const likert = (id: number): SurveyQuestion => ({
   id,
