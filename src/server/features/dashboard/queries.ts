@@ -61,12 +61,13 @@ const lockStudentQuery = reusableQuery((db, student: { institutionId: number; em
     .$if(isPostgres(db), (query) => query.forUpdate()),
 );
 
-/** The student's rollup row, locked on PostgreSQL so concurrent submissions update it in turn. */
+/**
+ * The student's rollup row, locked on PostgreSQL so concurrent submissions update it in turn;
+ * undefined when the email is not known yet.
+ */
 export async function lockStudent(db: Executor, institutionId: number, email: string) {
   const { rows } = await lockStudentQuery(db, { institutionId, email });
-  const row = rows[0];
-  if (!row) throw new Error(`lockStudent: no dashboard student ${email} at institution ${institutionId}`);
-  return row;
+  return rows[0];
 }
 
 type StudentChanges = Partial<Omit<Insertable<DashboardStudentsTable>, 'id' | 'institution_id' | 'email'>>;

@@ -38,20 +38,9 @@ interface StudentRollup {
   latest: LatestSubmission | null;
 }
 
-/** The student's rollup row, created when first seen; locked for the rest of the transaction. */
-async function claimStudent(
-  trx: Executor,
-  institutionId: number,
-  email: string,
-  at: number,
-): Promise<StudentRollup> {
-  const newId = await queries.insertStudentIfAbsent(trx, {
-    institution_id: institutionId,
-    email,
-    known_at: at,
-  });
-  if (newId !== undefined) return { id: newId, isNew: true, knownAt: at, latest: null };
-  const row = await queries.lockStudent(trx, institutionId, email);
+type StudentRow = NonNullable<Awaited<ReturnType<typeof queries.lockStudent>>>;
+
+function knownStudent(row: StudentRow): StudentRollup {
   const latest =
     row.latest_submission_id === null || row.latest_at === null || row.latest_tier === null
       ? null
@@ -63,6 +52,31 @@ async function claimStudent(
           stressMean: row.latest_stress_mean,
         };
   return { id: row.id, isNew: false, knownAt: row.known_at, latest };
+}
+
+/**
+ * The student's rollup row, created when first seen; locked for the rest of the transaction.
+ * Looked up first: most submissions come from students already known, and then one statement
+ * does. When a concurrent transaction (PostgreSQL) creates the row between the lookup and the
+ * insert, the insert does nothing and the second lookup waits for that transaction's commit.
+ */
+async function claimStudent(
+  trx: Executor,
+  institutionId: number,
+  email: string,
+  at: number,
+): Promise<StudentRollup> {
+  const known = await queries.lockStudent(trx, institutionId, email);
+  if (known) return knownStudent(known);
+  const newId = await queries.insertStudentIfAbsent(trx, {
+    institution_id: institutionId,
+    email,
+    known_at: at,
+  });
+  if (newId !== undefined) return { id: newId, isNew: true, knownAt: at, latest: null };
+  const row = await queries.lockStudent(trx, institutionId, email);
+  if (!row) throw new Error(`claimStudent: no dashboard student ${email} at institution ${institutionId}`);
+  return knownStudent(row);
 }
 
 /**

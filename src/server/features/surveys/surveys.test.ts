@@ -1,9 +1,11 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { rebuildDashboardRollups } from '../dashboard/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
 import {
   ACCOUNT_EXISTS,
@@ -650,6 +652,26 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       await visitor().post(url(), { ...body, answers: answersFor(survey.questions, { likert: '3' }) });
       expect((await submissions()).map((s) => s.tier)).toEqual(['none', 'monitor']);
       expect(await ctx.db.kysely.selectFrom('respondents').select('id').execute()).toHaveLength(1);
+    });
+
+    it('counts a new visitor once when their first submissions arrive all at once', async () => {
+      const before = await rollupSnapshot(ctx.db.kysely, cast.a.id);
+      const body = { student_name: 'Robin Link', school_email: 'robin@north.edu' };
+      const responses = await Promise.all(
+        Array.from({ length: 8 }, () =>
+          visitor().post(url(), { ...body, answers: answersFor(survey.questions) }),
+        ),
+      );
+      expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
+      expect(await submissions()).toHaveLength(8);
+      expect(await ctx.db.kysely.selectFrom('respondents').select('id').execute()).toHaveLength(1);
+      const rollups = await rollupSnapshot(ctx.db.kysely, cast.a.id);
+      expect(rollups.totals).toMatchObject({
+        responses: (before.totals?.responses ?? 0) + 8,
+        students: (before.totals?.students ?? 0) + 1,
+      });
+      await rebuildDashboardRollups(ctx.db.kysely, cast.a.id);
+      expect(await rollupSnapshot(ctx.db.kysely, cast.a.id)).toEqual(rollups);
     });
 
     it('answers 401 with requires_auth when the email belongs to an account', async () => {
