@@ -145,7 +145,10 @@ export async function recordSubmission(trx: Executor, submission: RecordedSubmis
     await moveKnownAt(trx, institutionId, student, createdAt);
 
   const month = monthOf(createdAt);
-  const firstThisMonth = await queries.markStudentMonth(trx, student.id, month);
+  // A latest submission in this month means the month is marked already: no need to ask.
+  const firstThisMonth =
+    !(student.latest && monthOf(student.latest.submittedAt) === month) &&
+    (await queries.markStudentMonth(trx, student.id, month));
   await queries.addToMonth(trx, institutionId, month, {
     responses: 1,
     students: firstThisMonth ? 1 : 0,
