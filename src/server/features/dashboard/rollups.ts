@@ -1,6 +1,7 @@
 import type { Executor } from '../../db/executor';
 import { dayOf, monthOf } from './calendar';
 import { announceChange } from './change-feed';
+import { PendingCounters } from './pending-counters';
 import * as queries from './queries';
 import {
   flagPriority,
@@ -83,10 +84,16 @@ async function claimStudent(
  * A student counts towards "students known by the month's end" from the first time we knew of
  * them. Moves that count when an earlier sighting turns up (e.g. a back-dated import).
  */
-async function moveKnownAt(trx: Executor, institutionId: number, student: StudentRollup, at: number) {
+async function moveKnownAt(
+  trx: Executor,
+  counters: PendingCounters,
+  institutionId: number,
+  student: StudentRollup,
+  at: number,
+) {
   if (monthOf(at) !== monthOf(student.knownAt)) {
-    await queries.addToMonth(trx, institutionId, monthOf(student.knownAt), { new_students: -1 });
-    await queries.addToMonth(trx, institutionId, monthOf(at), { new_students: 1 });
+    counters.addToMonth(institutionId, monthOf(student.knownAt), { new_students: -1 });
+    counters.addToMonth(institutionId, monthOf(at), { new_students: 1 });
   }
   await queries.updateStudent(trx, student.id, { known_at: at });
 }
@@ -116,9 +123,15 @@ async function moveLatestDay(
 /**
  * Folds one new submission into its institution's dashboard rollups. Called inside the
  * submission transaction, so the dashboard never disagrees with the submissions table, and a
- * rolled-back submission leaves no trace in it.
+ * rolled-back submission leaves no trace in it. The month and totals counters go to `pending`
+ * when given (the caller writes them before committing); without it they are written here.
  */
-export async function recordSubmission(trx: Executor, submission: RecordedSubmission): Promise<void> {
+export async function recordSubmission(
+  trx: Executor,
+  submission: RecordedSubmission,
+  pending?: PendingCounters,
+): Promise<void> {
+  const counters = pending ?? new PendingCounters();
   const { institutionId, createdAt } = submission;
   const student = await claimStudent(trx, institutionId, studentKey(submission.email), createdAt);
   const summary = summariseAnswers(submission.answers);
@@ -142,26 +155,27 @@ export async function recordSubmission(trx: Executor, submission: RecordedSubmis
     });
   }
   if (!student.isNew && createdAt < student.knownAt)
-    await moveKnownAt(trx, institutionId, student, createdAt);
+    await moveKnownAt(trx, counters, institutionId, student, createdAt);
 
   const month = monthOf(createdAt);
   // A latest submission in this month means the month is marked already: no need to ask.
   const firstThisMonth =
     !(student.latest && monthOf(student.latest.submittedAt) === month) &&
     (await queries.markStudentMonth(trx, student.id, month));
-  await queries.addToMonth(trx, institutionId, month, {
+  counters.addToMonth(institutionId, month, {
     responses: 1,
     students: firstThisMonth ? 1 : 0,
     new_students: student.isNew ? 1 : 0,
     support_answers: summary.supportAnswers,
     support_positive: summary.supportPositive,
   });
-  await queries.addToTotals(trx, institutionId, {
+  counters.addToTotals(institutionId, {
     responses: 1,
     students: student.isNew ? 1 : 0,
     ...(becomesLatest ? latestDelta(student.latest, candidate) : {}),
   });
   if (becomesLatest) await moveLatestDay(trx, institutionId, student.latest, candidate);
+  if (!pending) await counters.write(trx);
   await announceChange(trx, institutionId);
 }
 
@@ -175,14 +189,16 @@ export async function recordStudentJoined(
 ): Promise<void> {
   const { institutionId, joinedAt } = joined;
   const student = await claimStudent(trx, institutionId, studentKey(joined.email), joinedAt);
+  const counters = new PendingCounters();
   if (student.isNew) {
-    await queries.addToMonth(trx, institutionId, monthOf(joinedAt), { new_students: 1 });
-    await queries.addToTotals(trx, institutionId, { students: 1 });
+    counters.addToMonth(institutionId, monthOf(joinedAt), { new_students: 1 });
+    counters.addToTotals(institutionId, { students: 1 });
   } else if (joinedAt < student.knownAt) {
-    await moveKnownAt(trx, institutionId, student, joinedAt);
+    await moveKnownAt(trx, counters, institutionId, student, joinedAt);
   } else {
     // A link respondent registering: already counted from their first answer.
     return;
   }
+  await counters.write(trx);
   await announceChange(trx, institutionId);
 }

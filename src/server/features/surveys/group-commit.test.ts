@@ -6,6 +6,7 @@ import { sql, type Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../db';
 import type { Database } from '../../db/types';
+import type { PendingCounters } from '../dashboard/pending-counters';
 import { groupCommit, type TransactionRunner } from './group-commit';
 
 /** A file database (group commit is about what reaches the disk) and a second connection to watch it. */
@@ -103,6 +104,43 @@ describe('group commit on SQLite', () => {
     // The next group starts afresh.
     await run(insert('c'));
     expect(committedNames()).toEqual(['c']);
+  });
+
+  it("sums the units' dashboard counters, leaving out a failed unit's, and writes them with the group", async () => {
+    const { id: institutionId } = await db.kysely
+      .insertInto('institutions')
+      .values({ name: 'Counted', crisis_resources: null, created_at: 0 })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    const run = groupCommit(db.kysely);
+    const count = (month: number) => async (_trx: Transaction<Database>, counters: PendingCounters) => {
+      counters.addToMonth(institutionId, month, { responses: 1 });
+      counters.addToTotals(institutionId, { responses: 1, students: month === 5 ? 1 : 0 });
+    };
+    const failing = async (_trx: Transaction<Database>, counters: PendingCounters) => {
+      counters.addToTotals(institutionId, { responses: 100 });
+      throw new Error('invalid answers');
+    };
+    const outcomes = await Promise.allSettled([run(count(5)), run(failing), run(count(6)), run(count(5))]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual([
+      'fulfilled',
+      'rejected',
+      'fulfilled',
+      'fulfilled',
+    ]);
+    expect(
+      observer
+        .prepare('select responses, students from dashboard_totals where institution_id = ?')
+        .all(institutionId),
+    ).toEqual([{ responses: 3, students: 2 }]);
+    expect(
+      observer
+        .prepare('select month, responses from dashboard_months where institution_id = ? order by month')
+        .all(institutionId),
+    ).toEqual([
+      { month: 5, responses: 2 },
+      { month: 6, responses: 1 },
+    ]);
   });
 
   it('splits a long queue into groups of at most maxGroupSize', async () => {

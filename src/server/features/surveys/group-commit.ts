@@ -1,17 +1,30 @@
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
 import type { Db } from '../../db';
 import type { Database } from '../../db/types';
+import { PendingCounters } from '../dashboard/pending-counters';
+
+/**
+ * A unit of work: its transaction, and the dashboard counters it adds to, which are written
+ * once per transaction just before the commit.
+ */
+type UnitOfWork<T> = (trx: Transaction<Database>, counters: PendingCounters) => Promise<T>;
 
 /** Runs a unit of work in a transaction and settles only once that work is committed (or failed). */
-export type TransactionRunner = <T>(work: (trx: Transaction<Database>) => Promise<T>) => Promise<T>;
+export type TransactionRunner = <T>(work: UnitOfWork<T>) => Promise<T>;
 
 /** One transaction per unit of work: what PostgreSQL, with its own group commit, needs. */
 export function transactionPerCall(db: Kysely<Database>): TransactionRunner {
-  return (work) => db.transaction().execute(work);
+  return (work) =>
+    db.transaction().execute(async (trx) => {
+      const counters = new PendingCounters();
+      const value = await work(trx, counters);
+      await counters.write(trx);
+      return value;
+    });
 }
 
 interface Pending {
-  work: (trx: Transaction<Database>) => Promise<unknown>;
+  work: UnitOfWork<unknown>;
   resolve: (value: unknown) => void;
   reject: (error: unknown) => void;
 }
@@ -26,7 +39,8 @@ const SAVEPOINT = 'unit_of_work';
  * arrives while a group is being written waits in a queue and the next group commits it all
  * at once: one flush for many submissions. Each unit runs in its own savepoint, so a failing
  * one is rolled back alone, and each caller hears back only after the commit that made its
- * work durable (or, if that commit fails, that nothing of the group was kept).
+ * work durable (or, if that commit fails, that nothing of the group was kept). The units'
+ * counter increments are summed, those of failed units left out, and written once per group.
  */
 export function groupCommit(
   db: Kysely<Database>,
@@ -41,7 +55,7 @@ export function groupCommit(
     draining = false;
   }
 
-  return <T>(work: (trx: Transaction<Database>) => Promise<T>) =>
+  return <T>(work: UnitOfWork<T>) =>
     new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve: resolve as (value: unknown) => void, reject });
       if (draining) return;
@@ -60,8 +74,10 @@ async function commitGroup(db: Kysely<Database>, group: Pending[]): Promise<void
     return;
   }
   const outcomes: Outcome[] = [];
+  const counters = new PendingCounters();
   try {
-    for (const pending of group) outcomes.push(await runInSavepoint(trx, pending.work));
+    for (const pending of group) outcomes.push(await runInSavepoint(trx, pending.work, counters));
+    await counters.write(trx);
     await trx.commit().execute();
   } catch (error) {
     // The transaction itself failed (not one unit): nothing of this group was kept.
@@ -86,12 +102,15 @@ async function commitGroup(db: Kysely<Database>, group: Pending[]): Promise<void
  */
 async function runInSavepoint(
   trx: ControlledTransaction<Database>,
-  work: (trx: Transaction<Database>) => Promise<unknown>,
+  work: UnitOfWork<unknown>,
+  groupCounters: PendingCounters,
 ): Promise<Outcome> {
   const unit = await trx.savepoint(SAVEPOINT).execute();
+  const counters = new PendingCounters();
   try {
-    const value = await work(trx);
+    const value = await work(trx, counters);
     await unit.releaseSavepoint(SAVEPOINT).execute();
+    groupCounters.absorb(counters);
     return { ok: true, value };
   } catch (error) {
     await unit.rollbackToSavepoint(SAVEPOINT).execute();

@@ -14,6 +14,7 @@ import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../auth/queries';
 import { emailDomain } from '../auth/service';
+import type { PendingCounters } from '../dashboard/pending-counters';
 import { recordSubmission } from '../dashboard/rollups';
 import { deleteDraft } from '../drafts/queries';
 import { listQuestions } from '../templates/queries';
@@ -245,6 +246,7 @@ function reply(tier: RiskResult['tier'], template: SurveyTemplate): SubmitSurvey
 /** The whole submission in one transaction: checked, screened, stored, rolled up, draft cleared. */
 async function storeSubmission(
   trx: Transaction<Database>,
+  counters: PendingCounters,
   input: SubmissionInput,
 ): Promise<SubmitSurveyResponse> {
   const createdAt = input.createdAt ?? now();
@@ -298,19 +300,23 @@ async function storeSubmission(
       value,
     })),
   );
-  await recordSubmission(trx, {
-    institutionId: template.institution_id,
-    email: respondent.email,
-    submissionId,
-    createdAt,
-    tier: screened.tier,
-    likertMean: screened.likertMean,
-    answers: answers.map(({ question, value }) => ({
-      category: question.category,
-      questionType: question.question_type,
-      value,
-    })),
-  });
+  await recordSubmission(
+    trx,
+    {
+      institutionId: template.institution_id,
+      email: respondent.email,
+      submissionId,
+      createdAt,
+      tier: screened.tier,
+      likertMean: screened.likertMean,
+      answers: answers.map(({ question, value }) => ({
+        category: question.category,
+        questionType: question.question_type,
+        value,
+      })),
+    },
+    counters,
+  );
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
   return reply(screened.tier, template);
 }
@@ -323,5 +329,5 @@ export async function submitSurvey(options: { runTransaction: TransactionRunner 
   const { runTransaction, ...input } = options;
   refuseNonStudents(input.user, 'hashLink' in input.target);
   requireVisitorIdentity(input);
-  return runTransaction((trx) => storeSubmission(trx, input));
+  return runTransaction((trx, counters) => storeSubmission(trx, counters, input));
 }

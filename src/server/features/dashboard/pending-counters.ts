@@ -1,0 +1,67 @@
+import type { Executor } from '../../db/executor';
+import * as queries from './queries';
+
+type MonthIncrements = Partial<queries.MonthCounters>;
+type TotalsIncrements = Partial<queries.TotalsCounters>;
+
+function addInto<T extends Record<string, number | undefined>>(sums: T, increments: T): void {
+  for (const [column, value] of Object.entries(increments)) {
+    const sum = sums as Record<string, number>;
+    sum[column] = (sum[column] ?? 0) + (value ?? 0);
+  }
+}
+
+/**
+ * The dashboard counter increments of a transaction, summed in memory and written just before
+ * it commits. Every submission adds to its institution's month and totals rows; a group of
+ * submissions committed together (group commit) then updates each of those rows once instead
+ * of once per submission. Nothing outside the transaction can tell: readers see the counters
+ * only after the commit, by which time they are written.
+ */
+export class PendingCounters {
+  readonly #months = new Map<string, { institutionId: number; month: number; increments: MonthIncrements }>();
+  readonly #totals = new Map<number, TotalsIncrements>();
+
+  addToMonth(institutionId: number, month: number, increments: MonthIncrements): void {
+    const key = `${institutionId}:${month}`;
+    let row = this.#months.get(key);
+    if (!row) {
+      row = { institutionId, month, increments: {} };
+      this.#months.set(key, row);
+    }
+    addInto(row.increments, increments);
+  }
+
+  addToTotals(institutionId: number, increments: TotalsIncrements): void {
+    let sums = this.#totals.get(institutionId);
+    if (!sums) {
+      sums = {};
+      this.#totals.set(institutionId, sums);
+    }
+    addInto(sums, increments);
+  }
+
+  /** Takes over another set's increments: a unit of work that succeeded joins its group's. */
+  absorb(other: PendingCounters): void {
+    for (const row of other.#months.values()) this.addToMonth(row.institutionId, row.month, row.increments);
+    for (const [institutionId, increments] of other.#totals) this.addToTotals(institutionId, increments);
+    other.#months.clear();
+    other.#totals.clear();
+  }
+
+  /**
+   * Writes each row once and forgets the increments. Months in ascending order, then totals:
+   * concurrent PostgreSQL transactions lock the rows in the same order and cannot deadlock.
+   */
+  async write(trx: Executor): Promise<void> {
+    const months = [...this.#months.values()].sort(
+      (a, b) => a.institutionId - b.institutionId || a.month - b.month,
+    );
+    const totals = [...this.#totals].sort(([a], [b]) => a - b);
+    this.#months.clear();
+    this.#totals.clear();
+    for (const row of months) await queries.addToMonth(trx, row.institutionId, row.month, row.increments);
+    for (const [institutionId, increments] of totals)
+      await queries.addToTotals(trx, institutionId, increments);
+  }
+}
