@@ -4,11 +4,12 @@ import * as queries from './queries';
 type MonthIncrements = Partial<queries.MonthCounters>;
 type TotalsIncrements = Partial<queries.TotalsCounters>;
 
-function addInto<T extends Record<string, number | undefined>>(sums: T, increments: T): void {
-  for (const [column, value] of Object.entries(increments)) {
-    const sum = sums as Record<string, number>;
-    sum[column] = (sum[column] ?? 0) + (value ?? 0);
-  }
+/** Adds each increment to the sum of its column (a column not seen yet starts at 0). */
+function addInto(
+  sums: Record<string, number | undefined>,
+  increments: Record<string, number | undefined>,
+): void {
+  for (const [column, value] of Object.entries(increments)) sums[column] = (sums[column] ?? 0) + (value ?? 0);
 }
 
 /**
