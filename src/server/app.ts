@@ -13,6 +13,7 @@ import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { draftRoutes } from './features/drafts/routes';
+import { healthRoutes } from './features/health/routes';
 import { contactRoutes } from './features/shell/contact';
 import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
@@ -57,6 +58,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('config', config);
   app.setErrorHandler(handleError);
+  const stopWatchingHealth = db.health.observe((event) => {
+    if (event.state === 'down')
+      app.log.error({ reason: event.reason }, 'database unavailable; answering 503 until it is back');
+    else app.log.info({ downForMs: event.downForMs }, 'database is back');
+  });
+  app.addHook('onClose', async () => stopWatchingHealth());
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(errorBody(`No such endpoint: ${request.method} ${request.url.split('?')[0]}`));
   });
@@ -105,6 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installRequestGuard(app, { forgetSession: forgetDeadSession });
   installTextGuard(app);
 
+  await app.register(healthRoutes);
   await app.register(authRoutes);
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);

@@ -21,7 +21,9 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config';
+import { DatabaseHealth, healthRecordingPlugin } from './availability';
 import { migrations } from './migrations';
+import { patientPool } from './patient-pool';
 import type { Database } from './types';
 
 export type Dialect = 'sqlite' | 'postgres';
@@ -29,6 +31,8 @@ export type Dialect = 'sqlite' | 'postgres';
 export interface Db {
   kysely: Kysely<Database>;
   dialect: Dialect;
+  /** Whether the database is serving; requests and background work report to it. */
+  health: DatabaseHealth;
   close(): Promise<void>;
   /** PostgreSQL only: a new client outside the pool, for long-lived sessions such as LISTEN. */
   newClient?: () => pg.Client;
@@ -93,10 +97,12 @@ function openSqlite(file: string): Db {
   sqlite.pragma('foreign_keys = ON');
   sqlite.pragma('busy_timeout = 5000');
   sqlite.pragma('cache_size = -65536');
+  const health = new DatabaseHealth();
   const kysely = new Kysely<Database>({
     dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }),
+    plugins: [healthRecordingPlugin(health, 'sqlite')],
   });
-  return { kysely, dialect: 'sqlite', close: () => kysely.destroy() };
+  return { kysely, dialect: 'sqlite', health, close: () => kysely.destroy() };
 }
 
 interface ColumnRow {
@@ -176,19 +182,35 @@ class OwnSchemaPostgresDialect extends PostgresDialect {
   }
 }
 
+/** How long a request waits for a database connection before it is answered 503. */
+const CONNECT_TIMEOUT_MS = 3_000;
+
 function openPostgres(url: string, schema?: string): Db {
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
+    // A database that does not answer must not hold requests (or the change listener) forever.
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    keepAlive: true,
     // Tests isolate themselves in a schema of their own.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
-  const pool = new pg.Pool({ ...clientConfig, max: 10 });
-  const kysely = new Kysely<Database>({ dialect: new OwnSchemaPostgresDialect({ pool }) });
+  const health = new DatabaseHealth();
+  const pool = new pg.Pool({ ...clientConfig, application_name: 'wellspring', max: 10 });
+  // PostgreSQL ends every connection when it shuts down or restarts. An idle pooled connection
+  // reports that through the pool, a busy one on itself; unheard, either event ends the process.
+  // The pool has already dropped the connection; the next request opens a new one.
+  pool.on('error', (error) => health.failed(error));
+  pool.on('connect', (client) => client.on('error', (error) => health.failed(error)));
+  const kysely = new Kysely<Database>({
+    dialect: new OwnSchemaPostgresDialect({ pool: patientPool(pool, CONNECT_TIMEOUT_MS) }),
+    plugins: [healthRecordingPlugin(health, 'postgres')],
+  });
   return {
     kysely,
     dialect: 'postgres',
+    health,
     close: () => kysely.destroy(),
-    newClient: () => new pg.Client(clientConfig),
+    newClient: () => new pg.Client({ ...clientConfig, application_name: 'wellspring-listen' }),
   };
 }
 
@@ -208,13 +230,23 @@ async function migrationTableSchema(db: Db): Promise<{ migrationTableSchema?: st
   return schema ? { migrationTableSchema: schema } : {};
 }
 
-/** Brings the schema up to date. Safe to run at every start and from several instances at once. */
-export async function migrateToLatest(db: Db): Promise<void> {
-  const migrator = new Migrator({
+async function migratorFor(db: Db): Promise<Migrator> {
+  return new Migrator({
     db: db.kysely,
     provider: { getMigrations: async () => migrations },
     ...(await migrationTableSchema(db)),
   });
+}
+
+/** Names of the migrations this code has that the database has not run. */
+export async function pendingMigrations(db: Db): Promise<string[]> {
+  const all = await (await migratorFor(db)).getMigrations();
+  return all.filter((migration) => migration.executedAt === undefined).map((migration) => migration.name);
+}
+
+/** Brings the schema up to date. Safe to run at every start and from several instances at once. */
+export async function migrateToLatest(db: Db): Promise<void> {
+  const migrator = await migratorFor(db);
   const { error, results } = await migrator.migrateToLatest();
   const failed = results?.find((result) => result.status === 'Error');
   if (error || failed) {

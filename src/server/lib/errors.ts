@@ -1,5 +1,6 @@
 import type { FastifyError, FastifyReply, FastifyRequest } from 'fastify';
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from 'fastify-type-provider-zod';
+import { databaseUnavailability } from '../db/availability';
 
 const STATUS_BY_CODE = {
   BAD_REQUEST: 400,
@@ -9,7 +10,11 @@ const STATUS_BY_CODE = {
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
   TOO_MANY_REQUESTS: 429,
+  DATABASE_UNAVAILABLE: 503,
 } as const;
+
+/** Seconds a client is asked to wait after a 503: outages we answer this way are short. */
+export const RETRY_AFTER_SECONDS = 2;
 
 export type ErrorCode = keyof typeof STATUS_BY_CODE;
 
@@ -58,7 +63,16 @@ export function errorBody(message: string, extra: Record<string, unknown> = {}) 
 /** The one place an error becomes a response: `{ success: false, message }` and a fitting status. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
   if (error instanceof AppError) {
+    if (error.statusCode === 503) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
     return reply.status(error.statusCode).send(errorBody(error.message, error.extra));
+  }
+  // An outage is the database's, not the request's: no stack per request, one line per outage.
+  const unavailable = request.server.db?.health.failed(error) ?? databaseUnavailability(error);
+  if (unavailable) {
+    return reply
+      .status(503)
+      .header('Retry-After', String(RETRY_AFTER_SECONDS))
+      .send(errorBody(unavailable.message, { code: 'DATABASE_UNAVAILABLE' }));
   }
   if (hasZodFastifySchemaValidationErrors(error)) {
     return reply.status(400).send(errorBody(validationMessage(error)));

@@ -1,5 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { databaseUnavailability } from '../../db/availability';
 import type { ChangeSource } from './change-source';
 
 /** One open dashboard stream. */
@@ -18,6 +19,8 @@ export interface DashboardHubOptions {
   coalesceMs?: number;
   /** At most one refresh per institution this often, however busy it is; keeps delivery < 1 s. */
   minIntervalMs?: number;
+  /** After a refresh failed because the database was unavailable, try again this much later. */
+  retryMs?: number;
 }
 
 interface RefreshState {
@@ -39,10 +42,13 @@ export class DashboardHub {
   private closed = false;
   private readonly coalesceMs: number;
   private readonly minIntervalMs: number;
+  private readonly retryMs: number;
+  private readonly retryTimers = new Set<NodeJS.Timeout>();
 
   constructor(private readonly options: DashboardHubOptions) {
     this.coalesceMs = options.coalesceMs ?? 20;
     this.minIntervalMs = options.minIntervalMs ?? 250;
+    this.retryMs = options.retryMs ?? 500;
   }
 
   /** Starts hearing changes on first use, so an instance nobody watches holds no listener connection. */
@@ -111,7 +117,12 @@ export class DashboardHub {
         await Promise.allSettled([...watchers].map((watcher) => watcher.deliver(data)));
       }
     } catch (error) {
-      this.options.log.error({ err: error, institutionId }, 'dashboard live update failed');
+      if (databaseUnavailability(error)) {
+        // The outage is logged once elsewhere; these numbers are fetched again once it passes.
+        this.retryLater(institutionId);
+      } else {
+        this.options.log.error({ err: error, institutionId }, 'dashboard live update failed');
+      }
     } finally {
       state.running = false;
       if (state.again) {
@@ -123,6 +134,14 @@ export class DashboardHub {
     }
   }
 
+  private retryLater(institutionId: number) {
+    const timer = setTimeout(() => {
+      this.retryTimers.delete(timer);
+      this.changed(institutionId);
+    }, this.retryMs);
+    this.retryTimers.add(timer);
+  }
+
   /** Ends every open stream; runs before the server waits for its connections to finish. */
   closeStreams(): void {
     for (const set of [...this.watchers.values()]) for (const watcher of [...set]) watcher.close();
@@ -131,6 +150,8 @@ export class DashboardHub {
   async close(): Promise<void> {
     this.closed = true;
     for (const state of this.refreshes.values()) if (state.timer) clearTimeout(state.timer);
+    for (const timer of this.retryTimers) clearTimeout(timer);
+    this.retryTimers.clear();
     this.refreshes.clear();
     this.closeStreams();
     this.watchers.clear();

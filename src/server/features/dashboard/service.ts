@@ -6,6 +6,7 @@ import {
   type FlaggedPage,
   type FlaggedStudent,
 } from '../../../common/schemas/dashboard';
+import { databaseUnavailability } from '../../db/availability';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
@@ -160,7 +161,12 @@ export async function openDashboardStream(options: {
       'Too many open dashboards. Close another dashboard tab and try again.',
     );
   }
-  const stillWanted = () => isSessionLive(db, sessionIdHash);
+  // A database blip does not end an open dashboard: the session is asked again at the next beat.
+  const stillWanted = () =>
+    isSessionLive(db, sessionIdHash).catch((error: unknown) => {
+      if (databaseUnavailability(error)) return true;
+      throw error;
+    });
   const stream = new EventStream({ heartbeatMs: HEARTBEAT_MS, retryMs: RECONNECT_MS, stillWanted });
   try {
     const unwatch = await hub.watch({

@@ -1,0 +1,37 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { PostgresPool, PostgresPoolClient } from 'kysely';
+import type pg from 'pg';
+
+/**
+ * PostgreSQL is at its connection limit (53300), out of connection slots (53000 class) or still
+ * starting (57P03): a slot usually frees within moments.
+ */
+function isBusyServer(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('53') || code === '57P03');
+}
+
+/**
+ * The pool, asking again for a connection while the server is merely busy. Near the server's
+ * connection limit, an instance that holds few connections would otherwise fail every request
+ * whose new connection is refused, while an instance that opened its connections earlier serves
+ * all of its own: waiting a moment lets the refused request take a connection this instance
+ * releases, or a slot another one frees. Gives up after the connect timeout (then: 503).
+ */
+export function patientPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
+  return {
+    async connect(): Promise<PostgresPoolClient> {
+      const deadline = Date.now() + timeoutMs;
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await pool.connect();
+        } catch (error) {
+          const wait = Math.min(25 * 2 ** attempt, 200) * (0.5 + Math.random());
+          if (!isBusyServer(error) || Date.now() + wait > deadline) throw error;
+          await delay(wait);
+        }
+      }
+    },
+    end: () => pool.end(),
+  };
+}
