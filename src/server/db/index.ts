@@ -88,14 +88,15 @@ class WriteLockingSqliteDialect extends SqliteDialect {
   }
 }
 
-function openSqlite(file: string): Db {
+function openSqlite(file: string, busyTimeoutMs: number): Db {
   if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a submission that was acknowledged survives a power cut, not only a process crash.
   sqlite.pragma('synchronous = FULL');
   sqlite.pragma('foreign_keys = ON');
-  sqlite.pragma('busy_timeout = 5000');
+  // A writer waits this long for another's lock, then the request is answered 503.
+  sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma('cache_size = -65536');
   const health = new DatabaseHealth();
   const kysely = new Kysely<Database>({
@@ -214,8 +215,17 @@ function openPostgres(url: string, schema?: string): Db {
   };
 }
 
-export function openDatabase(target: DatabaseTarget, options: { schema?: string } = {}): Db {
-  return target.kind === 'sqlite' ? openSqlite(target.file) : openPostgres(target.url, options.schema);
+export interface OpenOptions {
+  /** PostgreSQL: the schema to work in (tests isolate themselves this way). */
+  schema?: string;
+  /** SQLite: how long a write waits for another writer's lock. */
+  busyTimeoutMs?: number;
+}
+
+export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
+  return target.kind === 'sqlite'
+    ? openSqlite(target.file, options.busyTimeoutMs ?? 5_000)
+    : openPostgres(target.url, options.schema);
 }
 
 /**

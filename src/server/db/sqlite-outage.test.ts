@@ -1,0 +1,157 @@
+/**
+ * SQLite conditions that pass (another writer's lock held past the busy timeout, a full disk, a
+ * file that cannot be written): each request that needs a write is answered 503 with
+ * Retry-After, a code and a message that says what happened, nothing is half-written, requests
+ * that need no write keep working, and the next write after the condition clears succeeds.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import type { FastifyInstance } from 'fastify';
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { TEST_SECRET, TestAgent } from '../../../test/helpers/app';
+import { makeInstitution, makeUser } from '../../../test/helpers/factories';
+import { buildApp } from '../app';
+import { loadConfig } from '../config';
+import { type Db, migrateToLatest, openDatabase } from '.';
+import type { HealthEvent } from './availability';
+
+interface Survey {
+  template_id: number;
+  questions: { id: number; question_type: 'likert' | 'text' }[];
+}
+
+describe('SQLite outages', () => {
+  let dir: string;
+  let file: string;
+  let db: Db;
+  let app: FastifyInstance;
+  let student: TestAgent;
+  let survey: Survey;
+  let events: HealthEvent[];
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-outage-'));
+    file = path.join(dir, 'wellness.sqlite');
+    db = openDatabase({ kind: 'sqlite', file }, { busyTimeoutMs: 50 });
+    await migrateToLatest(db);
+    const institution = await makeInstitution(db.kysely);
+    const user = await makeUser(db.kysely, { email: 'sam@north.edu', institutionId: institution.id });
+    const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
+    app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
+    await app.ready();
+    events = [];
+    db.health.observe((event) => events.push(event));
+    student = new TestAgent(app);
+    await student.login(user.email, user.password);
+    survey = (await student.get<Survey>('/api/get-user-survey-questions/')).body;
+  });
+
+  afterEach(async () => {
+    await app.close();
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  const submit = (submissionId: string, text = 'A quiet week.') =>
+    student.post('/api/survey/', {
+      survey_template_id: survey.template_id,
+      submission_id: submissionId,
+      answers: Object.fromEntries(
+        survey.questions.map((question) => [
+          String(question.id),
+          question.question_type === 'likert' ? '2' : text,
+        ]),
+      ),
+    });
+
+  const stored = async () => {
+    const count = async (table: 'submissions' | 'answers') =>
+      Number(
+        (
+          await db.kysely
+            .selectFrom(table)
+            .select((eb) => eb.fn.countAll().as('n'))
+            .executeTakeFirstOrThrow()
+        ).n,
+      );
+    return { submissions: await count('submissions'), answers: await count('answers') };
+  };
+
+  async function expectUnavailable(submissionId: string, message: RegExp, text?: string) {
+    const before = await stored();
+    const response = await submit(submissionId, text);
+    expect(response.status).toBe(503);
+    expect(response.headers['retry-after']).toBe('2');
+    expect(response.body).toMatchObject({ success: false, code: 'DATABASE_UNAVAILABLE' });
+    expect((response.body as { message: string }).message).toMatch(message);
+    expect(await stored(), 'nothing half-written').toEqual(before);
+    // What needs no write goes on meanwhile.
+    expect((await student.get('/api/institutions/')).status).toBe(200);
+    expect((await student.get('/api/health/live')).status).toBe(200);
+  }
+
+  async function expectRecovered(submissionId: string) {
+    const before = await stored();
+    const response = await submit(submissionId);
+    expect(response.status, JSON.stringify(response.body)).toBe(200);
+    expect((await stored()).submissions).toBe(before.submissions + 1);
+    expect(
+      events.map((event) => event.state),
+      'one notice going down, one coming back',
+    ).toEqual(['down', 'up']);
+  }
+
+  it('answers 503 while another writer holds the lock past the busy timeout, and writes once it is free', async () => {
+    const other = new SqliteDatabase(file);
+    try {
+      other.prepare('begin immediate').run();
+      await expectUnavailable('busy-0001', /busy/);
+      await expectUnavailable('busy-0002', /busy/);
+      other.prepare('commit').run();
+    } finally {
+      other.close();
+    }
+    await expectRecovered('busy-0001');
+  });
+
+  it('answers 503 when the disk is full, and writes once there is room', async () => {
+    const { rows } = await sql<{ page_count: number }>`pragma page_count`.execute(db.kysely);
+    // The file may not grow: exactly what a full disk does to SQLite.
+    await sql.raw(`pragma max_page_count = ${rows[0]?.page_count}`).execute(db.kysely);
+    await expectUnavailable('full-0001', /run out of storage/, 'x'.repeat(4_000));
+    await sql.raw('pragma max_page_count = 1073741823').execute(db.kysely);
+    await expectRecovered('full-0001');
+  });
+
+  it('answers 503 while the database cannot be written, and writes once it can', async () => {
+    // The engine's own read-only state: a file mode would not stop a test run as root.
+    await sql`pragma query_only = on`.execute(db.kysely);
+    await expectUnavailable('readonly-0001', /cannot be written/);
+    await sql`pragma query_only = off`.execute(db.kysely);
+    await expectRecovered('readonly-0001');
+  });
+});
+
+describe('health probes', () => {
+  it('say live at once, and ready only once the database is migrated', async () => {
+    const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
+    const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
+    const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
+    try {
+      const probe = async (url: string) => {
+        const response = await app.inject({ url, cookies: { sessionid: 'not-a-session' } });
+        return { status: response.statusCode, body: response.json() };
+      };
+      expect(await probe('/api/health/live')).toEqual({ status: 200, body: { status: 'live' } });
+      expect(await probe('/api/health/ready')).toEqual({ status: 503, body: { status: 'unavailable' } });
+      await migrateToLatest(db);
+      expect(await probe('/api/health/ready')).toEqual({ status: 200, body: { status: 'ready' } });
+    } finally {
+      await app.close();
+      await db.close();
+    }
+  });
+});
