@@ -58,10 +58,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.decorate('db', db);
   app.decorate('config', config);
   app.setErrorHandler(handleError);
+  // One line when the database goes and one when it is back, both seen at the usual warn level.
   const stopWatchingHealth = db.health.observe((event) => {
     if (event.state === 'down')
       app.log.error({ reason: event.reason }, 'database unavailable; answering 503 until it is back');
-    else app.log.info({ downForMs: event.downForMs }, 'database is back');
+    else app.log.warn({ downForMs: event.downForMs }, 'database is back');
   });
   app.addHook('onClose', async () => stopWatchingHealth());
   app.setNotFoundHandler((request, reply) => {

@@ -143,7 +143,8 @@ export class HttpClient {
     return [...this.jar].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
   }
 
-  async request(method: string, url: string, body?: unknown): Promise<HttpResponse> {
+  /** The raw response, for its headers; cookies are remembered, the body is left unread. */
+  async fetch(method: string, url: string, body?: unknown): Promise<Response> {
     const headers: Record<string, string> = {};
     if (method !== 'GET') {
       if (!this.jar.has('csrftoken')) await this.request('GET', '/api/csrf/');
@@ -157,6 +158,11 @@ export class HttpClient {
       ...(body === undefined ? {} : { body: JSON.stringify(body) }),
     });
     this.remember(response);
+    return response;
+  }
+
+  async request(method: string, url: string, body?: unknown): Promise<HttpResponse> {
+    const response = await this.fetch(method, url, body);
     const text = await response.text();
     let parsed: Record<string, unknown> | null = null;
     try {

@@ -1,0 +1,339 @@
+/**
+ * Two real server processes on one PostgreSQL database, with a fault-injecting proxy between
+ * them and it, under continuous submissions: every connection dropped at once (a restart), then
+ * every new connection refused for ten seconds (a longer outage); and, on its own, the live
+ * updates' LISTEN connection lost and kept out. Both processes must live through it, answer
+ * 503 with Retry-After meanwhile, serve again within a second of the database's return, keep
+ * every acknowledged submission exactly once, and keep their admins' live dashboards current.
+ * The machine's PostgreSQL itself is never stopped.
+ */
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { EventStreamClient } from '../helpers/event-stream-client';
+import { makeInstitution, makeUser } from '../helpers/factories';
+import { FaultProxy } from '../helpers/fault-proxy';
+import { HttpClient, type ServerProcess, startServer, stopServer } from './support/process';
+
+const postgresUrl = process.env.TEST_DATABASE_URL;
+const DOMAIN = 'north.edu';
+const STUDENTS_PER_SERVER = 3;
+/** The outage a restart that takes a while looks like from the server. */
+const REFUSAL_MS = 10_000;
+/** What the product promises: serving again this soon after the database is back. */
+const RECOVERY_MS = 1_000;
+/** Only stops a hung run. */
+const TEST_LIMIT_MS = 600_000;
+
+interface Survey {
+  template_id: number;
+  questions: { id: number; question_type: 'likert' | 'text' }[];
+}
+
+interface Outcome {
+  submissionId: string;
+  status: number | 'no response';
+  retryAfter: string | null;
+  code: unknown;
+}
+
+/** Submits without pause, retrying a refused submission with the same id, as the web app does. */
+class SubmissionLoad {
+  readonly outcomes: Outcome[] = [];
+  readonly acknowledged = new Set<string>();
+  private running = true;
+  private readonly loops: Promise<void>[];
+
+  constructor(students: HttpClient[], survey: Survey) {
+    this.loops = students.map(async (client, s) => {
+      for (let n = 0; this.running; n++) {
+        const submissionId = `outage-${s}-${n}-${crypto.randomBytes(3).toString('hex')}`;
+        while (this.running) {
+          const outcome = await this.submit(client, survey, submissionId);
+          this.outcomes.push(outcome);
+          if (outcome.status === 200) {
+            this.acknowledged.add(submissionId);
+            break;
+          }
+          await delay(50);
+        }
+      }
+    });
+  }
+
+  private async submit(client: HttpClient, survey: Survey, submissionId: string): Promise<Outcome> {
+    const answers = Object.fromEntries(
+      survey.questions.map((q) => [String(q.id), q.question_type === 'likert' ? '2' : 'Fine.']),
+    );
+    try {
+      const response = await client.fetch('POST', '/api/survey/', {
+        survey_template_id: survey.template_id,
+        submission_id: submissionId,
+        answers,
+      });
+      const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
+      return {
+        submissionId,
+        status: response.status,
+        retryAfter: response.headers.get('retry-after'),
+        code: body?.code,
+      };
+    } catch {
+      return { submissionId, status: 'no response', retryAfter: null, code: undefined };
+    }
+  }
+
+  async waitForAcknowledged(count: number) {
+    while (this.acknowledged.size < count) await delay(20);
+  }
+
+  async stop() {
+    this.running = false;
+    await Promise.all(this.loops);
+  }
+}
+
+/** How long until `url` answers 200, polled closely. */
+async function timeUntilServing(url: string, limitMs = 30_000): Promise<number> {
+  const started = Date.now();
+  while (Date.now() - started < limitMs) {
+    const status = await fetch(url).then(
+      (response) => response.status,
+      () => 0,
+    );
+    if (status === 200) return Date.now() - started;
+    await delay(10);
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+const countLines = (output: string, text: string) =>
+  output.split('\n').filter((line) => line.includes(text)).length;
+
+describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages', () => {
+  let schema: string;
+  let directUrl: string;
+  let db: Db;
+  let proxy: FaultProxy;
+  let dataDir: string;
+  const servers: ServerProcess[] = [];
+  const students: HttpClient[] = [];
+  const streams: EventStreamClient[] = [];
+  let survey: Survey;
+
+  beforeAll(async () => {
+    const base = postgresUrl as string;
+    schema = `outage_${crypto.randomBytes(6).toString('hex')}`;
+    const admin = new pg.Client({ connectionString: base });
+    await admin.connect();
+    await admin.query(`CREATE SCHEMA ${schema}`);
+    await admin.end();
+    directUrl = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    db = openDatabase({ kind: 'postgres', url: directUrl });
+    await migrateToLatest(db);
+    const institution = await makeInstitution(db.kysely, 'North University', [DOMAIN]);
+    const staff = await makeUser(db.kysely, {
+      email: `admin@${DOMAIN}`,
+      role: 'institution_admin',
+      institutionId: institution.id,
+    });
+    const accounts = [];
+    for (let i = 0; i < 2 * STUDENTS_PER_SERVER; i++) {
+      accounts.push(
+        await makeUser(db.kysely, { email: `student${i}@${DOMAIN}`, institutionId: institution.id }),
+      );
+    }
+
+    const upstream = new URL(base);
+    proxy = await FaultProxy.start(upstream.hostname, Number(upstream.port || 5432));
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-outage-'));
+    const env = {
+      DATABASE_URL: proxy.route(directUrl),
+      DATA_DIR: dataDir,
+      SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+    };
+    servers.push(await startServer(env), await startServer(env));
+    for (const [index, account] of accounts.entries()) {
+      const client = new HttpClient((servers[index % 2] as ServerProcess).baseUrl);
+      await client.login(account.email, account.password);
+      students.push(client);
+    }
+    survey = (await students[0]?.request('GET', '/api/get-user-survey-questions/'))
+      ?.body as unknown as Survey;
+    for (const server of servers) {
+      const client = new HttpClient(server.baseUrl);
+      await client.login(staff.email, staff.password);
+      const stream = await EventStreamClient.open(server.baseUrl, client.cookieHeader());
+      expect(stream.status).toBe(200);
+      await stream.waitForEvents(1, 30_000);
+      streams.push(stream);
+    }
+  }, TEST_LIMIT_MS);
+
+  afterAll(async () => {
+    for (const stream of streams) stream.close();
+    for (const server of servers) await stopServer(server, 'SIGKILL');
+    proxy?.close();
+    await db?.close();
+    const cleanup = new pg.Client({ connectionString: postgresUrl });
+    await cleanup.connect();
+    await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await cleanup.end();
+    if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  async function storedCounts(ids: Iterable<string>) {
+    const rows = await db.kysely
+      .selectFrom('submissions')
+      .select(['client_submission_id'])
+      .where('client_submission_id', 'in', [...ids])
+      .execute();
+    const counts = new Map<string, number>();
+    for (const row of rows) {
+      const id = row.client_submission_id as string;
+      counts.set(id, (counts.get(id) ?? 0) + 1);
+    }
+    return counts;
+  }
+
+  const totalResponses = async () =>
+    Number(
+      (
+        await db.kysely
+          .selectFrom('submissions')
+          .select((eb) => eb.fn.countAll().as('n'))
+          .executeTakeFirstOrThrow()
+      ).n,
+    );
+
+  it(
+    'lives through a dropped pool and ten seconds of refused connections: 503 meanwhile, serving within a second after, nothing lost',
+    async () => {
+      const load = new SubmissionLoad(students, survey);
+      await load.waitForAcknowledged(20);
+
+      // A restart: every connection, idle or busy, ends at once.
+      expect(proxy.dropAll()).toBeGreaterThan(0);
+      await load.waitForAcknowledged(load.acknowledged.size + 20);
+
+      // A longer outage: nothing gets through for ten seconds.
+      const outageStart = load.outcomes.length;
+      proxy.refuse();
+      proxy.dropAll();
+      await delay(REFUSAL_MS / 2);
+      for (const server of servers) {
+        expect((await fetch(`${server.baseUrl}/api/health/live`)).status, 'live during the outage').toBe(200);
+        const ready = await fetch(`${server.baseUrl}/api/health/ready`);
+        expect(ready.status, 'not ready during the outage').toBe(503);
+      }
+      await delay(REFUSAL_MS / 2);
+      const duringOutage = load.outcomes.slice(outageStart);
+      await proxy.accept();
+      const recovery = await Promise.all(
+        servers.map((server) => timeUntilServing(`${server.baseUrl}/api/health/ready`)),
+      );
+      const acknowledgedBefore = load.acknowledged.size;
+      await load.waitForAcknowledged(acknowledgedBefore + 20);
+      await load.stop();
+
+      for (const server of servers) {
+        expect(server.child.exitCode, `process alive:\n${server.output().slice(-3000)}`).toBeNull();
+      }
+      // Every answer to a submission was a success or a 503 the client could act on.
+      const refused = load.outcomes.filter((outcome) => outcome.status !== 200);
+      expect(duringOutage.filter((outcome) => outcome.status === 503).length).toBeGreaterThan(0);
+      expect(
+        refused.filter(
+          (outcome) =>
+            outcome.status !== 503 || outcome.retryAfter !== '2' || outcome.code !== 'DATABASE_UNAVAILABLE',
+        ),
+      ).toEqual([]);
+      for (const ms of recovery)
+        expect(ms, 'serving again after the database returned (ms)').toBeLessThan(RECOVERY_MS);
+
+      // Every acknowledged submission is stored exactly once.
+      const counts = await storedCounts(load.acknowledged);
+      expect([...load.acknowledged].filter((id) => counts.get(id) !== 1)).toEqual([]);
+
+      // Each process said once per outage that the database went, and once that it came back; no stacks.
+      for (const server of servers) {
+        const output = server.output();
+        const down = countLines(output, 'database unavailable');
+        expect(down).toBeGreaterThanOrEqual(1);
+        expect(down).toBeLessThanOrEqual(2);
+        expect(countLines(output, 'database is back')).toBe(down);
+        expect(output).not.toMatch(/Unhandled 'error' event|\n\s+at /);
+      }
+
+      // Each admin's open dashboard is still open and hears the next submission.
+      const total = await totalResponses();
+      for (const stream of streams) {
+        expect(stream.ended, 'the dashboard stream lived through the outage').toBe(false);
+        await waitForResponses(stream, total);
+      }
+      const statuses = Object.entries(
+        load.outcomes.reduce<Record<string, number>>((tally, outcome) => {
+          tally[String(outcome.status)] = (tally[String(outcome.status)] ?? 0) + 1;
+          return tally;
+        }, {}),
+      );
+      console.log(
+        `database outage: ${load.acknowledged.size} submissions acknowledged, all stored once; ` +
+          `answers by status ${JSON.stringify(Object.fromEntries(statuses))}; ` +
+          `serving again ${recovery.map((ms) => `${ms} ms`).join(' and ')} after the database returned`,
+      );
+    },
+    TEST_LIMIT_MS,
+  );
+
+  it(
+    'brings live updates back within a second when only the LISTEN connection is lost and kept out',
+    async () => {
+      for (const stream of streams) await waitForResponses(stream, await totalResponses());
+      expect(proxy.block('wellspring-listen')).toBe(2);
+      // Kept out long enough that a growing backoff would have reached seconds.
+      await delay(4_000);
+      const submitted = await students[0]?.request('POST', '/api/survey/', {
+        survey_template_id: survey.template_id,
+        submission_id: `listen-${crypto.randomBytes(4).toString('hex')}`,
+        answers: Object.fromEntries(
+          survey.questions.map((q) => [String(q.id), q.question_type === 'likert' ? '3' : 'Fine.']),
+        ),
+      });
+      expect(submitted?.status, 'submissions go on without the listener').toBe(200);
+      const total = await totalResponses();
+      const back = Date.now();
+      proxy.unblock('wellspring-listen');
+      // The other instance heard nothing while deaf; it catches up on reconnecting.
+      const other = streams[1] as EventStreamClient;
+      await waitForResponses(other, total);
+      const caughtUpMs = Date.now() - back;
+      expect(caughtUpMs, 'live updates back after the listener could reconnect (ms)').toBeLessThan(
+        RECOVERY_MS,
+      );
+      console.log(
+        `LISTEN outage: the other instance's dashboard caught up ${caughtUpMs} ms after the listener could reconnect`,
+      );
+    },
+    TEST_LIMIT_MS,
+  );
+});
+
+/** Waits until the stream has delivered numbers that count `total` responses. */
+async function waitForResponses(stream: EventStreamClient, total: number, limitMs = 30_000) {
+  const deadline = Date.now() + limitMs;
+  for (;;) {
+    if (stream.events.some((event) => event.data.num_responses === total)) return;
+    const left = deadline - Date.now();
+    if (left <= 0)
+      throw new Error(
+        `no dashboard update with ${total} responses (last: ${stream.events.at(-1)?.data.num_responses})`,
+      );
+    await stream.waitForEvents(stream.events.length + 1, left).catch(() => undefined);
+  }
+}

@@ -1,0 +1,130 @@
+/**
+ * A TCP proxy between the server and PostgreSQL that breaks the link on demand, the way a
+ * database restart or a network fault does, without touching the database server itself:
+ * drop every connection at once, refuse new ones for a while, or drop only the connections of
+ * one application (PostgreSQL's `application_name`, read from each connection's startup message).
+ */
+import net from 'node:net';
+
+interface Link {
+  client: net.Socket;
+  upstream: net.Socket;
+  applicationName: string | null;
+}
+
+/** The parameters of a PostgreSQL startup message: length, protocol, then name/value C strings. */
+function startupApplicationName(packet: Buffer): string | null {
+  if (packet.length < 8 || packet.readInt32BE(4) !== 196608) return null;
+  const fields = packet.subarray(8, packet.readInt32BE(0)).toString('utf8').split('\0');
+  for (let i = 0; i + 1 < fields.length; i += 2)
+    if (fields[i] === 'application_name') return fields[i + 1] ?? null;
+  return null;
+}
+
+export class FaultProxy {
+  private readonly links = new Set<Link>();
+  private readonly blocked = new Set<string>();
+  private server: net.Server | null = null;
+  port = 0;
+
+  private constructor(
+    private readonly upstreamHost: string,
+    private readonly upstreamPort: number,
+  ) {}
+
+  static async start(upstreamHost: string, upstreamPort: number): Promise<FaultProxy> {
+    const proxy = new FaultProxy(upstreamHost, upstreamPort);
+    await proxy.accept();
+    return proxy;
+  }
+
+  /** `url` with its host and port replaced by this proxy's. */
+  route(url: string): string {
+    const routed = new URL(url);
+    routed.hostname = '127.0.0.1';
+    routed.port = String(this.port);
+    return routed.toString();
+  }
+
+  get openConnections(): number {
+    return this.links.size;
+  }
+
+  /** Listens (again, on the same port once it has one): new connections go through. */
+  async accept(): Promise<void> {
+    if (this.server) return;
+    const server = net.createServer((client) => this.link(client));
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen(this.port, '127.0.0.1', () => resolve());
+    });
+    this.port = (server.address() as net.AddressInfo).port;
+    this.server = server;
+  }
+
+  /** Stops listening: every new connection is refused until `accept()`. Open ones stay. */
+  refuse(): void {
+    this.server?.close();
+    this.server = null;
+  }
+
+  /** Cuts the connections of one application, and every new one it makes until `unblock()`. */
+  block(applicationName: string): number {
+    this.blocked.add(applicationName);
+    return this.dropApplication(applicationName);
+  }
+
+  unblock(applicationName: string): void {
+    this.blocked.delete(applicationName);
+  }
+
+  /** Cuts every open connection, as a database restart does. */
+  dropAll(): number {
+    return this.dropWhere(() => true);
+  }
+
+  /** Cuts the open connections of one application only. */
+  dropApplication(applicationName: string): number {
+    return this.dropWhere((link) => link.applicationName === applicationName);
+  }
+
+  close(): void {
+    this.refuse();
+    this.dropAll();
+  }
+
+  private dropWhere(predicate: (link: Link) => boolean): number {
+    let dropped = 0;
+    for (const link of [...this.links]) {
+      if (!predicate(link)) continue;
+      link.client.destroy();
+      link.upstream.destroy();
+      this.links.delete(link);
+      dropped += 1;
+    }
+    return dropped;
+  }
+
+  private link(client: net.Socket) {
+    const upstream = net.connect(this.upstreamPort, this.upstreamHost);
+    const link: Link = { client, upstream, applicationName: null };
+    this.links.add(link);
+    const end = () => {
+      client.destroy();
+      upstream.destroy();
+      this.links.delete(link);
+    };
+    client.once('data', (first: Buffer) => {
+      link.applicationName = startupApplicationName(first);
+      if (link.applicationName && this.blocked.has(link.applicationName)) {
+        end();
+        return;
+      }
+      upstream.write(first);
+      client.pipe(upstream);
+    });
+    upstream.pipe(client);
+    client.on('error', end).on('close', end);
+    upstream.on('error', end).on('close', end);
+  }
+}
