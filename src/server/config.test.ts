@@ -86,12 +86,24 @@ describe('loadConfig', () => {
     expect(message).toContain('PUBLIC_URL:');
   });
 
+  it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE, and refuses nonsense', () => {
+    const url = 'postgres://db.internal/wellness';
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }).database).toEqual({
+      kind: 'postgres',
+      url,
+      poolSize: 4,
+    });
+    for (const bad of ['0', '-1', '2.5', 'many', '1001']) {
+      expect(() => loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: bad })).toThrow(/DATABASE_POOL_SIZE/);
+    }
+  });
+
   describe('DATABASE_URL', () => {
     it.each(['postgres://app:pw@db.internal:5432/wellness', 'postgresql://db.internal/wellness'])(
       'selects PostgreSQL for %s',
       (url) => {
         const config = loadConfig({ DATABASE_URL: url });
-        expect(config.database).toEqual({ kind: 'postgres', url });
+        expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 10 });
         // The demo data is for the embedded database only.
         expect(config.seedDemo).toBe(false);
         expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: '1' }).seedDemo).toBe(true);

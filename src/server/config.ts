@@ -13,6 +13,7 @@ const optionalUrl = z
 
 const PORT_MESSAGE = 'must be a whole number from 0 to 65535';
 const LOGIN_LIMIT_MESSAGE = 'must be a whole number from 1 to 1000000';
+const POOL_SIZE_MESSAGE = 'must be a whole number from 1 to 1000';
 
 /** The environment the server understands; every value has a default that needs no set-up. */
 const Environment = z.object({
@@ -30,6 +31,15 @@ const Environment = z.object({
   DATA_DIR: z.string().min(1).default('data'),
   WEB_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z.string().trim().optional(),
+  DATABASE_POOL_SIZE: z.preprocess(
+    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
+    z.coerce
+      .number({ error: POOL_SIZE_MESSAGE })
+      .int(POOL_SIZE_MESSAGE)
+      .min(1, POOL_SIZE_MESSAGE)
+      .max(1000, POOL_SIZE_MESSAGE)
+      .default(10),
+  ),
   SEED_DEMO: flag.optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   TRUST_PROXY: flag.default(false),
@@ -51,7 +61,14 @@ const Environment = z.object({
   ),
 });
 
-export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+export type DatabaseTarget =
+  | { kind: 'sqlite'; file: string }
+  | {
+      kind: 'postgres';
+      url: string;
+      /** Connections this instance may hold; all instances together must stay below max_connections. */
+      poolSize?: number;
+    };
 
 export interface LoginLimits {
   /** Failed attempts allowed per account inside one window. */
@@ -97,9 +114,9 @@ export interface Config {
   };
 }
 
-function databaseTarget(url: string | undefined, dataDir: string): DatabaseTarget {
+function databaseTarget(url: string | undefined, dataDir: string, poolSize: number): DatabaseTarget {
   if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize };
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     // better-sqlite3 would open an empty path as a temporary database that vanishes on exit.
@@ -116,7 +133,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR);
+  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_POOL_SIZE);
   return {
     port: e.PORT,
     host: e.HOST,

@@ -186,7 +186,7 @@ class OwnSchemaPostgresDialect extends PostgresDialect {
 /** How long a request waits for a database connection before it is answered 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
-function openPostgres(url: string, schema?: string): Db {
+function openPostgres(url: string, poolSize: number, schema?: string): Db {
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     // A database that does not answer must not hold requests (or the change listener) forever.
@@ -196,7 +196,7 @@ function openPostgres(url: string, schema?: string): Db {
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
   const health = new DatabaseHealth();
-  const pool = new pg.Pool({ ...clientConfig, application_name: 'wellspring', max: 10 });
+  const pool = new pg.Pool({ ...clientConfig, application_name: 'wellspring', max: poolSize });
   // PostgreSQL ends every connection when it shuts down or restarts. An idle pooled connection
   // reports that through the pool, a busy one on itself; unheard, either event ends the process.
   // The pool has already dropped the connection; the next request opens a new one.
@@ -225,7 +225,7 @@ export interface OpenOptions {
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   return target.kind === 'sqlite'
     ? openSqlite(target.file, options.busyTimeoutMs ?? 5_000)
-    : openPostgres(target.url, options.schema);
+    : openPostgres(target.url, target.poolSize ?? 10, options.schema);
 }
 
 /**
