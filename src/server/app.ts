@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
 import rateLimit from '@fastify/rate-limit';
@@ -18,6 +19,7 @@ import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
+import { loggerOptions } from './lib/logging';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
@@ -29,6 +31,8 @@ export interface AppOptions {
   secret: string;
   /** Folder of the built web app; defaults to dist/web. */
   webRoot?: string;
+  /** Where log lines go; standard output unless a test reads them. */
+  logStream?: Writable;
 }
 
 export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
@@ -37,7 +41,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, config, secret } = options;
   const setSecurityHeaders = securityHeaderSetter(config.web);
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
+    logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: config.trustProxy,
     bodyLimit: config.limits.bodyBytes,
     // Hash links and ids fit easily; anything longer is hostile.
