@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -21,6 +19,7 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config';
+import { prepareSqliteFiles } from '../lib/private-files';
 import { migrations } from './migrations';
 import type { Database } from './types';
 
@@ -85,7 +84,7 @@ class WriteLockingSqliteDialect extends SqliteDialect {
 }
 
 function openSqlite(file: string): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') prepareSqliteFiles(file);
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a submission that was acknowledged survives a power cut, not only a process crash.
