@@ -20,6 +20,7 @@ import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
 import { loggerOptions } from './lib/logging';
+import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
@@ -42,7 +43,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const setSecurityHeaders = securityHeaderSetter(config.web);
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
-    trustProxy: config.trustProxy,
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: config.limits.bodyBytes,
     // Hash links and ids fit easily; anything longer is hostile.
     routerOptions: { maxParamLength: 200 },
