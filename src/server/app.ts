@@ -24,6 +24,7 @@ import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
+import { serverTimeouts } from './lib/timeouts';
 
 export interface AppOptions {
   db: Db;
@@ -45,6 +46,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: config.limits.bodyBytes,
+    ...serverTimeouts(config.limits.timeouts),
     // Hash links and ids fit easily; anything longer is hostile.
     routerOptions: { maxParamLength: 200 },
     // The router's own refusals (a malformed percent-encoding, an over-long parameter) would

@@ -74,12 +74,31 @@ export interface LoginLimits {
   windowMs: number;
 }
 
+/**
+ * How long a client may take, so that slow senders (a byte every few seconds) cannot hold
+ * connections open: each connection costs a socket and memory, and a few hundred of them would
+ * shut everyone else out.
+ */
+export interface Timeouts {
+  /** The whole request, headers and body, must arrive within this. */
+  requestMs: number;
+  /** The headers must arrive within this. */
+  headersMs: number;
+  /** A connection with no traffic either way is closed (live dashboards send a heartbeat every 15 s). */
+  idleMs: number;
+  /** An idle kept-alive connection waits this long for its next request. */
+  keepAliveMs: number;
+  /** How often the server looks for requests past their time. */
+  checkIntervalMs: number;
+}
+
 export interface Limits {
   loginPerIpPerMinute: number;
   login: LoginLimits;
   linkSubmissionsPerIpPerMinute: number;
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
+  timeouts: Timeouts;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -87,6 +106,14 @@ export const DEFAULT_LIMITS: Limits = {
   login: { failuresPerAccount: 5, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
   bodyBytes: 256 * 1024,
+  // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
+  timeouts: {
+    requestMs: 30_000,
+    headersMs: 10_000,
+    idleMs: 60_000,
+    keepAliveMs: 5_000,
+    checkIntervalMs: 2_000,
+  },
 };
 
 export interface Config {
