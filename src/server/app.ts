@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import type { Writable } from 'node:stream';
 import cookie from '@fastify/cookie';
 import csrfProtection from '@fastify/csrf-protection';
 import rateLimit from '@fastify/rate-limit';
@@ -19,9 +20,12 @@ import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
+import { loggerOptions } from './lib/logging';
+import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
+import { serverTimeouts } from './lib/timeouts';
 
 export interface AppOptions {
   db: Db;
@@ -30,6 +34,8 @@ export interface AppOptions {
   secret: string;
   /** Folder of the built web app; defaults to dist/web. */
   webRoot?: string;
+  /** Where log lines go; standard output unless a test reads them. */
+  logStream?: Writable;
 }
 
 export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
@@ -38,9 +44,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, config, secret } = options;
   const setSecurityHeaders = securityHeaderSetter(config.web);
   const app = Fastify({
-    logger: config.logLevel === 'silent' ? false : { level: config.logLevel },
-    trustProxy: config.trustProxy,
+    logger: loggerOptions(config.logLevel, options.logStream),
+    trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: config.limits.bodyBytes,
+    ...serverTimeouts(config.limits.timeouts),
     // Hash links and ids fit easily; anything longer is hostile.
     routerOptions: { maxParamLength: 200 },
     // The router's own refusals (a malformed percent-encoding, an over-long parameter) would

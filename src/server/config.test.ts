@@ -12,7 +12,7 @@ describe('loadConfig', () => {
       database: { kind: 'sqlite', file: path.join('data', 'wellness.sqlite') },
       seedDemo: true,
       sessionSecret: null,
-      trustProxy: false,
+      trustProxy: 0,
       logLevel: 'info',
       limits: DEFAULT_LIMITS,
       web: {
@@ -23,6 +23,19 @@ describe('loadConfig', () => {
         publicUrl: null,
       },
     });
+  });
+
+  it('reads TRUST_PROXY as a number of proxy hops, never as "trust every hop"', () => {
+    expect(loadConfig({ TRUST_PROXY: '1' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: '2' }).trustProxy).toBe(2);
+    expect(loadConfig({ TRUST_PROXY: '0' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: 'yes' }).trustProxy).toBe(1);
+    expect(loadConfig({ TRUST_PROXY: 'false' }).trustProxy).toBe(0);
+    expect(loadConfig({ TRUST_PROXY: '' }).trustProxy).toBe(0);
+    for (const wrong of ['-1', '1.5', 'all', '11'])
+      expect(() => loadConfig({ TRUST_PROXY: wrong }), wrong).toThrow(
+        /TRUST_PROXY: must be the number of reverse proxies/,
+      );
   });
 
   it('reads the values it is given', () => {
@@ -42,7 +55,7 @@ describe('loadConfig', () => {
       dataDir: '/var/lib/wellness',
       database: { kind: 'sqlite', file: path.join('/var/lib/wellness', 'wellness.sqlite') },
       sessionSecret: 's'.repeat(40),
-      trustProxy: true,
+      trustProxy: 1,
       logLevel: 'warn',
       web: { brandName: 'Northwind', publicUrl: 'https://wellness.example.edu' },
     });

@@ -12,6 +12,7 @@ const optionalUrl = z
   .pipe(z.url().nullable());
 
 const PORT_MESSAGE = 'must be a whole number from 0 to 65535';
+const TRUST_PROXY_MESSAGE = 'must be the number of reverse proxies in front of the server (0 to 10)';
 const LOGIN_LIMIT_MESSAGE = 'must be a whole number from 1 to 1000000';
 const POOL_SIZE_MESSAGE = 'must be a whole number from 1 to 1000';
 
@@ -42,7 +43,21 @@ const Environment = z.object({
   ),
   SEED_DEMO: flag.optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
-  TRUST_PROXY: flag.default(false),
+  // A hop count, never "trust every hop": with `true`, the left-most X-Forwarded-For entry (which
+  // any client writes) would be taken as the client address. The old yes/no spellings still
+  // work: yes is one proxy, no is none.
+  TRUST_PROXY: z.preprocess(
+    (value) =>
+      typeof value === 'string'
+        ? ({ '': '0', false: '0', no: '0', true: '1', yes: '1' }[value.trim().toLowerCase()] ?? value)
+        : value,
+    z.coerce
+      .number({ error: TRUST_PROXY_MESSAGE })
+      .int(TRUST_PROXY_MESSAGE)
+      .min(0, TRUST_PROXY_MESSAGE)
+      .max(10, TRUST_PROXY_MESSAGE)
+      .default(0),
+  ),
   BRAND_NAME: z.string().trim().min(1).max(60).default('Wellspring'),
   DEMO_VIDEO_URL: optionalUrl.default(null),
   CONTACT_FORM_URL: z.string().trim().min(1).default('/api/contact/'),
@@ -76,12 +91,31 @@ export interface LoginLimits {
   windowMs: number;
 }
 
+/**
+ * How long a client may take, so that slow senders (a byte every few seconds) cannot hold
+ * connections open: each connection costs a socket and memory, and a few hundred of them would
+ * shut everyone else out.
+ */
+export interface Timeouts {
+  /** The whole request, headers and body, must arrive within this. */
+  requestMs: number;
+  /** The headers must arrive within this. */
+  headersMs: number;
+  /** A connection with no traffic either way is closed (live dashboards send a heartbeat every 15 s). */
+  idleMs: number;
+  /** An idle kept-alive connection waits this long for its next request. */
+  keepAliveMs: number;
+  /** How often the server looks for requests past their time. */
+  checkIntervalMs: number;
+}
+
 export interface Limits {
   loginPerIpPerMinute: number;
   login: LoginLimits;
   linkSubmissionsPerIpPerMinute: number;
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
+  timeouts: Timeouts;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -89,6 +123,14 @@ export const DEFAULT_LIMITS: Limits = {
   login: { failuresPerAccount: 5, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
   bodyBytes: 256 * 1024,
+  // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
+  timeouts: {
+    requestMs: 30_000,
+    headersMs: 10_000,
+    idleMs: 60_000,
+    keepAliveMs: 5_000,
+    checkIntervalMs: 2_000,
+  },
 };
 
 export interface Config {
@@ -101,7 +143,11 @@ export interface Config {
   seedDemo: boolean;
   /** Configured secret, or null when one should be generated and kept beside the database. */
   sessionSecret: string | null;
-  trustProxy: boolean;
+  /**
+   * How many reverse proxies stand in front of the server: the client address is the entry this
+   * many hops back in X-Forwarded-For, and X-Forwarded-Proto is believed only from them. 0: none.
+   */
+  trustProxy: number;
   logLevel: z.infer<typeof Environment>['LOG_LEVEL'];
   limits: Limits;
   /** Values the web app needs; the server hands them to it inside the page shell. */

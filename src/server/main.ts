@@ -1,12 +1,16 @@
+import fs from 'node:fs';
 import { buildApp } from './app';
 import { loadConfig } from './config';
 import { migrateToLatest, openDatabase } from './db';
 import { seedSampleResponses } from './features/surveys/sample-responses';
+import { makePrivateDir } from './lib/private-files';
 import { resolveSecret } from './lib/secrets';
 import { DEMO_LOGINS, seedDemo } from './seed';
 
 async function main() {
   const config = loadConfig();
+  // The data folder is ours: tighten what an older version left readable (new ones start 0700).
+  if (fs.existsSync(config.dataDir)) makePrivateDir(config.dataDir);
   const db = openDatabase(config.database);
   await migrateToLatest(db);
   const seeded = config.seedDemo ? await seedDemo(db.kysely, seedSampleResponses) : false;

@@ -1,18 +1,19 @@
 import { describe, expect, it } from 'vitest';
-import { DatabaseHealth, databaseUnavailability, type HealthEvent } from './availability';
+import { DatabaseHealth, databaseUnavailability, fromPostgres, type HealthEvent } from './availability';
 
 const withCode = (code: string, message = 'failed') => Object.assign(new Error(message), { code });
+const postgres = (error: Error) => fromPostgres(error);
 
 describe('databaseUnavailability', () => {
   it.each([
-    ['PostgreSQL shutting down', withCode('57P01')],
-    ['PostgreSQL starting up', withCode('57P03')],
-    ['too many connections', withCode('53300')],
-    ['a connection exception', withCode('08006')],
-    ['a refused connection', withCode('ECONNREFUSED')],
-    ['a reset connection', withCode('ECONNRESET')],
-    ['a connection lost mid-query', new Error('Connection terminated unexpectedly')],
-    ['a connect timeout', new Error('timeout exceeded when trying to connect')],
+    ['PostgreSQL shutting down', postgres(withCode('57P01'))],
+    ['PostgreSQL starting up', postgres(withCode('57P03'))],
+    ['too many connections', postgres(withCode('53300'))],
+    ['a connection exception', postgres(withCode('08006'))],
+    ['a refused connection', postgres(withCode('ECONNREFUSED'))],
+    ['a reset connection', postgres(withCode('ECONNRESET'))],
+    ['a connection lost mid-query', postgres(new Error('Connection terminated unexpectedly'))],
+    ['a connect timeout', postgres(new Error('timeout exceeded when trying to connect'))],
     ['SQLite busy', withCode('SQLITE_BUSY')],
     ['SQLite full', withCode('SQLITE_FULL')],
     ['SQLite read-only', withCode('SQLITE_READONLY')],
@@ -22,9 +23,11 @@ describe('databaseUnavailability', () => {
   });
 
   it.each([
-    ['a unique violation', withCode('23505')],
+    ['a unique violation', postgres(withCode('23505'))],
     ['an SQLite constraint', withCode('SQLITE_CONSTRAINT_UNIQUE')],
-    ['a syntax error', withCode('42601')],
+    ['a syntax error', postgres(withCode('42601'))],
+    ['a refused connection to another service', withCode('ECONNREFUSED')],
+    ['another service shutting down', withCode('57P01')],
     ['a bug', new TypeError('undefined is not a function')],
     ['nothing', undefined],
   ])('does not count %s as an outage', (_name, error) => {
@@ -33,7 +36,7 @@ describe('databaseUnavailability', () => {
 
   it('says what happened in words for people', () => {
     expect(databaseUnavailability(withCode('SQLITE_FULL'))?.message).toMatch(/run out of storage/);
-    expect(databaseUnavailability(withCode('57P01'))?.message).toMatch(/try again/);
+    expect(databaseUnavailability(postgres(withCode('57P01')))?.message).toMatch(/try again/);
   });
 });
 
@@ -44,7 +47,7 @@ describe('DatabaseHealth', () => {
     const events: HealthEvent[] = [];
     health.observe((event) => events.push(event));
     health.succeeded();
-    for (let i = 0; i < 50; i++) health.failed(withCode('ECONNREFUSED'));
+    for (let i = 0; i < 50; i++) health.failed(postgres(withCode('ECONNREFUSED')));
     health.failed(new TypeError('a bug is not an outage'));
     clock += 1_500;
     health.succeeded();
@@ -58,7 +61,7 @@ describe('DatabaseHealth', () => {
 
   it('does not count failures that are not outages', () => {
     const health = new DatabaseHealth();
-    expect(health.failed(withCode('23505'))).toBeNull();
+    expect(health.failed(postgres(withCode('23505')))).toBeNull();
     expect(health.isDown).toBe(false);
   });
 });

@@ -46,6 +46,20 @@ const NETWORK_CODES = new Set([
 const LOST_CONNECTION =
   /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Client was closed)/;
 
+const FROM_POSTGRES = Symbol('from PostgreSQL');
+
+/**
+ * Marks an error as PostgreSQL's own (its connection or its answer). A refused or reset
+ * connection means a database outage only when it was the database's connection: the same codes
+ * from a mail server or a sign-in provider are those services' trouble, not a reason for 503.
+ */
+export function fromPostgres<T>(error: T): T {
+  if (error && typeof error === 'object' && !(FROM_POSTGRES in error)) {
+    Object.defineProperty(error, FROM_POSTGRES, { value: true });
+  }
+  return error;
+}
+
 /** Whether an error means the database is unreachable or unable to serve, and how to say so. */
 export function databaseUnavailability(error: unknown): Unavailability | null {
   if (!error || typeof error !== 'object') return null;
@@ -55,6 +69,7 @@ export function databaseUnavailability(error: unknown): Unavailability | null {
   if (sqliteBase && SQLITE_CONDITIONS[sqliteBase]) {
     return { message: SQLITE_CONDITIONS[sqliteBase], reason: code };
   }
+  if (!(FROM_POSTGRES in error)) return null;
   if (code && (NETWORK_CODES.has(code) || isPostgresOutageState(code)))
     return { message: GENERIC, reason: code };
   const message = (error as { message?: unknown }).message;

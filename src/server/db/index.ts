@@ -1,5 +1,3 @@
-import fs from 'node:fs';
-import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import {
   CompiledQuery,
@@ -21,7 +19,8 @@ import {
 } from 'kysely';
 import pg from 'pg';
 import type { DatabaseTarget } from '../config';
-import { DatabaseHealth, healthRecordingPlugin } from './availability';
+import { prepareSqliteFiles } from '../lib/private-files';
+import { DatabaseHealth, fromPostgres, healthRecordingPlugin } from './availability';
 import { migrations } from './migrations';
 import { patientPool } from './patient-pool';
 import type { Database } from './types';
@@ -89,7 +88,7 @@ class WriteLockingSqliteDialect extends SqliteDialect {
 }
 
 function openSqlite(file: string, busyTimeoutMs: number): Db {
-  if (file !== ':memory:') fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  if (file !== ':memory:') prepareSqliteFiles(file);
   const sqlite = new SqliteDatabase(file);
   sqlite.pragma('journal_mode = WAL');
   // FULL: a submission that was acknowledged survives a power cut, not only a process crash.
@@ -200,8 +199,8 @@ function openPostgres(url: string, poolSize: number, schema?: string): Db {
   // PostgreSQL ends every connection when it shuts down or restarts. An idle pooled connection
   // reports that through the pool, a busy one on itself; unheard, either event ends the process.
   // The pool has already dropped the connection; the next request opens a new one.
-  pool.on('error', (error) => health.failed(error));
-  pool.on('connect', (client) => client.on('error', (error) => health.failed(error)));
+  pool.on('error', (error) => health.failed(fromPostgres(error)));
+  pool.on('connect', (client) => client.on('error', (error) => health.failed(fromPostgres(error))));
   const kysely = new Kysely<Database>({
     dialect: new OwnSchemaPostgresDialect({ pool: patientPool(pool, CONNECT_TIMEOUT_MS) }),
     plugins: [healthRecordingPlugin(health, 'postgres')],

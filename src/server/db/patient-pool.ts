@@ -1,6 +1,7 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { PostgresPool, PostgresPoolClient } from 'kysely';
 import type pg from 'pg';
+import { fromPostgres } from './availability';
 
 /**
  * PostgreSQL is at its connection limit (53300), out of connection slots (53000 class) or still
@@ -24,14 +25,31 @@ export function patientPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
       const deadline = Date.now() + timeoutMs;
       for (let attempt = 0; ; attempt++) {
         try {
-          return await pool.connect();
+          return markingErrors(await pool.connect());
         } catch (error) {
           const wait = Math.min(25 * 2 ** attempt, 200) * (0.5 + Math.random());
-          if (!isBusyServer(error) || Date.now() + wait > deadline) throw error;
+          if (!isBusyServer(error) || Date.now() + wait > deadline) throw fromPostgres(error);
           await delay(wait);
         }
       }
     },
     end: () => pool.end(),
   };
+}
+
+const marked = new WeakSet<pg.PoolClient>();
+
+/** The client, its failed queries marked as PostgreSQL's (see `fromPostgres`). */
+function markingErrors(client: pg.PoolClient): pg.PoolClient {
+  if (marked.has(client)) return client;
+  marked.add(client);
+  const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+  // Kysely passes text and values (a promise comes back) or a cursor (returned as it is).
+  (client as { query: unknown }).query = (...args: unknown[]) => {
+    const result = query(...args);
+    return result instanceof Promise
+      ? result.catch((error: unknown) => Promise.reject(fromPostgres(error)))
+      : result;
+  };
+  return client;
 }

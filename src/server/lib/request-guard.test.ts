@@ -286,7 +286,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
 
     it('is Secure when served over HTTPS behind a trusted proxy', async () => {
       await ctx.close();
-      ctx = await createTestApp(dialect, { trustProxy: true });
+      ctx = await createTestApp(dialect, { trustProxy: 1 });
       cast = await makeTwoInstitutions(ctx.db.kysely);
       agent = new TestAgent(ctx.app);
       const response = await agent.request({
@@ -412,7 +412,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
       expect(spoofed.headers['strict-transport-security']).toBeUndefined();
 
       await ctx.close();
-      ctx = await createTestApp(dialect, { trustProxy: true });
+      ctx = await createTestApp(dialect, { trustProxy: 1 });
       agent = new TestAgent(ctx.app);
       const https = await agent.request({ url: '/api/user/', headers: { 'x-forwarded-proto': 'https' } });
       expect(https.headers['strict-transport-security']).toMatch(/max-age=\d{7,}/);

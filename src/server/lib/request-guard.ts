@@ -13,8 +13,14 @@ declare module 'fastify' {
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
+/**
+ * This site's own origins: the Host the browser addressed (proxies forward it unchanged) and
+ * PUBLIC_URL. Not X-Forwarded-Host: a proxy passes on whatever a client wrote there, so trusting
+ * it would let a forged header vouch for a foreign Origin. Behind a proxy that rewrites Host,
+ * PUBLIC_URL names the public origin.
+ */
 function allowedOrigins(request: FastifyRequest, publicUrl: string | null): Set<string> {
-  const origins = new Set([`${request.protocol}://${request.host}`]);
+  const origins = new Set([`${request.protocol}://${request.headers.host ?? ''}`]);
   if (publicUrl) origins.add(new URL(publicUrl).origin);
   return origins;
 }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
+import { makePrivateDir, makePrivateIfPresent } from './private-files';
 
 /**
  * The server secret (signs CSRF tokens and cookies). When none is configured, one is generated
@@ -11,11 +12,12 @@ export function resolveSecret(configured: string | null, dataDir: string): strin
   if (configured) return configured;
   const file = path.join(dataDir, 'secret.key');
   try {
+    makePrivateIfPresent(file);
     return usable(fs.readFileSync(file, 'utf8'), file);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  fs.mkdirSync(dataDir, { recursive: true });
+  makePrivateDir(dataDir);
   const secret = crypto.randomBytes(48).toString('base64url');
   // 'wx' fails if another instance won the race; then its secret is the one to use.
   try {

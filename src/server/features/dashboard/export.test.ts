@@ -45,6 +45,19 @@ describe('csv cells', () => {
     expect(csvCell('=HYPERLINK("http://x","y")')).toBe(`"'=HYPERLINK(""http://x"",""y"")"`);
   });
 
+  it('neutralises a formula trigger after any separator a spreadsheet may split the cell on', () => {
+    expect(csvCell('Ann;=HYPERLINK("http://x","y")')).toBe(`"Ann;'=HYPERLINK(""http://x"",""y"")"`);
+    expect(csvCell('a,+1')).toBe(`"a,'+1"`);
+    expect(csvCell('a\t@cmd')).toBe("a\t'@cmd");
+    expect(csvCell('a| -2')).toBe("a| '-2");
+    expect(csvCell('line\n=1+1')).toBe(`"line\n'=1+1"`);
+    expect(csvCell('line\r\n=1+1')).toBe(`"line\r\n'=1+1"`);
+    expect(csvCell('=1;=2')).toBe("'=1;'=2");
+    // Text without a trigger after its separators is left as it is.
+    expect(csvCell('ok; fine, thanks')).toBe('"ok; fine, thanks"');
+    expect(csvCell('1-2 = 3')).toBe('1-2 = 3');
+  });
+
   it('quotes only what needs quoting and leaves plain text alone', () => {
     expect(csvCell('Ann Smith')).toBe('Ann Smith');
     expect(csvCell('a, b')).toBe('"a, b"');
