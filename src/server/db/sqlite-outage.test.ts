@@ -142,7 +142,7 @@ describe('health probes', () => {
     const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
     try {
       const probe = async (url: string) => {
-        const response = await app.inject({ url, cookies: { sessionid: 'not-a-session' } });
+        const response = await app.inject({ url });
         return { status: response.statusCode, body: response.json() };
       };
       expect(await probe('/api/health/live')).toEqual({ status: 200, body: { status: 'live' } });

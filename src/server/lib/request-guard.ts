@@ -6,8 +6,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** false for the few unsafe routes a plain HTML form posts to (no script can add the header). */
     csrf?: boolean;
-    /** false for routes that never look at who is asking (health probes): no session lookup. */
-    session?: boolean;
   }
 }
 
@@ -45,7 +43,6 @@ export function installRequestGuard(app: FastifyInstance, options: RequestGuardO
     // so "/%61pi/login/" reaches the "/api/login/" handler and must meet the same guard.
     const route = request.routeOptions.url;
     if (!(route ?? request.url).startsWith('/api/')) return;
-    if (request.routeOptions.config.session === false) return;
     const sessionId = request.cookies[SESSION_COOKIE];
     if (sessionId) {
       request.session = await findSession(app.db.kysely, sessionId);

@@ -8,13 +8,12 @@ const tags = ['health'];
 
 /**
  * For load balancers and orchestrators: cheap, unauthenticated, and saying nothing but a state.
- * Neither looks at cookies, so a probe never waits on a session lookup.
+ * Probes send no cookies, so `live` never touches the database.
  */
 export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/health/live',
     {
-      config: { session: false },
       schema: { tags, summary: 'The process is up and answering', response: { 200: Health } },
     },
     async () => ({ status: 'live' as const }),
@@ -23,7 +22,6 @@ export const healthRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/health/ready',
     {
-      config: { session: false },
       schema: {
         tags,
         summary: 'The database is reachable and migrated: send traffic here (503 otherwise)',
