@@ -119,6 +119,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         email: body.email,
         password: body.password,
         confirmPassword: body.confirm_password,
+        brandName: config.web.brandName,
       });
       return reply
         .status(201)

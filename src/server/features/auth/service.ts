@@ -104,6 +104,8 @@ export async function registerStudent(options: {
   email: string;
   password: string;
   confirmPassword: string;
+  /** The product's name, which a password must not lean on either. */
+  brandName?: string;
 }): Promise<void> {
   const { db, email, password } = options;
   if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
@@ -115,7 +117,12 @@ export async function registerStudent(options: {
     const expected = domains.map((domain) => `@${domain}`).join(' or ');
     throw new AppError('BAD_REQUEST', `Use your ${institution.name} email address (${expected})`);
   }
-  const weakness = passwordProblem(password);
+  const weakness = passwordProblem(password, {
+    email,
+    name: options.name,
+    institutionName: institution.name,
+    ...(options.brandName ? { brandName: options.brandName } : {}),
+  });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   if (await queries.findUserByEmail(db, email)) {
     throw new AppError('CONFLICT', EMAIL_TAKEN);
@@ -145,9 +152,15 @@ export async function createStaffAccount(options: {
   name: string;
   email: string;
   password: string;
+  brandName?: string;
 }): Promise<{ id: number }> {
   const { db, role, email } = options;
-  const weakness = passwordProblem(options.password);
+  const weakness = passwordProblem(options.password, {
+    email,
+    name: options.name,
+    institutionName: options.institutionName ?? null,
+    ...(options.brandName ? { brandName: options.brandName } : {}),
+  });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   let institutionId: number | null = null;
   if (role === 'institution_admin') {
