@@ -32,6 +32,8 @@ const Environment = z.object({
   WEB_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z.string().trim().optional(),
   SEED_DEMO: flag.optional(),
+  // For automated set-ups (tests) that must know the demo password in advance.
+  DEMO_PASSWORD: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   // A hop count, never "trust every hop": with `true`, the left-most X-Forwarded-For entry (which
   // any client writes) would be taken as the client address. The old yes/no spellings still
@@ -124,6 +126,8 @@ export interface Config {
   webRoot: string | null;
   database: DatabaseTarget;
   seedDemo: boolean;
+  /** The demo logins' password; null: a random one is generated when the demo is seeded. */
+  demoPassword: string | null;
   /** Configured secret, or null when one should be generated and kept beside the database. */
   sessionSecret: string | null;
   /**
@@ -171,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     // The demo seed belongs to the embedded database only, unless asked for explicitly.
     seedDemo: e.SEED_DEMO ?? database.kind === 'sqlite',
+    demoPassword: e.DEMO_PASSWORD ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,
