@@ -98,6 +98,8 @@ export interface Limits {
   loginPerIpPerMinute: number;
   login: LoginLimits;
   linkSubmissionsPerIpPerMinute: number;
+  /** Accounts one client address may register per hour (a class registering together fits). */
+  registrationsPerIpPerHour: number;
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
@@ -107,6 +109,7 @@ export const DEFAULT_LIMITS: Limits = {
   loginPerIpPerMinute: 20,
   login: { failuresPerAccount: 5, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
+  registrationsPerIpPerHour: 20,
   bodyBytes: 256 * 1024,
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {

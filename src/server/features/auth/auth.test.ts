@@ -264,8 +264,8 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
     /** Moves the account's failure window into the past, as if the window had gone by. */
     async function expireWindow() {
       await ctx.db.kysely
-        .updateTable('login_throttle')
-        .set({ window_started_at: Date.now() - WINDOW_MS - 1_000 })
+        .updateTable('limit_counters')
+        .set({ window_started_at: Date.now() - WINDOW_MS - 1_000, expires_at: Date.now() - 1_000 })
         .execute();
     }
 

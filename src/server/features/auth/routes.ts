@@ -11,6 +11,7 @@ import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { createSession, deleteSession } from '../../lib/sessions';
+import { HOUR } from '../../lib/time';
 import { listInstitutions } from '../institutions/queries';
 import { clearAuthCookies, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
 import { authenticate, registerStudent, toCurrentUser } from './service';
@@ -109,6 +110,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: RegisterRequest,
         response: { 201: SuccessMessage, ...errors },
       },
+      config: { rateLimit: { max: config.limits.registrationsPerIpPerHour, timeWindow: HOUR } },
     },
     async (request, reply) => {
       const body = request.body;

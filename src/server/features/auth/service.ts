@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
+import { clearLimit, enforceLimit } from '../../lib/limits';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import type { SessionUser } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
@@ -35,9 +36,12 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
 
 /** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
 async function countAttempt(db: Executor, key: string, limits: LoginLimits) {
-  const attempts = await queries.countLoginAttempt(db, key, now(), limits.windowMs);
-  if (attempts > limits.failuresPerAccount)
-    throw new AppError('TOO_MANY_REQUESTS', accountThrottledMessage(limits.windowMs));
+  await enforceLimit(
+    db,
+    key,
+    { max: limits.failuresPerAccount, windowMs: limits.windowMs },
+    accountThrottledMessage(limits.windowMs),
+  );
 }
 
 /**
@@ -51,12 +55,12 @@ export async function authenticate(options: {
   limits: LoginLimits;
 }): Promise<SessionUser> {
   const { db, email, password, limits } = options;
-  const throttleKey = `account:${email}`;
+  const throttleKey = `login:account:${email}`;
   await countAttempt(db, throttleKey, limits);
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
   if (!user || !valid) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  await queries.clearThrottle(db, throttleKey);
+  await clearLimit(db, throttleKey);
   if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
   return {
     id: user.id,
