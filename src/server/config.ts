@@ -71,8 +71,17 @@ const Environment = z.object({
 export type DatabaseTarget = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
 export interface LoginLimits {
-  /** Failed attempts allowed per account inside one window. */
+  /**
+   * Failed attempts allowed per account from one client (a browser that signed in to it before,
+   * else a client address) inside one window; then that client waits for the window to end.
+   * A stranger's failures never lock the owner out of their usual browser.
+   */
   failuresPerAccount: number;
+  /**
+   * Failed attempts allowed per account from all clients together that have not signed in to it
+   * before: slows guessing spread over many addresses, without touching the owner's browser.
+   */
+  failuresPerAccountFromNewClients: number;
   windowMs: number;
 }
 
@@ -107,7 +116,7 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   loginPerIpPerMinute: 20,
-  login: { failuresPerAccount: 5, windowMs: 15 * 60_000 },
+  login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 50, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
   bodyBytes: 256 * 1024,

@@ -245,7 +245,9 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
     beforeEach(async () => {
       await ctx.close();
       ctx = await createTestApp(dialect, {
-        limits: { login: { failuresPerAccount: 3, windowMs: WINDOW_MS } },
+        limits: {
+          login: { failuresPerAccount: 3, failuresPerAccountFromNewClients: 50, windowMs: WINDOW_MS },
+        },
       });
       cast = await makeTwoInstitutions(ctx.db.kysely);
       agent = new TestAgent(ctx.app);

@@ -34,29 +34,42 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
   };
 }
 
+/** Who is signing in: the client address, and the browser's id if it signed in to the account before. */
+export interface LoginClient {
+  address: string;
+  knownDevice: string | null;
+}
+
 /** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
-async function countAttempt(db: Executor, key: string, limits: LoginLimits) {
-  await enforceLimit(
-    db,
-    key,
-    { max: limits.failuresPerAccount, windowMs: limits.windowMs },
-    accountThrottledMessage(limits.windowMs),
-  );
+async function countAttempt(db: Executor, key: string, max: number, windowMs: number) {
+  await enforceLimit(db, key, { max, windowMs }, accountThrottledMessage(windowMs));
 }
 
 /**
  * Checks credentials. Unknown email and wrong password fail identically (same message, same
- * argon2 work), and repeated failures lock the account for a window whoever is guessing.
+ * argon2 work). Repeated failures lock the account for a window, but only for the client that
+ * failed (a browser that signed in to the account before, else a client address): a stranger
+ * guessing from elsewhere cannot lock the owner out. Clients new to the account also share a
+ * larger budget per account, against guessing spread over many addresses.
  */
 export async function authenticate(options: {
   db: Executor;
   email: string;
   password: string;
   limits: LoginLimits;
+  client: LoginClient;
 }): Promise<SessionUser> {
-  const { db, email, password, limits } = options;
-  const throttleKey = `login:account:${email}`;
-  await countAttempt(db, throttleKey, limits);
+  const { db, email, password, limits, client } = options;
+  const who = client.knownDevice ? `device:${client.knownDevice}` : `address:${client.address}`;
+  const throttleKey = `login:account:${email}:${who}`;
+  await countAttempt(db, throttleKey, limits.failuresPerAccount, limits.windowMs);
+  if (!client.knownDevice)
+    await countAttempt(
+      db,
+      `login:account:${email}:new-clients`,
+      limits.failuresPerAccountFromNewClients,
+      limits.windowMs,
+    );
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
   if (!user || !valid) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
