@@ -31,6 +31,7 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     'WEB_ROOT',
     'PUBLIC_URL',
     'TRUST_PROXY',
+    'DEMO_PASSWORD',
   ]) {
     delete env[key];
   }
@@ -194,12 +195,24 @@ describe('the server process', () => {
       server = await startServer(dataDir);
       expect(server.output()).toContain('admin@demo.edu');
       expect(server.output()).toContain('Demo data created');
+      // This installation's own demo password, printed once and kept owner-only in the data folder.
+      const printed = /admin@demo\.edu\s+password: (\S+)/.exec(server.output())?.[1] ?? '';
+      const passwordFile = path.join(dataDir, 'demo-password.txt');
+      expect(fs.readFileSync(passwordFile, 'utf8').trim()).toBe(printed);
+      expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
+      expect(printed.length).toBeGreaterThanOrEqual(16);
 
       const browser = new HttpClient(server.baseUrl);
       expect((await browser.request('GET', '/api/user/')).status).toBe(401);
-      const login = await browser.request('POST', '/api/login/', {
+      // The password earlier versions published opens nothing.
+      const published = await new HttpClient(server.baseUrl).request('POST', '/api/login/', {
         email: 'admin@demo.edu',
         password: 'wellness-demo',
+      });
+      expect(published.status).toBe(401);
+      const login = await browser.request('POST', '/api/login/', {
+        email: 'admin@demo.edu',
+        password: printed,
       });
       expect(login).toMatchObject({ status: 200, body: { success: true } });
       const user = await browser.request('GET', '/api/user/');
@@ -225,6 +238,8 @@ describe('the server process', () => {
       // Same data folder, new process: the session, the CSRF token and the demo data carry over.
       server = await startServer(dataDir);
       expect(server.output()).not.toContain('Demo data created');
+      expect(server.output()).not.toContain(printed);
+      expect(server.output()).toContain(passwordFile);
       expect(fs.readFileSync(secretFile, 'utf8').trim()).toBe(secret);
       browser.baseUrl = server.baseUrl;
       const again = await browser.request('GET', '/api/user/');

@@ -20,6 +20,7 @@ import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
+import { sharedRateLimitStore } from './lib/limits';
 import { loggerOptions } from './lib/logging';
 import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
@@ -100,6 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(rateLimit, {
     global: false,
+    // Counts in the database, so a limit holds across instances (see lib/limits.ts).
+    store: sharedRateLimitStore(db.kysely),
     errorResponseBuilder: () =>
       new AppError('TOO_MANY_REQUESTS', 'Too many requests. Please wait a minute and try again.'),
   });

@@ -76,6 +76,7 @@ async function run(argv: string[]) {
           email: email(values.email),
           name: (values.name ?? '').trim(),
           password: values.password ?? '',
+          brandName: config.web.brandName,
         });
         console.log(
           `Created ${isAdmin ? 'institution admin' : 'superuser'} ${email(values.email)} (id ${account.id})`,

@@ -11,6 +11,7 @@ describe('loadConfig', () => {
       webRoot: null,
       database: { kind: 'sqlite', file: path.join('data', 'wellness.sqlite') },
       seedDemo: true,
+      demoPassword: null,
       sessionSecret: null,
       trustProxy: 0,
       logLevel: 'info',

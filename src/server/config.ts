@@ -42,6 +42,8 @@ const Environment = z.object({
       .default(10),
   ),
   SEED_DEMO: flag.optional(),
+  // For automated set-ups (tests) that must know the demo password in advance.
+  DEMO_PASSWORD: z.string().min(1).optional(),
   SESSION_SECRET: z.string().min(32, 'SESSION_SECRET must be at least 32 characters').optional(),
   // A hop count, never "trust every hop": with `true`, the left-most X-Forwarded-For entry (which
   // any client writes) would be taken as the client address. The old yes/no spellings still
@@ -86,8 +88,17 @@ export type DatabaseTarget =
     };
 
 export interface LoginLimits {
-  /** Failed attempts allowed per account inside one window. */
+  /**
+   * Failed attempts allowed per account from one client (a browser that signed in to it before,
+   * else a client address) inside one window; then that client waits for the window to end.
+   * A stranger's failures never lock the owner out of their usual browser.
+   */
   failuresPerAccount: number;
+  /**
+   * Failed attempts allowed per account from all clients together that have not signed in to it
+   * before: slows guessing spread over many addresses, without touching the owner's browser.
+   */
+  failuresPerAccountFromNewClients: number;
   windowMs: number;
 }
 
@@ -113,6 +124,8 @@ export interface Limits {
   loginPerIpPerMinute: number;
   login: LoginLimits;
   linkSubmissionsPerIpPerMinute: number;
+  /** Accounts one client address may register per hour (a class registering together fits). */
+  registrationsPerIpPerHour: number;
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
@@ -120,8 +133,9 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   loginPerIpPerMinute: 20,
-  login: { failuresPerAccount: 5, windowMs: 15 * 60_000 },
+  login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 50, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
+  registrationsPerIpPerHour: 20,
   bodyBytes: 256 * 1024,
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {
@@ -141,6 +155,8 @@ export interface Config {
   webRoot: string | null;
   database: DatabaseTarget;
   seedDemo: boolean;
+  /** The demo logins' password; null: a random one is generated when the demo is seeded. */
+  demoPassword: string | null;
   /** Configured secret, or null when one should be generated and kept beside the database. */
   sessionSecret: string | null;
   /**
@@ -188,6 +204,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     database,
     // The demo seed belongs to the embedded database only, unless asked for explicitly.
     seedDemo: e.SEED_DEMO ?? database.kind === 'sqlite',
+    demoPassword: e.DEMO_PASSWORD ?? null,
     sessionSecret: e.SESSION_SECRET ?? null,
     trustProxy: e.TRUST_PROXY,
     logLevel: e.LOG_LEVEL,

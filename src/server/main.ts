@@ -1,11 +1,20 @@
 import fs from 'node:fs';
+import path from 'node:path';
 import { buildApp } from './app';
-import { loadConfig } from './config';
-import { migrateToLatest, openDatabase } from './db';
+import { type Config, loadConfig } from './config';
+import { type Db, migrateToLatest, openDatabase } from './db';
 import { seedSampleResponses } from './features/surveys/sample-responses';
 import { makePrivateDir } from './lib/private-files';
 import { resolveSecret } from './lib/secrets';
-import { DEMO_LOGINS, seedDemo } from './seed';
+import {
+  checkDemoPassword,
+  DEMO_PASSWORD_FILE,
+  demoLoginLines,
+  generateDemoPassword,
+  retirePublishedDemoPassword,
+  saveDemoPassword,
+  seedDemo,
+} from './seed';
 
 async function main() {
   const config = loadConfig();
@@ -13,7 +22,7 @@ async function main() {
   if (fs.existsSync(config.dataDir)) makePrivateDir(config.dataDir);
   const db = openDatabase(config.database);
   await migrateToLatest(db);
-  const seeded = config.seedDemo ? await seedDemo(db.kysely, seedSampleResponses) : false;
+  const demo = config.seedDemo ? await prepareDemo(db, config) : null;
   const app = await buildApp({
     db,
     config,
@@ -37,11 +46,20 @@ async function main() {
   const shown = address.replace('0.0.0.0', 'localhost').replace('[::]', 'localhost');
   const where = config.database.kind === 'sqlite' ? config.database.file : 'PostgreSQL';
   console.log(`\n${config.web.brandName} Health is running at ${shown} (database: ${where})`);
-  if (config.seedDemo) {
-    console.log(seeded ? 'Demo data created. Demo logins:' : 'Demo logins:');
-    for (const login of DEMO_LOGINS)
-      console.log(`  ${login.role.padEnd(18)} ${login.email}  password: ${login.password}`);
-  }
+  if (demo) console.log(demoLoginLines(demo).join('\n'));
+}
+
+/** Seeds the demo on first start with its own password, saved for the operator unless chosen. */
+async function prepareDemo(db: Db, config: Config) {
+  const chosen = config.demoPassword !== null;
+  const password = config.demoPassword ?? generateDemoPassword();
+  if (chosen) checkDemoPassword(password, config.web.brandName);
+  const seeded =
+    (await seedDemo(db.kysely, { password, seedResponses: seedSampleResponses })) ||
+    (await retirePublishedDemoPassword(db.kysely, password));
+  const file = path.join(config.dataDir, DEMO_PASSWORD_FILE);
+  if (seeded && !chosen) saveDemoPassword(config.dataDir, password);
+  return { seeded, password, chosen, file };
 }
 
 main().catch((error) => {

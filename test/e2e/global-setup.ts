@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FullConfig } from '@playwright/test';
+import { E2E_DEMO_PASSWORD } from './demo-password';
 
 /**
  * Builds the web app and starts the real server on a free port against a brand-new SQLite
@@ -94,6 +95,7 @@ export default async function globalSetup(config: FullConfig) {
       // Always the embedded SQLite database of this run, whatever the shell points at.
       DATABASE_URL: '',
       SEED_DEMO: '1',
+      DEMO_PASSWORD: E2E_DEMO_PASSWORD,
       WEB_ROOT: webRoot,
       // Each test sends its own X-Forwarded-For (see support.ts), so the per-IP login limit
       // applies per test, as it would per visitor, instead of to the whole suite at once.

@@ -183,6 +183,9 @@ test.describe('login', () => {
       'https://evil.example/phish',
       'javascript:alert(1)',
       '/\t/evil.example',
+      '/.//evil.example:8080/',
+      '/%2e//evil.example/',
+      '/survey/..//evil.example/',
     ]) {
       test(`ignores the off-site next ${JSON.stringify(offSite)}`, async ({ page, baseURL }) => {
         const student = await createStudent();

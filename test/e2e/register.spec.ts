@@ -124,6 +124,21 @@ test.describe('registration', () => {
     await expectModalMessage(page, serverMessage);
   });
 
+  test('says why the server refuses a password that is easy to guess', async ({ page }) => {
+    await page.goto('/register/');
+    await fillStepOne(page);
+    await fillStepTwo(page, {
+      email: `robin-${uniqueId()}@demo.edu`,
+      password: 'Summer2024',
+      confirm: 'Summer2024',
+    });
+    await page.getByRole('button', { name: 'Submit' }).click();
+    await expectModalMessage(
+      page,
+      'This password is too easy to guess. Add more words that are less common.',
+    );
+  });
+
   test('says "Registration failed" when the server gives no message', async ({ page }) => {
     await page.route('**/api/register/', (route) =>
       route.fulfill({ status: 502, body: '<html>Bad gateway</html>' }),

@@ -7,6 +7,7 @@ import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import { test as base, expect, type Page, request, type TestInfo } from '@playwright/test';
 import { findChromium, missingChromiumMessage } from './chromium';
+import { E2E_DEMO_PASSWORD } from './demo-password';
 
 /**
  * Shared helpers for the browser specs: every spec imports `test` and `expect` from here.
@@ -22,10 +23,14 @@ export interface Account {
 }
 
 export const DEMO_INSTITUTION = { name: 'Demo University', domain: 'demo.edu' } as const;
-export const DEMO_ADMIN: Account = { email: 'admin@demo.edu', password: 'wellness-demo', name: 'Demo Admin' };
+export const DEMO_ADMIN: Account = {
+  email: 'admin@demo.edu',
+  password: E2E_DEMO_PASSWORD,
+  name: 'Demo Admin',
+};
 export const DEMO_STUDENT: Account = {
   email: 'student@demo.edu',
-  password: 'wellness-demo',
+  password: E2E_DEMO_PASSWORD,
   name: 'Demo Student',
 };
 

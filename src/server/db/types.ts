@@ -36,10 +36,20 @@ export interface SessionsTable {
   last_seen_at: Millis;
 }
 
-export interface LoginThrottleTable {
+/** One rate-limit counter: hits inside the window that started at window_started_at. */
+export interface LimitCountersTable {
   key: string;
-  failures: number;
+  hits: number;
   window_started_at: Millis;
+  expires_at: Millis;
+}
+
+/** One of a user's live-dashboard stream slots, held by one open stream until it expires. */
+export interface StreamSlotsTable {
+  user_id: number;
+  slot: number;
+  holder: string;
+  expires_at: Millis;
 }
 
 export interface SurveyTemplatesTable {
@@ -175,7 +185,8 @@ export interface Database {
   institution_domains: InstitutionDomainsTable;
   users: UsersTable;
   sessions: SessionsTable;
-  login_throttle: LoginThrottleTable;
+  limit_counters: LimitCountersTable;
+  stream_slots: StreamSlotsTable;
   survey_templates: SurveyTemplatesTable;
   active_templates: ActiveTemplatesTable;
   questions: QuestionsTable;

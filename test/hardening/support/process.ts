@@ -41,7 +41,7 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env };
   for (const key of Object.keys(env)) {
     if (
-      /^(DATABASE_URL|SESSION_SECRET|PORT|HOST|DATA_DIR|SEED_DEMO|WEB_ROOT|PUBLIC_URL|TRUST_PROXY|LOG_LEVEL)$/.test(
+      /^(DATABASE_URL|SESSION_SECRET|PORT|HOST|DATA_DIR|SEED_DEMO|WEB_ROOT|PUBLIC_URL|TRUST_PROXY|LOG_LEVEL|DEMO_PASSWORD)$/.test(
         key,
       )
     ) {

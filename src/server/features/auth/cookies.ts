@@ -52,3 +52,43 @@ export function forgetDeadSession(request: FastifyRequest, reply: FastifyReply) 
   clearAuthCookies(request, reply);
   issueCsrfToken(request, reply, null);
 }
+
+/**
+ * Marks a browser that has signed in to an account before. Failed logins are counted per account
+ * and client, and this cookie is how the owner's usual browser is told apart from a stranger at
+ * the same address: a stranger's failures never lock it. Signed (it cannot be forged), HttpOnly,
+ * and sent to the login endpoint only.
+ */
+export const KNOWN_DEVICE_COOKIE = 'known_device';
+const KNOWN_DEVICE_MAX_AGE_S = 365 * 24 * 60 * 60;
+
+/** Ties the cookie to one account without putting the address in it. */
+function accountTag(email: string): string {
+  return crypto.createHash('sha256').update(email).digest('base64url').slice(0, 16);
+}
+
+/** This browser's id when it has signed in to this account before, else null. */
+export function knownDeviceFor(request: FastifyRequest, email: string): string | null {
+  const raw = request.cookies[KNOWN_DEVICE_COOKIE];
+  if (!raw) return null;
+  const unsigned = request.unsignCookie(raw);
+  if (!unsigned.valid || !unsigned.value) return null;
+  const [tag, id] = unsigned.value.split('.');
+  return tag === accountTag(email) && id ? id : null;
+}
+
+export function setKnownDevice(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  email: string,
+  id: string | null,
+) {
+  const deviceId = id ?? crypto.randomBytes(16).toString('base64url');
+  reply.setCookie(KNOWN_DEVICE_COOKIE, `${accountTag(email)}.${deviceId}`, {
+    ...baseOptions(request),
+    path: '/api/login/',
+    httpOnly: true,
+    signed: true,
+    maxAge: KNOWN_DEVICE_MAX_AGE_S,
+  });
+}

@@ -56,32 +56,3 @@ export async function linkRespondentToUser(
     .where('email', '=', email)
     .execute();
 }
-
-/**
- * Counts one login attempt in a single statement, so attempts sent at the same moment cannot all
- * read the same count; a window that has run out starts again at 1. Returns the attempts so far.
- */
-export async function countLoginAttempt(
-  db: Executor,
-  key: string,
-  at: number,
-  windowMs: number,
-): Promise<number> {
-  const windowOpen = sql<boolean>`login_throttle.window_started_at > ${at - windowMs}`;
-  const row = await db
-    .insertInto('login_throttle')
-    .values({ key, failures: 1, window_started_at: at })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        failures: sql<number>`case when ${windowOpen} then login_throttle.failures + 1 else 1 end`,
-        window_started_at: sql<number>`case when ${windowOpen} then login_throttle.window_started_at else ${at} end`,
-      }),
-    )
-    .returning('failures')
-    .executeTakeFirstOrThrow();
-  return Number(row.failures);
-}
-
-export async function clearThrottle(db: Executor, key: string) {
-  await db.deleteFrom('login_throttle').where('key', '=', key).execute();
-}

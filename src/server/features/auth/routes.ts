@@ -11,8 +11,16 @@ import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { createSession, deleteSession } from '../../lib/sessions';
+import { HOUR } from '../../lib/time';
 import { listInstitutions } from '../institutions/queries';
-import { clearAuthCookies, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
+import {
+  clearAuthCookies,
+  issueCsrfToken,
+  knownDeviceFor,
+  setDisplayCookies,
+  setKnownDevice,
+  setSessionCookie,
+} from './cookies';
 import { authenticate, registerStudent, toCurrentUser } from './service';
 
 const errors = {
@@ -72,7 +80,14 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } },
     },
     async (request, reply) => {
-      const user = await authenticate({ db: db.kysely, ...request.body, limits: config.limits.login });
+      const knownDevice = knownDeviceFor(request, request.body.email);
+      const user = await authenticate({
+        db: db.kysely,
+        ...request.body,
+        limits: config.limits.login,
+        client: { address: request.ip, knownDevice },
+      });
+      setKnownDevice(request, reply, user.email, knownDevice);
       // A fresh id at every login: a session fixed before login is worth nothing after it.
       if (request.session) await deleteSession(db.kysely, request.session.idHash);
       const { sessionId, idHash } = await createSession(db.kysely, user.id);
@@ -109,6 +124,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         body: RegisterRequest,
         response: { 201: SuccessMessage, ...errors },
       },
+      config: { rateLimit: { max: config.limits.registrationsPerIpPerHour, timeWindow: HOUR } },
     },
     async (request, reply) => {
       const body = request.body;
@@ -119,6 +135,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
         email: body.email,
         password: body.password,
         confirmPassword: body.confirm_password,
+        brandName: config.web.brandName,
       });
       return reply
         .status(201)

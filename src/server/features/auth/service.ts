@@ -5,6 +5,7 @@ import { isUniqueViolation } from '../../db/errors';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
+import { clearLimit, enforceLimit } from '../../lib/limits';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import type { SessionUser } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
@@ -33,30 +34,46 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
   };
 }
 
+/** Who is signing in: the client address, and the browser's id if it signed in to the account before. */
+export interface LoginClient {
+  address: string;
+  knownDevice: string | null;
+}
+
 /** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
-async function countAttempt(db: Executor, key: string, limits: LoginLimits) {
-  const attempts = await queries.countLoginAttempt(db, key, now(), limits.windowMs);
-  if (attempts > limits.failuresPerAccount)
-    throw new AppError('TOO_MANY_REQUESTS', accountThrottledMessage(limits.windowMs));
+async function countAttempt(db: Executor, key: string, max: number, windowMs: number) {
+  await enforceLimit(db, key, { max, windowMs }, accountThrottledMessage(windowMs));
 }
 
 /**
  * Checks credentials. Unknown email and wrong password fail identically (same message, same
- * argon2 work), and repeated failures lock the account for a window whoever is guessing.
+ * argon2 work). Repeated failures lock the account for a window, but only for the client that
+ * failed (a browser that signed in to the account before, else a client address): a stranger
+ * guessing from elsewhere cannot lock the owner out. Clients new to the account also share a
+ * larger budget per account, against guessing spread over many addresses.
  */
 export async function authenticate(options: {
   db: Executor;
   email: string;
   password: string;
   limits: LoginLimits;
+  client: LoginClient;
 }): Promise<SessionUser> {
-  const { db, email, password, limits } = options;
-  const throttleKey = `account:${email}`;
-  await countAttempt(db, throttleKey, limits);
+  const { db, email, password, limits, client } = options;
+  const who = client.knownDevice ? `device:${client.knownDevice}` : `address:${client.address}`;
+  const throttleKey = `login:account:${email}:${who}`;
+  await countAttempt(db, throttleKey, limits.failuresPerAccount, limits.windowMs);
+  if (!client.knownDevice)
+    await countAttempt(
+      db,
+      `login:account:${email}:new-clients`,
+      limits.failuresPerAccountFromNewClients,
+      limits.windowMs,
+    );
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
   if (!user || !valid) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  await queries.clearThrottle(db, throttleKey);
+  await clearLimit(db, throttleKey);
   if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
   return {
     id: user.id,
@@ -104,6 +121,8 @@ export async function registerStudent(options: {
   email: string;
   password: string;
   confirmPassword: string;
+  /** The product's name, which a password must not lean on either. */
+  brandName?: string;
 }): Promise<void> {
   const { db, email, password } = options;
   if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
@@ -115,7 +134,12 @@ export async function registerStudent(options: {
     const expected = domains.map((domain) => `@${domain}`).join(' or ');
     throw new AppError('BAD_REQUEST', `Use your ${institution.name} email address (${expected})`);
   }
-  const weakness = passwordProblem(password);
+  const weakness = passwordProblem(password, {
+    email,
+    name: options.name,
+    institutionName: institution.name,
+    ...(options.brandName ? { brandName: options.brandName } : {}),
+  });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   if (await queries.findUserByEmail(db, email)) {
     throw new AppError('CONFLICT', EMAIL_TAKEN);
@@ -145,9 +169,15 @@ export async function createStaffAccount(options: {
   name: string;
   email: string;
   password: string;
+  brandName?: string;
 }): Promise<{ id: number }> {
   const { db, role, email } = options;
-  const weakness = passwordProblem(options.password);
+  const weakness = passwordProblem(options.password, {
+    email,
+    name: options.name,
+    institutionName: options.institutionName ?? null,
+    ...(options.brandName ? { brandName: options.brandName } : {}),
+  });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   let institutionId: number | null = null;
   if (role === 'institution_admin') {

@@ -11,6 +11,7 @@ import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { AdminUser } from '../../lib/guards';
+import { streamSlots } from '../../lib/limits';
 import { ABSOLUTE_TIMEOUT, IDLE_TIMEOUT } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { dashboardMonths, dayOf, dayStart, monthLabel, RESPONSE_WINDOW_DAYS } from './calendar';
@@ -139,9 +140,11 @@ export async function isSessionLive(db: Executor, idHash: string, at = now()): P
   );
 }
 
-/** Several tabs are normal; hundreds from one account are not. */
+/** Several tabs are normal; hundreds from one account are not. Counted across all instances. */
 export const MAX_STREAMS_PER_USER = 5;
 const HEARTBEAT_MS = 15_000;
+/** A stream renews its slot at every heartbeat; one left by a crashed instance frees itself after this. */
+const STREAM_SLOT_LEASE_MS = 3 * HEARTBEAT_MS;
 const RECONNECT_MS = 3_000;
 
 /**
@@ -155,19 +158,34 @@ export async function openDashboardStream(options: {
   sessionIdHash: string;
 }): Promise<EventStream> {
   const { db, hub, admin, sessionIdHash } = options;
-  if (hub.streamsOf(admin.id) >= MAX_STREAMS_PER_USER) {
+  const slot = await streamSlots(db, {
+    perUser: MAX_STREAMS_PER_USER,
+    leaseMs: STREAM_SLOT_LEASE_MS,
+  }).acquire(admin.id);
+  if (!slot) {
     throw new AppError(
       'TOO_MANY_REQUESTS',
       'Too many open dashboards. Close another dashboard tab and try again.',
     );
   }
   // A database blip does not end an open dashboard: the session is asked again at the next beat.
-  const stillWanted = () =>
-    isSessionLive(db, sessionIdHash).catch((error: unknown) => {
-      if (databaseUnavailability(error)) return true;
-      throw error;
-    });
-  const stream = new EventStream({ heartbeatMs: HEARTBEAT_MS, retryMs: RECONNECT_MS, stillWanted });
+  const keepThroughOutage = (error: unknown) => {
+    if (databaseUnavailability(error)) return true;
+    throw error;
+  };
+  const stillWanted = () => isSessionLive(db, sessionIdHash).catch(keepThroughOutage);
+  // Asked at every heartbeat: a stream still wanted keeps its slot for another lease.
+  const stillWantedRenewing = async () => {
+    const live = await stillWanted();
+    if (live) await slot.renew().catch(keepThroughOutage);
+    return live;
+  };
+  const stream = new EventStream({
+    heartbeatMs: HEARTBEAT_MS,
+    retryMs: RECONNECT_MS,
+    stillWanted: stillWantedRenewing,
+  });
+  stream.onClose(() => void slot.release().catch(() => undefined));
   try {
     const unwatch = await hub.watch({
       institutionId: admin.institutionId,

@@ -2,15 +2,17 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { DAY } from '../../lib/time';
-import { DEMO_PASSWORD, seedDemo } from '../../seed';
+import { seedDemo } from '../../seed';
 import { seedSampleResponses } from './sample-responses';
+
+const DEMO_TEST_PASSWORD = 'Quiet-Meadow-Compass-17';
 
 describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
   let ctx: TestContext;
 
   beforeEach(async () => {
     ctx = await createTestApp(dialect);
-    await seedDemo(ctx.db.kysely, seedSampleResponses);
+    await seedDemo(ctx.db.kysely, { password: DEMO_TEST_PASSWORD, seedResponses: seedSampleResponses });
   });
 
   afterEach(async () => {
@@ -58,7 +60,7 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
       .execute();
     expect(demo.length).toBeGreaterThan(0);
     const admin = new TestAgent(ctx.app);
-    await admin.login('admin@demo.edu', DEMO_PASSWORD);
+    await admin.login('admin@demo.edu', DEMO_TEST_PASSWORD);
     const dashboard = await admin.get<{
       num_responses: number;
       num_flagged_students: number;
