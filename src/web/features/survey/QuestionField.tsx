@@ -48,7 +48,7 @@ export function QuestionField({
           className={styles.likert}
           legend={heading}
           name={`question-${question.id}`}
-          choices={likertChoices(question.answer_choices)}
+          choices={likertChoices(question.answer_choices, question.category)}
           value={value}
           onChange={(choice) => onChange(question.id, choice)}
           disabled={disabled}

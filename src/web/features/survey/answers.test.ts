@@ -80,6 +80,15 @@ describe('likert choices', () => {
     expect(choices.map(({ label }) => label)).toEqual(['Almost always', 'Poor', 'Neutral', 'Good', 'Never']);
     expect(choices.map(({ emoji }) => emoji)).toEqual(LIKERT_CHOICES.map(({ emoji }) => emoji));
   });
+
+  it('gives a safety question no emojis, with its custom labels kept', () => {
+    const choices = likertChoices({ 1: 'Never', 5: 'Almost always' }, 'safety');
+    expect(choices.every(({ emoji }) => emoji === undefined)).toBe(true);
+    expect(choices.map(({ label }) => label)).toEqual(['Almost always', 'Poor', 'Neutral', 'Good', 'Never']);
+    expect(likertChoices(null, 'support').map(({ emoji }) => emoji)).toEqual(
+      LIKERT_CHOICES.map(({ emoji }) => emoji),
+    );
+  });
 });
 
 describe('login path', () => {
