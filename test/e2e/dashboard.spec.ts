@@ -597,3 +597,56 @@ test.describe('dashboard: live', () => {
     ).toBe(true);
   });
 });
+
+test.describe('dashboard: live updates unreachable', () => {
+  // Each waits out a few real reconnection delays.
+  test.slow();
+  test('says it is offline with the last update time, keeps retrying, and goes live once reachable', async ({
+    page,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    await signIn(page, institution.admin);
+    let attempts = 0;
+    await page.route('**/api/dashboard/events/', (route) => {
+      attempts += 1;
+      return route.abort('connectionrefused');
+    });
+    await page.goto(PATH);
+    await expect(metric(page, 'Surveys Completed')).toHaveText(/Surveys Completed\s*0$/);
+
+    const status = page.locator('p[data-state]');
+    await expect(status).toContainText('Offline');
+    await expect(status).toContainText(/Last updated \d{1,2}:\d{2}/);
+    await expect(page.getByText('Connecting to live updates...')).toHaveCount(0);
+    // It keeps trying (one, two, four seconds apart at first)...
+    await expect.poll(() => attempts, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect(status).toContainText('Offline');
+
+    // ...and goes live by itself once the server can be reached again.
+    await page.unroute('**/api/dashboard/events/');
+    await expect(page.getByText('Live', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(status).toContainText(/· Updated \d{1,2}:\d{2}/);
+  });
+
+  test('a stream that ends, then refusals (503): offline and retrying, then live again', async ({ page }) => {
+    const institution = await createInstitutionWithAdmin();
+    await signIn(page, institution.admin);
+    let attempts = 0;
+    await page.route('**/api/dashboard/events/', (route) => {
+      attempts += 1;
+      // The first connection opens and then ends at once; the following ones are refused.
+      if (attempts === 1) {
+        return route.fulfill({ status: 200, contentType: 'text/event-stream', body: ': hello\n\n' });
+      }
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+    });
+    await page.goto(PATH);
+    const status = page.locator('p[data-state]');
+    await expect(status).toContainText('Offline');
+    await expect.poll(() => attempts, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect(status).toContainText(/Last updated \d{1,2}:\d{2}/);
+
+    await page.unroute('**/api/dashboard/events/');
+    await expect(page.getByText('Live', { exact: true })).toBeVisible({ timeout: 20_000 });
+  });
+});
