@@ -31,7 +31,7 @@ import { SurveyFrame, SurveyLoading } from './SurveyFrame';
 import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
 import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitSurvey } from './surveyApi';
-import { useAutosave } from './useAutosave';
+import { type AutosaveFailure, useAutosave } from './useAutosave';
 
 /** Spec section 9: the pause between a successful submit and the way home. */
 export const SUBMIT_REDIRECT_DELAY_MS = 3000;
@@ -61,6 +61,56 @@ function formatTime(date: Date): string {
 function focusWithin(form: HTMLFormElement | null, selector: string) {
   const target = form?.querySelector<HTMLElement>(selector);
   target?.focus();
+}
+
+/**
+ * Where the answers are kept, under the Submit button. When saving to the server fails it says
+ * so, and that the answers are still in this browser tab; when the session has ended it also
+ * offers the way back in, which brings the answers along.
+ */
+function DraftNote({
+  serverDrafts,
+  savedAt,
+  failure,
+  onLogIn,
+}: {
+  serverDrafts: boolean;
+  savedAt: Date | null;
+  failure: AutosaveFailure | null;
+  onLogIn: () => void;
+}) {
+  if (!serverDrafts) {
+    return <p className={styles.draftNote}>Your answers are kept in this browser tab until you submit.</p>;
+  }
+  if (failure === 'session-ended') {
+    return (
+      <div className={styles.saveProblem} role="alert">
+        <p>
+          <strong>Saving stopped: your session has ended.</strong> Your answers are still kept in this browser
+          tab. Log in again to continue where you left off.
+        </p>
+        <Button variant="secondary" size="small" onClick={onLogIn}>
+          Log in again
+        </Button>
+      </div>
+    );
+  }
+  if (failure === 'failed') {
+    return (
+      <p className={styles.saveProblem} role="status">
+        Your latest answers could not be saved to the server
+        {savedAt ? ` (last saved at ${formatTime(savedAt)})` : ''}. They are still kept in this browser tab,
+        and saving will be tried again.
+      </p>
+    );
+  }
+  return (
+    <p className={styles.draftNote}>
+      {savedAt
+        ? `Your answers are saved as you go. Last saved at ${formatTime(savedAt)}.`
+        : 'Your answers are saved as you go, so you can finish later.'}
+    </p>
+  );
 }
 
 export function SurveyForm({ questions, templateId, hashLink, user }: SurveyFormProps) {
@@ -165,6 +215,20 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     setAnswers((current) => withAnswer(current, questionId, value));
   }, []);
 
+  /** Keeps the answers for after a login (spec section 4) and goes to the login page. */
+  function keepAnswersAndLogIn() {
+    storePendingAnswers({
+      path: pathname,
+      template_id: templateId,
+      student_name: studentName,
+      school_email: schoolEmail,
+      answers: { ...answers },
+    });
+    // The server says nobody is signed in here: a cached user would send the login page straight back.
+    queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+    navigate(loginPathFor(pathname));
+  }
+
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (submitInProgress.current || phase !== 'filling' || isStaff) return;
@@ -199,16 +263,7 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     } catch (error) {
       submitInProgress.current = false;
       if (requiresAuth(error)) {
-        storePendingAnswers({
-          path: pathname,
-          template_id: templateId,
-          student_name: studentName,
-          school_email: schoolEmail,
-          answers: { ...answers },
-        });
-        // The server says nobody is signed in here: a cached user would send the login page straight back.
-        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
-        navigate(loginPathFor(pathname));
+        keepAnswersAndLogIn();
         return;
       }
       setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
@@ -355,13 +410,12 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
             </Button>
           )}
           {phase !== 'submitted' && !isStaff && (
-            <p className={styles.draftNote}>
-              {serverDrafts
-                ? autosave.savedAt
-                  ? `Your answers are saved as you go. Last saved at ${formatTime(autosave.savedAt)}.`
-                  : 'Your answers are saved as you go, so you can finish later.'
-                : 'Your answers are kept in this browser tab until you submit.'}
-            </p>
+            <DraftNote
+              serverDrafts={serverDrafts}
+              savedAt={autosave.savedAt}
+              failure={autosave.failure}
+              onLogIn={keepAnswersAndLogIn}
+            />
           )}
         </div>
       </form>

@@ -1,9 +1,16 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { ApiError } from '../../api';
 import { type DraftContent, draftFingerprint, hasAnswers } from './answers';
 import { saveDraft } from './surveyApi';
 
 /** Spec section 9: drafts of logged-in users are sent every 3 seconds. */
 export const AUTOSAVE_INTERVAL_MS = 3000;
+
+/**
+ * Why the last save did not reach the server: the session has ended (saving stops until the
+ * student logs in again), or anything else (a lost connection, a server failure: it retries).
+ */
+export type AutosaveFailure = 'session-ended' | 'failed';
 
 interface AutosaveOptions {
   /** Logged-in students only, and only while the survey is being filled in. */
@@ -21,6 +28,8 @@ export function useAutosave({ enabled, draft }: AutosaveOptions) {
   const savedFingerprint = useRef<string | null>(null);
   const inFlight = useRef<Promise<void> | null>(null);
   const [savedAt, setSavedAt] = useState<Date | null>(null);
+  const [failure, setFailure] = useState<AutosaveFailure | null>(null);
+  const sessionEnded = useRef(false);
 
   useEffect(() => {
     draftRef.current = draft;
@@ -28,6 +37,8 @@ export function useAutosave({ enabled, draft }: AutosaveOptions) {
 
   const saveIfChanged = useCallback((): Promise<void> => {
     if (inFlight.current) return inFlight.current;
+    // Every further save would be refused the same way: wait for a new login.
+    if (sessionEnded.current) return Promise.resolve();
     const current = draftRef.current;
     if (!hasAnswers(current.answers)) return Promise.resolve();
     const fingerprint = draftFingerprint(current);
@@ -36,8 +47,14 @@ export function useAutosave({ enabled, draft }: AutosaveOptions) {
       .then(() => {
         savedFingerprint.current = fingerprint;
         setSavedAt(new Date());
+        setFailure(null);
       })
-      .catch((error: unknown) => console.error('Could not autosave the survey draft', error))
+      .catch((error: unknown) => {
+        console.error('Could not autosave the survey draft', error);
+        const ended = error instanceof ApiError && error.status === 401;
+        if (ended) sessionEnded.current = true;
+        setFailure(ended ? 'session-ended' : 'failed');
+      })
       .finally(() => {
         inFlight.current = null;
       });
@@ -68,5 +85,5 @@ export function useAutosave({ enabled, draft }: AutosaveOptions) {
     setSavedAt(null);
   }, []);
 
-  return { savedAt, settle, markSaved, reset };
+  return { savedAt, failure, settle, markSaved, reset };
 }
