@@ -1,5 +1,24 @@
-import { createStudent, expect, type Page, signIn, signInWithForm, test } from './support';
-import { likertGroups, safetyGroup, textAnswer } from './survey-helpers';
+import {
+  createInstitutionWithAdmin,
+  createStudent,
+  expect,
+  type Page,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  signIn,
+  signInWithForm,
+  test,
+} from './support';
+import {
+  answerEverything,
+  apiSession,
+  countSubmissions,
+  likertGroups,
+  listTemplates,
+  SUBMIT_BUTTON,
+  safetyGroup,
+  textAnswer,
+} from './survey-helpers';
 
 /**
  * The survey when the world changes under it: the session ends while it is open, the template
@@ -64,4 +83,61 @@ test.describe('autosave after the session has ended', () => {
     await expect(page.getByText(/Last saved at/)).toBeVisible();
     await expect(page.getByText(/could not be saved/)).toHaveCount(0);
   });
+});
+
+test.describe('a survey that changed while it was open', () => {
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    test(`says so, shows the new question, keeps the answers, then submits (${width} px)`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      const college = await createInstitutionWithAdmin();
+      const student = await createStudent(college);
+      const [template] = await listTemplates(college.admin);
+      if (!template) throw new Error('A new institution has a default template');
+      await signIn(page, student);
+      await page.goto('/survey/');
+      await answerEverything(page);
+      const questionCount = await likertGroups(page).count();
+      const total = questionCount + 1; // the likert questions and the written one
+      await expect(page.getByText(`${total} of ${total} questions answered`)).toBeVisible();
+
+      // Meanwhile an administrator adds a question to the survey.
+      const { api, csrf } = await apiSession(college.admin);
+      const added = await api.post(`/api/survey-templates/${template.id}/questions/`, {
+        headers: { 'X-CSRFToken': await csrf() },
+        data: {
+          question_text: 'How connected do you feel to other students?',
+          question_type: 'likert',
+          question_category: 'support',
+          order: total + 1,
+        },
+      });
+      expect(added.status(), await added.text()).toBeLessThan(300);
+      await api.dispose();
+
+      await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
+
+      const alert = page.getByRole('alert').filter({ hasText: 'updated while you had it open' });
+      await expect(alert).toContainText('A new question has been added');
+      await expect(alert).toContainText('Your answers are kept');
+      await expect(page.getByText('Please fill in all required fields')).toHaveCount(0);
+      const newQuestion = page.getByRole('group', { name: /How connected do you feel to other students/ });
+      await expect(newQuestion).toBeVisible();
+      await expect(newQuestion).toContainText('New');
+      await expect(newQuestion).toContainText('Please answer this question.');
+      await expect(newQuestion.getByRole('radio').first()).toBeFocused();
+      await expect(page.getByText(`${total} of ${total + 1} questions answered`)).toBeVisible();
+      // Every earlier answer is still there.
+      await expect(likertGroups(page).first().locator('input[value="1"]')).toBeChecked();
+      await expect(textAnswer(page)).toHaveValue(/Classes are going well/);
+      expect(countSubmissions(student.email)).toBe(0);
+      await saveScreenshot(page, 'survey-changed');
+
+      await newQuestion.getByRole('radio', { name: 'Good' }).check();
+      await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
+      await expect(page.getByRole('button', { name: 'Submitted' })).toBeVisible();
+      expect(countSubmissions(student.email)).toBe(1);
+    });
+  }
 });

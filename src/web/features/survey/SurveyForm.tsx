@@ -8,7 +8,7 @@ import {
   type SubmitSurveyResponse,
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
-import { errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -48,6 +48,8 @@ interface SurveyFormProps {
   templateId: number;
   hashLink: string | undefined;
   user: CurrentUser | null;
+  /** Loads the survey again after the server said it changed; new `questions` follow. */
+  onSurveyChanged: () => Promise<void>;
 }
 
 const NAME_FIELD = 'student_name';
@@ -113,7 +115,17 @@ function DraftNote({
   );
 }
 
-export function SurveyForm({ questions, templateId, hashLink, user }: SurveyFormProps) {
+/** What the student is told when the survey changed while they had it open. */
+export function surveyChangedMessage(added: number): string {
+  if (added === 0) {
+    return 'This survey was updated while you had it open. Your answers are kept: please check them and submit again.';
+  }
+  const what = added === 1 ? 'A new question has' : `${added} new questions have`;
+  const them = added === 1 ? 'it' : 'them';
+  return `This survey was updated while you had it open. ${what} been added, marked "New". Your answers are kept: answer ${them} and submit again.`;
+}
+
+export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChanged }: SurveyFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
@@ -135,6 +147,9 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
   const [result, setResult] = useState<SubmitSurveyResponse | null>(null);
   const [confirmingStartFresh, setConfirmingStartFresh] = useState(false);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  /** Set when the survey's questions changed under the student; `added` are the new ones. */
+  const [surveyChange, setSurveyChange] = useState<{ added: ReadonlySet<number> } | null>(null);
+  const shownQuestionIds = useRef<ReadonlySet<number>>(new Set(questions.map(({ id }) => id)));
   const { flash, showFlash } = useFlash();
   const submissionId = useRef(newSubmissionId());
   const submitInProgress = useRef(false);
@@ -203,6 +218,22 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     setFocusTarget(null);
   }, [focusTarget]);
 
+  // The questions changed while the survey was open (a submit found out, and they were loaded
+  // again): say so, mark what is new, keep every answer, and bring the student to the first gap.
+  useEffect(() => {
+    const before = shownQuestionIds.current;
+    const now = new Set(questions.map(({ id }) => id));
+    shownQuestionIds.current = now;
+    const added = questions.filter(({ id }) => !before.has(id)).map(({ id }) => id);
+    const removed = [...before].some((id) => !now.has(id));
+    if (added.length === 0 && !removed) return;
+    setSurveyChange((current) => ({ added: new Set([...(current?.added ?? []), ...added]) }));
+    setServerError(null);
+    setChecked(true);
+    const firstNew = added[0];
+    if (firstNew !== undefined) setFocusTarget(`#${questionBlockId(firstNew)} :is(input, textarea)`);
+  }, [questions]);
+
   const locked = phase === 'submitted';
   const unanswered = unansweredQuestionIds(questions, answers);
   const missingAnswers = checked ? new Set(unanswered) : new Set<number>();
@@ -268,6 +299,12 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
       }
       setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
       setPhase('filling');
+      if (error instanceof ApiError && error.status === 409) {
+        // The survey changed since it was loaded: load it again; the new questions show up here.
+        await onSurveyChanged().catch((reloadError: unknown) =>
+          console.error('Could not load the changed survey', reloadError),
+        );
+      }
     }
   }
 
@@ -386,13 +423,17 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
               onChange={onAnswer}
               disabled={locked}
               missing={missingAnswers.has(question.id)}
+              isNew={surveyChange?.added.has(question.id) ?? false}
             />
           ))}
         </div>
 
         <div className={styles.submitArea}>
           <div role="alert" className={styles.alertRegion}>
-            {phase !== 'submitted' && showMissingMessage && (
+            {phase !== 'submitted' && surveyChange && (
+              <p className={styles.error}>{surveyChangedMessage(surveyChange.added.size)}</p>
+            )}
+            {phase !== 'submitted' && showMissingMessage && !surveyChange && (
               <p className={styles.error}>{MISSING_ANSWERS_MESSAGE}</p>
             )}
             {phase !== 'submitted' && serverError && <p className={styles.error}>{serverError}</p>}
