@@ -141,3 +141,86 @@ test.describe('a survey that changed while it was open', () => {
     });
   }
 });
+
+test.describe('the same survey in two windows', () => {
+  /** The student's draft as the server holds it now. */
+  async function storedAnswers(page: Page, templateId: number) {
+    const response = await page.request.get(`/api/autosave/load/${templateId}`);
+    const body = (await response.json()) as { saved_data: { answers: Record<string, string> } | null };
+    return body.saved_data?.answers ?? null;
+  }
+
+  /** Waits for the next autosave of `page` that the server accepted; returns its template id. */
+  async function acceptedSave(page: Page): Promise<number> {
+    const response = await page.waitForResponse(
+      (candidate) => new URL(candidate.url()).pathname === '/api/autosave/' && candidate.status() === 200,
+    );
+    return (response.request().postDataJSON() as { template_id: number }).template_id;
+  }
+
+  test("neither window's answers are lost: each saves on top of the other's", async ({ context }) => {
+    const student = await createStudent();
+    const windowA = await context.newPage();
+    await signIn(windowA, student);
+    await windowA.goto('/survey/');
+    const windowB = await context.newPage();
+    await windowB.goto('/survey/');
+    await expect(likertGroups(windowB).first()).toBeVisible();
+
+    let saved = acceptedSave(windowA);
+    await likertGroups(windowA).first().getByRole('radio', { name: 'Neutral' }).check();
+    const templateId = await saved;
+
+    // Window B never saw that answer; its own save must not wipe it out.
+    saved = acceptedSave(windowB);
+    await safetyGroup(windowB).getByRole('radio', { name: 'Never' }).check();
+    await expect(windowB.getByText('Answers saved in another window have been added here.')).toBeVisible();
+    await expect(likertGroups(windowB).first().getByRole('radio', { name: 'Neutral' })).toBeChecked();
+    await saved;
+    expect(Object.values((await storedAnswers(windowA, templateId)) ?? {}).sort()).toEqual(['1', '3']);
+
+    // And window A, now behind, takes in B's answer when it saves again.
+    saved = acceptedSave(windowA);
+    await textAnswer(windowA).fill('Written in window A.');
+    await saved;
+    await expect(safetyGroup(windowA).getByRole('radio', { name: 'Never' })).toBeChecked();
+    expect(Object.values((await storedAnswers(windowA, templateId)) ?? {}).sort()).toEqual([
+      '1',
+      '3',
+      'Written in window A.',
+    ]);
+  });
+
+  test('after submitting in one window, the other learns it is stale and the draft stays gone', async ({
+    context,
+  }) => {
+    const student = await createStudent();
+    const windowA = await context.newPage();
+    await signIn(windowA, student);
+    await windowA.goto('/survey/');
+    const windowB = await context.newPage();
+    await windowB.goto('/survey/');
+    await expect(likertGroups(windowB).first()).toBeVisible();
+
+    const saved = acceptedSave(windowB);
+    await likertGroups(windowB).first().getByRole('radio', { name: 'Poor', exact: true }).check();
+    const templateId = await saved;
+
+    await answerEverything(windowA);
+    await windowA.getByRole('button', { name: SUBMIT_BUTTON }).click();
+    await expect(windowA.getByRole('button', { name: 'Submitted' })).toBeVisible();
+    expect(await storedAnswers(windowA, templateId)).toBeNull();
+
+    // Window B still has the survey open and changes an answer.
+    await safetyGroup(windowB).getByRole('radio', { name: 'Never' }).check();
+    const notice = windowB.getByRole('alert').filter({ hasText: 'Saving stopped' });
+    await expect(notice).toContainText('submitted or started afresh in another window');
+    await windowB.waitForTimeout(3_500);
+    expect(await storedAnswers(windowB, templateId)).toBeNull();
+
+    await notice.getByRole('button', { name: 'Reload the survey' }).click();
+    await expect(likertGroups(windowB).first()).toBeVisible();
+    await expect(windowB.getByText('Your saved answers have been restored.')).toHaveCount(0);
+    await expect(windowB.locator('form input[type="radio"]:checked')).toHaveCount(0);
+  });
+});

@@ -4,6 +4,7 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import {
   EMAIL_MAX_LENGTH,
+  type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
   type SubmitSurveyResponse,
   type SurveyQuestion,
@@ -17,9 +18,11 @@ import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import {
   type AnswerMap,
+  answersFitting,
   answersForSubmit,
   type DraftContent,
   hasAnswers,
+  mergeAnswers,
   unansweredQuestionIds,
   withAnswer,
 } from './answers';
@@ -97,6 +100,19 @@ function DraftNote({
       </div>
     );
   }
+  if (failure === 'stale') {
+    return (
+      <div className={styles.saveProblem} role="alert">
+        <p>
+          <strong>Saving stopped: this survey was submitted or started afresh in another window.</strong>{' '}
+          These answers are no longer saved. Reload the survey to start again.
+        </p>
+        <Button variant="secondary" size="small" onClick={() => window.location.reload()}>
+          Reload the survey
+        </Button>
+      </div>
+    );
+  }
   if (failure === 'failed') {
     return (
       <p className={styles.saveProblem} role="status">
@@ -160,7 +176,19 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
     () => ({ template_id: templateId, student_name: studentName, school_email: schoolEmail, answers }),
     [templateId, studentName, schoolEmail, answers],
   );
-  const autosave = useAutosave({ enabled: serverDrafts && phase === 'filling', draft });
+  // Another window saved answers meanwhile: keep both (this window's changes win a tie).
+  const onDraftConflict = useCallback(
+    (base: AnswerMap, theirs: SavedDraft) => {
+      setAnswers((current) => mergeAnswers(base, current, answersFitting(questions, theirs.answers)));
+      showFlash('Answers saved in another window have been added here.', 'info');
+    },
+    [questions, showFlash],
+  );
+  const autosave = useAutosave({
+    enabled: serverDrafts && phase === 'filling',
+    draft,
+    onConflict: onDraftConflict,
+  });
   const { markSaved } = autosave;
 
   // Restore once: answers kept across a login, else the newest draft (spec sections 4 and 7).
@@ -193,11 +221,13 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
   }, [questions, templateId, user, serverDrafts, markSaved, showFlash]);
 
   // This tab's copy of the draft follows every change until the survey is submitted.
+  // Not once the draft was submitted or cleared in another window: it must not come back.
+  const draftGone = autosave.failure === 'stale';
   useEffect(() => {
     if (phase !== 'filling') return;
-    if (hasAnswers(draft.answers)) writeLocalDraft(draft);
+    if (hasAnswers(draft.answers) && !draftGone) writeLocalDraft(draft);
     else removeLocalDraft(draft.template_id);
-  }, [draft, phase]);
+  }, [draft, phase, draftGone]);
 
   const urgent = result?.crisis_resources !== undefined;
   useEffect(() => {
