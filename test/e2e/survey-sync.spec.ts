@@ -86,6 +86,8 @@ test.describe('autosave after the session has ended', () => {
 });
 
 test.describe('a survey that changed while it was open', () => {
+  // A new institution, a student and an administrator's session: a lot of set-up per test.
+  test.slow();
   for (const width of Object.values(SCREEN_WIDTHS)) {
     test(`says so, shows the new question, keeps the answers, then submits (${width} px)`, async ({
       page,
