@@ -82,7 +82,36 @@ async function widestRun(chart: Locator, [red, green, blue]: [number, number, nu
   );
 }
 
+/** Pixels of one colour in the left `share` of a chart's canvas (its older months). */
+async function colouredPixelsOnTheLeft(
+  chart: Locator,
+  [red, green, blue]: [number, number, number],
+  share: number,
+): Promise<number> {
+  return chart.locator('canvas').evaluate(
+    (canvas: HTMLCanvasElement, [r, g, b, part]: [number, number, number, number]) => {
+      const context = canvas.getContext('2d');
+      if (!context) return 0;
+      const width = Math.floor(canvas.width * part);
+      const pixels = context.getImageData(0, 0, width, canvas.height).data;
+      let count = 0;
+      for (let index = 0; index < pixels.length; index += 4) {
+        if (
+          Math.abs((pixels[index] ?? 0) - r) < 12 &&
+          Math.abs((pixels[index + 1] ?? 0) - g) < 12 &&
+          Math.abs((pixels[index + 2] ?? 0) - b) < 12 &&
+          (pixels[index + 3] ?? 0) > 200
+        )
+          count += 1;
+      }
+      return count;
+    },
+    [red, green, blue, share] as [number, number, number, number],
+  );
+}
+
 const PRIMARY: [number, number, number] = [0x0c, 0x5f, 0x5b];
+const BLUE: [number, number, number] = [0x1f, 0x5f, 0xcc];
 const ORANGE: [number, number, number] = [0xb4, 0x54, 0x1a];
 
 test.describe('dashboard: access', () => {
@@ -302,6 +331,72 @@ test.describe('dashboard: with responses', () => {
     expect(await widestRun(figure(page, 'Sleep Quality Distribution'), ORANGE)).toBeLessThanOrEqual(41);
   });
 
+  test('months without responses are gaps in the trend lines, not 0%, and stay on the axis', async ({
+    page,
+  }) => {
+    // No entry animation: what is drawn first is what stays.
+    await page.emulateMedia({ reducedMotion: 'reduce' });
+    await page.reload();
+    // Nothing is drawn over the oldest months: no line along 0%, no points. (The legend, centred
+    // below the plot, is in the series colour too, so only the left part of the canvas counts.)
+    await expect(figure(page, 'Response Rate Trend').locator('canvas')).toBeVisible();
+    for (const [title, colour] of [
+      ['Response Rate Trend', PRIMARY],
+      ['Campus Support Perception', BLUE],
+    ] as const) {
+      await expect.poll(() => colouredPixelsOnTheLeft(figure(page, title), colour, 1)).toBeGreaterThan(0);
+      expect(await colouredPixelsOnTheLeft(figure(page, title), colour, 0.3), title).toBe(0);
+    }
+    for (const [title, column, value] of [
+      ['Response Rate Trend', 'Response Rate %', '100%'],
+      ['Campus Support Perception', 'Feel Supported', '20%'],
+    ] as const) {
+      const rows = figure(page, title).getByRole('table').locator('tbody tr');
+      await expect(rows, `${title}: all 12 months listed`).toHaveCount(12);
+      // Only this month has responses; the eleven before it have none.
+      for (let month = 0; month < 11; month += 1) {
+        await expect(rows.nth(month).locator('td'), `${title} (${column}), month ${month + 1}`).toHaveText(
+          'No responses',
+        );
+      }
+      await expect(rows.last().locator('td')).toHaveText(value);
+    }
+  });
+
+  test('at 375 px the monthly chart shows every month and its axis without sideways scrolling', async ({
+    page,
+  }) => {
+    await page.setViewportSize({ width: SCREEN_WIDTHS.mobile, height: 800 });
+    await page.reload();
+    const chart = figure(page, 'Monthly Survey Responses');
+    await expect(chart.locator('canvas')).toBeVisible();
+    // Nothing inside the chart's card is wider than what it shows.
+    const overflowing = await chart.evaluate((card) =>
+      [card, ...Array.from(card.querySelectorAll<HTMLElement>('*'))]
+        .filter((element) => !element.closest('.visually-hidden'))
+        .filter((element) => element.scrollWidth > element.clientWidth + 1)
+        .map((element) => element.tagName),
+    );
+    expect(overflowing).toEqual([]);
+    await expect(chart.getByRole('region')).toHaveCount(0);
+    const card = await chart.boundingBox();
+    const canvas = await chart.locator('canvas').boundingBox();
+    expect(canvas && card).toBeTruthy();
+    if (!canvas || !card) return;
+    expect(canvas.x).toBeGreaterThanOrEqual(card.x);
+    expect(canvas.x + canvas.width).toBeLessThanOrEqual(card.x + card.width);
+    expect(canvas.x + canvas.width).toBeLessThanOrEqual(SCREEN_WIDTHS.mobile);
+    // The bars lie sideways: one 40 px bar per month, stacked downwards.
+    await expect(chart.locator('canvas')).toHaveAttribute(
+      'aria-label',
+      /^Bar chart: Monthly Survey Responses\./,
+    );
+    await expect
+      .poll(async () => (await chart.locator('canvas').boundingBox())?.height ?? 0)
+      .toBeGreaterThan(12 * 40);
+    await expectNoHorizontalOverflow(page);
+  });
+
   test('Export CSV downloads every submission', async ({ page }) => {
     const [download] = await Promise.all([
       page.waitForEvent('download'),
@@ -500,5 +595,58 @@ test.describe('dashboard: live', () => {
     expect(
       await page.evaluate(() => (window as unknown as { stillTheSamePage?: boolean }).stillTheSamePage),
     ).toBe(true);
+  });
+});
+
+test.describe('dashboard: live updates unreachable', () => {
+  // Each waits out a few real reconnection delays.
+  test.slow();
+  test('says it is offline with the last update time, keeps retrying, and goes live once reachable', async ({
+    page,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    await signIn(page, institution.admin);
+    let attempts = 0;
+    await page.route('**/api/dashboard/events/', (route) => {
+      attempts += 1;
+      return route.abort('connectionrefused');
+    });
+    await page.goto(PATH);
+    await expect(metric(page, 'Surveys Completed')).toHaveText(/Surveys Completed\s*0$/);
+
+    const status = page.locator('p[data-state]');
+    await expect(status).toContainText('Offline');
+    await expect(status).toContainText(/Last updated \d{1,2}:\d{2}/);
+    await expect(page.getByText('Connecting to live updates...')).toHaveCount(0);
+    // It keeps trying (one, two, four seconds apart at first)...
+    await expect.poll(() => attempts, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect(status).toContainText('Offline');
+
+    // ...and goes live by itself once the server can be reached again.
+    await page.unroute('**/api/dashboard/events/');
+    await expect(page.getByText('Live', { exact: true })).toBeVisible({ timeout: 20_000 });
+    await expect(status).toContainText(/· Updated \d{1,2}:\d{2}/);
+  });
+
+  test('a stream that ends, then refusals (503): offline and retrying, then live again', async ({ page }) => {
+    const institution = await createInstitutionWithAdmin();
+    await signIn(page, institution.admin);
+    let attempts = 0;
+    await page.route('**/api/dashboard/events/', (route) => {
+      attempts += 1;
+      // The first connection opens and then ends at once; the following ones are refused.
+      if (attempts === 1) {
+        return route.fulfill({ status: 200, contentType: 'text/event-stream', body: ': hello\n\n' });
+      }
+      return route.fulfill({ status: 503, contentType: 'application/json', body: '{}' });
+    });
+    await page.goto(PATH);
+    const status = page.locator('p[data-state]');
+    await expect(status).toContainText('Offline');
+    await expect.poll(() => attempts, { timeout: 15_000 }).toBeGreaterThanOrEqual(3);
+    await expect(status).toContainText(/Last updated \d{1,2}:\d{2}/);
+
+    await page.unroute('**/api/dashboard/events/');
+    await expect(page.getByText('Live', { exact: true })).toBeVisible({ timeout: 20_000 });
   });
 });

@@ -231,3 +231,39 @@ test.describe('logout', () => {
     }
   });
 });
+
+test.describe('logout from a screen that needs a login', () => {
+  // Each of these screens sends a signed-out visitor to the login page; Logout must still go home.
+  const screens = [
+    { path: '/survey/', heading: 'Student Wellness Check', role: 'student' },
+    { path: '/dashboard/', heading: 'Student Wellness Dashboard', role: 'admin' },
+    { path: '/admin/survey-templates/', heading: 'Survey Templates', role: 'admin' },
+    { path: '/schedule-survey/', heading: 'Schedule Survey', role: 'admin' },
+  ] as const;
+
+  for (const { path, heading, role } of screens) {
+    for (const outcome of ['succeeds', 'fails'] as const) {
+      test(`from ${path} goes to / when the logout call ${outcome}`, async ({ page }) => {
+        const account = role === 'student' ? await createStudent() : await createAdmin();
+        await signIn(page, account);
+        await page.goto(path);
+        await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+        if (outcome === 'fails') await page.route('**/api/logout/', (route) => route.abort('failed'));
+        const visited: string[] = [];
+        page.on('framenavigated', (frame) => {
+          if (frame === page.mainFrame()) visited.push(new URL(frame.url()).pathname);
+        });
+
+        await mainNav(page).getByRole('button', { name: account.email }).click();
+        await mainNav(page).getByRole('button', { name: 'Logout' }).click();
+
+        await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
+        await expect(page.getByRole('heading', { level: 1 })).not.toHaveText(heading);
+        // Give a late redirect the chance to happen before checking where the user is.
+        await page.waitForLoadState('networkidle');
+        await expect(page).toHaveURL((url) => url.pathname === '/' && url.search === '');
+        expect(visited.filter((visitedPath) => visitedPath.startsWith('/login'))).toEqual([]);
+      });
+    }
+  }
+});

@@ -1,4 +1,4 @@
-import { expect, test } from './support';
+import { expect, expectNoHorizontalOverflow, SCREEN_WIDTHS, saveScreenshot, test } from './support';
 
 const FEATURES = [
   'Mental Health Monitoring',
@@ -36,12 +36,33 @@ test.describe('landing page', () => {
     await expect(page.locator('#contact')).toBeInViewport();
   });
 
-  test('shows a tidy placeholder and loads no analytics when neither is configured', async ({ page }) => {
+  test('without a video, shows a walkthrough of the product, and loads no analytics', async ({ page }) => {
     await page.goto('/');
     const demo = page.locator('#demo');
-    await expect(demo.getByText('The demo video is coming soon')).toBeVisible();
+    await expect(demo.getByText(/coming soon/i)).toHaveCount(0);
     await expect(demo.locator('iframe, video')).toHaveCount(0);
+    // Three captioned steps, each with a miniature of the real screen, in plain markup.
+    const steps = demo.getByRole('list', { name: 'Product walkthrough' }).getByRole('listitem');
+    await expect(steps.getByRole('heading', { level: 3 })).toHaveText([
+      /A student checks in/,
+      /Help shows up at once/,
+      /Your team sees who needs outreach/,
+    ]);
+    for (let index = 0; index < 3; index += 1) {
+      await expect(steps.nth(index).locator('[aria-hidden="true"]').first()).toBeVisible();
+    }
+    await expect(demo.locator('img, canvas, svg image, script')).toHaveCount(0);
+    await expect(demo.getByRole('link', { name: 'Try the demo survey' })).toHaveAttribute(
+      'href',
+      '/demo-survey/',
+    );
     await expect(page.locator('script#analytics-script')).toHaveCount(0);
+    for (const width of Object.values(SCREEN_WIDTHS)) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoHorizontalOverflow(page);
+      await demo.scrollIntoViewIfNeeded();
+      await saveScreenshot(page, 'landing-walkthrough');
+    }
   });
 
   test('uses the configured brand, demo video (full width, 450 px high) and analytics script', async ({

@@ -12,6 +12,7 @@ import {
   answerEverything,
   apiSession,
   countSubmissions,
+  demoLinkHash,
   likertGroups,
   listTemplates,
   MISSING_ANSWERS,
@@ -447,6 +448,28 @@ test.describe('survey for staff and other institutions', () => {
       /Never/,
     ]);
     await expectNoA11yViolations(page, 'survey, custom answer choices');
+  });
+
+  test('the safety question shows its labels without mood emojis; the others keep theirs', async ({
+    page,
+  }) => {
+    await page.goto(`/survey/link/${await demoLinkHash()}/`);
+    const safety = safetyGroup(page);
+    await expect(safety.locator('label')).toHaveText([
+      'Almost always',
+      'Often',
+      'Sometimes',
+      'Rarely',
+      'Never',
+    ]);
+    await expect(safety.getByText(/\p{Extended_Pictographic}/u)).toHaveCount(0);
+    await expect(likertGroups(page).first().locator('label')).toHaveText([
+      /😞\s*Very Poor/,
+      /😟\s*Poor/,
+      /😐\s*Neutral/,
+      /😊\s*Good/,
+      /😄\s*Excellent/,
+    ]);
   });
 
   test('an institution without survey questions shows the unavailable state', async ({ page }) => {

@@ -120,8 +120,26 @@ export const AutosaveRequest = z.object({
     .max(EMAIL_MAX_LENGTH, 'Email is too long')
     .default(''),
   answers: Answers,
+  /**
+   * The `updated_at` of the draft this save builds on, so two windows never overwrite each
+   * other's answers unseen: null when it builds on no draft. When the stored draft is another
+   * (a newer save, or none: submitted or cleared elsewhere) the save is refused with a 409 and
+   * the window merges with the stored one. Left out, the save simply replaces the draft.
+   */
+  base_updated_at: z.iso
+    .datetime({ error: 'base_updated_at must be an ISO 8601 time' })
+    .nullable()
+    .optional(),
 });
 export type AutosaveRequest = z.input<typeof AutosaveRequest>;
+
+export const AutosaveResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** The saved draft's version: send it as `base_updated_at` with the next save. */
+  updated_at: z.iso.datetime(),
+});
+export type AutosaveResponse = z.infer<typeof AutosaveResponse>;
 
 export const SavedDraft = z.object({
   template_id: z.number().int(),

@@ -3,7 +3,7 @@ import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import type { SavedDraft } from '../../../common/schemas/surveys';
-import { DRAFT_SURVEY_NOT_FOUND, DRAFT_TOO_LARGE } from './service';
+import { DRAFT_CHANGED, DRAFT_SURVEY_NOT_FOUND, DRAFT_TOO_LARGE } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 type Loaded = { success: true; saved_data: SavedDraft | null };
@@ -53,7 +53,11 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
   it('saves a draft and loads it back, with and without the trailing slash', async () => {
     const saved = await student.post('/api/autosave/', draft());
     expect(saved.status).toBe(200);
-    expect(saved.body).toEqual({ success: true, message: 'Draft saved' });
+    expect(saved.body).toEqual({
+      success: true,
+      message: 'Draft saved',
+      updated_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT/),
+    });
     for (const url of [`/api/autosave/load/${templateId}`, `/api/autosave/load/${templateId}/`]) {
       const loaded = await student.get<Loaded>(url);
       expect(loaded.status).toBe(200);
@@ -70,6 +74,49 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
     const loaded = await student.get<Loaded>(`/api/autosave/load/${templateId}`);
     expect(loaded.body.saved_data?.answers).toEqual({ '1': '4', '2': '5' });
     expect(await ctx.db.kysely.selectFrom('drafts').select('user_id').execute()).toHaveLength(1);
+  });
+
+  describe('saves built on a version (two windows)', () => {
+    type Saved = { success: true; updated_at: string };
+    const save = (answers: Record<string, string>, base: string | null) =>
+      student.post<Saved>('/api/autosave/', { ...draft(answers), base_updated_at: base });
+    const stored = async () =>
+      (await student.get<Loaded>(`/api/autosave/load/${templateId}`)).body.saved_data;
+
+    it('each save answers its version, which the next save builds on', async () => {
+      const first = await save({ '1': '3' }, null);
+      expect(first.status).toBe(200);
+      expect((await stored())?.updated_at).toBe(first.body.updated_at);
+      const second = await save({ '1': '4' }, first.body.updated_at);
+      expect(second.status).toBe(200);
+      expect(Date.parse(second.body.updated_at)).toBeGreaterThan(Date.parse(first.body.updated_at));
+      expect(await stored()).toMatchObject({ answers: { '1': '4' }, updated_at: second.body.updated_at });
+    });
+
+    it('409 and nothing changed when another window saved in between', async () => {
+      const windowA = await save({ '1': '3' }, null);
+      const windowB = await save({ '1': '3', '2': '5' }, windowA.body.updated_at);
+      expect(windowB.status).toBe(200);
+      // Window A still builds on the first version.
+      expectError(await save({ '1': '2' }, windowA.body.updated_at), 409, DRAFT_CHANGED);
+      expect(await stored()).toMatchObject({ answers: { '1': '3', '2': '5' } });
+      // Nor may a window that saw no draft create one over it.
+      expectError(await save({ '3': '1' }, null), 409, DRAFT_CHANGED);
+      expect(await stored()).toMatchObject({ answers: { '1': '3', '2': '5' } });
+    });
+
+    it('409 once the draft is gone (submitted or cleared elsewhere): it does not come back', async () => {
+      const saved = await save({ '1': '3' }, null);
+      await student.delete(`/api/autosave/clear/${templateId}/`);
+      expectError(await save({ '1': '3', '2': '4' }, saved.body.updated_at), 409, DRAFT_CHANGED);
+      expect(await stored()).toBeNull();
+    });
+
+    it('400 for a base that is not a time', async () => {
+      const response = await student.post('/api/autosave/', { ...draft(), base_updated_at: 'yesterday' });
+      expectError(response, 400, 'base_updated_at must be an ISO 8601 time');
+      expect(await stored()).toBeNull();
+    });
   });
 
   it('accepts a draft with only some answers and no name or email yet', async () => {

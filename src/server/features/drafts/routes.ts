@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorResponse, IdParam, SuccessMessage } from '../../../common/schemas/common';
-import { AutosaveRequest, LoadDraftResponse } from '../../../common/schemas/surveys';
+import { AutosaveRequest, AutosaveResponse, LoadDraftResponse } from '../../../common/schemas/surveys';
 import { requireUser } from '../../lib/guards';
 import * as service from './service';
 
@@ -10,6 +10,7 @@ const errors = {
   401: ErrorResponse,
   403: ErrorResponse,
   404: ErrorResponse,
+  409: ErrorResponse,
   413: ErrorResponse,
 };
 const TemplateParams = z.object({ templateId: IdParam });
@@ -28,15 +29,21 @@ export const draftRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "Save the user's draft of a survey (replaces the previous one)",
+        summary: "Save the user's draft of a survey (replaces the previous one, or the given version only)",
         body: AutosaveRequest,
-        response: { 200: SuccessMessage, ...errors },
+        response: { 200: AutosaveResponse, ...errors },
       },
     },
     async (request) => {
-      const { template_id: templateId, ...content } = request.body;
-      await service.saveDraft({ db: db.kysely, user: requireUser(request), templateId, content });
-      return { success: true as const, message: 'Draft saved' };
+      const { template_id: templateId, base_updated_at: baseUpdatedAt, ...content } = request.body;
+      const updatedAt = await service.saveDraft({
+        db: db.kysely,
+        user: requireUser(request),
+        templateId,
+        content,
+        baseUpdatedAt,
+      });
+      return { success: true as const, message: 'Draft saved', updated_at: updatedAt };
     },
   );
 

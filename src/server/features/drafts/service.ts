@@ -7,6 +7,8 @@ import { findTemplate } from '../templates/queries';
 import * as queries from './queries';
 
 export const DRAFT_SURVEY_NOT_FOUND = 'Survey not found';
+export const DRAFT_CHANGED =
+  'This draft was changed in another window. Load it again to bring both sets of answers together.';
 export const DRAFT_TOO_LARGE = `Draft is too large to save (the limit is ${DRAFT_MAX_BYTES / 1024} KB)`;
 
 interface DraftContent {
@@ -47,19 +49,37 @@ function readContent(stored: string): DraftContent | null {
   }
 }
 
-/** Saves (replaces) the user's draft of this template. */
+/**
+ * Saves the user's draft of this template and returns its new version (`updated_at`). With a
+ * base version (see AutosaveRequest.base_updated_at) it only replaces that very version;
+ * without one it replaces whatever is stored.
+ */
 export async function saveDraft(options: {
   db: Executor;
   user: SessionUser;
   templateId: number;
   content: DraftContent;
-}): Promise<void> {
-  const { db, user, templateId, content } = options;
+  baseUpdatedAt?: string | null;
+}): Promise<string> {
+  const { db, user, templateId, content, baseUpdatedAt } = options;
   const data = JSON.stringify(content);
   if (Buffer.byteLength(data, 'utf8') > DRAFT_MAX_BYTES)
     throw new AppError('PAYLOAD_TOO_LARGE', DRAFT_TOO_LARGE);
   await requireOwnTemplate(db, user, templateId);
-  await queries.saveDraft(db, { userId: user.id, templateId, data, updatedAt: now() });
+  const draft = { userId: user.id, templateId, data, updatedAt: now() };
+  if (baseUpdatedAt === undefined) {
+    await queries.saveDraft(db, draft);
+  } else if (baseUpdatedAt === null) {
+    if (!(await queries.insertDraftIfNone(db, draft))) throw new AppError('CONFLICT', DRAFT_CHANGED);
+  } else {
+    const base = Date.parse(baseUpdatedAt);
+    // Each save gets a later version than its base, even within the same millisecond.
+    draft.updatedAt = Math.max(draft.updatedAt, base + 1);
+    if (!(await queries.updateDraftIfUnchanged(db, { ...draft, baseUpdatedAt: base }))) {
+      throw new AppError('CONFLICT', DRAFT_CHANGED);
+    }
+  }
+  return new Date(draft.updatedAt).toISOString();
 }
 
 export async function loadDraft(options: {

@@ -17,6 +17,7 @@ const errors = {
   401: ErrorResponse,
   403: ErrorResponse,
   404: ErrorResponse,
+  409: ErrorResponse,
   429: ErrorResponse,
 };
 const LinkParams = z.object({ hashLink: z.string().max(100) });

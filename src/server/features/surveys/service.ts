@@ -37,6 +37,13 @@ export const FILL_IN_ALL = 'Please fill in all required fields';
 export const NAME_REQUIRED = 'Please enter your full name';
 export const EMAIL_REQUIRED = 'Please enter your school email';
 export const NO_QUESTIONS = 'This survey has no questions to answer yet.';
+/**
+ * The answers are keyed for other questions than the survey has now: an administrator added or
+ * removed a question while the student had the survey open. A 409 tells the form to load the
+ * survey again (and keep the answers), where a 400 would only say something is missing.
+ */
+export const SURVEY_CHANGED =
+  'This survey has changed since you opened it. Please review the current questions and submit again.';
 export const TEMPLATE_MISMATCH = 'survey_template_id does not match this survey link';
 export const THANK_YOU = 'Thank you! Your responses have been submitted.';
 
@@ -204,14 +211,12 @@ async function identifyRespondent(
 /** Every question answered exactly once, with a value its type allows; nothing else. */
 function checkAnswers(questions: readonly QuestionRow[], answers: Record<string, string>): CheckedAnswer[] {
   if (questions.length === 0) throw new AppError('BAD_REQUEST', NO_QUESTIONS);
+  // A form sends every question it shows, answered or not; a key missing or unknown means the
+  // form was showing a different version of this survey.
   const byId = new Map(questions.map((question) => [String(question.id), question]));
-  const unknown = Object.keys(answers).filter((id) => !byId.has(id));
-  if (unknown.length > 0) {
-    throw new AppError(
-      'BAD_REQUEST',
-      `These answers are for questions that are not in this survey: ${unknown.join(', ')}`,
-    );
-  }
+  const unknown = Object.keys(answers).some((id) => !byId.has(id));
+  const unseen = questions.some((question) => !Object.hasOwn(answers, String(question.id)));
+  if (unknown || unseen) throw new AppError('CONFLICT', SURVEY_CHANGED);
   const checked = questions.map((question) => ({
     question,
     value: (answers[String(question.id)] ?? '').trim(),

@@ -11,9 +11,10 @@ import {
   PointElement,
   Tooltip,
 } from 'chart.js';
-import { useEffect, useId, useRef } from 'react';
+import { useId } from 'react';
 import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { useMediaQuery } from '../../ui/useMediaQuery';
 import styles from './Dashboard.module.css';
 
 /*
@@ -37,6 +38,18 @@ ChartJS.defaults.color = '#4a5a60';
 /** Spec section 9: bars are 40 px thick. */
 export const BAR_THICKNESS = 40;
 
+/**
+ * Below this width (where the charts go to one column) twelve upright 40 px bars no longer fit
+ * a card: the monthly chart lays its bars sideways, one row per month, so every month, its
+ * label and its value stay readable without scrolling sideways.
+ */
+const NARROW_SCREEN = '(max-width: 48rem)';
+/** Height of one month's row when the bars lie sideways: the bar and a gap. */
+const SIDEWAYS_ROW_HEIGHT = 48;
+
+/** What the data table says for a month without any response (drawn as a gap, not as 0%). */
+export const NO_RESPONSES = 'No responses';
+
 /** Colours from the design tokens; each keeps a 3:1 contrast with the white card behind it. */
 const COLORS = {
   text: '#17262b',
@@ -55,7 +68,8 @@ const KIND_NAMES: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', doughn
 
 interface Series {
   label: string;
-  values: readonly number[];
+  /** null: nothing to show for that category (a month without responses), drawn as a gap. */
+  values: readonly (number | null)[];
   color: string;
 }
 
@@ -69,30 +83,33 @@ interface ChartSpec {
   labelHeader: string;
   series: readonly Series[];
   percent?: boolean;
-  /** full: a row of its own; scroll: the same, and it scrolls sideways when the screen is narrow. */
-  layout?: 'full' | 'scroll';
+  /** full: a row of its own; sideways: the same, and its bars lie sideways on a narrow screen. */
+  layout?: 'full' | 'sideways';
   /** One dataset coloured per slice (doughnut). */
   sliceColors?: readonly string[];
   /** A single series the title already names needs no legend. */
   hideLegend?: boolean;
 }
 
-/** Writes each bar's value above it, so a bar chart reads without the axis (which may be scrolled away). */
+/** Writes each bar's value at its end (above it, or right of it when lying sideways), so it reads without the axis. */
 const barValueLabels: Plugin<'bar'> = {
   id: 'barValueLabels',
   afterDatasetsDraw(chart) {
     const { ctx } = chart;
+    const sideways = chart.options.indexAxis === 'y';
     ctx.save();
     ctx.font = `600 12px ${ChartJS.defaults.font.family}`;
     ctx.fillStyle = COLORS.text;
-    ctx.textAlign = 'center';
-    ctx.textBaseline = 'bottom';
+    ctx.textAlign = sideways ? 'left' : 'center';
+    ctx.textBaseline = sideways ? 'middle' : 'bottom';
     chart.data.datasets.forEach((dataset, datasetIndex) => {
       const meta = chart.getDatasetMeta(datasetIndex);
       if (meta.hidden) return;
       meta.data.forEach((bar, index) => {
         const value = dataset.data[index];
-        if (typeof value === 'number' && value > 0) ctx.fillText(String(value), bar.x, bar.y - 4);
+        if (typeof value !== 'number' || value <= 0) return;
+        if (sideways) ctx.fillText(String(value), bar.x + 6, bar.y);
+        else ctx.fillText(String(value), bar.x, bar.y - 4);
       });
     });
     ctx.restore();
@@ -105,19 +122,18 @@ function prefersReducedMotion() {
   );
 }
 
-function axisOptions(percent: boolean): ChartOptions<'bar' | 'line'>['scales'] {
-  return {
-    x: { grid: { display: false } },
-    y: {
-      beginAtZero: true,
-      ...(percent ? { max: 100 } : {}),
-      grid: { color: COLORS.grid },
-      ticks: {
-        precision: 0,
-        ...(percent ? { callback: (value: string | number) => `${value}%` } : {}),
-      },
+function axisOptions(percent: boolean, sideways = false): ChartOptions<'bar' | 'line'>['scales'] {
+  const categories = { grid: { display: false } };
+  const values = {
+    beginAtZero: true,
+    ...(percent ? { max: 100 } : {}),
+    grid: { color: COLORS.grid },
+    ticks: {
+      precision: 0,
+      ...(percent ? { callback: (value: string | number) => `${value}%` } : {}),
     },
   };
+  return sideways ? { x: values, y: categories } : { x: categories, y: values };
 }
 
 function commonOptions(spec: ChartSpec) {
@@ -143,7 +159,7 @@ function commonOptions(spec: ChartSpec) {
   };
 }
 
-function ChartCanvas({ spec }: { spec: ChartSpec }) {
+function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: boolean }) {
   const label = `${KIND_NAMES[spec.kind]} chart: ${spec.title}. The values are listed in the table that follows.`;
   const a11y = { role: 'img', 'aria-label': label } as const;
 
@@ -176,6 +192,8 @@ function ChartCanvas({ spec }: { spec: ChartSpec }) {
         cubicInterpolationMode: 'monotone' as const,
         // A point at 100% is drawn whole, not cut by the chart's edge.
         clip: false as const,
+        // A month without responses is a gap in the line, not a fall to 0%.
+        spanGaps: false,
       })),
     };
     return (
@@ -204,8 +222,10 @@ function ChartCanvas({ spec }: { spec: ChartSpec }) {
       plugins={[barValueLabels]}
       options={{
         ...commonOptions(spec),
-        layout: { padding: { top: 20 } },
-        scales: axisOptions(spec.percent ?? false),
+        indexAxis: sideways ? 'y' : 'x',
+        // Room for the values written at the bars' ends.
+        layout: { padding: sideways ? { right: 28 } : { top: 20 } },
+        scales: axisOptions(spec.percent ?? false, sideways),
       }}
     />
   );
@@ -213,8 +233,11 @@ function ChartCanvas({ spec }: { spec: ChartSpec }) {
 
 /** The chart's values as a table for screen readers (a canvas has no text of its own). */
 function ChartTable({ spec }: { spec: ChartSpec }) {
-  const format = (value: number | undefined) =>
-    value === undefined ? '' : spec.percent ? `${value}%` : String(value);
+  const format = (value: number | null | undefined) => {
+    if (value === undefined) return '';
+    if (value === null) return NO_RESPONSES;
+    return spec.percent ? `${value}%` : String(value);
+  };
   // The wrapper hides it: a table ignores the size limits that hide other elements.
   return (
     <div className="visually-hidden">
@@ -246,23 +269,23 @@ function ChartTable({ spec }: { spec: ChartSpec }) {
 }
 
 /**
- * Twelve 40 px bars do not fit a phone: the chart keeps its width and scrolls sideways,
- * starting at the newest month.
+ * Twelve upright 40 px bars do not fit a phone: there they lie sideways, one row per month,
+ * and the chart grows downwards instead of scrolling sideways.
  */
-function ScrollingChart({ spec }: { spec: ChartSpec }) {
-  const ref = useRef<HTMLElement>(null);
-  useEffect(() => {
-    if (ref.current) ref.current.scrollLeft = ref.current.scrollWidth;
-  }, []);
-  const label = `${spec.title}, scrollable`;
-  return (
-    // Focusable so keyboard users can scroll it sideways on a narrow screen.
-    // biome-ignore lint/a11y/noNoninteractiveTabindex: a scrollable region must be reachable by keyboard.
-    <section ref={ref} className={styles.chartScroller} tabIndex={0} aria-label={label}>
-      <div className={styles.chartBoxWide}>
+function SidewaysOnNarrowScreens({ spec }: { spec: ChartSpec }) {
+  const narrow = useMediaQuery(NARROW_SCREEN);
+  if (!narrow) {
+    return (
+      <div className={styles.chartBox}>
         <ChartCanvas spec={spec} />
       </div>
-    </section>
+    );
+  }
+  const height = spec.labels.length * SIDEWAYS_ROW_HEIGHT + 40;
+  return (
+    <div className={styles.chartBoxSideways} style={{ height }}>
+      <ChartCanvas spec={spec} sideways />
+    </div>
   );
 }
 
@@ -276,8 +299,8 @@ function ChartFigure({ spec, fullWidth }: { spec: ChartSpec; fullWidth: boolean 
       <h3 id={titleId} className={styles.chartTitle}>
         {spec.title}
       </h3>
-      {spec.layout === 'scroll' ? (
-        <ScrollingChart spec={spec} />
+      {spec.layout === 'sideways' ? (
+        <SidewaysOnNarrowScreens spec={spec} />
       ) : (
         <div className={styles.chartBox}>
           <ChartCanvas spec={spec} />
@@ -286,6 +309,14 @@ function ChartFigure({ spec, fullWidth }: { spec: ChartSpec; fullWidth: boolean 
       <ChartTable spec={spec} />
     </figure>
   );
+}
+
+/**
+ * A monthly percentage with the months nobody answered in left out (null): the server says 0%
+ * for them, which a line chart would draw as a collapse. The month stays on the axis.
+ */
+function withoutEmptyMonths(values: readonly number[], data: DashboardData): (number | null)[] {
+  return values.map((value, month) => ((data.monthly_num_responses[month] ?? 0) > 0 ? value : null));
 }
 
 /**
@@ -301,7 +332,7 @@ export function chartSpecs(data: DashboardData): ChartSpec[] {
       labels: data.months,
       labelHeader: 'Month',
       series: [{ label: 'Students Surveyed', values: data.monthly_num_responses, color: COLORS.primary }],
-      layout: 'scroll',
+      layout: 'sideways',
       hideLegend: true,
     },
     {
@@ -332,7 +363,13 @@ export function chartSpecs(data: DashboardData): ChartSpec[] {
       kind: 'line',
       labels: data.months,
       labelHeader: 'Month',
-      series: [{ label: 'Feel Supported', values: data.monthly_support_perception, color: COLORS.blue }],
+      series: [
+        {
+          label: 'Feel Supported',
+          values: withoutEmptyMonths(data.monthly_support_perception, data),
+          color: COLORS.blue,
+        },
+      ],
       percent: true,
     },
     data.has_stress_questions && {
@@ -353,7 +390,13 @@ export function chartSpecs(data: DashboardData): ChartSpec[] {
       kind: 'line',
       labels: data.months,
       labelHeader: 'Month',
-      series: [{ label: 'Response Rate %', values: data.monthly_response_rates, color: COLORS.primary }],
+      series: [
+        {
+          label: 'Response Rate %',
+          values: withoutEmptyMonths(data.monthly_response_rates, data),
+          color: COLORS.primary,
+        },
+      ],
       percent: true,
       layout: 'full',
     },

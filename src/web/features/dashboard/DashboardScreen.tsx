@@ -123,17 +123,25 @@ function Dashboard() {
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
+/** What the live line says in each state; offline also says that it keeps trying. */
+export const LIVE_LABELS: Record<LiveState, string> = {
+  connecting: 'Connecting to live updates...',
+  live: 'Live',
+  offline: 'Offline: live updates cannot be reached. Retrying...',
+};
+
 function LiveStatus({ state, data, updates }: { state: LiveState; data: DashboardData; updates: number }) {
   const generated = new Date(data.generated_at);
   const time = Number.isNaN(generated.getTime()) ? null : timeFormat.format(generated);
-  const label = { connecting: 'Connecting to live updates...', live: 'Live', offline: 'Live updates paused' }[
-    state
-  ];
   return (
     <p className={styles.liveStatus} data-state={state}>
       <span className={styles.liveDot} aria-hidden="true" />
-      <span>{label}</span>
-      {time && <span className={styles.updatedAt}>· Updated {time}</span>}
+      <span>{LIVE_LABELS[state]}</span>
+      {time && (
+        <span className={styles.updatedAt}>
+          · {state === 'live' ? 'Updated' : 'Last updated'} {time}
+        </span>
+      )}
       {/* Announced only when a new submission refreshes the numbers, not on the first load. */}
       <span className="visually-hidden" role="status">
         {updates > 0 ? `Dashboard updated with new responses at ${time ?? 'now'}.` : ''}

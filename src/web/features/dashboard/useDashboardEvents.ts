@@ -5,6 +5,18 @@ import { DASHBOARD_EVENTS_URL, DASHBOARD_QUERY_KEY } from './dashboardApi';
 
 export type LiveState = 'connecting' | 'live' | 'offline';
 
+/** The first retry after a failure waits this long; each failure in a row doubles it... */
+export const RECONNECT_FIRST_DELAY_MS = 1_000;
+/** ...up to this. */
+export const RECONNECT_MAX_DELAY_MS = 30_000;
+/** A connection that has not opened by then counts as failed (a proxy may hold it open silently). */
+export const CONNECT_TIMEOUT_MS = 15_000;
+
+/** How long to wait before connection attempt number `failures + 1`. */
+export function reconnectDelay(failures: number): number {
+  return Math.min(RECONNECT_MAX_DELAY_MS, RECONNECT_FIRST_DELAY_MS * 2 ** Math.max(0, failures - 1));
+}
+
 /** Applies one event; true when it brought new responses (not merely the first snapshot). */
 function applyEvent(queryClient: QueryClient, raw: string): boolean {
   let json: unknown;
@@ -26,9 +38,13 @@ function applyEvent(queryClient: QueryClient, raw: string): boolean {
 
 /**
  * Keeps the dashboard numbers current: each `dashboard` event carries the fresh data, which
- * replaces the cached answer, so cards, table and charts update in place. EventSource
- * reconnects by itself, and the server starts every connection with a fresh snapshot, so
- * nothing missed while disconnected stays missing.
+ * replaces the cached answer, so cards, table and charts update in place. The server starts
+ * every connection with a fresh snapshot, so nothing missed while disconnected stays missing.
+ *
+ * Reconnecting is ours, not EventSource's: it gives up for good on a refusal (CLOSED) and
+ * retries a lost server forever at its own pace while saying "connecting". Here any failure
+ * (an error, or no answer within CONNECT_TIMEOUT_MS) shows the offline state and retries
+ * with a doubling delay, at once when the browser says it is back online.
  * `updates` counts the events that brought new responses, for the screen's live announcement.
  */
 export function useDashboardEvents(enabled: boolean) {
@@ -41,25 +57,59 @@ export function useDashboardEvents(enabled: boolean) {
       setState('offline');
       return;
     }
-    setState('connecting');
-    const source = new EventSource(DASHBOARD_EVENTS_URL, { withCredentials: true });
-    const onOpen = () => setState('live');
-    const onError = () => {
-      // CLOSED means the server refused (e.g. the session ended): EventSource will not retry.
-      setState(source.readyState === EventSource.CLOSED ? 'offline' : 'connecting');
-    };
-    const onDashboard = (event: MessageEvent<string>) => {
-      if (applyEvent(queryClient, event.data)) setUpdates((count) => count + 1);
+    let source: EventSource | null = null;
+    let failures = 0;
+    let retryTimer: number | undefined;
+    let openTimer: number | undefined;
+    let stopped = false;
+
+    const closeSource = () => {
+      window.clearTimeout(openTimer);
+      source?.close();
+      source = null;
     };
 
-    source.addEventListener('open', onOpen);
-    source.addEventListener('error', onError);
-    source.addEventListener(DASHBOARD_EVENT, onDashboard);
+    const fail = () => {
+      closeSource();
+      if (stopped) return;
+      failures += 1;
+      setState('offline');
+      window.clearTimeout(retryTimer);
+      retryTimer = window.setTimeout(connect, reconnectDelay(failures));
+    };
+
+    function connect() {
+      window.clearTimeout(retryTimer);
+      closeSource();
+      // The first attempt says "connecting"; later ones keep saying "offline" until one opens.
+      if (failures === 0) setState('connecting');
+      const current = new EventSource(DASHBOARD_EVENTS_URL, { withCredentials: true });
+      source = current;
+      openTimer = window.setTimeout(fail, CONNECT_TIMEOUT_MS);
+      current.addEventListener('open', () => {
+        window.clearTimeout(openTimer);
+        failures = 0;
+        setState('live');
+      });
+      current.addEventListener('error', () => {
+        if (source === current) fail();
+      });
+      current.addEventListener(DASHBOARD_EVENT, (event: MessageEvent<string>) => {
+        if (applyEvent(queryClient, event.data)) setUpdates((count) => count + 1);
+      });
+    }
+
+    const retryWhenOnline = () => {
+      if (failures > 0) connect();
+    };
+
+    connect();
+    window.addEventListener('online', retryWhenOnline);
     return () => {
-      source.removeEventListener('open', onOpen);
-      source.removeEventListener('error', onError);
-      source.removeEventListener(DASHBOARD_EVENT, onDashboard);
-      source.close();
+      stopped = true;
+      window.removeEventListener('online', retryWhenOnline);
+      window.clearTimeout(retryTimer);
+      closeSource();
     };
   }, [enabled, queryClient]);
 

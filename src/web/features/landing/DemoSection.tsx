@@ -1,5 +1,5 @@
-import { Link } from 'react-router';
 import { appConfig, productName } from '../../config';
+import { DemoWalkthrough } from './DemoWalkthrough';
 import styles from './Landing.module.css';
 
 /** Spec section 9: the demo video is full width and 450 px high. */
@@ -37,19 +37,6 @@ function DemoVideo({ url }: { url: string }) {
   );
 }
 
-function DemoPlaceholder() {
-  return (
-    <div className={styles.videoPlaceholder}>
-      <span className={styles.playIcon} aria-hidden="true" />
-      <p className={styles.placeholderTitle}>The demo video is coming soon</p>
-      <p>
-        Meanwhile, <Link to="/demo-survey/">try the demo survey</Link> or{' '}
-        <a href="#contact">ask us for a live walkthrough</a>.
-      </p>
-    </div>
-  );
-}
-
 export function DemoSection() {
   return (
     <section id="demo" className={styles.sectionMuted} aria-labelledby="demo-heading" tabIndex={-1}>
@@ -60,7 +47,7 @@ export function DemoSection() {
         <p className={styles.sectionLead}>
           A short tour of a student check-in and the dashboard your counselling team works from.
         </p>
-        {appConfig.demoVideoUrl ? <DemoVideo url={appConfig.demoVideoUrl} /> : <DemoPlaceholder />}
+        {appConfig.demoVideoUrl ? <DemoVideo url={appConfig.demoVideoUrl} /> : <DemoWalkthrough />}
       </div>
     </section>
   );

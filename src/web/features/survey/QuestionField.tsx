@@ -16,6 +16,8 @@ interface QuestionFieldProps {
   disabled: boolean;
   /** Shown after a submit attempt left this question unanswered. */
   missing: boolean;
+  /** Added to the survey while the student had it open. */
+  isNew?: boolean;
 }
 
 /**
@@ -30,11 +32,13 @@ export function QuestionField({
   onChange,
   disabled,
   missing,
+  isNew = false,
 }: QuestionFieldProps) {
   const heading = (
     <>
       <span className={styles.questionNumber}>
         Question {number} of {total}
+        {isNew && <span className={styles.newBadge}>New</span>}
       </span>
       <span className={styles.questionText}>{question.text}</span>
       {missing && <span className={styles.questionError}>Please answer this question.</span>}
@@ -48,7 +52,7 @@ export function QuestionField({
           className={styles.likert}
           legend={heading}
           name={`question-${question.id}`}
-          choices={likertChoices(question.answer_choices)}
+          choices={likertChoices(question.answer_choices, question.category)}
           value={value}
           onChange={(choice) => onChange(question.id, choice)}
           disabled={disabled}

@@ -4,11 +4,12 @@ import { Link, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import {
   EMAIL_MAX_LENGTH,
+  type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
   type SubmitSurveyResponse,
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
-import { errorMessage } from '../../api';
+import { ApiError, errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -17,9 +18,11 @@ import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import {
   type AnswerMap,
+  answersFitting,
   answersForSubmit,
   type DraftContent,
   hasAnswers,
+  mergeAnswers,
   unansweredQuestionIds,
   withAnswer,
 } from './answers';
@@ -31,7 +34,7 @@ import { SurveyFrame, SurveyLoading } from './SurveyFrame';
 import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
 import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitSurvey } from './surveyApi';
-import { useAutosave } from './useAutosave';
+import { type AutosaveFailure, useAutosave } from './useAutosave';
 
 /** Spec section 9: the pause between a successful submit and the way home. */
 export const SUBMIT_REDIRECT_DELAY_MS = 3000;
@@ -48,6 +51,8 @@ interface SurveyFormProps {
   templateId: number;
   hashLink: string | undefined;
   user: CurrentUser | null;
+  /** Loads the survey again after the server said it changed; new `questions` follow. */
+  onSurveyChanged: () => Promise<void>;
 }
 
 const NAME_FIELD = 'student_name';
@@ -63,7 +68,80 @@ function focusWithin(form: HTMLFormElement | null, selector: string) {
   target?.focus();
 }
 
-export function SurveyForm({ questions, templateId, hashLink, user }: SurveyFormProps) {
+/**
+ * Where the answers are kept, under the Submit button. When saving to the server fails it says
+ * so, and that the answers are still in this browser tab; when the session has ended it also
+ * offers the way back in, which brings the answers along.
+ */
+function DraftNote({
+  serverDrafts,
+  savedAt,
+  failure,
+  onLogIn,
+}: {
+  serverDrafts: boolean;
+  savedAt: Date | null;
+  failure: AutosaveFailure | null;
+  onLogIn: () => void;
+}) {
+  if (!serverDrafts) {
+    return <p className={styles.draftNote}>Your answers are kept in this browser tab until you submit.</p>;
+  }
+  if (failure === 'session-ended') {
+    return (
+      <div className={styles.saveProblem} role="alert">
+        <p>
+          <strong>Saving stopped: your session has ended.</strong> Your answers are still kept in this browser
+          tab. Log in again to continue where you left off.
+        </p>
+        <Button variant="secondary" size="small" onClick={onLogIn}>
+          Log in again
+        </Button>
+      </div>
+    );
+  }
+  if (failure === 'stale') {
+    return (
+      <div className={styles.saveProblem} role="alert">
+        <p>
+          <strong>Saving stopped: this survey was submitted or started afresh in another window.</strong>{' '}
+          These answers are no longer saved. Reload the survey to start again.
+        </p>
+        <Button variant="secondary" size="small" onClick={() => window.location.reload()}>
+          Reload the survey
+        </Button>
+      </div>
+    );
+  }
+  if (failure === 'failed') {
+    return (
+      <p className={styles.saveProblem} role="status">
+        Your latest answers could not be saved to the server
+        {savedAt ? ` (last saved at ${formatTime(savedAt)})` : ''}. They are still kept in this browser tab,
+        and saving will be tried again.
+      </p>
+    );
+  }
+  return (
+    <p className={styles.draftNote}>
+      {savedAt
+        ? `Your answers are saved as you go. Last saved at ${formatTime(savedAt)}.`
+        : 'Your answers are saved as you go, so you can finish later.'}
+    </p>
+  );
+}
+
+/** What the student is told when the survey changed while they had it open. */
+export function surveyChangedMessage(added: number): string {
+  if (added === 0) {
+    return 'This survey was updated while you had it open. Your answers are kept: please check them and submit again.';
+  }
+  const what = added === 1 ? 'A new question has' : `${added} new questions have`;
+  const them = added === 1 ? 'it' : 'them';
+  return `This survey was updated while you had it open. ${what} been added, marked "New". Your answers are kept: answer ${them} and submit again.`;
+}
+
+export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChanged }: SurveyFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
@@ -85,6 +163,9 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
   const [result, setResult] = useState<SubmitSurveyResponse | null>(null);
   const [confirmingStartFresh, setConfirmingStartFresh] = useState(false);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
+  /** Set when the survey's questions changed under the student; `added` are the new ones. */
+  const [surveyChange, setSurveyChange] = useState<{ added: ReadonlySet<number> } | null>(null);
+  const shownQuestionIds = useRef<ReadonlySet<number>>(new Set(questions.map(({ id }) => id)));
   const { flash, showFlash } = useFlash();
   const submissionId = useRef(newSubmissionId());
   const submitInProgress = useRef(false);
@@ -95,7 +176,19 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     () => ({ template_id: templateId, student_name: studentName, school_email: schoolEmail, answers }),
     [templateId, studentName, schoolEmail, answers],
   );
-  const autosave = useAutosave({ enabled: serverDrafts && phase === 'filling', draft });
+  // Another window saved answers meanwhile: keep both (this window's changes win a tie).
+  const onDraftConflict = useCallback(
+    (base: AnswerMap, theirs: SavedDraft) => {
+      setAnswers((current) => mergeAnswers(base, current, answersFitting(questions, theirs.answers)));
+      showFlash('Answers saved in another window have been added here.', 'info');
+    },
+    [questions, showFlash],
+  );
+  const autosave = useAutosave({
+    enabled: serverDrafts && phase === 'filling',
+    draft,
+    onConflict: onDraftConflict,
+  });
   const { markSaved } = autosave;
 
   // Restore once: answers kept across a login, else the newest draft (spec sections 4 and 7).
@@ -128,11 +221,13 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
   }, [questions, templateId, user, serverDrafts, markSaved, showFlash]);
 
   // This tab's copy of the draft follows every change until the survey is submitted.
+  // Not once the draft was submitted or cleared in another window: it must not come back.
+  const draftGone = autosave.failure === 'stale';
   useEffect(() => {
     if (phase !== 'filling') return;
-    if (hasAnswers(draft.answers)) writeLocalDraft(draft);
+    if (hasAnswers(draft.answers) && !draftGone) writeLocalDraft(draft);
     else removeLocalDraft(draft.template_id);
-  }, [draft, phase]);
+  }, [draft, phase, draftGone]);
 
   const urgent = result?.crisis_resources !== undefined;
   useEffect(() => {
@@ -153,6 +248,22 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     setFocusTarget(null);
   }, [focusTarget]);
 
+  // The questions changed while the survey was open (a submit found out, and they were loaded
+  // again): say so, mark what is new, keep every answer, and bring the student to the first gap.
+  useEffect(() => {
+    const before = shownQuestionIds.current;
+    const now = new Set(questions.map(({ id }) => id));
+    shownQuestionIds.current = now;
+    const added = questions.filter(({ id }) => !before.has(id)).map(({ id }) => id);
+    const removed = [...before].some((id) => !now.has(id));
+    if (added.length === 0 && !removed) return;
+    setSurveyChange((current) => ({ added: new Set([...(current?.added ?? []), ...added]) }));
+    setServerError(null);
+    setChecked(true);
+    const firstNew = added[0];
+    if (firstNew !== undefined) setFocusTarget(`#${questionBlockId(firstNew)} :is(input, textarea)`);
+  }, [questions]);
+
   const locked = phase === 'submitted';
   const unanswered = unansweredQuestionIds(questions, answers);
   const missingAnswers = checked ? new Set(unanswered) : new Set<number>();
@@ -164,6 +275,20 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
   const onAnswer = useCallback((questionId: number, value: string) => {
     setAnswers((current) => withAnswer(current, questionId, value));
   }, []);
+
+  /** Keeps the answers for after a login (spec section 4) and goes to the login page. */
+  function keepAnswersAndLogIn() {
+    storePendingAnswers({
+      path: pathname,
+      template_id: templateId,
+      student_name: studentName,
+      school_email: schoolEmail,
+      answers: { ...answers },
+    });
+    // The server says nobody is signed in here: a cached user would send the login page straight back.
+    queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
+    navigate(loginPathFor(pathname));
+  }
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -199,20 +324,17 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
     } catch (error) {
       submitInProgress.current = false;
       if (requiresAuth(error)) {
-        storePendingAnswers({
-          path: pathname,
-          template_id: templateId,
-          student_name: studentName,
-          school_email: schoolEmail,
-          answers: { ...answers },
-        });
-        // The server says nobody is signed in here: a cached user would send the login page straight back.
-        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
-        navigate(loginPathFor(pathname));
+        keepAnswersAndLogIn();
         return;
       }
       setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
       setPhase('filling');
+      if (error instanceof ApiError && error.status === 409) {
+        // The survey changed since it was loaded: load it again; the new questions show up here.
+        await onSurveyChanged().catch((reloadError: unknown) =>
+          console.error('Could not load the changed survey', reloadError),
+        );
+      }
     }
   }
 
@@ -331,13 +453,17 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
               onChange={onAnswer}
               disabled={locked}
               missing={missingAnswers.has(question.id)}
+              isNew={surveyChange?.added.has(question.id) ?? false}
             />
           ))}
         </div>
 
         <div className={styles.submitArea}>
           <div role="alert" className={styles.alertRegion}>
-            {phase !== 'submitted' && showMissingMessage && (
+            {phase !== 'submitted' && surveyChange && (
+              <p className={styles.error}>{surveyChangedMessage(surveyChange.added.size)}</p>
+            )}
+            {phase !== 'submitted' && showMissingMessage && !surveyChange && (
               <p className={styles.error}>{MISSING_ANSWERS_MESSAGE}</p>
             )}
             {phase !== 'submitted' && serverError && <p className={styles.error}>{serverError}</p>}
@@ -355,13 +481,12 @@ export function SurveyForm({ questions, templateId, hashLink, user }: SurveyForm
             </Button>
           )}
           {phase !== 'submitted' && !isStaff && (
-            <p className={styles.draftNote}>
-              {serverDrafts
-                ? autosave.savedAt
-                  ? `Your answers are saved as you go. Last saved at ${formatTime(autosave.savedAt)}.`
-                  : 'Your answers are saved as you go, so you can finish later.'
-                : 'Your answers are kept in this browser tab until you submit.'}
-            </p>
+            <DraftNote
+              serverDrafts={serverDrafts}
+              savedAt={autosave.savedAt}
+              failure={autosave.failure}
+              onLogIn={keepAnswersAndLogIn}
+            />
           )}
         </div>
       </form>

@@ -112,6 +112,9 @@ export function SurveyScreen() {
       templateId={templateId}
       hashLink={hashLink}
       user={user ?? null}
+      onSurveyChanged={async () => {
+        await questions.refetch();
+      }}
     />
   );
 }

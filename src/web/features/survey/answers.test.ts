@@ -6,6 +6,7 @@ import {
   answersForSubmit,
   draftFingerprint,
   hasAnswers,
+  mergeAnswers,
   unansweredQuestionIds,
   withAnswer,
 } from './answers';
@@ -80,11 +81,35 @@ describe('likert choices', () => {
     expect(choices.map(({ label }) => label)).toEqual(['Almost always', 'Poor', 'Neutral', 'Good', 'Never']);
     expect(choices.map(({ emoji }) => emoji)).toEqual(LIKERT_CHOICES.map(({ emoji }) => emoji));
   });
+
+  it('gives a safety question no emojis, with its custom labels kept', () => {
+    const choices = likertChoices({ 1: 'Never', 5: 'Almost always' }, 'safety');
+    expect(choices.every(({ emoji }) => emoji === undefined)).toBe(true);
+    expect(choices.map(({ label }) => label)).toEqual(['Almost always', 'Poor', 'Neutral', 'Good', 'Never']);
+    expect(likertChoices(null, 'support').map(({ emoji }) => emoji)).toEqual(
+      LIKERT_CHOICES.map(({ emoji }) => emoji),
+    );
+  });
 });
 
 describe('login path', () => {
   it('sends the current path as next, readable and encoded', () => {
     expect(loginPathFor('/survey/link/abc_DEF-1/')).toBe('/login/?next=/survey/link/abc_DEF-1/');
     expect(loginPathFor('/survey/?a=b&c')).toBe('/login/?next=/survey/%3Fa%3Db%26c');
+  });
+});
+
+describe('mergeAnswers', () => {
+  it("keeps the other window's answers and lays this window's changes over them", () => {
+    const base = { '1': '3', '2': '4' };
+    const mine = { '1': '2', '2': '4', '3': 'Written here' };
+    const theirs = { '1': '3', '2': '5', '4': '1' };
+    expect(mergeAnswers(base, mine, theirs)).toEqual({ '1': '2', '2': '5', '3': 'Written here', '4': '1' });
+  });
+
+  it('an answer removed here is removed; one removed there stays removed unless changed here', () => {
+    expect(mergeAnswers({ '1': 'a', '2': 'b' }, { '2': 'b' }, { '1': 'a', '2': 'b' })).toEqual({ '2': 'b' });
+    expect(mergeAnswers({ '1': 'a', '2': 'b' }, { '1': 'a', '2': 'b' }, { '2': 'b' })).toEqual({ '2': 'b' });
+    expect(mergeAnswers({}, { '1': '4' }, { '1': '2' })).toEqual({ '1': '4' });
   });
 });

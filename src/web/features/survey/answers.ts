@@ -62,6 +62,22 @@ export function answersForSubmit(questions: readonly SurveyQuestion[], answers: 
   return payload;
 }
 
+/**
+ * Two windows' answers brought together: `theirs` (the draft another window saved) with every
+ * answer this window changed since `base` (the draft both started from) laid over it. A
+ * question only one side touched keeps that side's answer; one both changed keeps this side's.
+ */
+export function mergeAnswers(base: AnswerMap, mine: AnswerMap, theirs: AnswerMap): AnswerMap {
+  const merged: Record<string, string> = { ...theirs };
+  for (const id of new Set([...Object.keys(base), ...Object.keys(mine)])) {
+    const value = mine[id];
+    if (value === base[id]) continue;
+    if (value === undefined) delete merged[id];
+    else merged[id] = value;
+  }
+  return merged;
+}
+
 /** A stable text form of a draft, so "nothing changed since the last save" is one comparison. */
 export function draftFingerprint(draft: DraftContent): string {
   const answers = Object.keys(draft.answers)

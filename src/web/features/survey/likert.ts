@@ -1,4 +1,4 @@
-import type { AnswerChoices } from '../../../common/schemas/templates';
+import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 
 /**
@@ -15,10 +15,16 @@ export const LIKERT_CHOICES: readonly Choice[] = [
 
 const LIKERT_VALUE_SET = new Set(LIKERT_CHOICES.map((choice) => choice.value));
 
-/** The five options of one question: its custom label for a value where it has one, else the default. */
-export function likertChoices(custom: AnswerChoices | null): readonly Choice[] {
-  if (!custom) return LIKERT_CHOICES;
-  return LIKERT_CHOICES.map((choice) => {
+/**
+ * The five options of one question: its custom label for a value where it has one, else the
+ * default. A safety question (self-harm) carries no mood emojis: a laughing face beside
+ * "Never" would trivialise it, as the demo survey already knows.
+ */
+export function likertChoices(custom: AnswerChoices | null, category?: QuestionCategory): readonly Choice[] {
+  const base =
+    category === 'safety' ? LIKERT_CHOICES.map(({ value, label }) => ({ value, label })) : LIKERT_CHOICES;
+  if (!custom) return base;
+  return base.map((choice) => {
     const label = custom[choice.value as keyof AnswerChoices]?.trim();
     return label ? { ...choice, label } : choice;
   });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import {
   type AutosaveRequest,
+  AutosaveResponse,
   LoadDraftResponse,
   type SubmitSurveyRequest,
   SubmitSurveyResponse,
@@ -27,7 +28,7 @@ export function submitSurvey(hashLink: string | undefined, request: SubmitSurvey
 }
 
 export function saveDraft(request: AutosaveRequest) {
-  return api.post('/api/autosave/', z.unknown(), request);
+  return api.post('/api/autosave/', AutosaveResponse, request);
 }
 
 export async function loadDraft(templateId: number) {
