@@ -1,5 +1,6 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vite';
+import { precompress } from './scripts/vite-precompress.ts';
 
 /**
  * The web app is built into dist/web and served by our server under /react-static/.
@@ -9,12 +10,17 @@ import { defineConfig } from 'vite';
 export default defineConfig({
   root: 'src/web',
   base: '/react-static/',
-  plugins: [react()],
+  plugins: [react(), precompress()],
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,
     // The strict CSP forbids inline scripts; every chunk must be a file.
     assetsInlineLimit: 0,
+    rolldownOptions: {
+      // Brotli at its highest level (precompress) takes seconds by design: once per build, so
+      // that no request pays for it. Not a slowness worth a warning on every build.
+      checks: { bundlerTimings: false },
+    },
   },
   server: {
     // `npx vite` for UI work: API calls go to a locally running server (npm run dev).

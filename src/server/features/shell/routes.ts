@@ -17,6 +17,16 @@ export const SCREEN_ROUTES = [
   '/schedule-survey/',
 ] as const;
 
+/**
+ * Vite names every file under assets/ after a hash of its content: a changed file gets a new
+ * name, so browsers and proxies may keep these for a year without asking again.
+ */
+export const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+/** The few unhashed files (favicon) keep their name across releases: revalidate them each time. */
+const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
+/** The shell names the current release's assets: it must never be served from a stale copy. */
+export const SHELL_CACHE_CONTROL = 'no-cache';
+
 const TITLE = /<title>[^<]*<\/title>/;
 const CONFIG_META = '<meta name="app-config" content="{}" />';
 
@@ -27,11 +37,22 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
   const indexFile = path.join(webRoot, 'index.html');
   const built = exists(indexFile);
   if (built) {
+    const hashedAssets = path.join(webRoot, 'assets') + path.sep;
     await app.register(fastifyStatic, {
       root: webRoot,
       prefix: '/react-static/',
       index: false,
       wildcard: true,
+      // The build writes .br and .gz twins of each asset (scripts/vite-precompress.ts); the
+      // browser gets the smallest it accepts, with its Content-Encoding and Vary: Accept-Encoding.
+      preCompressed: true,
+      cacheControl: false,
+      setHeaders: (reply, file) => {
+        reply.header(
+          'Cache-Control',
+          file.startsWith(hashedAssets) ? HASHED_ASSET_CACHE_CONTROL : UNHASHED_FILE_CACHE_CONTROL,
+        );
+      },
     });
   }
 
@@ -59,7 +80,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     return reply
       .status(status)
       .type('text/html; charset=utf-8')
-      .header('Cache-Control', 'no-cache')
+      .header('Cache-Control', SHELL_CACHE_CONTROL)
       .send(shell);
   };
 
