@@ -1,0 +1,174 @@
+// Page budgets (design section 6): Lighthouse's mobile defaults (simulated slow 4G, a mid-range
+// phone's CPU) against the real server on a fresh build, for every public page and the shared
+// survey link. Prints, per page and run, the performance and accessibility scores, LCP, TBT, CLS
+// and the compressed JavaScript the page loaded, then each page's median, and fails when a
+// median misses a budget:
+//   performance >= 0.95, accessibility = 1, compressed JavaScript <= 80 KiB.
+// PAGES_RUNS (default 3) sets the runs per page. Chromium is Debian's (CHROMIUM_PATH overrides);
+// nothing is downloaded.
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import { build } from 'vite';
+import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
+import { HttpClient, ROOT, startServer, stopServer } from '../hardening/support/process';
+
+const RUNS = Number(process.env.PAGES_RUNS ?? 3);
+const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 80 * 1024 };
+const KIB = 1024;
+
+interface Measure {
+  performance: number;
+  accessibility: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  scriptBytes: number;
+}
+
+interface NetworkItem {
+  resourceType?: string;
+  transferSize?: number;
+}
+
+async function buildWebApp(outDir: string) {
+  await build({
+    root: path.join(ROOT, 'src/web'),
+    configFile: path.join(ROOT, 'vite.config.ts'),
+    logLevel: 'warn',
+    build: { outDir, emptyOutDir: true },
+  });
+}
+
+async function demoLinkHash(baseUrl: string): Promise<string> {
+  const admin = new HttpClient(baseUrl);
+  await admin.login('admin@demo.edu', 'wellness-demo');
+  const { body } = await admin.request('GET', '/api/survey-templates/');
+  const templates = (body?.templates ?? []) as { used: boolean; hash_link: string }[];
+  const active = templates.find((template) => template.used);
+  if (!active) throw new Error('Demo University has no active template');
+  return active.hash_link;
+}
+
+async function measure(url: string, port: number): Promise<Measure> {
+  const result = await lighthouse(url, {
+    port,
+    output: 'json',
+    logLevel: 'error',
+    onlyCategories: ['performance', 'accessibility'],
+  });
+  if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+  const { lhr } = result;
+  if (lhr.runtimeError) throw new Error(`${url}: ${lhr.runtimeError.code} ${lhr.runtimeError.message}`);
+  const audit = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const requests = (lhr.audits['network-requests']?.details as { items?: NetworkItem[] } | undefined)?.items;
+  return {
+    performance: lhr.categories.performance?.score ?? 0,
+    accessibility: lhr.categories.accessibility?.score ?? 0,
+    lcpMs: audit('largest-contentful-paint'),
+    tbtMs: audit('total-blocking-time'),
+    cls: audit('cumulative-layout-shift'),
+    fcpMs: audit('first-contentful-paint'),
+    scriptBytes: (requests ?? [])
+      .filter((item) => item.resourceType === 'Script')
+      .reduce((sum, item) => sum + (item.transferSize ?? 0), 0),
+  };
+}
+
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2
+    ? (sorted[middle] as number)
+    : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+}
+
+function row(label: string, m: Measure): string {
+  return [
+    label.padEnd(34),
+    m.performance.toFixed(2).padStart(5),
+    m.accessibility.toFixed(2).padStart(5),
+    `${Math.round(m.fcpMs)}`.padStart(6),
+    `${Math.round(m.lcpMs)}`.padStart(6),
+    `${Math.round(m.tbtMs)}`.padStart(5),
+    m.cls.toFixed(3).padStart(6),
+    (m.scriptBytes / KIB).toFixed(1).padStart(7),
+  ].join(' ');
+}
+
+function misses(m: Measure): string[] {
+  const missed: string[] = [];
+  if (m.performance < BUDGET.performance) missed.push(`performance ${m.performance} < ${BUDGET.performance}`);
+  if (m.accessibility < BUDGET.accessibility)
+    missed.push(`accessibility ${m.accessibility} < ${BUDGET.accessibility}`);
+  if (m.scriptBytes > BUDGET.scriptBytes)
+    missed.push(`JavaScript ${(m.scriptBytes / KIB).toFixed(1)} KiB > ${BUDGET.scriptBytes / KIB} KiB`);
+  return missed;
+}
+
+export async function run(): Promise<void> {
+  const chromePath = findChromium();
+  if (!chromePath) throw new Error('No Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
+  const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellspring-pages-'));
+  const webRoot = path.join(workDir, 'web');
+  console.log('Building the web app...');
+  await buildWebApp(webRoot);
+
+  const server = await startServer({
+    DATA_DIR: path.join(workDir, 'data'),
+    SEED_DEMO: '1',
+    WEB_ROOT: webRoot,
+    LOG_LEVEL: 'error',
+  });
+  const chrome = await chromeLauncher.launch({
+    chromePath,
+    chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
+  });
+  const failures: string[] = [];
+  try {
+    const pages = {
+      '/': '/',
+      '/login/': '/login/',
+      '/register/': '/register/',
+      '/demo-survey/': '/demo-survey/',
+      '/survey/link/{hash}/': `/survey/link/${await demoLinkHash(server.baseUrl)}/`,
+    };
+    console.log(
+      `Lighthouse ${RUNS} run(s) per page, mobile defaults. Budgets: performance >= ${BUDGET.performance}, ` +
+        `accessibility >= ${BUDGET.accessibility}, JavaScript <= ${BUDGET.scriptBytes / KIB} KiB compressed.\n`,
+    );
+    console.log(`${'page'.padEnd(34)}  perf  a11y  FCPms  LCPms TBTms    CLS  JS KiB`);
+    for (const [label, pagePath] of Object.entries(pages)) {
+      const runs: Measure[] = [];
+      for (let index = 0; index < RUNS; index += 1) {
+        const result = await measure(`${server.baseUrl}${pagePath}`, chrome.port);
+        runs.push(result);
+        console.log(row(`${label} (run ${index + 1})`, result));
+      }
+      const summary: Measure = {
+        performance: median(runs.map((r) => r.performance)),
+        accessibility: median(runs.map((r) => r.accessibility)),
+        lcpMs: median(runs.map((r) => r.lcpMs)),
+        tbtMs: median(runs.map((r) => r.tbtMs)),
+        cls: median(runs.map((r) => r.cls)),
+        fcpMs: median(runs.map((r) => r.fcpMs)),
+        scriptBytes: median(runs.map((r) => r.scriptBytes)),
+      };
+      console.log(row(`${label} median`, summary));
+      for (const missed of misses(summary)) failures.push(`${label}: ${missed}`);
+    }
+  } finally {
+    chrome.kill();
+    await stopServer(server);
+    fs.rmSync(workDir, { recursive: true, force: true });
+  }
+  if (failures.length) {
+    console.error(`\nPage budgets missed:\n  ${failures.join('\n  ')}`);
+    process.exitCode = 1;
+  } else {
+    console.log('\nEvery page is within its budgets.');
+  }
+}
