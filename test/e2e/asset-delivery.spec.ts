@@ -96,3 +96,22 @@ test('the HTML shell of every public page is revalidated, never cached as immuta
     expect(shell.headers['cache-control'], path).toBe('no-cache');
   }
 });
+
+test("each public page's shell preloads that page's screen, and no staff screen", async () => {
+  const screens = {
+    '/': 'LandingScreen',
+    '/login/': 'LoginScreen',
+    '/register/': 'RegisterScreen',
+    '/demo-survey/': 'DemoSurveyScreen',
+    '/survey/link/any-link/': 'SurveyScreen',
+  };
+  for (const [path, screen] of Object.entries(screens)) {
+    const html = (await rawGet(path, null)).body.toString('utf8');
+    expect(html, path).toMatch(
+      new RegExp(`<link rel="modulepreload" crossorigin href="/react-static/assets/${screen}-`),
+    );
+    expect(html, path).not.toMatch(/DashboardScreen|TemplatesScreen|ScheduleScreen/);
+  }
+  // The build manifest the server reads them from is not published.
+  expect((await rawGet('/react-static/.vite/manifest.json', null)).status).toBe(404);
+});

@@ -1,21 +1,34 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { escapeHtml } from './html';
+import { type BuildManifest, screenPreloadTags } from './preload';
 
-/** Every screen of the web app (spec section 2); each answers with the app shell. */
-export const SCREEN_ROUTES = [
-  '/',
-  '/login/',
-  '/register/',
-  '/survey/',
-  '/survey/link/:hashLink/',
-  '/demo-survey/',
-  '/dashboard/',
-  '/admin/survey-templates/',
-  '/schedule-survey/',
-] as const;
+/** Vite's record of which files each source became (build.manifest in vite.config.ts). */
+function readManifest(webRoot: string, exists: (file: string) => boolean): BuildManifest | null {
+  const file = path.join(webRoot, '.vite', 'manifest.json');
+  return exists(file) ? (JSON.parse(fs.readFileSync(file, 'utf8')) as BuildManifest) : null;
+}
+
+/**
+ * Every screen of the web app (spec section 2), each answered with the app shell, and the
+ * source of its screen in src/web (as the build manifest names it), so the shell of a route can
+ * have the browser fetch that screen's code right away (preload.ts).
+ */
+export const SCREEN_ROUTES = {
+  '/': 'features/landing/LandingScreen.tsx',
+  '/login/': 'features/auth/LoginScreen.tsx',
+  '/register/': 'features/auth/RegisterScreen.tsx',
+  '/survey/': 'features/survey/SurveyScreen.tsx',
+  '/survey/link/:hashLink/': 'features/survey/SurveyScreen.tsx',
+  '/demo-survey/': 'features/demo-survey/DemoSurveyScreen.tsx',
+  '/dashboard/': 'features/dashboard/DashboardScreen.tsx',
+  '/admin/survey-templates/': 'features/templates/TemplatesScreen.tsx',
+  '/schedule-survey/': 'features/schedule/ScheduleScreen.tsx',
+} as const;
+
+const ASSET_BASE = '/react-static/';
 
 /**
  * Vite names every file under assets/ after a hash of its content: a changed file gets a new
@@ -40,12 +53,14 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     const hashedAssets = path.join(webRoot, 'assets') + path.sep;
     await app.register(fastifyStatic, {
       root: webRoot,
-      prefix: '/react-static/',
+      prefix: ASSET_BASE,
       index: false,
       wildcard: true,
       // The build writes .br and .gz twins of each asset (scripts/vite-precompress.ts); the
       // browser gets the smallest it accepts, with its Content-Encoding and Vary: Accept-Encoding.
       preCompressed: true,
+      // The build manifest is for the server (screen preloads), not for browsers.
+      allowedPath: (pathName) => !pathName.startsWith('/.vite/'),
       cacheControl: false,
       setHeaders: (reply, file) => {
         reply.header(
@@ -69,25 +84,33 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
           `<meta name="app-config" content="${escapeHtml(JSON.stringify(app.config.web))}" />`,
         )
     : null;
+  const manifest = built ? readManifest(webRoot, exists) : null;
+  /** The shell of one screen: the shared shell plus the preloads of that screen's code. */
+  const shellFor = (screenSource: string | null) =>
+    shell && manifest && screenSource
+      ? shell.replace('</head>', `${screenPreloadTags(manifest, screenSource, ASSET_BASE)}</head>`)
+      : shell;
 
-  const sendShell = (status: number) => async (_request: unknown, reply: import('fastify').FastifyReply) => {
-    if (!shell) {
+  const sendShell =
+    (status: number, page: string | null) => async (_request: unknown, reply: FastifyReply) => {
+      if (!page) {
+        return reply
+          .status(503)
+          .type('text/plain')
+          .send('The web app has not been built yet. Run "npm run build".');
+      }
       return reply
-        .status(503)
-        .type('text/plain')
-        .send('The web app has not been built yet. Run "npm run build".');
-    }
-    return reply
-      .status(status)
-      .type('text/html; charset=utf-8')
-      .header('Cache-Control', SHELL_CACHE_CONTROL)
-      .send(shell);
-  };
+        .status(status)
+        .type('text/html; charset=utf-8')
+        .header('Cache-Control', SHELL_CACHE_CONTROL)
+        .send(page);
+    };
 
-  for (const route of SCREEN_ROUTES) {
+  for (const [route, screenSource] of Object.entries(SCREEN_ROUTES)) {
     const withoutSlash = route.replace(/\/$/, '');
-    app.get(route, { schema: { hide: true } }, sendShell(200));
-    if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, sendShell(200));
+    const handler = sendShell(200, shellFor(screenSource));
+    app.get(route, { schema: { hide: true } }, handler);
+    if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, handler);
   }
 
   // Unknown pages get the shell too (its router shows "page not found"), with an honest 404.
@@ -97,6 +120,6 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
         .status(404)
         .send({ success: false, message: `No such endpoint: GET ${request.url.split('?')[0]}` });
     }
-    return sendShell(404)(request, reply);
+    return sendShell(404, shell)(request, reply);
   });
 };

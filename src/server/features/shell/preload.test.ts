@@ -1,0 +1,49 @@
+import { describe, expect, it } from 'vitest';
+import { type BuildManifest, screenPreloadTags } from './preload';
+
+// The shape Vite writes to .vite/manifest.json, trimmed to a landing and a survey screen.
+const MANIFEST: BuildManifest = {
+  'index.html': {
+    file: 'assets/index-E1.js',
+    isEntry: true,
+    imports: ['_shared-S1.js'],
+    css: ['assets/index-E1.css'],
+  },
+  '_shared-S1.js': { file: 'assets/shared-S1.js', css: ['assets/shared-S1.css'] },
+  '_Field-F1.js': { file: 'assets/Field-F1.js', imports: ['_shared-S1.js'] },
+  '_Modal-M1.js': { file: 'assets/Modal-M1.js', imports: ['_shared-S1.js', '_Field-F1.js'] },
+  'features/landing/LandingScreen.tsx': {
+    file: 'assets/LandingScreen-L1.js',
+    imports: ['_shared-S1.js', '_Field-F1.js'],
+    css: ['assets/LandingScreen-L1.css'],
+  },
+  'features/survey/SurveyScreen.tsx': {
+    file: 'assets/SurveyScreen-V1.js',
+    imports: ['index.html', '_shared-S1.js', '_Modal-M1.js'],
+    css: ['assets/SurveyScreen-V1.css'],
+  },
+};
+
+describe('screen preloads in the shell', () => {
+  it("name the screen's chunk, the chunks it imports and its styles, once each", () => {
+    expect(screenPreloadTags(MANIFEST, 'features/survey/SurveyScreen.tsx', '/react-static/')).toBe(
+      [
+        '<link rel="modulepreload" crossorigin href="/react-static/assets/SurveyScreen-V1.js" />',
+        '<link rel="modulepreload" crossorigin href="/react-static/assets/Modal-M1.js" />',
+        '<link rel="modulepreload" crossorigin href="/react-static/assets/Field-F1.js" />',
+        '<link rel="preload" as="style" crossorigin href="/react-static/assets/SurveyScreen-V1.css" />',
+      ].join(''),
+    );
+  });
+
+  it('leave out what the entry script loads itself', () => {
+    const tags = screenPreloadTags(MANIFEST, 'features/landing/LandingScreen.tsx', '/react-static/');
+    expect(tags).toContain('LandingScreen-L1.js');
+    expect(tags).toContain('LandingScreen-L1.css');
+    expect(tags).not.toMatch(/index-E1|shared-S1/);
+  });
+
+  it('are empty for a screen the build does not know', () => {
+    expect(screenPreloadTags(MANIFEST, 'features/nowhere/Nothing.tsx', '/react-static/')).toBe('');
+  });
+});
