@@ -18,6 +18,8 @@ import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
+import { createMailTransport, type MailTransport } from './lib/mail/transport';
+import { type MailWorker, startMailWorker } from './lib/mail/worker';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
@@ -29,7 +31,12 @@ export interface AppOptions {
   secret: string;
   /** Folder of the built web app; defaults to dist/web. */
   webRoot?: string;
+  /** Mail delivery: the transport (SMTP or the log, from the config) and whether to run the outbox worker. */
+  mail?: { transport?: MailTransport; worker?: boolean };
 }
+
+/** How often each instance looks for mail queued by the others. */
+const MAIL_POLL_MS = 5_000;
 
 export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -56,6 +63,20 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  const transport =
+    options.mail?.transport ??
+    createMailTransport(config.mail, (fields, message) => app.log.info(fields, message));
+  const mail: MailWorker =
+    options.mail?.worker === false
+      ? { wake: () => undefined, stop: async () => transport.close() }
+      : startMailWorker({
+          db: db.kysely,
+          transport,
+          pollMs: MAIL_POLL_MS,
+          onError: (error) => app.log.warn({ err: error }, 'mail delivery failed; it will be retried'),
+        });
+  app.decorate('mail', mail);
+  app.addHook('onClose', () => mail.stop());
   app.setErrorHandler(handleError);
   app.setNotFoundHandler((request, reply) => {
     reply.status(404).send(errorBody(`No such endpoint: ${request.method} ${request.url.split('?')[0]}`));

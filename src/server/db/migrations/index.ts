@@ -2,6 +2,7 @@ import type { Migration } from 'kysely';
 import * as accounts from './001_accounts';
 import * as surveys from './002_surveys';
 import * as dashboard from './003_dashboard';
+import * as provenIdentity from './005_proven_identity';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -11,4 +12,5 @@ export const migrations: Record<string, Migration> = {
   '001_accounts': accounts,
   '002_surveys': surveys,
   '003_dashboard': dashboard,
+  '005_proven_identity': provenIdentity,
 };

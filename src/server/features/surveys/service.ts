@@ -279,6 +279,8 @@ async function storeSubmission(
     reasons: JSON.stringify(screened.reasons),
     likert_mean: screened.likertMean,
     created_at: createdAt,
+    verified_at: createdAt,
+    visitor_hash: null,
   });
   if (submissionId === undefined) {
     // A retry of a submission already stored: answer as the first time, store nothing.
