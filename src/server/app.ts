@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import cookie from '@fastify/cookie';
@@ -17,6 +18,8 @@ import { contactRoutes } from './features/shell/contact';
 import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
+import type { CodeContext } from './features/verify/codes';
+import { verifyRoutes } from './features/verify/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
 import { createMailTransport, type MailTransport } from './lib/mail/transport';
 import { type MailWorker, startMailWorker } from './lib/mail/worker';
@@ -126,7 +129,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installRequestGuard(app, { forgetSession: forgetDeadSession });
   installTextGuard(app);
 
-  await app.register(authRoutes);
+  const codes: CodeContext = {
+    // Its own key, derived from the server secret: code hashes never share a key with cookies.
+    codeKey: crypto.createHmac('sha256', secret).update('verification codes').digest(),
+    brandName: config.web.brandName,
+  };
+  await app.register(authRoutes, { codes });
+  await app.register(verifyRoutes, { codes });
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(templateRoutes);

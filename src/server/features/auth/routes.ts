@@ -11,7 +11,9 @@ import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { createSession, deleteSession } from '../../lib/sessions';
+import { visitorHash } from '../../lib/visitor';
 import { listInstitutions } from '../institutions/queries';
+import type { CodeContext } from '../verify/codes';
 import { clearAuthCookies, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
 import { authenticate, registerStudent, toCurrentUser } from './service';
 
@@ -23,7 +25,7 @@ const errors = {
   429: ErrorResponse,
 };
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
   const { db, config } = app;
 
   app.get(
@@ -106,23 +108,27 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Register a student account',
+        description:
+          'Sends a code to the address; the account can sign in once this browser proves the address with it (POST /api/verify/check/). The answer is the same whether or not the address has an account.',
         body: RegisterRequest,
         response: { 201: SuccessMessage, ...errors },
       },
     },
     async (request, reply) => {
       const body = request.body;
-      await registerStudent({
+      const { message } = await registerStudent({
         db: db.kysely,
+        context: options.codes,
+        publicUrl: config.web.publicUrl,
+        visitorHash: visitorHash(request, reply),
         institutionName: body.institution_name,
         name: body.name,
         email: body.email,
         password: body.password,
         confirmPassword: body.confirm_password,
       });
-      return reply
-        .status(201)
-        .send({ success: true as const, message: 'Registration successful. You can now log in.' });
+      app.mail.wake();
+      return reply.status(201).send({ success: true as const, message });
     },
   );
 
