@@ -361,11 +361,13 @@ export function respondentEmails(db: Executor, institutionId: number) {
     .execute();
 }
 
+/** Proven submissions only: an unproven one counts for no one until its address is proven. */
 export function submissionsAfterId(db: Executor, institutionId: number, afterId: number, limit: number) {
   return db
     .selectFrom('submissions')
     .select(['id', 'respondent_id', 'created_at', 'tier'])
     .where('institution_id', '=', institutionId)
+    .where('verified_at', 'is not', null)
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)
