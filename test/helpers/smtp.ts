@@ -30,7 +30,7 @@ function parse(raw: string, to: string[]): ReceivedMail {
 }
 
 /** A real SMTP server on a free loopback port that keeps every mail it receives. */
-export async function startSmtpListener() {
+export async function startSmtpListener(options: { onMail?: (mail: ReceivedMail) => void } = {}) {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
   const server = new SMTPServer({
@@ -42,7 +42,9 @@ export async function startSmtpListener() {
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((address) => address.address);
-        received.push(parse(Buffer.concat(chunks).toString('utf8'), to));
+        const mail = parse(Buffer.concat(chunks).toString('utf8'), to);
+        received.push(mail);
+        options.onMail?.(mail);
         for (const wake of waiters.splice(0)) wake();
         callback();
       });

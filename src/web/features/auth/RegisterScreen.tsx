@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { CodeStep } from '../verify/CodeStep';
 import styles from './Auth.module.css';
 import { fetchInstitutions, register } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS } from './redirects';
@@ -54,6 +55,8 @@ export function RegisterScreen() {
   const [values, setValues] = useState<Registration>(EMPTY_REGISTRATION);
   const [message, setMessage] = useState<ModalMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Design section 8: the account can sign in once the address is proven with the mailed code. */
+  const [awaitingCode, setAwaitingCode] = useState<string | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const movedStep = useRef(false);
   const redirectTimer = useRef<number | undefined>(undefined);
@@ -86,9 +89,8 @@ export function RegisterScreen() {
     inFlight.current = true;
     setSubmitting(true);
     try {
-      const result = await register(values);
-      setMessage({ title: 'Account created', text: result.message, tone: 'success' });
-      redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
+      await register(values);
+      setAwaitingCode(values.email.trim().toLowerCase());
     } catch (error) {
       setMessage({
         title: 'Registration failed',
@@ -118,8 +120,18 @@ export function RegisterScreen() {
         <h1>Register</h1>
         <Lead>Create your account to take wellness check-ins.</Lead>
         <StepIndicator steps={STEPS} current={step} />
+        {awaitingCode && (
+          <CodeStep
+            email={awaitingCode}
+            purpose="Enter it here to confirm your address. Your account can sign in once it is confirmed."
+            onConfirmed={(confirmation) => {
+              setMessage({ title: 'Account created', text: confirmation.message, tone: 'success' });
+              redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
+            }}
+          />
+        )}
         {/* The spec's messages replace browser validation here, so the form opts out of it. */}
-        <form className={styles.form} onSubmit={onSubmit} noValidate>
+        <form className={styles.form} onSubmit={onSubmit} noValidate hidden={awaitingCode !== null}>
           <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
             Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
           </h2>
