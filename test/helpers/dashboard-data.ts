@@ -250,6 +250,8 @@ export async function referenceDashboard(db: Kysely<Database>, institutionId: nu
       'respondents.email',
     ])
     .where('submissions.institution_id', '=', institutionId)
+    // Design section 8: only submissions whose address was proven count.
+    .where('submissions.verified_at', 'is not', null)
     .execute();
   const answers = await db
     .selectFrom('answers')
@@ -262,6 +264,7 @@ export async function referenceDashboard(db: Kysely<Database>, institutionId: nu
       'submissions.created_at',
     ])
     .where('submissions.institution_id', '=', institutionId)
+    .where('submissions.verified_at', 'is not', null)
     .execute();
 
   const knownAt = new Map<string, number>();
