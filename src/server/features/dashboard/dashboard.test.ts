@@ -171,6 +171,7 @@ async function buildNorth(context: TestContext, cast: Cast) {
 }
 
 const EXPECTED_NORTH: Omit<DashboardData, 'generated_at' | 'flagged_details'> = {
+  unverified_flagged: [],
   months: [
     'Jan 2025',
     'Feb 2025',

@@ -184,6 +184,11 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
 
       const after = await dashboard();
       expect(after.flagged_students).toEqual([['Ursula Urgent', 'ursula@north.edu']]);
+      // Staff still see the unproven urgent answers, apart, newest first.
+      expect(after.unverified_flagged.map((answer) => [answer.name, answer.email, answer.tier])).toEqual([
+        ['Planted Flag', cast.studentA.email, 'urgent'],
+        ['Renamed By Attacker', 'ursula@north.edu', 'urgent'],
+      ]);
       for (const key of [
         'num_responses',
         'num_flagged_students',
