@@ -4,8 +4,11 @@ import {
   createInstitutionWithAdmin,
   expect,
   expectNoA11yViolations,
+  expectNoHorizontalOverflow,
   mailedCode,
   mailsTo,
+  SCREEN_WIDTHS,
+  saveScreenshot,
   signIn,
   test,
   uniqueId,
@@ -78,8 +81,20 @@ test('a link respondent proves the address with the mailed code and counts; one 
   await mailedCode(secondEmail);
   expect(countSubmissions(secondEmail)).toBe(1);
   expect(await numbers()).toEqual(counted);
-  // Staff still see the stored answer in the export of all submissions.
+  // Staff still see the stored answer: apart on the dashboard, marked unverified, and in the export.
   const exported = await page.context().request.get('/api/dashboard/export.csv');
   expect(await exported.text()).toContain(secondEmail);
   await second.close();
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await page.goto('/dashboard/');
+    const unverified = page.getByRole('region', { name: 'Unverified Answers Needing Attention' });
+    await expect(unverified.getByRole('row', { name: /Uri Unproven/ })).toContainText('Unverified');
+    await expect(page.getByRole('region', { name: 'Students Requiring Immediate Support' })).toContainText(
+      'No students currently flagged for intervention.',
+    );
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'dashboard-unverified');
+  }
+  await expectNoA11yViolations(page, 'dashboard with unverified answers');
 });

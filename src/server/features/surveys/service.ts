@@ -15,7 +15,7 @@ import { now } from '../../lib/time';
 import { institutionDomains } from '../auth/queries';
 import { emailDomain } from '../auth/service';
 import type { PendingCounters } from '../dashboard/pending-counters';
-import { recordSubmission } from '../dashboard/rollups';
+import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups';
 import { deleteDraft } from '../drafts/queries';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
@@ -346,6 +346,8 @@ async function storeSubmission(
       },
       counters,
     );
+  } else {
+    await recordUnprovenSubmission(trx, template.institution_id);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
   return reply(screened.tier, template, respondent.proven);
