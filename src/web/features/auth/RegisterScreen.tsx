@@ -130,90 +130,94 @@ export function RegisterScreen() {
             }}
           />
         )}
-        {/* The spec's messages replace browser validation here, so the form opts out of it. */}
-        <form className={styles.form} onSubmit={onSubmit} noValidate hidden={awaitingCode !== null}>
-          <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
-            Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
-          </h2>
-          {step === 1 ? (
-            <>
-              <SelectField
-                label="Institution"
-                name="institution_name"
-                value={values.institution_name}
-                onChange={update('institution_name')}
-                hint={
-                  <>
-                    Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
-                  </>
-                }
-                required
-              >
-                <option value="">
-                  {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
-                </option>
-                {institutions.data?.map((institution) => (
-                  <option key={institution.id} value={institution.institution_name}>
-                    {institution.institution_name}
-                  </option>
-                ))}
-              </SelectField>
-              <TextField
-                label="Full Name"
-                name="name"
-                autoComplete="name"
-                value={values.name}
-                onChange={update('name')}
-                maxLength={200}
-                required
-              />
-              <div className={styles.actions}>
-                <Button type="submit">Next</Button>
-              </div>
-            </>
-          ) : (
-            <>
-              <TextField
-                label="Email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                hint="Use your institution email address."
-                value={values.email}
-                onChange={update('email')}
-                maxLength={254}
-                required
-              />
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                hint="At least 8 characters."
-                value={values.password}
-                onChange={update('password')}
-                required
-              />
-              <TextField
-                label="Confirm Password"
-                name="confirm_password"
-                type="password"
-                autoComplete="new-password"
-                value={values.confirm_password}
-                onChange={update('confirm_password')}
-                required
-              />
-              <div className={styles.actions}>
-                <Button variant="secondary" onClick={() => goToStep(1)}>
-                  Previous
-                </Button>
-                <Button type="submit" busy={submitting}>
-                  Submit
-                </Button>
-              </div>
-            </>
-          )}
-        </form>
+        {awaitingCode === null && (
+          <>
+            {/* The spec's messages replace browser validation here, so the form opts out of it. */}
+            <form className={styles.form} onSubmit={onSubmit} noValidate>
+              <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
+                Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
+              </h2>
+              {step === 1 ? (
+                <>
+                  <SelectField
+                    label="Institution"
+                    name="institution_name"
+                    value={values.institution_name}
+                    onChange={update('institution_name')}
+                    hint={
+                      <>
+                        Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
+                      </>
+                    }
+                    required
+                  >
+                    <option value="">
+                      {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
+                    </option>
+                    {institutions.data?.map((institution) => (
+                      <option key={institution.id} value={institution.institution_name}>
+                        {institution.institution_name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <TextField
+                    label="Full Name"
+                    name="name"
+                    autoComplete="name"
+                    value={values.name}
+                    onChange={update('name')}
+                    maxLength={200}
+                    required
+                  />
+                  <div className={styles.actions}>
+                    <Button type="submit">Next</Button>
+                  </div>
+                </>
+              ) : (
+                <>
+                  <TextField
+                    label="Email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    hint="Use your institution email address."
+                    value={values.email}
+                    onChange={update('email')}
+                    maxLength={254}
+                    required
+                  />
+                  <TextField
+                    label="Password"
+                    name="password"
+                    type="password"
+                    autoComplete="new-password"
+                    hint="At least 8 characters."
+                    value={values.password}
+                    onChange={update('password')}
+                    required
+                  />
+                  <TextField
+                    label="Confirm Password"
+                    name="confirm_password"
+                    type="password"
+                    autoComplete="new-password"
+                    value={values.confirm_password}
+                    onChange={update('confirm_password')}
+                    required
+                  />
+                  <div className={styles.actions}>
+                    <Button variant="secondary" onClick={() => goToStep(1)}>
+                      Previous
+                    </Button>
+                    <Button type="submit" busy={submitting}>
+                      Submit
+                    </Button>
+                  </div>
+                </>
+              )}
+            </form>
+          </>
+        )}
         <p className={styles.alternate}>
           Already have an account? <Link to="/login/">Login</Link>
         </p>
