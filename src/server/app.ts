@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Writable } from 'node:stream';
@@ -19,9 +20,13 @@ import { contactRoutes } from './features/shell/contact';
 import { shellRoutes } from './features/shell/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
+import type { CodeContext } from './features/verify/codes';
+import { verifyRoutes } from './features/verify/routes';
 import { AppError, errorBody, handleError } from './lib/errors';
 import { sharedRateLimitStore } from './lib/limits';
 import { loggerOptions } from './lib/logging';
+import { createMailTransport, type MailTransport } from './lib/mail/transport';
+import { type MailWorker, startMailWorker } from './lib/mail/worker';
 import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { securityHeaderSetter } from './lib/security-headers';
@@ -37,7 +42,12 @@ export interface AppOptions {
   webRoot?: string;
   /** Where log lines go; standard output unless a test reads them. */
   logStream?: Writable;
+  /** Mail delivery: the transport (SMTP or the log, from the config) and whether to run the outbox worker. */
+  mail?: { transport?: MailTransport; worker?: boolean };
 }
+
+/** How often each instance looks for mail queued by the others. */
+const MAIL_POLL_MS = 5_000;
 
 export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -65,6 +75,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.setSerializerCompiler(serializerCompiler);
   app.decorate('db', db);
   app.decorate('config', config);
+  const transport =
+    options.mail?.transport ??
+    createMailTransport(config.mail, (fields, message) => app.log.info(fields, message));
+  const mail: MailWorker =
+    options.mail?.worker === false
+      ? { wake: () => undefined, stop: async () => transport.close() }
+      : startMailWorker({
+          db: db.kysely,
+          transport,
+          pollMs: MAIL_POLL_MS,
+          // A database outage is logged once by the health record, not at every poll.
+          onError: (error) => {
+            if (!db.health.failed(error))
+              app.log.warn({ err: error }, 'mail delivery failed; it will be retried');
+          },
+        });
+  app.decorate('mail', mail);
+  app.addHook('onClose', () => mail.stop());
   app.setErrorHandler(handleError);
   // One line when the database goes and one when it is back, both seen at the usual warn level.
   const stopWatchingHealth = db.health.observe((event) => {
@@ -124,7 +152,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installTextGuard(app);
 
   await app.register(healthRoutes);
-  await app.register(authRoutes);
+  const codes: CodeContext = {
+    // Its own key, derived from the server secret: code hashes never share a key with cookies.
+    codeKey: crypto.createHmac('sha256', secret).update('verification codes').digest(),
+    brandName: config.web.brandName,
+  };
+  await app.register(authRoutes, { codes });
+  await app.register(verifyRoutes, { codes });
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(templateRoutes);

@@ -16,6 +16,7 @@ describe('loadConfig', () => {
       trustProxy: 0,
       logLevel: 'info',
       limits: DEFAULT_LIMITS,
+      mail: { smtpUrl: null, from: 'Wellspring Health <no-reply@localhost>' },
       web: {
         brandName: 'Wellspring',
         demoVideoUrl: null,
@@ -37,6 +38,16 @@ describe('loadConfig', () => {
       expect(() => loadConfig({ TRUST_PROXY: wrong }), wrong).toThrow(
         /TRUST_PROXY: must be the number of reverse proxies/,
       );
+  });
+
+  it('reads the mail settings, and refuses an SMTP_URL that is not SMTP', () => {
+    expect(
+      loadConfig({ SMTP_URL: 'smtp://mail.north.edu:2525', MAIL_FROM: 'Care <care@north.edu>' }).mail,
+    ).toEqual({
+      smtpUrl: 'smtp://mail.north.edu:2525',
+      from: 'Care <care@north.edu>',
+    });
+    expect(() => loadConfig({ SMTP_URL: 'http://mail.north.edu' })).toThrow(/SMTP_URL/);
   });
 
   it('reads the values it is given', () => {

@@ -65,6 +65,14 @@ const Environment = z.object({
   CONTACT_FORM_URL: z.string().trim().min(1).default('/api/contact/'),
   ANALYTICS_SCRIPT_URL: optionalUrl.default(null),
   PUBLIC_URL: optionalUrl.default(null),
+  // smtp://user:pass@host:587 or smtps://...; unset means mail is written to the server log.
+  SMTP_URL: z
+    .string()
+    .trim()
+    .transform((value) => value || null)
+    .pipe(z.url({ protocol: /^smtps?$/, error: 'SMTP_URL must start with smtp:// or smtps://' }).nullable())
+    .default(null),
+  MAIL_FROM: z.string().trim().min(3).max(254).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
   LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(
@@ -147,6 +155,13 @@ export const DEFAULT_LIMITS: Limits = {
   },
 };
 
+export interface MailConfig {
+  /** Where mail is sent; null writes every mail to the server log instead (the embedded default). */
+  smtpUrl: string | null;
+  /** The From header of every mail. */
+  from: string;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -166,6 +181,7 @@ export interface Config {
   trustProxy: number;
   logLevel: z.infer<typeof Environment>['LOG_LEVEL'];
   limits: Limits;
+  mail: MailConfig;
   /** Values the web app needs; the server hands them to it inside the page shell. */
   web: {
     brandName: string;
@@ -211,6 +227,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: {
       ...DEFAULT_LIMITS,
       loginPerIpPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_LIMITS.loginPerIpPerMinute,
+    },
+    mail: {
+      smtpUrl: e.SMTP_URL,
+      from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
     },
     web: {
       brandName: e.BRAND_NAME,

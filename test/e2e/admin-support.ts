@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
 import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
-import { baseUrl, expect } from './support';
+import { baseUrl, expect, mailedCode, mailsTo } from './support';
 
 /**
  * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
@@ -69,12 +69,14 @@ export const URGENT: AnswerPlan = { likert: '4', safety: '3' };
 
 /**
  * Answers a template's shared link as an anonymous respondent (its own cookie jar and client
- * address, so link rate limits count it on its own), following `plan`.
+ * address, so link rate limits count it on its own), following `plan`, then proves the address
+ * with the mailed code so the answers count (`prove: false` leaves them unproven).
  */
 export async function answerSharedLink(
   hashLink: string,
   respondent: { name: string; email: string },
   { likert = '2', safety = '1', text = 'Doing fine, thanks.' }: AnswerPlan = {},
+  { prove = true } = {},
 ) {
   const address = crypto.randomBytes(3);
   const api = await request.newContext({
@@ -99,7 +101,21 @@ export async function answerSharedLink(
       data: { student_name: respondent.name, school_email: respondent.email, answers },
     });
     expect(response.ok(), await response.text()).toBe(true);
-    return response.json();
+    const answer = await response.json();
+    if (prove) {
+      const mailsBefore = mailsTo(respondent.email).length;
+      const start = await api.post('/api/verify/start/', {
+        headers: { 'X-CSRFToken': csrftoken },
+        data: { email: respondent.email, hash_link: hashLink },
+      });
+      expect(start.ok(), await start.text()).toBe(true);
+      const check = await api.post('/api/verify/check/', {
+        headers: { 'X-CSRFToken': csrftoken },
+        data: { email: respondent.email, code: await mailedCode(respondent.email, mailsBefore + 1) },
+      });
+      expect(check.ok(), await check.text()).toBe(true);
+    }
+    return answer;
   } finally {
     await api.dispose();
   }

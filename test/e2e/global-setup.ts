@@ -5,6 +5,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import type { FullConfig } from '@playwright/test';
+import { startSmtpListener } from '../helpers/smtp';
 import { E2E_DEMO_PASSWORD } from './demo-password';
 
 /**
@@ -77,6 +78,20 @@ export default async function globalSetup(config: FullConfig) {
     : path.join(workDir, 'web');
   if (!process.env.E2E_WEB_ROOT) buildWebApp(repoRoot, webRoot);
 
+  // Real mail: the server sends over SMTP to this listener, which files each mail for the specs.
+  const mailDir = path.join(workDir, 'mail');
+  fs.mkdirSync(mailDir);
+  let mailCount = 0;
+  const smtp = await startSmtpListener({
+    onMail: (mail) => {
+      mailCount += 1;
+      fs.writeFileSync(
+        path.join(mailDir, `${String(mailCount).padStart(6, '0')}.json`),
+        JSON.stringify(mail),
+      );
+    },
+  });
+
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const logDir = path.join(repoRoot, 'test-results');
@@ -101,6 +116,8 @@ export default async function globalSetup(config: FullConfig) {
       // applies per test, as it would per visitor, instead of to the whole suite at once.
       TRUST_PROXY: '1',
       LOG_LEVEL: 'warn',
+      SMTP_URL: smtp.url,
+      MAIL_FROM: 'Wellspring Health <no-reply@wellspring.test>',
     },
   });
   fs.closeSync(log);
@@ -109,14 +126,17 @@ export default async function globalSetup(config: FullConfig) {
     await waitUntilServing(`${baseUrl}/api/csrf/`, server, logFile);
   } catch (error) {
     await stop(server);
+    await smtp.close();
     throw error;
   }
 
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
+  process.env.E2E_MAIL_DIR = mailDir;
 
   return async () => {
     await stop(server);
+    await smtp.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   };
 }

@@ -183,6 +183,12 @@ export async function createStudent(
       },
     });
     expect(response.status(), await response.text()).toBe(201);
+    // The account signs in once its address is proven with the mailed code, from the same browser.
+    const check = await api.post('/api/verify/check/', {
+      headers: { 'X-CSRFToken': csrftoken },
+      data: { email: account.email, code: await mailedCode(account.email) },
+    });
+    expect(check.status(), await check.text()).toBe(200);
   } finally {
     await api.dispose();
   }
@@ -289,3 +295,31 @@ export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
 }
 
 export type { Page, TestInfo };
+
+// ---------------------------------------------------------------------------------------------
+// Mail: the server sends real mail over SMTP to the run's listener, which files each one.
+
+interface FiledMail {
+  to: string[];
+  subject: string;
+  text: string;
+}
+
+/** Every mail the run's SMTP listener has received for the address, oldest first. */
+export function mailsTo(email: string): FiledMail[] {
+  const mailDir = process.env.E2E_MAIL_DIR;
+  if (!mailDir) throw new Error('E2E_MAIL_DIR is not set: run the specs through `npx playwright test`.');
+  return fs
+    .readdirSync(mailDir)
+    .sort()
+    .map((file) => JSON.parse(fs.readFileSync(path.join(mailDir, file), 'utf8')) as FiledMail)
+    .filter((mail) => mail.to.includes(email.toLowerCase()));
+}
+
+/** The code of the newest mail to the address, once `count` mails have reached it. */
+export async function mailedCode(email: string, count = 1): Promise<string> {
+  await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+  const code = /\b(\d{6})\b/.exec(mailsTo(email).at(-1)?.text ?? '')?.[1];
+  if (!code) throw new Error(`The newest mail to ${email} carries no code`);
+  return code;
+}

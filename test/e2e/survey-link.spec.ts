@@ -1,9 +1,16 @@
-import { createStudent, DEMO_INSTITUTION, expect, expectNoA11yViolations, test, uniqueId } from './support';
+import {
+  createStudent,
+  DEMO_INSTITUTION,
+  expect,
+  expectNoA11yViolations,
+  mailedCode,
+  test,
+  uniqueId,
+} from './support';
 import {
   answerEverything,
   countSubmissions,
   demoLinkHash,
-  likertGroups,
   MISSING_ANSWERS,
   nextSubmission,
   SUBMIT_BUTTON,
@@ -77,55 +84,36 @@ test.describe('survey through a shared link', () => {
       submission_id: expect.stringMatching(/^[A-Za-z0-9_-]{8,64}$/),
     });
     expect(submitted.status()).toBe(200);
-    await expect(page.getByText('Taking you to the homepage')).toBeVisible();
+    // Stored at once; the code step proves the address, and the answers stay in the tab meanwhile.
+    await expect(page.getByRole('heading', { name: `We sent a code to ${respondent}` })).toBeVisible();
     await expect(name).not.toBeEditable();
+    expect(Object.keys(await surveyStorage(page))).toEqual(draftKeys);
+    expect(countSubmissions(respondent)).toBe(1);
+    await expectNoA11yViolations(page, 'survey link, code step');
+
+    await page.getByLabel('Code from the mail').fill(await mailedCode(respondent));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    await expect(page.getByText('Your email address is confirmed.')).toBeVisible();
+    await expect(page.getByText('Taking you to the homepage')).toBeVisible();
     expect(await surveyStorage(page)).toEqual({});
     expect(autosaves).toBe(0);
     await expect(page).toHaveURL(/\/$/, { timeout: 8_000 });
-    expect(countSubmissions(respondent)).toBe(1);
   });
 
-  test("a registered student's email asks for a login, then the answers come back", async ({ page }) => {
+  test("a registered student's email is answered like any other: no login is asked for", async ({ page }) => {
+    // Design section 8: nothing tells a stranger whether an address has an account.
     const student = await createStudent();
     const hash = await demoLinkHash();
-    const linkPath = `/survey/link/${hash}/`;
-    await page.goto(linkPath);
+    await page.goto(`/survey/link/${hash}/`);
     await page.getByLabel('Full Name').fill(student.name);
     await page.getByLabel('School Email').fill(student.email);
     await answerEverything(page);
-    await textAnswer(page).fill('Answered before logging in.');
-
-    const refused = nextSubmission(page);
+    const response = nextSubmission(page);
     await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
-    const refusal = await refused;
-    expect(((await refusal.json()) as { requires_auth?: boolean }).requires_auth).toBe(true);
-    await expect(page).toHaveURL(`/login/?next=${linkPath}`);
-    const pending = await surveyStorage(page);
-    expect(Object.keys(pending)).toContain('wellness-survey-pending-answers');
-    expect(pending['wellness-survey-pending-answers']).toContain('Answered before logging in.');
-    expect(countSubmissions(student.email)).toBe(0);
-
-    await page.getByLabel('Email').fill(student.email);
-    await page.getByLabel('Password').fill(student.password);
-    await page.getByRole('button', { name: 'Sign In' }).click();
-
-    // Back on the link, signed in, with the answers restored and the pending copy gone.
-    await expect(page).toHaveURL(linkPath);
-    await expect(textAnswer(page)).toHaveValue('Answered before logging in.');
-    const groups = likertGroups(page);
-    for (let index = 0; index < (await groups.count()); index += 1) {
-      await expect(groups.nth(index).locator('input[value="1"]')).toBeChecked();
-    }
-    await expect(page.getByLabel('School Email')).toHaveValue(student.email);
-    await expect(page.getByLabel('School Email')).not.toBeEditable();
-    expect(Object.keys(await surveyStorage(page))).not.toContain('wellness-survey-pending-answers');
-    await expectNoA11yViolations(page, 'survey link, answers restored after login');
-
-    const accepted = nextSubmission(page);
-    await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
-    expect((await accepted).status()).toBe(200);
-    await expect(page.getByText('Taking you to the homepage')).toBeVisible();
-    expect(countSubmissions(student.email)).toBe(1);
-    expect(await surveyStorage(page)).toEqual({});
+    const submitted = await response;
+    expect(submitted.status()).toBe(200);
+    expect(await submitted.json()).not.toHaveProperty('requires_auth');
+    await expect(page.getByRole('heading', { name: `We sent a code to ${student.email}` })).toBeVisible();
+    expect(new URL(page.url()).pathname).toBe(`/survey/link/${hash}/`);
   });
 });

@@ -1,14 +1,23 @@
 import {
   createStudent,
+  DEMO_INSTITUTION,
   expect,
   expectNoA11yViolations,
   expectNoHorizontalOverflow,
   SCREEN_WIDTHS,
   saveScreenshot,
   signIn,
+  TEST_PASSWORD,
   test,
+  uniqueId,
 } from './support';
-import { answerEverything, likertGroups, nextSubmission, SUBMIT_BUTTON } from './survey-helpers';
+import {
+  answerEverything,
+  demoLinkHash,
+  likertGroups,
+  nextSubmission,
+  SUBMIT_BUTTON,
+} from './survey-helpers';
 
 /**
  * The survey's available, submitted and crisis states at desktop and phone widths, saved under
@@ -58,6 +67,38 @@ for (const [device, width] of Object.entries(SCREEN_WIDTHS)) {
         .first();
       const box = await option.boundingBox();
       expect(box?.height ?? 0).toBeGreaterThanOrEqual(44);
+    });
+
+    test('shared link: crisis help at once, then the code step', async ({ page }) => {
+      const hash = await demoLinkHash();
+      const email = `screens-${uniqueId()}@${DEMO_INSTITUTION.domain}`;
+      await page.goto(`/survey/link/${hash}/`);
+      await page.getByLabel('Full Name').fill('Casey Screens');
+      await page.getByLabel('School Email').fill(email);
+      await answerEverything(page, { urgent: true });
+      await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
+      await expect(page.getByRole('heading', { name: `We sent a code to ${email}` })).toBeVisible();
+      await saveScreenshot(page, 'survey-link-code-step');
+      await expectNoHorizontalOverflow(page);
+      await expectNoA11yViolations(page, `survey link code step at ${width}px`);
+    });
+
+    test('registration: the code step', async ({ page }) => {
+      const email = `screens-${uniqueId()}@${DEMO_INSTITUTION.domain}`;
+      await page.goto('/register/');
+      await page.getByLabel('Institution').selectOption(DEMO_INSTITUTION.name);
+      await page.getByLabel('Full Name').fill('Casey Screens');
+      await page.getByRole('button', { name: 'Next' }).click();
+      await page.getByLabel('Email').fill(email);
+      await page.getByLabel('Password', { exact: true }).fill(TEST_PASSWORD);
+      await page.getByLabel('Confirm Password').fill(TEST_PASSWORD);
+      await page.getByRole('button', { name: 'Submit' }).click();
+      await expect(page.getByRole('heading', { name: `We sent a code to ${email}` })).toBeVisible();
+      await page.getByRole('button', { name: 'Confirm' }).click();
+      await expect(page.getByText('Enter the 6 digits from the mail.')).toBeVisible();
+      await saveScreenshot(page, 'register-code-step');
+      await expectNoHorizontalOverflow(page);
+      await expectNoA11yViolations(page, `register code step at ${width}px`);
     });
   });
 }

@@ -19,6 +19,7 @@ import { rebuildDashboardRollups } from '../../src/server/features/dashboard/reb
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { rollupSnapshot } from '../helpers/dashboard-data';
 import { TEST_DIALECTS, type TestDialect } from '../helpers/databases';
+import { latestCodeFor } from '../helpers/verify';
 import { HttpClient, type ServerProcess, startServer, stopServer } from './support/process';
 
 const STUDENTS = 6;
@@ -201,6 +202,8 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
         const first = await startServer(store.env);
         servers.push(first);
         const students: { email: string; client: HttpClient }[] = [];
+        // Each registration is completed with the code the server mailed (to its outbox).
+        const mailbox = store.open();
         for (let index = 0; index < STUDENTS; index++) {
           const email = `student${index}@${DOMAIN}`;
           const client = new HttpClient(first.baseUrl);
@@ -212,9 +215,15 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
             confirm_password: PASSWORD,
           });
           expect(registered.status, JSON.stringify(registered.body)).toBe(201);
+          const proven = await client.request('POST', '/api/verify/check/', {
+            email,
+            code: await latestCodeFor(mailbox.kysely, email),
+          });
+          expect(proven.status, JSON.stringify(proven.body)).toBe(200);
           await client.login(email, PASSWORD);
           students.push({ email, client });
         }
+        await mailbox.close();
         const survey = (await students[0]?.client.request('GET', '/api/get-user-survey-questions/'))
           ?.body as {
           template_id: number;

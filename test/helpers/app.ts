@@ -1,5 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
-import { buildApp } from '../../src/server/app';
+import { type AppOptions, buildApp } from '../../src/server/app';
 import { type Config, DEFAULT_LIMITS, loadConfig } from '../../src/server/config';
 import type { Db } from '../../src/server/db';
 import { createTestDatabase, type TestDialect } from './databases';
@@ -13,8 +13,9 @@ export interface TestContext {
   close(): Promise<void>;
 }
 
-type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web'>> & {
+type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web' | 'mail'>> & {
   limits?: Partial<Config['limits']>;
+  mail?: Partial<Config['mail']>;
   web?: Partial<Config['web']>;
 };
 
@@ -22,6 +23,7 @@ type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web'>> & {
 export async function createTestApp(
   dialect: TestDialect,
   overrides: ConfigOverrides = {},
+  options: Pick<AppOptions, 'mail'> = {},
 ): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(dialect);
   const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
@@ -30,8 +32,11 @@ export async function createTestApp(
     ...overrides,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
     web: { ...base.web, ...overrides.web },
+    mail: { ...base.mail, ...overrides.mail },
   };
-  const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
+  // Tests deliver mail when they ask for it (a background worker would race their assertions).
+  const mail = { worker: false, ...options.mail };
+  const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root', mail });
   await app.ready();
   return {
     app,

@@ -134,6 +134,8 @@ export async function addSubmission(
         reasons: JSON.stringify(options.reasons ?? []),
         likert_mean: likertMean,
         created_at: options.at,
+        // Test data stands for submissions whose address was proven, as they all were before.
+        verified_at: options.at,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -250,6 +252,8 @@ export async function referenceDashboard(db: Kysely<Database>, institutionId: nu
       'respondents.email',
     ])
     .where('submissions.institution_id', '=', institutionId)
+    // Design section 8: only submissions whose address was proven count.
+    .where('submissions.verified_at', 'is not', null)
     .execute();
   const answers = await db
     .selectFrom('answers')
@@ -262,6 +266,7 @@ export async function referenceDashboard(db: Kysely<Database>, institutionId: nu
       'submissions.created_at',
     ])
     .where('submissions.institution_id', '=', institutionId)
+    .where('submissions.verified_at', 'is not', null)
     .execute();
 
   const knownAt = new Map<string, number>();

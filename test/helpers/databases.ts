@@ -12,6 +12,8 @@ export const TEST_DIALECTS: TestDialect[] = postgresUrl ? ['sqlite', 'postgres']
 export interface TestDatabase {
   db: Db;
   drop(): Promise<void>;
+  /** PostgreSQL only: another connection pool on the same schema, as a second instance would have. */
+  openAnother?: () => Db;
 }
 
 /** A fresh, migrated, empty database: in-memory SQLite, or a private PostgreSQL schema. */
@@ -31,6 +33,7 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
   await migrateToLatest(db);
   return {
     db,
+    openAnother: () => openDatabase({ kind: 'postgres', url: postgresUrl }, { schema }),
     async drop() {
       await db.close();
       const cleanup = new pg.Client({ connectionString: postgresUrl });

@@ -3,6 +3,9 @@ import { z } from 'zod';
 /** How many flagged students the dashboard carries; the rest are paged through /api/dashboard/flagged/. */
 export const FLAGGED_LIST_LIMIT = 100;
 
+/** How many unproven flagged answers the dashboard shows. */
+export const UNVERIFIED_LIST_LIMIT = 20;
+
 export const FlaggedTier = z.enum(['urgent', 'elevated']);
 export type FlaggedTier = z.infer<typeof FlaggedTier>;
 
@@ -56,6 +59,12 @@ export const DashboardData = z.object({
   flagged_students: z.array(z.tuple([z.string(), z.string()])),
   /** The same students in the same order, with tier, reasons and time. */
   flagged_details: z.array(FlaggedStudent),
+  /**
+   * Urgent and elevated answers of the last 30 days from senders who have not proven the address
+   * they gave (design section 8), newest first, at most UNVERIFIED_LIST_LIMIT: staff see them, but
+   * they count in none of the numbers above and change no student's place in the list.
+   */
+  unverified_flagged: z.array(FlaggedStudent),
   /** ISO 8601 time the numbers were computed. */
   generated_at: z.string(),
 });

@@ -101,6 +101,11 @@ export const SubmitSurveyResponse = z.object({
   success: z.literal(true),
   message: z.string(),
   crisis_resources: z.array(CrisisResource).optional(),
+  /**
+   * The answers are stored but the sender has not proven the email address they name: they count
+   * as that student's once the address is proven with a code (POST /api/verify/start/, /check/).
+   */
+  verification_required: z.boolean().optional(),
 });
 export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
 

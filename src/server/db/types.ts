@@ -99,6 +99,10 @@ export interface SubmissionsTable {
   reasons: string;
   likert_mean: number | null;
   created_at: Millis;
+  /** When the address the submission names was proven; null while it is not (design section 8). */
+  verified_at: Millis | null;
+  /** Hash of the sending browser's visitor cookie: that browser may prove the address later. */
+  visitor_hash: string | null;
 }
 
 export interface AnswersTable {
@@ -180,6 +184,49 @@ export interface DashboardLatestDaysTable {
   students: Generated<number>;
 }
 
+export interface MailOutboxTable {
+  id: Generated<number>;
+  to_address: string;
+  subject: string;
+  body: string;
+  status: 'pending' | 'sent' | 'failed';
+  attempts: Generated<number>;
+  next_attempt_at: Millis;
+  /** Which delivery attempt holds the row, and until when; another instance waits for it. */
+  lease_token: string | null;
+  lease_until: Millis | null;
+  sent_at: Millis | null;
+  last_error: string | null;
+  created_at: Millis;
+}
+
+export interface VerificationCodesTable {
+  id: Generated<number>;
+  email: string;
+  visitor_hash: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  expires_at: Millis;
+  used_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface AddressProofsTable {
+  visitor_hash: string;
+  email: string;
+  proven_at: Millis;
+}
+
+export interface PendingRegistrationsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  name: string;
+  password_hash: string;
+  visitor_hash: string;
+  created_at: Millis;
+}
+
 export interface Database {
   institutions: InstitutionsTable;
   institution_domains: InstitutionDomainsTable;
@@ -200,6 +247,10 @@ export interface Database {
   dashboard_students: DashboardStudentsTable;
   dashboard_student_months: DashboardStudentMonthsTable;
   dashboard_latest_days: DashboardLatestDaysTable;
+  mail_outbox: MailOutboxTable;
+  verification_codes: VerificationCodesTable;
+  address_proofs: AddressProofsTable;
+  pending_registrations: PendingRegistrationsTable;
 }
 
 export type UserRow = Selectable<UsersTable>;

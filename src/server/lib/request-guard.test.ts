@@ -42,9 +42,10 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     await ctx.close();
   });
 
+  /** Whether Nora's registration went through (it then waits for her code). */
   async function noraExists() {
     const row = await ctx.db.kysely
-      .selectFrom('users')
+      .selectFrom('pending_registrations')
       .select('id')
       .where('email', '=', registration.email)
       .executeTakeFirst();

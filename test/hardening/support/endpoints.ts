@@ -146,6 +146,17 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       },
     };
   },
+  'POST /api/verify/start/': (context) => ({
+    method: 'POST',
+    url: '/api/verify/start/',
+    body: { email: `verify-${context.unique}@${inst(context).domain}`, hash_link: inst(context).hashLink },
+  }),
+  // Nobody can know a code no mail carried: the right answer for everyone is the same refusal.
+  'POST /api/verify/check/': (context) => ({
+    method: 'POST',
+    url: '/api/verify/check/',
+    body: { email: `verify-${context.unique}@${inst(context).domain}`, code: '000000' },
+  }),
   'GET /api/get-user-survey-questions/': () => ({ method: 'GET', url: '/api/get-user-survey-questions/' }),
   'GET /api/get-user-survey-questions/:hashLink/': (context) => ({
     method: 'GET',
@@ -266,6 +277,9 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     A: { anonymous: 200, studentA: 200, adminA: 403, adminB: 403, superuser: 403 },
     B: { anonymous: 200, studentA: 403, adminA: 403, adminB: 403, superuser: 403 },
   },
+  // Anyone may ask for a code for an address of the link's institution, and gets the same answer.
+  'POST /api/verify/start/': { A: everyone(200), B: everyone(200) },
+  'POST /api/verify/check/': { A: everyone(400), B: everyone(400) },
   'GET /api/get-user-survey-questions/': {
     A: { anonymous: 401, studentA: 200, adminA: 200, adminB: 200, superuser: 404 },
   },
@@ -328,6 +342,8 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'DELETE /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/survey/link/:hashLink/': { actor: 'studentA', target: 'A', control: 200 },
+  'POST /api/verify/start/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/verify/check/': { actor: 'anonymous', target: 'A', control: 400 },
   'POST /api/autosave/': { actor: 'studentA', target: 'A', control: 200 },
   'DELETE /api/autosave/clear/:templateId/': { actor: 'studentA', target: 'A', control: 200 },
 };
@@ -378,6 +394,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'DELETE /api/survey-templates/:id/questions/': as('adminA'),
   'POST /api/survey/': as('studentA'),
   'POST /api/survey/link/:hashLink/': as('anonymous'),
+  'POST /api/verify/start/': as('anonymous'),
+  'POST /api/verify/check/': as('anonymous'),
   'GET /api/get-user-survey-questions/': as('studentA'),
   'GET /api/get-user-survey-questions/:hashLink/': as('anonymous'),
   'POST /api/autosave/': as('studentA'),

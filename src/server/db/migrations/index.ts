@@ -3,6 +3,7 @@ import * as accounts from './001_accounts';
 import * as surveys from './002_surveys';
 import * as dashboard from './003_dashboard';
 import * as sharedLimits from './004_shared_limits';
+import * as provenIdentity from './005_proven_identity';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -13,4 +14,5 @@ export const migrations: Record<string, Migration> = {
   '002_surveys': surveys,
   '003_dashboard': dashboard,
   '004_shared_limits': sharedLimits,
+  '005_proven_identity': provenIdentity,
 };

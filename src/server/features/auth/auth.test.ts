@@ -1,9 +1,11 @@
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
-import { accountThrottledMessage, EMAIL_TAKEN, INVALID_LOGIN, SUPERUSER_REFUSED } from './service';
+import { HOUR } from '../../lib/time';
+import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED, SUPERUSER_REFUSED } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
@@ -449,15 +451,26 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect(await userCount(ctx)).toBe(before);
     }
 
-    it('registers a student who can then log in', async () => {
+    const confirm = async (as: TestAgent, email: string) =>
+      as.post('/api/verify/check/', { email, code: await latestCodeFor(ctx.db.kysely, email) });
+
+    it('registers a student who can log in once the address is proven with the mailed code', async () => {
+      const before = await userCount(ctx);
       const response = await agent.post('/api/register/', valid);
       expect(response.status).toBe(201);
-      expect(response.body).toEqual({
-        success: true,
-        message: 'Registration successful. You can now log in.',
-      });
+      expect(response.body).toEqual({ success: true, message: REGISTRATION_STARTED('nora@north.edu') });
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
+      // Attack 3: an unproven registration is not an account.
+      expect(await userCount(ctx)).toBe(before);
+      expectError(
+        await agent.post('/api/login/', { email: 'nora@north.edu', password: valid.password }),
+        401,
+        INVALID_LOGIN,
+      );
 
+      const check = await confirm(agent, 'nora@north.edu');
+      expect(check.status).toBe(200);
+      expect(check.body).toMatchObject({ success: true, account_ready: true });
       await agent.login('nora@north.edu', valid.password);
       expect((await agent.get('/api/user/')).body).toEqual({
         is_authenticated: true,
@@ -476,6 +489,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'Nora.New@North.EDU',
       });
       expect(response.status).toBe(201);
+      expect((await confirm(agent, 'nora.new@north.edu')).status).toBe(200);
       const row = await ctx.db.kysely
         .selectFrom('users')
         .select(['email', 'role', 'institution_id'])
@@ -485,6 +499,73 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect(
         (await agent.post('/api/login/', { email: 'NORA.new@north.edu', password: valid.password })).status,
       ).toBe(200);
+    });
+
+    it('answers a taken email exactly as a new one, and tells only the owner by mail', async () => {
+      // Attack 4: registering an account's address used to answer 409 "already exists".
+      const taken = await new TestAgent(ctx.app).post('/api/register/', {
+        ...valid,
+        email: 'Student@North.EDU',
+      });
+      const fresh = await new TestAgent(ctx.app).post('/api/register/', {
+        ...valid,
+        email: 'fresh@north.edu',
+      });
+      expect(taken.status).toBe(201);
+      expect(fresh.status).toBe(201);
+      expect(taken.body).toEqual({ success: true, message: REGISTRATION_STARTED('student@north.edu') });
+      expect(fresh.body).toEqual({ success: true, message: REGISTRATION_STARTED('fresh@north.edu') });
+      const mail = await ctx.db.kysely
+        .selectFrom('mail_outbox')
+        .select(['subject', 'body'])
+        .where('to_address', '=', 'student@north.edu')
+        .executeTakeFirstOrThrow();
+      expect(mail.body).toContain('already has one');
+      expect(mail.body).not.toMatch(/\d{6}/);
+      // The owner's password still works; nothing else about the account changed.
+      await new TestAgent(ctx.app).login(cast.studentA.email, TEST_PASSWORD);
+    });
+
+    it("never lets a stranger's earlier or later registration block the owner of the address", async () => {
+      // Attack 3: a stranger who registered a student's address first used to lock the student out (409).
+      const strangerBefore = new TestAgent(ctx.app);
+      const owner = new TestAgent(ctx.app);
+      const strangerAfter = new TestAgent(ctx.app);
+      const as = (password: string) => ({ ...valid, password, confirm_password: password });
+      expect((await strangerBefore.post('/api/register/', as('stranger-first-pass-1'))).status).toBe(201);
+      expect((await owner.post('/api/register/', valid)).status).toBe(201);
+      const ownerCode = await latestCodeFor(ctx.db.kysely, 'nora@north.edu');
+      expect((await strangerAfter.post('/api/register/', as('stranger-later-pass-2'))).status).toBe(201);
+
+      // A code proves the address only for the browser it was sent to.
+      expect(
+        (await strangerAfter.post('/api/verify/check/', { email: 'nora@north.edu', code: ownerCode })).status,
+      ).toBe(400);
+      const check = await owner.post('/api/verify/check/', { email: 'nora@north.edu', code: ownerCode });
+      expect(check.body).toMatchObject({ account_ready: true });
+      await owner.login('nora@north.edu', valid.password);
+      for (const password of ['stranger-first-pass-1', 'stranger-later-pass-2']) {
+        expectError(
+          await new TestAgent(ctx.app).post('/api/login/', { email: 'nora@north.edu', password }),
+          401,
+          INVALID_LOGIN,
+        );
+      }
+      expect(await ctx.db.kysely.selectFrom('pending_registrations').selectAll().execute()).toEqual([]);
+    });
+
+    it('lets an unproven registration lapse after 24 hours', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const before = await userCount(ctx);
+        expect((await agent.post('/api/register/', valid)).status).toBe(201);
+        vi.setSystemTime(Date.now() + 24 * HOUR + 60_000);
+        const check = await proveAddress(agent, ctx.db.kysely, 'nora@north.edu');
+        expect(check.body).toMatchObject({ account_ready: false });
+        expect(await userCount(ctx)).toBe(before);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it.each(['institution_name', 'name', 'email', 'password', 'confirm_password'] as const)(
@@ -529,13 +610,6 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
 
     it('refuses an invalid email address', async () => {
       await expectRefused({ ...valid, email: 'nora-at-north.edu' }, 400, 'Enter a valid email address');
-    });
-
-    it('refuses a taken email, whatever its case', async () => {
-      await expectRefused({ ...valid, email: cast.studentA.email }, 409, EMAIL_TAKEN);
-      await expectRefused({ ...valid, email: 'Student@North.EDU' }, 409, EMAIL_TAKEN);
-      expect((await agent.post('/api/register/', valid)).status).toBe(201);
-      await expectRefused({ ...valid, email: 'NORA@north.edu' }, 409, EMAIL_TAKEN);
     });
 
     it('refuses an unknown institution', async () => {

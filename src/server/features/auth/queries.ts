@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
-import type { NewUser } from '../../db/types';
+import type { NewUser, PendingRegistrationsTable } from '../../db/types';
 
 export function findUserByEmail(db: Executor, email: string) {
   return db
@@ -55,4 +55,34 @@ export async function linkRespondentToUser(
     .where('institution_id', '=', institutionId)
     .where('email', '=', email)
     .execute();
+}
+
+export async function insertPendingRegistration(
+  db: Executor,
+  registration: Omit<PendingRegistrationsTable, 'id'>,
+) {
+  await db.insertInto('pending_registrations').values(registration).execute();
+}
+
+export async function deleteLapsedRegistrations(db: Executor, before: number) {
+  await db.deleteFrom('pending_registrations').where('created_at', '<', before).execute();
+}
+
+export function newestPendingRegistration(
+  db: Executor,
+  proof: { visitorHash: string; email: string; since: number },
+) {
+  return db
+    .selectFrom('pending_registrations')
+    .select(['institution_id', 'name', 'password_hash'])
+    .where('email', '=', proof.email)
+    .where('visitor_hash', '=', proof.visitorHash)
+    .where('created_at', '>=', proof.since)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+}
+
+export async function deletePendingRegistrationsOf(db: Executor, email: string) {
+  await db.deleteFrom('pending_registrations').where('email', '=', email).execute();
 }

@@ -12,7 +12,9 @@ import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { createSession, deleteSession } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
+import { visitorHash } from '../../lib/visitor';
 import { listInstitutions } from '../institutions/queries';
+import type { CodeContext } from '../verify/codes';
 import {
   clearAuthCookies,
   issueCsrfToken,
@@ -31,7 +33,7 @@ const errors = {
   429: ErrorResponse,
 };
 
-export const authRoutes: FastifyPluginAsyncZod = async (app) => {
+export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
   const { db, config } = app;
 
   app.get(
@@ -121,6 +123,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags: ['auth'],
         summary: 'Register a student account',
+        description:
+          'Sends a code to the address; the account can sign in once this browser proves the address with it (POST /api/verify/check/). The answer is the same whether or not the address has an account.',
         body: RegisterRequest,
         response: { 201: SuccessMessage, ...errors },
       },
@@ -128,18 +132,19 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const body = request.body;
-      await registerStudent({
+      const { message } = await registerStudent({
         db: db.kysely,
+        context: options.codes,
+        publicUrl: config.web.publicUrl,
+        visitorHash: visitorHash(request, reply),
         institutionName: body.institution_name,
         name: body.name,
         email: body.email,
         password: body.password,
         confirmPassword: body.confirm_password,
-        brandName: config.web.brandName,
       });
-      return reply
-        .status(201)
-        .send({ success: true as const, message: 'Registration successful. You can now log in.' });
+      app.mail.wake();
+      return reply.status(201).send({ success: true as const, message });
     },
   );
 

@@ -1,20 +1,26 @@
 import type { Kysely } from 'kysely';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import type { LoginLimits } from '../../config';
-import { isUniqueViolation } from '../../db/errors';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { clearLimit, enforceLimit } from '../../lib/limits';
+import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import type { SessionUser } from '../../lib/sessions';
-import { MINUTE, now } from '../../lib/time';
+import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups';
+import { type CodeContext, issueCode } from '../verify/codes';
 import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const SUPERUSER_REFUSED = 'Super users cannot access this application';
 export const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
+/** One answer for every registration, whether or not the address has an account (design section 8). */
+export const REGISTRATION_STARTED = (email: string) =>
+  `Almost done: we sent a code to ${email}. Enter it to confirm your address, then log in.`;
+/** An unproven registration lapses after this; it never keeps the address from its owner. */
+export const PENDING_REGISTRATION_LIFETIME = DAY;
 
 /** The lock lifts at most one window after it starts: waiting the window, rounded up, always works. */
 export function accountThrottledMessage(windowMs: number): string {
@@ -114,17 +120,38 @@ export async function insertStudentAccount(
   return userId;
 }
 
+/** Told to an address that already has an account when someone registers it again. */
+function accountExistsMail(brandName: string, email: string, publicUrl: string | null) {
+  const where = publicUrl ? ` at ${new URL('/login/', publicUrl).href}` : '';
+  return {
+    to: email,
+    subject: `Your ${brandName} Health account`,
+    text: [
+      'Someone asked to register a new account with this email address, which already has one.',
+      `If that was you, log in instead${where}.`,
+      'If it was not you, you can ignore this mail: nothing has changed.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Starts a student's registration. Nothing can sign in yet: the registration waits, for a day at
+ * most, for this browser to prove the address with the code it is sent. Several may wait for one
+ * address (a stranger's first); the one whose browser proves it becomes the account. An address
+ * that has an account gets a mail saying so, and the caller the same answer as everyone else.
+ */
 export async function registerStudent(options: {
   db: Kysely<Database>;
+  context: CodeContext;
+  publicUrl: string | null;
+  visitorHash: string;
   institutionName: string;
   name: string;
   email: string;
   password: string;
   confirmPassword: string;
-  /** The product's name, which a password must not lean on either. */
-  brandName?: string;
-}): Promise<void> {
-  const { db, email, password } = options;
+}): Promise<{ message: string }> {
+  const { db, email, password, visitorHash } = options;
   if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
   const institution = await queries.findInstitutionByName(db, options.institutionName);
   if (!institution)
@@ -138,27 +165,56 @@ export async function registerStudent(options: {
     email,
     name: options.name,
     institutionName: institution.name,
-    ...(options.brandName ? { brandName: options.brandName } : {}),
+    // The product's name, which a password must not lean on either.
+    brandName: options.context.brandName,
   });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
-  if (await queries.findUserByEmail(db, email)) {
-    throw new AppError('CONFLICT', EMAIL_TAKEN);
-  }
+  // Hashed whether or not the address has an account: both answers take the same time.
   const passwordHash = await hashPassword(password);
-  try {
-    await db.transaction().execute((trx) =>
-      insertStudentAccount(trx, {
-        institutionId: institution.id,
-        email,
-        name: options.name,
-        passwordHash,
-      }),
-    );
-  } catch (error) {
-    // Two registrations racing for one email: the database decides, the loser gets the same answer.
-    if (isUniqueViolation(error)) throw new AppError('CONFLICT', EMAIL_TAKEN);
-    throw error;
-  }
+  const at = now();
+  await db.transaction().execute(async (trx) => {
+    if (await queries.findUserByEmail(trx, email)) {
+      await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.publicUrl), at);
+      return;
+    }
+    await queries.deleteLapsedRegistrations(trx, at - PENDING_REGISTRATION_LIFETIME);
+    await queries.insertPendingRegistration(trx, {
+      institution_id: institution.id,
+      email,
+      name: options.name,
+      password_hash: passwordHash,
+      visitor_hash: visitorHash,
+      created_at: at,
+    });
+    await issueCode(trx, options.context, { email, visitorHash, at });
+  });
+  return { message: REGISTRATION_STARTED(email) };
+}
+
+/**
+ * This browser has just proven the address: its newest registration of it (if one is still
+ * waiting) becomes the account, and every other waiting registration of the address goes.
+ * Returns whether an account was created. Call inside the transaction that records the proof.
+ */
+export async function completePendingRegistration(
+  trx: Executor,
+  proof: { visitorHash: string; email: string; at: number },
+): Promise<boolean> {
+  const { email, at } = proof;
+  const pending = await queries.newestPendingRegistration(trx, {
+    ...proof,
+    since: at - PENDING_REGISTRATION_LIFETIME,
+  });
+  if (!pending) return false;
+  await queries.deletePendingRegistrationsOf(trx, email);
+  if (await queries.findUserByEmail(trx, email)) return false;
+  await insertStudentAccount(trx, {
+    institutionId: pending.institution_id,
+    email,
+    name: pending.name,
+    passwordHash: pending.password_hash,
+  });
+  return true;
 }
 
 /** Creates an institution admin or a superuser (operators only, through the command line). */

@@ -8,6 +8,7 @@ import {
 } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeInstitution, makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import { proveAddress, registerProven } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { rebuildDashboardRollups } from './rebuild';
 
@@ -170,6 +171,7 @@ async function buildNorth(context: TestContext, cast: Cast) {
 }
 
 const EXPECTED_NORTH: Omit<DashboardData, 'generated_at' | 'flagged_details'> = {
+  unverified_flagged: [],
   months: [
     'Jan 2025',
     'Feb 2025',
@@ -381,21 +383,29 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
       tier: 'none',
       answers: [],
     });
+    const admin = new TestAgent(context.app);
+    await admin.login(cast.adminA.email, 'correct-horse-battery');
     const register = async (email: string) => {
       const agent = new TestAgent(context.app);
-      const response = await agent.post('/api/register/', {
+      const registration = {
         institution_name: 'North University',
         name: 'New Student',
         email,
         password: 'a-long-unusual-passphrase',
-        confirm_password: 'a-long-unusual-passphrase',
+      };
+      const students = async () => (await admin.get<DashboardData>('/api/dashboard/')).body.num_students;
+      const before = await students();
+      const response = await agent.post('/api/register/', {
+        ...registration,
+        confirm_password: registration.password,
       });
       expect(response.status).toBe(201);
+      // Not a student until the address is proven.
+      expect(await students()).toBe(before);
+      await registerProven(new TestAgent(context.app), db, registration);
     };
     await register('fresh@north.edu');
     await register('link@north.edu');
-    const admin = new TestAgent(context.app);
-    await admin.login(cast.adminA.email, 'correct-horse-battery');
     const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
     // The factory's student, the link respondent (once) and the fresh registration.
     expect(dashboard.num_students).toBe(3);
@@ -412,14 +422,12 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
       return clock;
     });
     try {
-      const response = await new TestAgent(context.app).post('/api/register/', {
+      await registerProven(new TestAgent(context.app), context.db.kysely, {
         institution_name: 'North University',
         name: 'Timely Student',
         email: 'timely@north.edu',
         password: 'a-long-unusual-passphrase',
-        confirm_password: 'a-long-unusual-passphrase',
       });
-      expect(response.status).toBe(201);
     } finally {
       ticking.mockRestore();
     }
@@ -495,9 +503,25 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
       answers: answersWith((category) => (category === 'safety' ? '4' : '5')),
     });
     expect(urgent.status).toBe(200);
+    expect(urgent.body).toMatchObject({ verification_required: true });
 
     const admin = new TestAgent(context.app);
     await admin.login(cast.adminA.email, 'correct-horse-battery');
+    // Unproven, the urgent answer is kept but counts in none of the numbers.
+    const before = (await admin.get<DashboardData>('/api/dashboard/')).body;
+    expect(before).toMatchObject({
+      num_responses: 1,
+      num_students: 1,
+      num_flagged_students: 0,
+      num_stable_students: 1,
+      flagged_students: [],
+    });
+
+    // Proving the address from the same browser promotes it, exactly as a rebuild counts it.
+    await proveAddress(visitor, context.db.kysely, 'vera@north.edu', link.hash_link);
+    const kept = await rollupSnapshot(context.db.kysely, cast.a.id);
+    await rebuildDashboardRollups(context.db.kysely, cast.a.id);
+    expect(await rollupSnapshot(context.db.kysely, cast.a.id)).toEqual(kept);
     const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
     expect(dashboard).toMatchObject({
       num_responses: 2,

@@ -258,6 +258,7 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
           reasons: '[]',
           likert_mean: null,
           created_at: sameMoment + Math.floor(index / 3),
+          verified_at: sameMoment,
         })),
       )
       .execute();

@@ -286,6 +286,21 @@ export function flaggedStudents(db: Executor, institutionId: number, offset: num
     .execute();
 }
 
+/** Flagged submissions not (yet) proven, newest first: shown to staff, counted nowhere. */
+export function unverifiedFlagged(db: Executor, institutionId: number, since: number, limit: number) {
+  return db
+    .selectFrom('submissions')
+    .select(['student_name as name', 'school_email as email', 'tier', 'reasons', 'created_at'])
+    .where('institution_id', '=', institutionId)
+    .where('verified_at', 'is', null)
+    .where('created_at', '>=', since)
+    .where('tier', 'in', ['urgent', 'elevated'])
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+}
+
 // ---------------------------------------------------------------------------------------------
 // CSV export: keyset pages, so memory stays flat however many submissions there are.
 
@@ -361,11 +376,13 @@ export function respondentEmails(db: Executor, institutionId: number) {
     .execute();
 }
 
+/** Proven submissions only: an unproven one counts for no one until its address is proven. */
 export function submissionsAfterId(db: Executor, institutionId: number, afterId: number, limit: number) {
   return db
     .selectFrom('submissions')
     .select(['id', 'respondent_id', 'created_at', 'tier'])
     .where('institution_id', '=', institutionId)
+    .where('verified_at', 'is not', null)
     .where('id', '>', afterId)
     .orderBy('id')
     .limit(limit)

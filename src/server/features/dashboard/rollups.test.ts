@@ -118,6 +118,7 @@ describe.each(TEST_DIALECTS)('rollups against the definitions (%s)', (dialect) =
           has_sleep_questions: ___,
           has_stress_questions: ____,
           has_support_questions: _____,
+          unverified_flagged: ______,
           ...numbers
         } = await getDashboard({ db, institutionId: institution.id, at: AT });
         expect(numbers).toEqual(await referenceDashboard(db, institution.id, AT));

@@ -180,6 +180,14 @@ export async function recordSubmission(
 }
 
 /**
+ * An answer from a sender who has not proven the address changes no counter, but staff see it in
+ * the dashboard's unverified list: open dashboards refresh. Call inside its transaction.
+ */
+export async function recordUnprovenSubmission(trx: Executor, institutionId: number): Promise<void> {
+  await announceChange(trx, institutionId);
+}
+
+/**
  * A registered student counts as a student (response rate denominators) from registration on,
  * even before answering. Call inside the registration transaction.
  */

@@ -5,6 +5,7 @@ import {
   FLAGGED_LIST_LIMIT,
   type FlaggedPage,
   type FlaggedStudent,
+  UNVERIFIED_LIST_LIMIT,
 } from '../../../common/schemas/dashboard';
 import { databaseUnavailability } from '../../db/availability';
 import type { Executor } from '../../db/executor';
@@ -62,6 +63,7 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
   });
   const monthRows = await queries.monthRowsFrom(db, institutionId, months[0] ?? 0);
   const flagged = await readFlagged(db, institutionId, 0, FLAGGED_LIST_LIMIT);
+  const unverified = await queries.unverifiedFlagged(db, institutionId, windowStart, UNVERIFIED_LIST_LIMIT);
 
   const byMonth = new Map(monthRows.map((row) => [row.month, row]));
   // Students known by a month's end: everyone, minus those first seen after that month.
@@ -92,6 +94,13 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
     has_stress_questions: asks.stress,
     flagged_students: flagged.map((student) => [student.name, student.email] as [string, string]),
     flagged_details: flagged,
+    unverified_flagged: unverified.map((row) => ({
+      name: row.name,
+      email: row.email,
+      tier: row.tier === 'urgent' ? 'urgent' : 'elevated',
+      reasons: parseReasons(row.reasons),
+      submitted_at: new Date(row.created_at).toISOString(),
+    })),
     generated_at: new Date(at).toISOString(),
   };
 }

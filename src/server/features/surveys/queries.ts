@@ -37,11 +37,6 @@ export function findCurrentTemplate(db: Executor, institutionId: number) {
     .executeTakeFirst();
 }
 
-export async function isRegisteredEmail(db: Executor, email: string): Promise<boolean> {
-  const row = await db.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-  return row !== undefined;
-}
-
 interface NewRespondent {
   institution_id: number;
   email: string;
@@ -63,9 +58,21 @@ const upsertRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
     .returning('id'),
 );
 
+/** The same, except that a known respondent keeps its name: an unproven sender renames no one. */
+const ensureRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
+  db
+    .insertInto('respondents')
+    .values(respondent)
+    .onConflict((oc) =>
+      oc.columns(['institution_id', 'email']).doUpdateSet((eb) => ({ name: eb.ref('respondents.name') })),
+    )
+    .returning('id'),
+);
+
 /**
  * The respondent for this email at this institution, created on first submission. Race-free:
- * the unique (institution, email) constraint decides, and the latest name and account win.
+ * the unique (institution, email) constraint decides. A proven sender's name and account win;
+ * an unproven one's change nothing of a known respondent.
  */
 export async function upsertRespondent(
   db: Executor,
@@ -75,9 +82,11 @@ export async function upsertRespondent(
     name: string;
     userId: number | null;
     createdAt: number;
+    proven: boolean;
   },
 ): Promise<number> {
-  const { rows } = await upsertRespondentQuery(db, {
+  const query = respondent.proven ? upsertRespondentQuery : ensureRespondentQuery;
+  const { rows } = await query(db, {
     institution_id: respondent.institutionId,
     email: respondent.email,
     name: respondent.name,
@@ -90,18 +99,22 @@ export async function upsertRespondent(
 export function findSubmissionByClientId(db: Executor, respondentId: number, clientSubmissionId: string) {
   return db
     .selectFrom('submissions')
-    .select(['id', 'tier'])
+    .select(['id', 'tier', 'verified_at'])
     .where('respondent_id', '=', respondentId)
     .where('client_submission_id', '=', clientSubmissionId)
     .executeTakeFirst();
 }
 
-/** Likert mean of the respondent's latest submission up to `at`, for the worsening rule. */
+/**
+ * Likert mean of the respondent's latest proven submission up to `at`, for the worsening rule:
+ * an unproven one must not set the baseline a student's own answers are compared with.
+ */
 const previousLikertMeanQuery = reusableQuery((db, values: { respondentId: number; at: number }) =>
   db
     .selectFrom('submissions')
     .select('likert_mean')
     .where('respondent_id', '=', values.respondentId)
+    .where('verified_at', 'is not', null)
     .where('created_at', '<=', values.at)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
@@ -145,4 +158,34 @@ const insertAnswersQuery = reusableQuery((db, answers: Omit<AnswersTable, 'id'>[
 export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'id'>[]) {
   if (answers.length === 0) return;
   await insertAnswersQuery(db, answers);
+}
+
+/** Submissions this browser sent in the address's name that are waiting for it to be proven. */
+export function unprovenSubmissionsOf(db: Executor, sender: { visitorHash: string; email: string }) {
+  return db
+    .selectFrom('submissions')
+    .select(['id', 'institution_id', 'respondent_id', 'student_name', 'created_at', 'tier', 'likert_mean'])
+    .where('visitor_hash', '=', sender.visitorHash)
+    .where('school_email', '=', sender.email)
+    .where('verified_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+export async function markSubmissionProven(db: Executor, submissionId: number, at: number) {
+  await db.updateTable('submissions').set({ verified_at: at }).where('id', '=', submissionId).execute();
+}
+
+export async function renameRespondent(db: Executor, respondentId: number, name: string) {
+  await db.updateTable('respondents').set({ name }).where('id', '=', respondentId).execute();
+}
+
+export function answersOfSubmission(db: Executor, submissionId: number) {
+  return db
+    .selectFrom('answers')
+    .select(['category', 'question_type', 'value'])
+    .where('submission_id', '=', submissionId)
+    .orderBy('id')
+    .execute();
 }

@@ -9,6 +9,7 @@ import {
 } from '../../../common/schemas/surveys';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
+import { visitorHash } from '../../lib/visitor';
 import { submissionTransactions } from './group-commit';
 import * as service from './service';
 
@@ -95,18 +96,20 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'Submit the survey of a shared link',
         description:
-          'Visitors give a name and an email of the institution; an email that belongs to an account answers 401 with requires_auth.',
+          'Visitors give a name and an email of the institution, and are answered alike whether or not the email has an account. Until the browser proves the address (POST /api/verify/start/, /check/) the submission is stored and screened but counts for no one: the answer says verification_required.',
         params: LinkParams,
         body: SubmitSurveyRequest,
         response: { 200: SubmitSurveyResponse, ...errors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const body = request.body;
+      const user = request.session?.user ?? null;
       return service.submitSurvey({
         runTransaction,
         target: { hashLink: request.params.hashLink, templateId: body.survey_template_id },
-        user: request.session?.user ?? null,
+        user,
+        ...(user ? {} : { visitorHash: visitorHash(request, reply) }),
         studentName: body.student_name,
         schoolEmail: body.school_email,
         answers: body.answers,

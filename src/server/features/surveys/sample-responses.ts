@@ -191,6 +191,7 @@ export async function seedSampleResponses(db: Kysely<Database>, institutionId: n
       schoolEmail: student.email,
       answers: sampleAnswers(random, questions, planned.outlook),
       createdAt: planned.createdAt,
+      addressProven: true,
     });
   }
 }

@@ -15,10 +15,11 @@ import { now } from '../../lib/time';
 import { institutionDomains } from '../auth/queries';
 import { emailDomain } from '../auth/service';
 import type { PendingCounters } from '../dashboard/pending-counters';
-import { recordSubmission } from '../dashboard/rollups';
+import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups';
 import { deleteDraft } from '../drafts/queries';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
+import { isProvenBy } from '../verify/codes';
 import type { TransactionRunner } from './group-commit';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
@@ -30,7 +31,6 @@ export const SURVEY_NOT_FOUND = 'Survey not found';
 export const ADMINS_CANNOT_SUBMIT = 'Admins cannot submit surveys';
 export const SUPERUSERS_CANNOT_SUBMIT = 'Super users cannot access this application';
 export const LOGIN_TO_SUBMIT = 'Please log in to submit the survey.';
-export const ACCOUNT_EXISTS = 'An account exists for this email. Please log in to submit the survey.';
 export const OTHER_INSTITUTION =
   'This survey belongs to another institution. Open the survey of your own institution.';
 export const FILL_IN_ALL = 'Please fill in all required fields';
@@ -46,6 +46,8 @@ export const SURVEY_CHANGED =
   'This survey has changed since you opened it. Please review the current questions and submit again.';
 export const TEMPLATE_MISMATCH = 'survey_template_id does not match this survey link';
 export const THANK_YOU = 'Thank you! Your responses have been submitted.';
+export const CONFIRM_ADDRESS =
+  'Thank you! Your responses have been received. Confirm your email address with the code we send you, so they count as yours.';
 
 type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
 
@@ -95,12 +97,22 @@ export interface SubmissionInput {
   clientSubmissionId?: string;
   /** When the submission happened; only the demo seed sets it (back-dated samples). */
   createdAt?: number;
+  /** The sending browser (its visitor hash): on a link, it proves the address or may prove it later. */
+  visitorHash?: string;
+  /** Only the demo seed sets it: its sample respondents stand for students who proved their address. */
+  addressProven?: true;
 }
 
 interface Respondent {
   name: string;
   email: string;
   userId: number | null;
+  /**
+   * Whether the sender proved the address (design section 8): signed in, or proved it with a code
+   * from this browser. An unproven submission is kept and screened, but changes nothing anyone
+   * counts or sees about the named student until the address is proven.
+   */
+  proven: boolean;
 }
 
 interface CheckedAnswer {
@@ -178,12 +190,13 @@ async function findTarget(
 
 /**
  * A logged-in student submits as their account, whatever the form says; a visitor on a link
- * must use an email of the institution that is not already an account's.
+ * must use an email of the institution, and is answered alike whether or not it has an account.
  */
 async function identifyRespondent(
   trx: Executor,
   input: SubmissionInput,
   template: SurveyTemplate,
+  at: number,
 ): Promise<Respondent> {
   const { user } = input;
   if (user) {
@@ -194,7 +207,7 @@ async function identifyRespondent(
         `You are logged in as ${user.email}. You can only submit the survey as yourself.`,
       );
     }
-    return { name: user.name, email: user.email, userId: user.id };
+    return { name: user.name, email: user.email, userId: user.id, proven: true };
   }
   const email = input.schoolEmail as string;
   const domains = await institutionDomains(trx, template.institution_id);
@@ -202,10 +215,11 @@ async function identifyRespondent(
     const expected = domains.map((domain) => `@${domain}`).join(' or ');
     throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address (${expected})`);
   }
-  if (await queries.isRegisteredEmail(trx, email)) {
-    throw new AppError('UNAUTHENTICATED', ACCOUNT_EXISTS, { requires_auth: true });
-  }
-  return { name: input.studentName as string, email, userId: null };
+  const proven =
+    input.addressProven === true ||
+    (input.visitorHash !== undefined &&
+      (await isProvenBy(trx, { visitorHash: input.visitorHash, email, at })));
+  return { name: input.studentName as string, email, userId: null, proven };
 }
 
 /** Every question answered exactly once, with a value its type allows; nothing else. */
@@ -241,11 +255,26 @@ function crisisResourcesOf(template: SurveyTemplate): CrisisResource[] {
   }
 }
 
-/** What the student is told. Never the tier: only where to get help, when it is urgent. */
-function reply(tier: RiskResult['tier'], template: SurveyTemplate): SubmitSurveyResponse {
-  return tier === 'urgent'
-    ? { success: true, message: THANK_YOU, crisis_resources: crisisResourcesOf(template) }
-    : { success: true, message: THANK_YOU };
+/**
+ * What the student is told. Never the tier: only where to get help, at once, when it is urgent
+ * (proven or not), and whether the address still needs its code.
+ */
+function reply(tier: RiskResult['tier'], template: SurveyTemplate, proven: boolean): SubmitSurveyResponse {
+  return {
+    success: true,
+    message: proven ? THANK_YOU : CONFIRM_ADDRESS,
+    ...(proven ? {} : { verification_required: true }),
+    ...(tier === 'urgent' ? { crisis_resources: crisisResourcesOf(template) } : {}),
+  };
+}
+
+/** What the dashboard rollups need of each answer. */
+function answerFacts(answers: CheckedAnswer[]) {
+  return answers.map(({ question, value }) => ({
+    category: question.category,
+    questionType: question.question_type,
+    value,
+  }));
 }
 
 /** The whole submission in one transaction: checked, screened, stored, rolled up, draft cleared. */
@@ -256,7 +285,7 @@ async function storeSubmission(
 ): Promise<SubmitSurveyResponse> {
   const createdAt = input.createdAt ?? now();
   const { template, questions } = await findTarget(trx, input);
-  const respondent = await identifyRespondent(trx, input, template);
+  const respondent = await identifyRespondent(trx, input, template, createdAt);
   const answers = checkAnswers(questions, input.answers);
   const respondentId = await queries.upsertRespondent(trx, {
     institutionId: template.institution_id,
@@ -284,6 +313,8 @@ async function storeSubmission(
     reasons: JSON.stringify(screened.reasons),
     likert_mean: screened.likertMean,
     created_at: createdAt,
+    verified_at: respondent.proven ? createdAt : null,
+    visitor_hash: input.visitorHash ?? null,
   });
   if (submissionId === undefined) {
     // A retry of a submission already stored: answer as the first time, store nothing.
@@ -292,7 +323,7 @@ async function storeSubmission(
       respondentId,
       input.clientSubmissionId as string,
     );
-    return reply(earlier?.tier ?? 'none', template);
+    return reply(earlier?.tier ?? 'none', template, (earlier?.verified_at ?? null) !== null);
   }
   await queries.insertAnswers(
     trx,
@@ -305,25 +336,57 @@ async function storeSubmission(
       value,
     })),
   );
-  await recordSubmission(
-    trx,
-    {
-      institutionId: template.institution_id,
-      email: respondent.email,
-      submissionId,
-      createdAt,
-      tier: screened.tier,
-      likertMean: screened.likertMean,
-      answers: answers.map(({ question, value }) => ({
-        category: question.category,
-        questionType: question.question_type,
-        value,
-      })),
-    },
-    counters,
-  );
+  // Left out of the dashboard until proven; promoteProvenSubmissions counts it then.
+  if (respondent.proven) {
+    await recordSubmission(
+      trx,
+      {
+        institutionId: template.institution_id,
+        email: respondent.email,
+        submissionId,
+        createdAt,
+        tier: screened.tier,
+        likertMean: screened.likertMean,
+        answers: answerFacts(answers),
+      },
+      counters,
+    );
+  } else {
+    await recordUnprovenSubmission(trx, template.institution_id);
+  }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
-  return reply(screened.tier, template);
+  return reply(screened.tier, template, respondent.proven);
+}
+
+/**
+ * This browser has just proven the address: the submissions it sent in that name while unproven
+ * now count, as they would have had it been proven then (at their own time, with their own name).
+ * Call inside the transaction that records the proof.
+ */
+export async function promoteProvenSubmissions(
+  trx: Executor,
+  sender: { visitorHash: string; email: string; at: number },
+): Promise<number> {
+  const waiting = await queries.unprovenSubmissionsOf(trx, sender);
+  for (const submission of waiting) {
+    await queries.markSubmissionProven(trx, submission.id, sender.at);
+    await queries.renameRespondent(trx, submission.respondent_id, submission.student_name);
+    const answers = await queries.answersOfSubmission(trx, submission.id);
+    await recordSubmission(trx, {
+      institutionId: submission.institution_id,
+      email: sender.email,
+      submissionId: submission.id,
+      createdAt: submission.created_at,
+      tier: submission.tier,
+      likertMean: submission.likert_mean,
+      answers: answers.map((answer) => ({
+        category: answer.category,
+        questionType: answer.question_type,
+        value: answer.value,
+      })),
+    });
+  }
+  return waiting.length;
 }
 
 /**

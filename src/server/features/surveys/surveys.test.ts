@@ -3,13 +3,14 @@ import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '
 import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
+import { proveAddress } from '../../../../test/helpers/verify';
 import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
 import {
-  ACCOUNT_EXISTS,
   ADMINS_CANNOT_SUBMIT,
+  CONFIRM_ADDRESS,
   EMAIL_REQUIRED,
   FILL_IN_ALL,
   LINK_NOT_FOUND,
@@ -633,7 +634,14 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       survey = await surveyOf(link.hash_link);
     });
 
-    it('stores a visitor’s submission under the name and email they give', async () => {
+    /** A visitor whose browser proved the address: what they send counts as that student's. */
+    async function provenVisitor(email: string) {
+      const agent = visitor();
+      await proveAddress(agent, ctx.db.kysely, email, link.hash_link);
+      return agent;
+    }
+
+    it('stores a visitor’s submission under the name and email they give, unproven until the code', async () => {
       const response = await visitor().post(url(), {
         survey_template_id: link.id,
         student_name: '  Robin Link ',
@@ -641,11 +649,12 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         answers: answersFor(survey.questions),
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, message: THANK_YOU });
+      expect(response.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
       expect((await submissions())[0]).toMatchObject({
         student_name: 'Robin Link',
         school_email: 'robin@north.edu',
         user_id: null,
+        verified_at: null,
       });
       const respondent = await ctx.db.kysely.selectFrom('respondents').selectAll().executeTakeFirstOrThrow();
       expect(respondent).toMatchObject({ email: 'robin@north.edu', name: 'Robin Link', user_id: null });
@@ -653,8 +662,13 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
 
     it('counts a returning visitor as one respondent and compares with their last submission', async () => {
       const body = { student_name: 'Robin Link', school_email: 'robin@north.edu' };
-      await visitor().post(url(), { ...body, answers: answersFor(survey.questions, { likert: '1' }) });
-      await visitor().post(url(), { ...body, answers: answersFor(survey.questions, { likert: '3' }) });
+      const robin = await provenVisitor('robin@north.edu');
+      const first = await robin.post(url(), {
+        ...body,
+        answers: answersFor(survey.questions, { likert: '1' }),
+      });
+      expect(first.body).toEqual({ success: true, message: THANK_YOU });
+      await robin.post(url(), { ...body, answers: answersFor(survey.questions, { likert: '3' }) });
       expect((await submissions()).map((s) => s.tier)).toEqual(['none', 'monitor']);
       expect(await ctx.db.kysely.selectFrom('respondents').select('id').execute()).toHaveLength(1);
     });
@@ -662,9 +676,10 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
     it('counts a new visitor once when their first submissions arrive all at once', async () => {
       const before = await rollupSnapshot(ctx.db.kysely, cast.a.id);
       const body = { student_name: 'Robin Link', school_email: 'robin@north.edu' };
+      const robin = await provenVisitor('robin@north.edu');
       const responses = await Promise.all(
         Array.from({ length: 8 }, () =>
-          visitor().post(url(), { ...body, answers: answersFor(survey.questions) }),
+          robin.post(url(), { ...body, answers: answersFor(survey.questions) }),
         ),
       );
       expect(responses.map((response) => response.status)).toEqual(Array(8).fill(200));
@@ -679,14 +694,27 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect(await rollupSnapshot(ctx.db.kysely, cast.a.id)).toEqual(rollups);
     });
 
-    it('answers 401 with requires_auth when the email belongs to an account', async () => {
-      const response = await visitor().post(url(), {
-        student_name: 'Sam North',
-        school_email: 'student@north.edu',
-        answers: answersFor(survey.questions),
-      });
-      expectError(response, 401, ACCOUNT_EXISTS, { requires_auth: true });
-      expect(await submissions()).toEqual([]);
+    it('answers alike whether or not the email has an account, and counts neither before the address is proven', async () => {
+      // Attack 4: an empty submit used to answer requires_auth for an account's email and 400 otherwise.
+      const empty = (email: string) =>
+        visitor().post(url(), { student_name: 'Sam North', school_email: email, answers: {} });
+      const registered = await empty('student@north.edu');
+      const stranger = await empty('nobody-here@north.edu');
+      expect(registered.status).toBe(400);
+      expect(registered.body).toEqual(stranger.body);
+
+      const full = (email: string) =>
+        visitor().post(url(), {
+          student_name: 'Sam North',
+          school_email: email,
+          answers: answersFor(survey.questions),
+        });
+      const first = await full('student@north.edu');
+      const second = await full('nobody-here@north.edu');
+      expect(first.status).toBe(200);
+      expect(first.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
+      expect(second.body).toEqual(first.body);
+      expect((await submissions()).map((row) => row.verified_at)).toEqual([null, null]);
     });
 
     it('lets the logged-in student submit on the link as themselves', async () => {

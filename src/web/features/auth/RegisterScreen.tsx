@@ -8,6 +8,7 @@ import { SelectField, TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { CodeStep } from '../verify/CodeStep';
 import styles from './Auth.module.css';
 import { fetchInstitutions, register } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS } from './redirects';
@@ -54,6 +55,8 @@ export function RegisterScreen() {
   const [values, setValues] = useState<Registration>(EMPTY_REGISTRATION);
   const [message, setMessage] = useState<ModalMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
+  /** Design section 8: the account can sign in once the address is proven with the mailed code. */
+  const [awaitingCode, setAwaitingCode] = useState<string | null>(null);
   const stepHeading = useRef<HTMLHeadingElement>(null);
   const movedStep = useRef(false);
   const redirectTimer = useRef<number | undefined>(undefined);
@@ -86,9 +89,8 @@ export function RegisterScreen() {
     inFlight.current = true;
     setSubmitting(true);
     try {
-      const result = await register(values);
-      setMessage({ title: 'Account created', text: result.message, tone: 'success' });
-      redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
+      await register(values);
+      setAwaitingCode(values.email.trim().toLowerCase());
     } catch (error) {
       setMessage({
         title: 'Registration failed',
@@ -118,90 +120,104 @@ export function RegisterScreen() {
         <h1>Register</h1>
         <Lead>Create your account to take wellness check-ins.</Lead>
         <StepIndicator steps={STEPS} current={step} />
-        {/* The spec's messages replace browser validation here, so the form opts out of it. */}
-        <form className={styles.form} onSubmit={onSubmit} noValidate>
-          <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
-            Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
-          </h2>
-          {step === 1 ? (
-            <>
-              <SelectField
-                label="Institution"
-                name="institution_name"
-                value={values.institution_name}
-                onChange={update('institution_name')}
-                hint={
-                  <>
-                    Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
-                  </>
-                }
-                required
-              >
-                <option value="">
-                  {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
-                </option>
-                {institutions.data?.map((institution) => (
-                  <option key={institution.id} value={institution.institution_name}>
-                    {institution.institution_name}
-                  </option>
-                ))}
-              </SelectField>
-              <TextField
-                label="Full Name"
-                name="name"
-                autoComplete="name"
-                value={values.name}
-                onChange={update('name')}
-                maxLength={200}
-                required
-              />
-              <div className={styles.actions}>
-                <Button type="submit">Next</Button>
-              </div>
-            </>
-          ) : (
-            <>
-              <TextField
-                label="Email"
-                name="email"
-                type="email"
-                autoComplete="email"
-                hint="Use your institution email address."
-                value={values.email}
-                onChange={update('email')}
-                maxLength={254}
-                required
-              />
-              <TextField
-                label="Password"
-                name="password"
-                type="password"
-                autoComplete="new-password"
-                hint="At least 8 characters."
-                value={values.password}
-                onChange={update('password')}
-                required
-              />
-              <TextField
-                label="Confirm Password"
-                name="confirm_password"
-                type="password"
-                autoComplete="new-password"
-                value={values.confirm_password}
-                onChange={update('confirm_password')}
-                required
-              />
-              <div className={styles.actions}>
-                <Button variant="secondary" onClick={() => goToStep(1)}>
-                  Previous
-                </Button>
-                <Button type="submit" busy={submitting}>
-                  Submit
-                </Button>
-              </div>
-            </>
-          )}
-        </form>
+        {awaitingCode && (
+          <CodeStep
+            email={awaitingCode}
+            purpose="Enter it here to confirm your address. Your account can sign in once it is confirmed."
+            onConfirmed={(confirmation) => {
+              setMessage({ title: 'Account created', text: confirmation.message, tone: 'success' });
+              redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
+            }}
+          />
+        )}
+        {awaitingCode === null && (
+          <>
+            {/* The spec's messages replace browser validation here, so the form opts out of it. */}
+            <form className={styles.form} onSubmit={onSubmit} noValidate>
+              <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
+                Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
+              </h2>
+              {step === 1 ? (
+                <>
+                  <SelectField
+                    label="Institution"
+                    name="institution_name"
+                    value={values.institution_name}
+                    onChange={update('institution_name')}
+                    hint={
+                      <>
+                        Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
+                      </>
+                    }
+                    required
+                  >
+                    <option value="">
+                      {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
+                    </option>
+                    {institutions.data?.map((institution) => (
+                      <option key={institution.id} value={institution.institution_name}>
+                        {institution.institution_name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <TextField
+                    label="Full Name"
+                    name="name"
+                    autoComplete="name"
+                    value={values.name}
+                    onChange={update('name')}
+                    maxLength={200}
+                    required
+                  />
+                  <div className={styles.actions}>
+                    <Button type="submit">Next</Button>
+                  </div>
+                </>
+              ) : (
+                <>
+                  <TextField
+                    label="Email"
+                    name="email"
+                    type="email"
+                    autoComplete="email"
+                    hint="Use your institution email address."
+                    value={values.email}
+                    onChange={update('email')}
+                    maxLength={254}
+                    required
+                  />
+                  <TextField
+                    label="Password"
+                    name="password"
+                    type="password"
+                    autoComplete="new-password"
+                    hint="At least 8 characters."
+                    value={values.password}
+                    onChange={update('password')}
+                    required
+                  />
+                  <TextField
+                    label="Confirm Password"
+                    name="confirm_password"
+                    type="password"
+                    autoComplete="new-password"
+                    value={values.confirm_password}
+                    onChange={update('confirm_password')}
+                    required
+                  />
+                  <div className={styles.actions}>
+                    <Button variant="secondary" onClick={() => goToStep(1)}>
+                      Previous
+                    </Button>
+                    <Button type="submit" busy={submitting}>
+                      Submit
+                    </Button>
+                  </div>
+                </>
+              )}
+            </form>
+          </>
+        )}
         <p className={styles.alternate}>
           Already have an account? <Link to="/login/">Login</Link>
         </p>

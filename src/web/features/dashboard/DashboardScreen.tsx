@@ -15,6 +15,7 @@ import styles from './Dashboard.module.css';
 import { DashboardCharts } from './DashboardCharts';
 import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
 import { FlaggedStudents } from './FlaggedStudents';
+import { UnverifiedAnswers } from './UnverifiedAnswers';
 import { type LiveState, useDashboardEvents } from './useDashboardEvents';
 
 const TITLE = 'Student Wellness Dashboard';
@@ -163,6 +164,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
       </section>
 
       <FlaggedStudents students={data.flagged_details} total={data.num_flagged_students} />
+      <UnverifiedAnswers answers={data.unverified_flagged} />
 
       <section className={styles.chartsSection} aria-labelledby={chartsHeadingId}>
         <h2 id={chartsHeadingId} className={styles.sectionTitle}>

@@ -16,6 +16,8 @@ import { Flash, useFlash } from '../../ui/Flash';
 import { Modal } from '../../ui/Modal';
 import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
+import { CodeStep } from '../verify/CodeStep';
+import { startVerification } from '../verify/verifyApi';
 import {
   type AnswerMap,
   answersFitting,
@@ -161,6 +163,9 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
   const [checked, setChecked] = useState(false);
   const [serverError, setServerError] = useState<string | null>(null);
   const [result, setResult] = useState<SubmitSurveyResponse | null>(null);
+  /** Design section 8: on a link, the answers count once the address is proven with its code. */
+  const [awaitingCode, setAwaitingCode] = useState(false);
+  const [confirmedMessage, setConfirmedMessage] = useState<string | null>(null);
   const [confirmingStartFresh, setConfirmingStartFresh] = useState(false);
   const [focusTarget, setFocusTarget] = useState<string | null>(null);
   /** Set when the survey's questions changed under the student; `added` are the new ones. */
@@ -236,11 +241,15 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
     // screen, and focus() alone would scroll to its middle, past the thank-you and the heading.
     resultRef.current?.scrollIntoView({ block: 'start' });
     resultRef.current?.focus({ preventScroll: true });
-    // Design section 5: a student shown where to get help is never moved on automatically.
-    if (urgent) return;
+  }, [phase]);
+
+  useEffect(() => {
+    // Design section 5: a student shown where to get help is never moved on automatically; nor is
+    // one still asked for the code.
+    if (phase !== 'submitted' || urgent || awaitingCode) return;
     const timer = window.setTimeout(() => navigate('/'), SUBMIT_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [phase, urgent, navigate]);
+  }, [phase, urgent, awaitingCode, navigate]);
 
   useEffect(() => {
     if (!focusTarget) return;
@@ -318,7 +327,16 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
     await autosave.settle();
     try {
       const response = await submitSurvey(hashLink, request);
-      removeLocalDraft(templateId);
+      if (response.verification_required) {
+        // The answers are stored; this tab keeps its copy until the address is proven.
+        setAwaitingCode(true);
+        startVerification({
+          email: request.school_email,
+          ...(hashLink ? { hash_link: hashLink } : {}),
+        }).catch((error: unknown) => console.error('Could not send the code', error));
+      } else {
+        removeLocalDraft(templateId);
+      }
       setResult(response);
       setPhase('submitted');
     } catch (error) {
@@ -392,7 +410,8 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
                 {result.message}
               </h2>
               <p className={styles.successText}>We appreciate you taking the time to check in.</p>
-              {!urgent && (
+              {confirmedMessage && <p className={styles.successText}>{confirmedMessage}</p>}
+              {!urgent && !awaitingCode && (
                 <p className={styles.successText}>
                   Taking you to the homepage... <Link to="/">Go now</Link>
                 </p>
@@ -400,6 +419,18 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
             </div>
           </div>
           {urgent && <CrisisSupport resources={result.crisis_resources ?? []} headingId={crisisHeadingId} />}
+          {awaitingCode && (
+            <CodeStep
+              email={schoolEmail.trim().toLowerCase()}
+              hashLink={hashLink}
+              purpose="Enter it here to confirm this is your address, so your answers count as yours. Your answers are kept in this tab meanwhile."
+              onConfirmed={(confirmation) => {
+                removeLocalDraft(templateId);
+                setConfirmedMessage(confirmation.message);
+                setAwaitingCode(false);
+              }}
+            />
+          )}
         </section>
       )}
 

@@ -1,0 +1,33 @@
+import { z } from 'zod';
+import { Email } from './common';
+
+/** Proving an address with a one-time code (design section 8, contract section 12). */
+
+export const VERIFICATION_CODE_LENGTH = 6;
+
+export const VerifyStartRequest = z.object({
+  email: Email,
+  /** The shared link being answered: the address must then be one of its institution's. */
+  hash_link: z.string({ error: 'hash_link must be text' }).max(100, 'hash_link is too long').optional(),
+});
+export type VerifyStartRequest = z.input<typeof VerifyStartRequest>;
+
+export const VerifyCheckRequest = z.object({
+  email: Email,
+  code: z
+    .string({ error: 'Enter the code from the mail' })
+    .trim()
+    .regex(/^[0-9]{6}$/, 'The code is the 6 digits from the mail'),
+});
+export type VerifyCheckRequest = z.input<typeof VerifyCheckRequest>;
+
+export const VerifyStartResponse = z.object({ success: z.literal(true), message: z.string() });
+export type VerifyStartResponse = z.infer<typeof VerifyStartResponse>;
+
+export const VerifyCheckResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** True when proving the address completed this browser's registration: the account can sign in. */
+  account_ready: z.boolean(),
+});
+export type VerifyCheckResponse = z.infer<typeof VerifyCheckResponse>;

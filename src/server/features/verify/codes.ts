@@ -1,0 +1,91 @@
+import crypto from 'node:crypto';
+import type { Executor } from '../../db/executor';
+import { enqueueMail } from '../../lib/mail/outbox';
+import { HOUR, MINUTE } from '../../lib/time';
+import * as queries from './queries';
+
+/** Design section 8: 6 digits, 10 minutes, 5 tries, single use, stored hashed. */
+export const CODE_LIFETIME = 10 * MINUTE;
+export const CODE_TRIES = 5;
+/** Codes one address receives per hour, whoever asks: a stranger cannot flood a student's mailbox. */
+export const CODES_PER_ADDRESS_PER_HOUR = 5;
+/** How long a browser's proof of an address lasts: a working day, like a signed-in session. */
+export const PROOF_LIFETIME = 12 * HOUR;
+
+export const CODE_REFUSED = 'This code is not right or has expired. Check the mail, or ask for a new code.';
+
+/** What a browser needs to know to ask for and check codes. */
+export interface CodeContext {
+  /** Keys the code hashes: a stolen database does not give away codes by a table of a million. */
+  codeKey: Buffer;
+  brandName: string;
+}
+
+function hashCode(key: Buffer, visitorHash: string, email: string, code: string): string {
+  return crypto.createHmac('sha256', key).update(`${visitorHash}\n${email}\n${code}`).digest('hex');
+}
+
+/** The mail that carries a code: the code and nothing about the person's answers. */
+function codeMail(brandName: string, email: string, code: string) {
+  return {
+    to: email,
+    subject: `Your ${brandName} Health code: ${code}`,
+    text: [
+      `Your ${brandName} Health code is ${code}`,
+      '',
+      'Enter it on the page that asked for it. It works once, for 10 minutes.',
+      'If you did not ask for a code, you can ignore this mail.',
+    ].join('\n'),
+  };
+}
+
+/**
+ * Sends this browser a new code for the address, in the caller's transaction. Past the hourly
+ * allowance for the address it quietly sends nothing, so the answer never differs.
+ */
+export async function issueCode(
+  trx: Executor,
+  context: CodeContext,
+  request: { email: string; visitorHash: string; at: number },
+): Promise<void> {
+  const { email, visitorHash, at } = request;
+  if ((await queries.countCodesSince(trx, email, at - HOUR)) >= CODES_PER_ADDRESS_PER_HOUR) return;
+  const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
+  await queries.insertCode(trx, {
+    email,
+    visitor_hash: visitorHash,
+    code_hash: hashCode(context.codeKey, visitorHash, email, code),
+    expires_at: at + CODE_LIFETIME,
+    used_at: null,
+    created_at: at,
+  });
+  await enqueueMail(trx, codeMail(context.brandName, email, code), at);
+}
+
+/**
+ * Checks a code this browser received for the address. A wrong code uses up one of its tries;
+ * the right one is used up itself and proves the address for this browser. Returns whether it did.
+ */
+export async function redeemCode(
+  trx: Executor,
+  context: CodeContext,
+  attempt: { email: string; visitorHash: string; code: string; at: number },
+): Promise<boolean> {
+  const { email, visitorHash, at } = attempt;
+  const live = await queries.lockLiveCode(trx, { email, visitorHash, at });
+  if (!live || live.attempts >= CODE_TRIES) return false;
+  const expected = Buffer.from(live.code_hash, 'hex');
+  const given = Buffer.from(hashCode(context.codeKey, visitorHash, email, attempt.code), 'hex');
+  if (!crypto.timingSafeEqual(expected, given)) {
+    await queries.countFailedTry(trx, live.id);
+    return false;
+  }
+  await queries.markCodeUsed(trx, live.id, at);
+  await queries.recordProof(trx, { visitorHash, email, at });
+  return true;
+}
+
+/** Whether this browser proved the address recently. */
+export function isProvenBy(db: Executor, proof: { visitorHash: string; email: string; at: number }) {
+  return queries.provenSince(db, { ...proof, since: proof.at - PROOF_LIFETIME });
+}

@@ -1,0 +1,66 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { ErrorResponse } from '../../../common/schemas/common';
+import {
+  VerifyCheckRequest,
+  VerifyCheckResponse,
+  VerifyStartRequest,
+  VerifyStartResponse,
+} from '../../../common/schemas/verify';
+import { visitorHash } from '../../lib/visitor';
+import type { CodeContext } from './codes';
+import { checkVerification, startVerification } from './service';
+
+const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
+const tags = ['verify'];
+
+/** Proving an email address with a one-time code, for this browser (design section 8). */
+export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
+  const { db } = app;
+
+  app.post(
+    '/api/verify/start/',
+    {
+      schema: {
+        tags,
+        summary: 'Send a one-time code to an address',
+        description:
+          'The same answer for every address of the institution (of the link, when hash_link is given), whether or not it has an account.',
+        body: VerifyStartRequest,
+        response: { 200: VerifyStartResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const { email, hash_link: hashLink } = request.body;
+      const answer = await startVerification({
+        db: db.kysely,
+        context: options.codes,
+        email,
+        ...(hashLink === undefined ? {} : { hashLink }),
+        visitorHash: visitorHash(request, reply),
+      });
+      app.mail.wake();
+      return answer;
+    },
+  );
+
+  app.post(
+    '/api/verify/check/',
+    {
+      schema: {
+        tags,
+        summary: 'Prove an address for this browser with the code it was sent',
+        description:
+          'Six digits, valid 10 minutes, 5 tries, once. Proving the address counts the survey answers this browser sent in its name and completes the registration it started for it.',
+        body: VerifyCheckRequest,
+        response: { 200: VerifyCheckResponse, ...errors },
+      },
+    },
+    async (request, reply) =>
+      checkVerification({
+        db: db.kysely,
+        context: options.codes,
+        ...request.body,
+        visitorHash: visitorHash(request, reply),
+      }),
+  );
+};

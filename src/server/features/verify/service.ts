@@ -1,0 +1,74 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { AppError } from '../../lib/errors';
+import { now } from '../../lib/time';
+import { completePendingRegistration, emailDomain } from '../auth/service';
+import { findTemplateByHashLink } from '../surveys/queries';
+import { LINK_NOT_FOUND, promoteProvenSubmissions } from '../surveys/service';
+import { CODE_REFUSED, type CodeContext, issueCode, redeemCode } from './codes';
+import * as queries from './queries';
+
+export const CODE_SENT = (email: string) =>
+  `We sent a code to ${email}. It works once, for 10 minutes. Check your inbox (and the spam folder).`;
+
+/** The institution whose address this must be: the link's, or the one the domain belongs to. */
+async function institutionFor(db: Kysely<Database>, email: string, hashLink: string | undefined) {
+  const domain = emailDomain(email);
+  if (hashLink !== undefined) {
+    const template = await findTemplateByHashLink(db, hashLink);
+    if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
+    const owner = await queries.institutionOfDomain(db, domain);
+    if (owner?.id !== template.institution_id)
+      throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address`);
+    return owner;
+  }
+  const owner = await queries.institutionOfDomain(db, domain);
+  if (!owner) throw new AppError('BAD_REQUEST', 'Use the email address your institution gave you');
+  return owner;
+}
+
+/**
+ * Sends this browser a one-time code for the address. The answer is the same for every address
+ * of the institution, whether or not it has an account or has asked too often.
+ */
+export async function startVerification(options: {
+  db: Kysely<Database>;
+  context: CodeContext;
+  email: string;
+  hashLink?: string;
+  visitorHash: string;
+}) {
+  const { db, context, email, visitorHash } = options;
+  await institutionFor(db, email, options.hashLink);
+  await db.transaction().execute((trx) => issueCode(trx, context, { email, visitorHash, at: now() }));
+  return { success: true as const, message: CODE_SENT(email) };
+}
+
+/**
+ * Checks a code. The right one proves the address for this browser, which at once counts the
+ * survey answers it sent in that name and completes the registration it started for it.
+ */
+export async function checkVerification(options: {
+  db: Kysely<Database>;
+  context: CodeContext;
+  email: string;
+  code: string;
+  visitorHash: string;
+}) {
+  const { db, context, email, code, visitorHash } = options;
+  const at = now();
+  // A wrong code's used-up try must be kept, so the refusal is thrown after the commit.
+  const outcome = await db.transaction().execute(async (trx) => {
+    if (!(await redeemCode(trx, context, { email, visitorHash, code, at }))) return null;
+    await promoteProvenSubmissions(trx, { visitorHash, email, at });
+    return { accountReady: await completePendingRegistration(trx, { visitorHash, email, at }) };
+  });
+  if (!outcome) throw new AppError('BAD_REQUEST', CODE_REFUSED);
+  return {
+    success: true as const,
+    message: outcome.accountReady
+      ? 'Your email address is confirmed and your account is ready. You can now log in.'
+      : 'Your email address is confirmed. Thank you!',
+    account_ready: outcome.accountReady,
+  };
+}

@@ -1,0 +1,253 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
+import type { DashboardData } from '../../../common/schemas/dashboard';
+import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { MINUTE } from '../../lib/time';
+import { rebuildDashboardRollups } from '../dashboard/rebuild';
+import { CODE_REFUSED, CODE_TRIES, CODES_PER_ADDRESS_PER_HOUR } from './codes';
+import { CODE_SENT } from './service';
+
+/** Every question answered with one Likert value (and a calm line of text). */
+function answersAll(questions: SurveyQuestion[], likert: string): Record<string, string> {
+  return Object.fromEntries(
+    questions.map((question) => [String(question.id), question.question_type === 'text' ? 'Fine.' : likert]),
+  );
+}
+
+describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let hashLink: string;
+  let questions: SurveyQuestion[];
+  let admin: TestAgent;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    const link = await ctx.db.kysely
+      .selectFrom('survey_templates')
+      .select('hash_link')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    hashLink = link.hash_link;
+    questions = (
+      await new TestAgent(ctx.app).get<{ questions: SurveyQuestion[] }>(
+        `/api/get-user-survey-questions/${hashLink}/`,
+      )
+    ).body.questions;
+    admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const submit = (agent: TestAgent, name: string, email: string, likert: string) =>
+    agent.post(`/api/survey/link/${hashLink}/`, {
+      student_name: name,
+      school_email: email,
+      answers: answersAll(questions, likert),
+    });
+  const dashboard = async () => (await admin.get<DashboardData>('/api/dashboard/')).body;
+  const codeCount = async (email: string) =>
+    (await ctx.db.kysely.selectFrom('mail_outbox').select('id').where('to_address', '=', email).execute())
+      .length;
+
+  describe('POST /api/verify/start/', () => {
+    it('answers the same for an account, a stranger and a student who never answered', async () => {
+      const answers = [];
+      for (const email of [cast.studentA.email, 'nobody@north.edu', 'NEW.Person@north.edu']) {
+        const response = await new TestAgent(ctx.app).post('/api/verify/start/', {
+          email,
+          hash_link: hashLink,
+        });
+        expect(response.status).toBe(200);
+        answers.push(response.body);
+      }
+      expect(answers).toEqual([
+        { success: true, message: CODE_SENT('student@north.edu') },
+        { success: true, message: CODE_SENT('nobody@north.edu') },
+        { success: true, message: CODE_SENT('new.person@north.edu') },
+      ]);
+      expect(await codeCount('new.person@north.edu')).toBe(1);
+    });
+
+    it("refuses an address outside the link's institution and an unknown link, sending nothing", async () => {
+      const agent = new TestAgent(ctx.app);
+      const foreign = await agent.post('/api/verify/start/', { email: 'sky@south.edu', hash_link: hashLink });
+      expect(foreign.status).toBe(400);
+      const unknown = await agent.post('/api/verify/start/', { email: 'a@north.edu', hash_link: 'nope' });
+      expect(unknown.status).toBe(404);
+      const nowhere = await agent.post('/api/verify/start/', { email: 'a@gmail.com' });
+      expect(nowhere.status).toBe(400);
+      expect(await ctx.db.kysely.selectFrom('mail_outbox').selectAll().execute()).toEqual([]);
+    });
+
+    it('mails an address at most a few codes an hour, answering the same past that', async () => {
+      const agent = new TestAgent(ctx.app);
+      for (let n = 0; n < CODES_PER_ADDRESS_PER_HOUR + 2; n++) {
+        const response = await agent.post('/api/verify/start/', { email: 'flood@north.edu' });
+        expect(response.body).toEqual({ success: true, message: CODE_SENT('flood@north.edu') });
+      }
+      expect(await codeCount('flood@north.edu')).toBe(CODES_PER_ADDRESS_PER_HOUR);
+    });
+
+    it('keeps only a keyed hash of the code, and the mail carries the code and nothing of any answer', async () => {
+      const agent = new TestAgent(ctx.app);
+      expect((await submit(agent, 'Una', 'una@north.edu', '5')).status).toBe(200);
+      await agent.post('/api/verify/start/', { email: 'una@north.edu', hash_link: hashLink });
+      const code = await latestCodeFor(ctx.db.kysely, 'una@north.edu');
+      const stored = await ctx.db.kysely
+        .selectFrom('verification_codes')
+        .selectAll()
+        .executeTakeFirstOrThrow();
+      expect(stored.code_hash).toMatch(/^[0-9a-f]{64}$/);
+      expect(stored.code_hash).not.toContain(code);
+      const mail = await ctx.db.kysely.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
+      expect(`${mail.subject}\n${mail.body}`).not.toMatch(/risk|urgent|elevated|tier|very poor/i);
+    });
+  });
+
+  describe('POST /api/verify/check/', () => {
+    async function started(email: string) {
+      const agent = new TestAgent(ctx.app);
+      await agent.post('/api/verify/start/', { email, hash_link: hashLink });
+      return { agent, code: await latestCodeFor(ctx.db.kysely, email) };
+    }
+    const check = (agent: TestAgent, email: string, code: string) =>
+      agent.post('/api/verify/check/', { email, code });
+
+    it('accepts the right code once', async () => {
+      const { agent, code } = await started('ann@north.edu');
+      const first = await check(agent, 'ann@north.edu', code);
+      expect(first.status).toBe(200);
+      expect(first.body).toMatchObject({ success: true, account_ready: false });
+      expect((await check(agent, 'ann@north.edu', code)).body).toEqual({
+        success: false,
+        message: CODE_REFUSED,
+      });
+    });
+
+    it(`refuses the right code after ${CODE_TRIES} wrong ones`, async () => {
+      const { agent, code } = await started('ann@north.edu');
+      const wrong = code === '111111' ? '222222' : '111111';
+      for (let n = 0; n < CODE_TRIES; n++)
+        expect((await check(agent, 'ann@north.edu', wrong)).status).toBe(400);
+      expect((await check(agent, 'ann@north.edu', code)).status).toBe(400);
+    });
+
+    it('refuses a code after 10 minutes', async () => {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const { agent, code } = await started('ann@north.edu');
+        vi.setSystemTime(Date.now() + 10 * MINUTE + 1);
+        expect((await check(agent, 'ann@north.edu', code)).status).toBe(400);
+      } finally {
+        vi.useRealTimers();
+      }
+    });
+
+    it('refuses a code in another browser, and bad input with a clear 400', async () => {
+      const { code } = await started('ann@north.edu');
+      expect((await check(new TestAgent(ctx.app), 'ann@north.edu', code)).status).toBe(400);
+      const agent = new TestAgent(ctx.app);
+      for (const body of [{ email: 'ann@north.edu', code: '12345' }, { email: 'ann', code: '123456' }, {}]) {
+        const response = await agent.post('/api/verify/check/', body);
+        expect(response.status).toBe(400);
+        expect(response.body).toMatchObject({ success: false });
+      }
+    });
+  });
+
+  describe('a shared link cannot change what staff see about a student (attack 1)', () => {
+    it('neither clears nor plants a flag nor renames anyone without the proven address', async () => {
+      // Ursula proved her address and answered urgently: she is listed for outreach.
+      const ursula = new TestAgent(ctx.app);
+      await proveAddress(ursula, ctx.db.kysely, 'ursula@north.edu', hashLink);
+      expect((await submit(ursula, 'Ursula Urgent', 'ursula@north.edu', '5')).status).toBe(200);
+      const listed = await dashboard();
+      expect(listed.flagged_students).toEqual([['Ursula Urgent', 'ursula@north.edu']]);
+
+      // Anyone else with the link: all "1" (would clear), then a new name and "5" (would rename).
+      const attacker = new TestAgent(ctx.app);
+      const calm = await submit(attacker, 'Ursula Urgent', 'ursula@north.edu', '1');
+      expect(calm.body).toMatchObject({ success: true, verification_required: true });
+      const renamed = await submit(attacker, 'Renamed By Attacker', 'ursula@north.edu', '5');
+      expect(renamed.body).toMatchObject({ verification_required: true });
+      expect(renamed.body).toHaveProperty('crisis_resources');
+      // Nor can anyone plant a flag on a student who never answered.
+      await submit(attacker, 'Planted Flag', cast.studentA.email, '5');
+
+      const after = await dashboard();
+      expect(after.flagged_students).toEqual([['Ursula Urgent', 'ursula@north.edu']]);
+      // Staff still see the unproven urgent answers, apart, newest first.
+      expect(after.unverified_flagged.map((answer) => [answer.name, answer.email, answer.tier])).toEqual([
+        ['Planted Flag', cast.studentA.email, 'urgent'],
+        ['Renamed By Attacker', 'ursula@north.edu', 'urgent'],
+      ]);
+      for (const key of [
+        'num_responses',
+        'num_flagged_students',
+        'num_stable_students',
+        'num_students',
+      ] as const)
+        expect(after[key]).toBe(listed[key]);
+      const respondent = await ctx.db.kysely
+        .selectFrom('respondents')
+        .select('name')
+        .where('email', '=', 'ursula@north.edu')
+        .executeTakeFirstOrThrow();
+      expect(respondent.name).toBe('Ursula Urgent');
+      // Kept and screened all the same.
+      const stored = await ctx.db.kysely
+        .selectFrom('submissions')
+        .select(['student_name', 'tier', 'verified_at'])
+        .where('verified_at', 'is', null)
+        .orderBy('id')
+        .execute();
+      expect(stored.map((row) => [row.student_name, row.tier])).toEqual([
+        ['Ursula Urgent', 'none'],
+        ['Renamed By Attacker', 'urgent'],
+        ['Planted Flag', 'urgent'],
+      ]);
+
+      // Ursula proving her address again from her own browser does not promote what others sent.
+      await proveAddress(ursula, ctx.db.kysely, 'ursula@north.edu', hashLink);
+      expect((await dashboard()).flagged_students).toEqual([['Ursula Urgent', 'ursula@north.edu']]);
+      const kept = await rollupSnapshot(ctx.db.kysely, cast.a.id);
+      await rebuildDashboardRollups(ctx.db.kysely, cast.a.id);
+      expect(await rollupSnapshot(ctx.db.kysely, cast.a.id)).toEqual(kept);
+    });
+
+    it('counts the answers once their sender proves the address, as a rebuild would', async () => {
+      const vic = new TestAgent(ctx.app);
+      expect((await submit(vic, 'Vic Later', 'vic@north.edu', '5')).body).toMatchObject({
+        verification_required: true,
+      });
+      expect((await dashboard()).num_responses).toBe(0);
+      await vic.post('/api/verify/start/', { email: 'vic@north.edu', hash_link: hashLink });
+      await vic.post('/api/verify/check/', {
+        email: 'vic@north.edu',
+        code: await latestCodeFor(ctx.db.kysely, 'vic@north.edu'),
+      });
+      const promoted = await dashboard();
+      expect(promoted).toMatchObject({
+        num_responses: 1,
+        num_flagged_students: 1,
+        flagged_students: [['Vic Later', 'vic@north.edu']],
+      });
+      const kept = await rollupSnapshot(ctx.db.kysely, cast.a.id);
+      await rebuildDashboardRollups(ctx.db.kysely, cast.a.id);
+      expect(await rollupSnapshot(ctx.db.kysely, cast.a.id)).toEqual(kept);
+      // Once proven, the browser's next answer counts at once.
+      expect((await submit(vic, 'Vic Later', 'vic@north.edu', '1')).body).not.toHaveProperty(
+        'verification_required',
+      );
+      expect((await dashboard()).num_flagged_students).toBe(0);
+    });
+  });
+});

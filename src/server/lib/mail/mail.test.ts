@@ -1,0 +1,157 @@
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../../test/helpers/databases';
+import { startSmtpListener } from '../../../../test/helpers/smtp';
+import { loadConfig } from '../../config';
+import { MINUTE } from '../time';
+import { enqueueMail, type OutgoingMail } from './outbox';
+import { createMailTransport, type MailTransport } from './transport';
+import { deliverDueMail, MAX_ATTEMPTS, retryDelay } from './worker';
+
+const mailConfig = (smtpUrl: string | null) => ({
+  ...loadConfig({}).mail,
+  smtpUrl,
+  from: 'Wellspring Health <no-reply@wellspring.test>',
+});
+
+function mail(n: number): OutgoingMail {
+  return { to: `student${n}@north.edu`, subject: `Your code ${n}`, text: `Your code is 00000${n}.` };
+}
+
+describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
+  let test: TestDatabase;
+  let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+
+  beforeEach(async () => {
+    test = await createTestDatabase(dialect);
+    smtp = await startSmtpListener();
+  });
+  afterEach(async () => {
+    await smtp.close();
+    await test.drop();
+  });
+
+  it('delivers mail committed with its cause over SMTP, and nothing of a rolled-back cause', async () => {
+    const db = test.db.kysely;
+    await db.transaction().execute((trx) => enqueueMail(trx, mail(1), Date.now()));
+    await expect(
+      db.transaction().execute(async (trx) => {
+        await enqueueMail(trx, mail(2), Date.now());
+        throw new Error('the cause failed');
+      }),
+    ).rejects.toThrow('the cause failed');
+
+    const transport = createMailTransport(mailConfig(smtp.url), () => undefined);
+    expect(await deliverDueMail({ db, transport })).toBe(1);
+    // Delivered once: a second pass finds nothing left to send.
+    expect(await deliverDueMail({ db, transport })).toBe(0);
+    transport.close();
+
+    expect(smtp.received).toHaveLength(1);
+    expect(smtp.received[0]).toMatchObject({
+      to: ['student1@north.edu'],
+      subject: 'Your code 1',
+      text: 'Your code is 000001.',
+    });
+    expect(smtp.received[0]?.from).toContain('no-reply@wellspring.test');
+  });
+
+  it('retries a failed delivery after a growing delay, then gives up', async () => {
+    const db = test.db.kysely;
+    await enqueueMail(db, mail(3), 0);
+    let clock = 0;
+    let failures = 0;
+    const failing: MailTransport = {
+      async send() {
+        failures += 1;
+        throw new Error('connection refused');
+      },
+      close() {},
+    };
+    expect(await deliverDueMail({ db, transport: failing, at: () => clock })).toBe(0);
+    expect(failures).toBe(1);
+    // Not due again before its delay is up.
+    clock = retryDelay(1) - 1;
+    await deliverDueMail({ db, transport: failing, at: () => clock });
+    expect(failures).toBe(1);
+    clock = retryDelay(1);
+    await deliverDueMail({ db, transport: failing, at: () => clock });
+    expect(failures).toBe(2);
+    expect(retryDelay(2)).toBe(2 * retryDelay(1));
+
+    for (let attempt = 3; attempt <= MAX_ATTEMPTS + 2; attempt++) {
+      clock += 24 * 60 * MINUTE;
+      await deliverDueMail({ db, transport: failing, at: () => clock });
+    }
+    expect(failures).toBe(MAX_ATTEMPTS);
+    const row = await db.selectFrom('mail_outbox').selectAll().executeTakeFirstOrThrow();
+    expect(row).toMatchObject({ status: 'failed', last_error: 'connection refused' });
+
+    // A mail that fails once and then goes through is sent once.
+    await enqueueMail(db, mail(4), clock);
+    let calls = 0;
+    const flaky: MailTransport = {
+      async send() {
+        calls += 1;
+        if (calls === 1) throw new Error('try later');
+      },
+      close() {},
+    };
+    await deliverDueMail({ db, transport: flaky, at: () => clock });
+    clock += retryDelay(1);
+    expect(await deliverDueMail({ db, transport: flaky, at: () => clock })).toBe(1);
+    clock += 24 * 60 * MINUTE;
+    expect(await deliverDueMail({ db, transport: flaky, at: () => clock })).toBe(0);
+    expect(calls).toBe(2);
+  });
+
+  it('writes the whole mail to the server log when no SMTP_URL is set', async () => {
+    const lines: { fields: Record<string, unknown>; message: string }[] = [];
+    const transport = createMailTransport(mailConfig(null), (fields, message) =>
+      lines.push({ fields, message }),
+    );
+    await enqueueMail(test.db.kysely, mail(5), Date.now());
+    expect(await deliverDueMail({ db: test.db.kysely, transport })).toBe(1);
+    expect(lines).toHaveLength(1);
+    expect(lines[0]?.message).toContain('student5@north.edu');
+    expect(lines[0]?.message).toContain('Your code is 000005.');
+    expect(smtp.received).toHaveLength(0);
+  });
+});
+
+describe.each(TEST_DIALECTS.filter((dialect) => dialect === 'postgres'))(
+  'mail outbox on two %s instances',
+  (dialect) => {
+    let test: TestDatabase;
+    let smtp: Awaited<ReturnType<typeof startSmtpListener>>;
+
+    beforeEach(async () => {
+      test = await createTestDatabase(dialect);
+      smtp = await startSmtpListener();
+    });
+    afterEach(async () => {
+      await smtp.close();
+      await test.drop();
+    });
+
+    it('delivers each mail once when two instances deliver at the same time', async () => {
+      const other = test.openAnother?.();
+      if (!other) throw new Error('a second instance needs PostgreSQL');
+      try {
+        const count = 60;
+        for (let n = 0; n < count; n++) await enqueueMail(test.db.kysely, mail(n), Date.now());
+        const transports = [0, 1].map(() => createMailTransport(mailConfig(smtp.url), () => undefined));
+        const [first, second] = await Promise.all([
+          deliverDueMail({ db: test.db.kysely, transport: transports[0] as MailTransport }),
+          deliverDueMail({ db: other.kysely, transport: transports[1] as MailTransport }),
+        ]);
+        for (const transport of transports) transport.close();
+        expect((first ?? 0) + (second ?? 0)).toBe(count);
+        expect(smtp.received).toHaveLength(count);
+        const subjects = new Set(smtp.received.map((received) => received.subject));
+        expect(subjects.size).toBe(count);
+      } finally {
+        await other.close();
+      }
+    });
+  },
+);

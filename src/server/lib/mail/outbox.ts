@@ -1,0 +1,104 @@
+import crypto from 'node:crypto';
+import { PostgresAdapter } from 'kysely';
+import type { Executor } from '../../db/executor';
+
+/** A mail as the product writes it: plain text, to one address. */
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+/** A mail claimed for one delivery attempt; `attempts` counts this one. */
+export interface OutboxRow {
+  id: number;
+  to_address: string;
+  subject: string;
+  body: string;
+  attempts: number;
+  lease_token: string;
+}
+
+/**
+ * Queues a mail. Call it with the transaction of what causes the mail: the mail is kept exactly
+ * when its cause is, and a rolled-back cause sends nothing.
+ */
+export async function enqueueMail(trx: Executor, mail: OutgoingMail, at: number): Promise<void> {
+  await trx
+    .insertInto('mail_outbox')
+    .values({
+      to_address: mail.to,
+      subject: mail.subject,
+      body: mail.text,
+      status: 'pending',
+      next_attempt_at: at,
+      created_at: at,
+    })
+    .execute();
+}
+
+/**
+ * Takes up to `limit` due mails for one delivery attempt, under a lease of `leaseMs`. On
+ * PostgreSQL the rows are picked with FOR UPDATE SKIP LOCKED, so instances claiming at the same
+ * moment take different rows; SQLite has one writer at a time anyway. A lease that ran out (its
+ * instance died mid-attempt) makes the row due again.
+ */
+export async function claimDueMail(
+  db: Executor,
+  options: { at: number; limit: number; leaseMs: number },
+): Promise<OutboxRow[]> {
+  const { at, limit, leaseMs } = options;
+  const leaseToken = crypto.randomBytes(16).toString('hex');
+  const isPostgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const rows = await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({
+      lease_token: leaseToken,
+      lease_until: at + leaseMs,
+      attempts: eb('attempts', '+', 1),
+    }))
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('mail_outbox')
+        .select('id')
+        .where('status', '=', 'pending')
+        .where('next_attempt_at', '<=', at)
+        .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', at)]))
+        .orderBy('id')
+        .limit(limit)
+        .$if(isPostgres, (query) => query.forUpdate().skipLocked()),
+    )
+    .returning(['id', 'to_address', 'subject', 'body', 'attempts', 'lease_token'])
+    .execute();
+  return rows.map((row) => ({ ...row, lease_token: leaseToken }));
+}
+
+/** Marks a delivered mail sent, if this attempt still holds it. */
+export async function markSent(db: Executor, row: OutboxRow, at: number): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({ status: 'sent', sent_at: at, lease_token: null, lease_until: null, last_error: null })
+    .where('id', '=', row.id)
+    .where('lease_token', '=', row.lease_token)
+    .execute();
+}
+
+/** Puts a failed mail back for a later attempt, or gives up on it (`retryAt` null). */
+export async function markFailed(
+  db: Executor,
+  row: OutboxRow,
+  failure: { error: string; retryAt: number | null },
+): Promise<void> {
+  await db
+    .updateTable('mail_outbox')
+    .set({
+      status: failure.retryAt === null ? 'failed' : 'pending',
+      next_attempt_at: failure.retryAt ?? 0,
+      lease_token: null,
+      lease_until: null,
+      last_error: failure.error.slice(0, 1000),
+    })
+    .where('id', '=', row.id)
+    .where('lease_token', '=', row.lease_token)
+    .execute();
+}

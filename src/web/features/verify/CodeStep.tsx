@@ -1,0 +1,93 @@
+import { type FormEvent, useId, useState } from 'react';
+import { VERIFICATION_CODE_LENGTH, type VerifyCheckResponse } from '../../../common/schemas/verify';
+import { errorMessage } from '../../api';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import styles from './CodeStep.module.css';
+import { checkVerification, startVerification } from './verifyApi';
+
+interface CodeStepProps {
+  email: string;
+  /** The shared link being answered, if any: the code is then for its institution's address. */
+  hashLink?: string;
+  /** Why the code is asked for, said under the heading. */
+  purpose: string;
+  onConfirmed: (response: VerifyCheckResponse) => void;
+}
+
+/**
+ * Design section 8: "We sent a code to ...", the six digits, and a way to ask for another. The
+ * caller has the first code sent (registering does it; a link survey asks right after submitting).
+ */
+export function CodeStep({ email, hashLink, purpose, onConfirmed }: CodeStepProps) {
+  const headingId = useId();
+  const [code, setCode] = useState('');
+  const [error, setError] = useState<string | null>(null);
+  const [note, setNote] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function confirm(event: FormEvent) {
+    event.preventDefault();
+    if (busy) return;
+    const digits = code.replace(/\D/g, '');
+    if (digits.length !== VERIFICATION_CODE_LENGTH) {
+      setError(`Enter the ${VERIFICATION_CODE_LENGTH} digits from the mail.`);
+      return;
+    }
+    setBusy(true);
+    setError(null);
+    try {
+      onConfirmed(await checkVerification(email, digits));
+    } catch (failure) {
+      setError(errorMessage(failure, 'The code could not be checked. Please try again.'));
+      setBusy(false);
+    }
+  }
+
+  async function resend() {
+    setError(null);
+    setNote(null);
+    try {
+      const response = await startVerification({ email, ...(hashLink ? { hash_link: hashLink } : {}) });
+      setNote(response.message);
+    } catch (failure) {
+      setError(errorMessage(failure, 'A new code could not be sent. Please try again.'));
+    }
+  }
+
+  return (
+    <section className={styles.step} aria-labelledby={headingId}>
+      <h2 id={headingId} className={styles.heading}>
+        We sent a code to {email}
+      </h2>
+      <p className={styles.text}>{purpose}</p>
+      <form className={styles.form} onSubmit={confirm} noValidate>
+        <TextField
+          className={styles.code}
+          label="Code from the mail"
+          name="verification_code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          maxLength={VERIFICATION_CODE_LENGTH + 2}
+          value={code}
+          onChange={(event) => setCode(event.currentTarget.value)}
+          aria-invalid={error ? true : undefined}
+        />
+        <div className={styles.actions}>
+          <Button type="submit" busy={busy}>
+            Confirm
+          </Button>
+          <Button variant="secondary" onClick={() => void resend()}>
+            Send a new code
+          </Button>
+        </div>
+      </form>
+      <p role="alert" className={styles.error}>
+        {error}
+      </p>
+      <p role="status" className={styles.note}>
+        {note}
+      </p>
+    </section>
+  );
+}
