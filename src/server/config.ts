@@ -134,6 +134,8 @@ export interface Limits {
   linkSubmissionsPerIpPerMinute: number;
   /** Accounts one client address may register per hour (a class registering together fits). */
   registrationsPerIpPerHour: number;
+  /** Code requests and code checks one client address may make per minute, each. */
+  verificationsPerIpPerMinute: number;
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
@@ -144,6 +146,7 @@ export const DEFAULT_LIMITS: Limits = {
   login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 50, windowMs: 15 * 60_000 },
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
+  verificationsPerIpPerMinute: 20,
   bodyBytes: 256 * 1024,
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {

@@ -15,11 +15,15 @@ const tags = ['verify'];
 
 /** Proving an email address with a one-time code, for this browser (design section 8). */
 export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
-  const { db } = app;
+  const { db, config } = app;
+  // Per address, a code is sent at most five times an hour and tried five times; this bounds
+  // what one client may ask of the mail server and of the code checks across addresses.
+  const perClient = { rateLimit: { max: config.limits.verificationsPerIpPerMinute, timeWindow: 60_000 } };
 
   app.post(
     '/api/verify/start/',
     {
+      config: perClient,
       schema: {
         tags,
         summary: 'Send a one-time code to an address',
@@ -46,6 +50,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
   app.post(
     '/api/verify/check/',
     {
+      config: perClient,
       schema: {
         tags,
         summary: 'Prove an address for this browser with the code it was sent',

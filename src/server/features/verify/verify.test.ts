@@ -96,6 +96,24 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       expect(await codeCount('flood@north.edu')).toBe(CODES_PER_ADDRESS_PER_HOUR);
     });
 
+    it('limits one client address across many addresses, sending nothing past the limit', async () => {
+      const limit = ctx.config.limits.verificationsPerIpPerMinute;
+      for (let n = 0; n < limit; n++) {
+        const response = await new TestAgent(ctx.app).post('/api/verify/start/', {
+          email: `spray${n}@north.edu`,
+        });
+        expect(response.status).toBe(200);
+      }
+      const past = await new TestAgent(ctx.app).post('/api/verify/start/', { email: 'one.more@north.edu' });
+      expect(past.status).toBe(429);
+      expect(await codeCount('one.more@north.edu')).toBe(0);
+      const check = await new TestAgent(ctx.app).post('/api/verify/check/', {
+        email: 'a@north.edu',
+        code: '123456',
+      });
+      expect(check.status, 'code checks have a budget of their own').toBe(400);
+    });
+
     it('keeps only a keyed hash of the code, and the mail carries the code and nothing of any answer', async () => {
       const agent = new TestAgent(ctx.app);
       expect((await submit(agent, 'Una', 'una@north.edu', '5')).status).toBe(200);
