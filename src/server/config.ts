@@ -11,36 +11,27 @@ const optionalUrl = z
   .transform((value) => value || null)
   .pipe(z.url().nullable());
 
-const PORT_MESSAGE = 'must be a whole number from 0 to 65535';
 const TRUST_PROXY_MESSAGE = 'must be the number of reverse proxies in front of the server (0 to 10)';
-const LOGIN_LIMIT_MESSAGE = 'must be a whole number from 1 to 1000000';
-const POOL_SIZE_MESSAGE = 'must be a whole number from 1 to 1000';
+
+/**
+ * A whole number setting. Blank (e.g. `PORT=` in a compose file) means "not set", never 0: a
+ * blank PORT must not mean a random port.
+ */
+function wholeNumber(min: number, max: number) {
+  const message = `must be a whole number from ${min} to ${max}`;
+  return z.coerce.number({ error: message }).int(message).min(min, message).max(max, message);
+}
+const blankIsUnset = (value: unknown) =>
+  typeof value === 'string' && value.trim() === '' ? undefined : value;
 
 /** The environment the server understands; every value has a default that needs no set-up. */
 const Environment = z.object({
-  // A blank PORT (e.g. `PORT=` in a compose file) means "not set", not port 0 (a random port).
-  PORT: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.coerce
-      .number({ error: PORT_MESSAGE })
-      .int(PORT_MESSAGE)
-      .min(0, PORT_MESSAGE)
-      .max(65535, PORT_MESSAGE)
-      .default(8000),
-  ),
+  PORT: z.preprocess(blankIsUnset, wholeNumber(0, 65535).default(8000)),
   HOST: z.string().min(1).default('0.0.0.0'),
   DATA_DIR: z.string().min(1).default('data'),
   WEB_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z.string().trim().optional(),
-  DATABASE_POOL_SIZE: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.coerce
-      .number({ error: POOL_SIZE_MESSAGE })
-      .int(POOL_SIZE_MESSAGE)
-      .min(1, POOL_SIZE_MESSAGE)
-      .max(1000, POOL_SIZE_MESSAGE)
-      .default(10),
-  ),
+  DATABASE_POOL_SIZE: z.preprocess(blankIsUnset, wholeNumber(1, 1000).default(10)),
   SEED_DEMO: flag.optional(),
   // For automated set-ups (tests) that must know the demo password in advance.
   DEMO_PASSWORD: z.string().min(1).optional(),
@@ -75,15 +66,7 @@ const Environment = z.object({
   MAIL_FROM: z.string().trim().min(3).max(254).optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
-  LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(
-    (value) => (typeof value === 'string' && value.trim() === '' ? undefined : value),
-    z.coerce
-      .number({ error: LOGIN_LIMIT_MESSAGE })
-      .int(LOGIN_LIMIT_MESSAGE)
-      .min(1, LOGIN_LIMIT_MESSAGE)
-      .max(1_000_000, LOGIN_LIMIT_MESSAGE)
-      .optional(),
-  ),
+  LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
 });
 
 export type DatabaseTarget =
