@@ -16,6 +16,8 @@ export default defineConfig({
     emptyOutDir: true,
     // The strict CSP forbids inline scripts; every chunk must be a file.
     assetsInlineLimit: 0,
+    // .vite/manifest.json: the server reads which files each screen became, to preload them.
+    manifest: true,
     rolldownOptions: {
       // Brotli at its highest level (precompress) takes seconds by design: once per build, so
       // that no request pays for it. Not a slowness worth a warning on every build.
