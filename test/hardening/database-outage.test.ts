@@ -12,13 +12,18 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { EventStreamClient } from '../helpers/event-stream-client';
 import { makeInstitution, makeUser } from '../helpers/factories';
 import { FaultProxy } from '../helpers/fault-proxy';
-import { HttpClient, type ServerProcess, startServer, stopServer } from './support/process';
+import {
+  HttpClient,
+  privatePostgresSchema,
+  type ServerProcess,
+  startServer,
+  stopServer,
+} from './support/process';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const DOMAIN = 'north.edu';
@@ -116,7 +121,7 @@ const countLines = (output: string, text: string) =>
   output.split('\n').filter((line) => line.includes(text)).length;
 
 describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages', () => {
-  let schema: string;
+  let dropSchema: (() => Promise<void>) | undefined;
   let directUrl: string;
   let db: Db;
   let proxy: FaultProxy;
@@ -127,13 +132,9 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
   let survey: Survey;
 
   beforeAll(async () => {
-    const base = postgresUrl as string;
-    schema = `outage_${crypto.randomBytes(6).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: base });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    directUrl = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+    const schema = await privatePostgresSchema('outage');
+    directUrl = schema.url;
+    dropSchema = schema.drop;
     db = openDatabase({ kind: 'postgres', url: directUrl });
     await migrateToLatest(db);
     const institution = await makeInstitution(db.kysely, 'North University', [DOMAIN]);
@@ -149,7 +150,7 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
       );
     }
 
-    const upstream = new URL(base);
+    const upstream = new URL(postgresUrl as string);
     proxy = await FaultProxy.start(upstream.hostname, Number(upstream.port || 5432));
     dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-outage-'));
     const env = {
@@ -180,10 +181,7 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
     for (const server of servers) await stopServer(server, 'SIGKILL');
     proxy?.close();
     await db?.close();
-    const cleanup = new pg.Client({ connectionString: postgresUrl });
-    await cleanup.connect();
-    await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-    await cleanup.end();
+    await dropSchema?.();
     if (dataDir) fs.rmSync(dataDir, { recursive: true, force: true });
   });
 

@@ -6,12 +6,10 @@
  * the database passes its integrity checks; the restarted server serves it; and the dashboard
  * rollups equal a recount from scratch. No timing is asserted anywhere.
  */
-import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { sql } from 'kysely';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
@@ -20,7 +18,13 @@ import { createInstitution } from '../../src/server/features/institutions/servic
 import { rollupSnapshot } from '../helpers/dashboard-data';
 import { TEST_DIALECTS, type TestDialect } from '../helpers/databases';
 import { latestCodeFor } from '../helpers/verify';
-import { HttpClient, type ServerProcess, startServer, stopServer } from './support/process';
+import {
+  HttpClient,
+  privatePostgresSchema,
+  type ServerProcess,
+  startServer,
+  stopServer,
+} from './support/process';
 
 const STUDENTS = 6;
 const IN_FLIGHT_PER_STUDENT = 4;
@@ -47,27 +51,15 @@ function sqliteStore(): Store {
   };
 }
 
-/**
- * A fresh schema of the test database, handed to the server the way an operator would: in
- * DATABASE_URL, as the connection's search_path, with the migrations' own tables inside it.
- */
+/** A private schema of the test database, and a temporary data folder. */
 async function postgresStore(): Promise<Store> {
-  const base = process.env.TEST_DATABASE_URL as string;
-  const schema = `durability_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const { url, drop } = await privatePostgresSchema('durability');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-durability-'));
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
     open: () => openDatabase({ kind: 'postgres', url }),
     async drop() {
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await cleanup.end();
+      await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

@@ -7,14 +7,19 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
 import { MAX_STREAMS_PER_USER } from '../../src/server/features/dashboard/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { TEST_DIALECTS } from '../helpers/databases';
-import { HttpClient, type ServerProcess, startServer, stopServer } from './support/process';
+import {
+  HttpClient,
+  privatePostgresSchema,
+  type ServerProcess,
+  startServer,
+  stopServer,
+} from './support/process';
 
 const PASSWORD = 'twin-instance-passphrase-8';
 const LOGIN_LIMIT = 4;
@@ -37,21 +42,12 @@ async function freshStore(dialect: string): Promise<Store> {
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const base = process.env.TEST_DATABASE_URL as string;
-  const schema = `instances_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: base });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  const { url, drop } = await privatePostgresSchema('instances');
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
     url,
     async drop() {
-      const cleanup = new pg.Client({ connectionString: base });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
-      await cleanup.end();
+      await drop();
       fs.rmSync(dataDir, { recursive: true, force: true });
     },
   };

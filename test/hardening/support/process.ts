@@ -3,10 +3,12 @@
  * durability test kills and restarts, and what the load benchmark measures.
  */
 import { type ChildProcess, spawn } from 'node:child_process';
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import pg from 'pg';
 
 export const ROOT = path.resolve(import.meta.dirname, '../../..');
 /** Only stops a hung start; a busy machine may need most of it. */
@@ -178,4 +180,22 @@ export class HttpClient {
     if (response.status !== 200)
       throw new Error(`login as ${email}: ${response.status} ${JSON.stringify(response.body)}`);
   }
+}
+
+/**
+ * A fresh schema of the test database, handed to a server the way an operator would: in
+ * DATABASE_URL, as the connection's search_path, with the migrations' own tables inside it.
+ */
+export async function privatePostgresSchema(prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL as string;
+  const schema = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return { url, drop: () => run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }
