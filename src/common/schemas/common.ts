@@ -1,8 +1,31 @@
 import { z } from 'zod';
 
-/** Every failure the API returns has this shape (design: `{ success: false, message }`). */
+/**
+ * What went wrong, for clients to branch on; the message is for people and may change.
+ * `REQUIRES_AUTH` is the spec's `requires_auth: true` case (a visitor must sign in to submit).
+ */
+export const ErrorCode = z.enum([
+  'BAD_REQUEST', // 400: understood, but not acceptable (a rule of the product)
+  'VALIDATION_FAILED', // 400: body, query or path does not match the contract
+  'UNAUTHENTICATED', // 401: sign in first
+  'REQUIRES_AUTH', // 401: answers kept; sign in, then submit again
+  'FORBIDDEN', // 403: signed in, not allowed
+  'CSRF_FAILED', // 403: fetch a fresh CSRF token and retry once
+  'NOT_FOUND', // 404
+  'CONFLICT', // 409: the state changed underneath the request
+  'REQUEST_TIMEOUT', // 408: the body arrived too slowly
+  'PAYLOAD_TOO_LARGE', // 413
+  'UNSUPPORTED_MEDIA_TYPE', // 415
+  'TOO_MANY_REQUESTS', // 429: wait (see Retry-After) and try again
+  'INTERNAL', // 500: our fault
+  'DATABASE_UNAVAILABLE', // 503: try again shortly (see Retry-After)
+]);
+export type ErrorCode = z.infer<typeof ErrorCode>;
+
+/** Every failure the API returns has this shape (design: `{ success: false, code, message }`). */
 export const ErrorResponse = z.object({
   success: z.literal(false),
+  code: ErrorCode,
   message: z.string(),
   requires_auth: z.boolean().optional(),
 });
