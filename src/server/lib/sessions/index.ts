@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
-import type { Executor } from '../db/executor';
-import { reusableQuery } from '../db/reusable-query';
-import type { Role } from '../db/types';
-import { HOUR, MINUTE, now } from './time';
+import type { Executor } from '../../db/executor';
+import { reusableQuery } from '../../db/reusable-query';
+import type { Role } from '../../db/types';
+import { HOUR, MINUTE, now } from '../time';
 
 export const SESSION_COOKIE = 'sessionid';
 export const IDLE_TIMEOUT = 30 * MINUTE;
