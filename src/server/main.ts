@@ -3,7 +3,6 @@ import path from 'node:path';
 import { buildApp } from './app';
 import { type Config, loadConfig } from './config';
 import { type Db, migrateToLatest, openDatabase } from './db';
-import { seedSampleResponses } from './features/surveys/sample-responses';
 import { makePrivateDir } from './lib/private-files';
 import { resolveSecret } from './lib/secrets';
 import {
@@ -14,7 +13,8 @@ import {
   retirePublishedDemoPassword,
   saveDemoPassword,
   seedDemo,
-} from './seed';
+} from './seed/demo';
+import { seedSampleResponses } from './seed/sample-responses';
 
 async function main() {
   const config = loadConfig();

@@ -32,7 +32,7 @@ import type {
   RespondentsTable,
   SubmissionsTable,
 } from '../../src/server/db/types';
-import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rebuild';
+import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { createSession } from '../../src/server/lib/sessions';
 

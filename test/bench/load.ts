@@ -20,7 +20,7 @@ import os from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { migrateToLatest, openDatabase } from '../../src/server/db';
-import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rebuild';
+import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { hashPassword } from '../../src/server/lib/passwords';
 import { createSession } from '../../src/server/lib/sessions';

@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
-import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rebuild';
+import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { rollupSnapshot } from '../helpers/dashboard-data';
 import { TEST_DIALECTS, type TestDialect } from '../helpers/databases';

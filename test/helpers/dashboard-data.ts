@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
+import { runInTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
-import { recordStudentJoined, recordSubmission } from '../../src/server/features/dashboard/rollups';
+import { recordStudentJoined, recordSubmission } from '../../src/server/features/dashboard/rollups/record';
 import { makeUser } from './factories';
 
 type Category = QuestionsTable['category'];
@@ -60,7 +61,7 @@ export async function addStudent(
     institutionId: options.institutionId,
   });
   await db.updateTable('users').set({ created_at: options.registeredAt }).where('id', '=', user.id).execute();
-  await db.transaction().execute(async (trx) => {
+  await runInTransaction(db, async (trx, hooks) => {
     // As registration does: a link respondent with this email becomes this account.
     await trx
       .updateTable('respondents')
@@ -68,7 +69,7 @@ export async function addStudent(
       .where('institution_id', '=', options.institutionId)
       .where('email', '=', user.email)
       .execute();
-    await recordStudentJoined(trx, {
+    await recordStudentJoined(trx, hooks, {
       institutionId: options.institutionId,
       email: user.email,
       joinedAt: options.registeredAt,
@@ -95,7 +96,7 @@ export async function addSubmission(
   },
 ): Promise<number> {
   const email = options.email.toLowerCase();
-  return db.transaction().execute(async (trx) => {
+  return runInTransaction(db, async (trx, hooks) => {
     const user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
     let respondent = await trx
       .selectFrom('respondents')
@@ -154,7 +155,7 @@ export async function addSubmission(
         )
         .execute();
     }
-    await recordSubmission(trx, {
+    await recordSubmission(trx, hooks, {
       institutionId: options.institutionId,
       email,
       submissionId: submission.id,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { runInTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, Role } from '../../src/server/db/types';
 import { insertStudentAccount } from '../../src/server/features/auth/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
@@ -28,9 +29,9 @@ export async function makeUser(
   const institutionId = options.institutionId ?? null;
   const hash = await passwordHash;
   if (role === 'student' && institutionId !== null) {
-    const id = await db
-      .transaction()
-      .execute((trx) => insertStudentAccount(trx, { institutionId, email, name, passwordHash: hash }));
+    const id = await runInTransaction(db, (trx, hooks) =>
+      insertStudentAccount(trx, hooks, { institutionId, email, name, passwordHash: hash }),
+    );
     return { id, email, password: TEST_PASSWORD };
   }
   const row = await db

@@ -4,10 +4,10 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type Db, migrateToLatest, openDatabase } from '../../db';
-import type { Database } from '../../db/types';
-import type { PendingCounters } from '../dashboard/pending-counters';
-import { groupCommit, type TransactionRunner } from './group-commit';
+import { countersBeforeCommit } from '../features/dashboard/rollups/pending-counters';
+import { type Db, migrateToLatest, openDatabase } from './index';
+import { type CommitHooks, groupCommit, type TransactionRunner } from './transaction-runner';
+import type { Database } from './types';
 
 /** A file database (group commit is about what reaches the disk) and a second connection to watch it. */
 describe('group commit on SQLite', () => {
@@ -113,11 +113,13 @@ describe('group commit on SQLite', () => {
       .returning('id')
       .executeTakeFirstOrThrow();
     const run = groupCommit(db.kysely);
-    const count = (month: number) => async (_trx: Transaction<Database>, counters: PendingCounters) => {
+    const count = (month: number) => async (_trx: Transaction<Database>, hooks: CommitHooks) => {
+      const counters = hooks.beforeCommit(countersBeforeCommit);
       counters.addToMonth(institutionId, month, { responses: 1 });
       counters.addToTotals(institutionId, { responses: 1, students: month === 5 ? 1 : 0 });
     };
-    const failing = async (_trx: Transaction<Database>, counters: PendingCounters) => {
+    const failing = async (_trx: Transaction<Database>, hooks: CommitHooks) => {
+      const counters = hooks.beforeCommit(countersBeforeCommit);
       counters.addToTotals(institutionId, { responses: 100 });
       throw new Error('invalid answers');
     };

@@ -1,26 +1,93 @@
 import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
-import type { Db } from '../../db';
-import type { Database } from '../../db/types';
-import { PendingCounters } from '../dashboard/pending-counters';
+import type { Db } from './index';
+import type { Database } from './types';
 
 /**
- * A unit of work: its transaction, and the dashboard counters it adds to, which are written
- * once per transaction just before the commit.
+ * What a unit of work builds up and its transaction writes once, just before committing. The
+ * units committed together (group commit) each get their own state; those that succeed are
+ * merged, so the transaction writes one sum instead of one write per unit.
  */
-type UnitOfWork<T> = (trx: Transaction<Database>, counters: PendingCounters) => Promise<T>;
+export interface BeforeCommit<State> {
+  start(): State;
+  merge(into: State, from: State): void;
+  write(trx: Transaction<Database>, state: State): Promise<void>;
+}
+
+/** What a unit of work asks to happen with its commit; nothing of it happens if the unit fails. */
+export interface CommitHooks {
+  /** This unit's state for `hook`: started on the first call, the same object on every later one. */
+  beforeCommit<State>(hook: BeforeCommit<State>): State;
+  /**
+   * Runs once the unit's work is committed, before its caller hears back. The work is durable by
+   * then and cannot be undone, so a hook's failure is its own to handle: it is not reported.
+   */
+  afterCommit(hook: AfterCommit): void;
+}
+
+/** Given the database the transaction committed to (the transaction itself is over). */
+type AfterCommit = (db: Kysely<Database>) => void | Promise<void>;
+
+/** A unit of work: its transaction, and the hooks it registers for that transaction's commit. */
+export type UnitOfWork<T> = (trx: Transaction<Database>, hooks: CommitHooks) => Promise<T>;
 
 /** Runs a unit of work in a transaction and settles only once that work is committed (or failed). */
 export type TransactionRunner = <T>(work: UnitOfWork<T>) => Promise<T>;
 
+class UnitHooks implements CommitHooks {
+  readonly states = new Map<BeforeCommit<unknown>, unknown>();
+  readonly afterCommits: AfterCommit[] = [];
+
+  beforeCommit<State>(hook: BeforeCommit<State>): State {
+    if (!this.states.has(hook)) this.states.set(hook, hook.start());
+    return this.states.get(hook) as State;
+  }
+
+  afterCommit(hook: AfterCommit): void {
+    this.afterCommits.push(hook);
+  }
+}
+
+/** The hooks of every unit that succeeded in one transaction. */
+class TransactionHooks {
+  readonly #states = new Map<BeforeCommit<unknown>, unknown>();
+  readonly #afterCommits: AfterCommit[] = [];
+
+  absorb(unit: UnitHooks): void {
+    for (const [hook, state] of unit.states) {
+      if (this.#states.has(hook)) hook.merge(this.#states.get(hook), state);
+      else this.#states.set(hook, state);
+    }
+    this.#afterCommits.push(...unit.afterCommits);
+  }
+
+  async beforeCommit(trx: Transaction<Database>): Promise<void> {
+    for (const [hook, state] of this.#states) await hook.write(trx, state);
+  }
+
+  async afterCommit(db: Kysely<Database>): Promise<void> {
+    await Promise.allSettled(this.#afterCommits.map(async (hook) => hook(db)));
+  }
+}
+
 /** One transaction per unit of work: what PostgreSQL, with its own group commit, needs. */
 export function transactionPerCall(db: Kysely<Database>): TransactionRunner {
-  return (work) =>
-    db.transaction().execute(async (trx) => {
-      const counters = new PendingCounters();
-      const value = await work(trx, counters);
-      await counters.write(trx);
-      return value;
+  return async (work) => {
+    const hooks = new TransactionHooks();
+    const value = await db.transaction().execute(async (trx) => {
+      const unit = new UnitHooks();
+      const result = await work(trx, unit);
+      hooks.absorb(unit);
+      await hooks.beforeCommit(trx);
+      return result;
     });
+    await hooks.afterCommit(db);
+    return value;
+  };
+}
+
+/** Runs one unit of work in a transaction of its own, with commit hooks. */
+export function runInTransaction<T>(db: Kysely<Database>, work: UnitOfWork<T>): Promise<T> {
+  return transactionPerCall(db)(work);
 }
 
 interface Pending {
@@ -39,8 +106,8 @@ const SAVEPOINT = 'unit_of_work';
  * arrives while a group is being written waits in a queue and the next group commits it all
  * at once: one flush for many submissions. Each unit runs in its own savepoint, so a failing
  * one is rolled back alone, and each caller hears back only after the commit that made its
- * work durable (or, if that commit fails, that nothing of the group was kept). The units'
- * counter increments are summed, those of failed units left out, and written once per group.
+ * work durable (or, if that commit fails, that nothing of the group was kept). The hooks of
+ * failed units are dropped; those of the others run once for the whole group.
  */
 export function groupCommit(
   db: Kysely<Database>,
@@ -74,10 +141,10 @@ async function commitGroup(db: Kysely<Database>, group: Pending[]): Promise<void
     return;
   }
   const outcomes: Outcome[] = [];
-  const counters = new PendingCounters();
+  const hooks = new TransactionHooks();
   try {
-    for (const pending of group) outcomes.push(await runInSavepoint(trx, pending.work, counters));
-    await counters.write(trx);
+    for (const pending of group) outcomes.push(await runInSavepoint(trx, pending.work, hooks));
+    await hooks.beforeCommit(trx);
     await trx.commit().execute();
   } catch (error) {
     // The transaction itself failed (not one unit): nothing of this group was kept.
@@ -88,6 +155,7 @@ async function commitGroup(db: Kysely<Database>, group: Pending[]): Promise<void
     for (const pending of group) pending.reject(error);
     return;
   }
+  await hooks.afterCommit(db);
   group.forEach((pending, index) => {
     const outcome = outcomes[index] as Outcome;
     if (outcome.ok) pending.resolve(outcome.value);
@@ -103,18 +171,18 @@ async function commitGroup(db: Kysely<Database>, group: Pending[]): Promise<void
 async function runInSavepoint(
   trx: ControlledTransaction<Database>,
   work: UnitOfWork<unknown>,
-  groupCounters: PendingCounters,
+  groupHooks: TransactionHooks,
 ): Promise<Outcome> {
-  const unit = await trx.savepoint(SAVEPOINT).execute();
-  const counters = new PendingCounters();
+  const savepoint = await trx.savepoint(SAVEPOINT).execute();
+  const unit = new UnitHooks();
   try {
-    const value = await work(trx, counters);
-    await unit.releaseSavepoint(SAVEPOINT).execute();
-    groupCounters.absorb(counters);
+    const value = await work(trx, unit);
+    await savepoint.releaseSavepoint(SAVEPOINT).execute();
+    groupHooks.absorb(unit);
     return { ok: true, value };
   } catch (error) {
-    await unit.rollbackToSavepoint(SAVEPOINT).execute();
-    await unit.releaseSavepoint(SAVEPOINT).execute();
+    await savepoint.rollbackToSavepoint(SAVEPOINT).execute();
+    await savepoint.releaseSavepoint(SAVEPOINT).execute();
     return { ok: false, error };
   }
 }

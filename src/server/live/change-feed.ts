@@ -1,6 +1,7 @@
 import { EventEmitter } from 'node:events';
-import type { Executor } from '../../db/executor';
-import { isPostgres, notifyChange } from './queries';
+import type { Executor } from '../db/executor';
+import { isPostgres } from '../db/executor';
+import { notifyChange } from './queries';
 
 /**
  * "Institution N's dashboard changed", told to every app instance watching. PostgreSQL carries it
@@ -25,10 +26,11 @@ export function localFeed(db: Executor): EventEmitter {
 }
 
 /**
- * Called inside the transaction that changed the numbers. On SQLite the notice goes out at once;
- * whoever reacts reads through the same single connection, so the read queues behind the commit.
+ * Called once the change is committed, so whoever reacts reads the new numbers. A notice that
+ * cannot be sent (the database just went away) is dropped: the change itself is kept, and the
+ * listeners of every instance resynchronise when their connection comes back.
  */
 export async function announceChange(db: Executor, institutionId: number): Promise<void> {
-  if (isPostgres(db)) await notifyChange(db, institutionId);
+  if (isPostgres(db)) await notifyChange(db, institutionId).catch(() => undefined);
   else localFeed(db).emit(LOCAL_CHANGE_EVENT, institutionId);
 }

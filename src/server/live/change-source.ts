@@ -1,6 +1,6 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type pg from 'pg';
-import type { Db } from '../../db';
+import type { Db } from '../db';
 import { LOCAL_CHANGE_EVENT, localFeed } from './change-feed';
 import { CHANGE_CHANNEL, currentSchema } from './queries';
 

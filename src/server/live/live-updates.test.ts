@@ -1,14 +1,14 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, TEST_SECRET, TestAgent, type TestContext } from '../../../../test/helpers/app';
-import { addSubmission } from '../../../../test/helpers/dashboard-data';
-import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { EventStreamClient } from '../../../../test/helpers/event-stream-client';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
-import { buildApp } from '../../app';
-import { openDatabase } from '../../db';
+import { createTestApp, TEST_SECRET, TestAgent, type TestContext } from '../../../test/helpers/app';
+import { addSubmission } from '../../../test/helpers/dashboard-data';
+import { TEST_DIALECTS } from '../../../test/helpers/databases';
+import { EventStreamClient } from '../../../test/helpers/event-stream-client';
+import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
+import { buildApp } from '../app';
+import { openDatabase } from '../db';
+import { MAX_STREAMS_PER_USER } from '../features/dashboard/service';
 import { currentSchema } from './queries';
-import { MAX_STREAMS_PER_USER } from './service';
 
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

@@ -1,19 +1,19 @@
 import type { FastifyBaseLogger } from 'fastify';
-import type { DashboardData } from '../../../common/schemas/dashboard';
-import { databaseUnavailability } from '../../db/availability';
+import { databaseUnavailability } from '../db/availability';
 import type { ChangeSource } from './change-source';
 
-/** One open dashboard stream. */
-export interface DashboardWatcher {
+/** One open stream of an institution's live data (its dashboard). */
+export interface LiveWatcher<Data> {
   institutionId: number;
   userId: number;
-  deliver(data: DashboardData): Promise<void> | void;
+  deliver(data: Data): Promise<void> | void;
   close(): void;
 }
 
-export interface DashboardHubOptions {
+export interface LiveHubOptions<Data> {
   source: ChangeSource;
-  load(institutionId: number): Promise<DashboardData>;
+  /** Reads the institution's fresh data, once per refresh whatever the number of its watchers. */
+  load(institutionId: number): Promise<Data>;
   log: FastifyBaseLogger;
   /** A short pause that folds a burst of notices (one per submission) into one refresh. */
   coalesceMs?: number;
@@ -31,12 +31,12 @@ interface RefreshState {
 }
 
 /**
- * Fans change notices out to the open dashboard streams of this app instance. Numbers are read
+ * Fans change notices out to the open streams of this app instance. Numbers are read
  * once per institution per refresh, whatever the number of its open streams, and never for an
  * institution nobody is watching here.
  */
-export class DashboardHub {
-  private readonly watchers = new Map<number, Set<DashboardWatcher>>();
+export class LiveHub<Data> {
+  private readonly watchers = new Map<number, Set<LiveWatcher<Data>>>();
   private readonly refreshes = new Map<number, RefreshState>();
   private listening: Promise<void> | null = null;
   private closed = false;
@@ -45,7 +45,7 @@ export class DashboardHub {
   private readonly retryMs: number;
   private readonly retryTimers = new Set<NodeJS.Timeout>();
 
-  constructor(private readonly options: DashboardHubOptions) {
+  constructor(private readonly options: LiveHubOptions<Data>) {
     this.coalesceMs = options.coalesceMs ?? 20;
     this.minIntervalMs = options.minIntervalMs ?? 250;
     this.retryMs = options.retryMs ?? 500;
@@ -75,7 +75,7 @@ export class DashboardHub {
   }
 
   /** Registers a stream once changes are being heard, so nothing committed after this is missed. */
-  async watch(watcher: DashboardWatcher): Promise<() => void> {
+  async watch(watcher: LiveWatcher<Data>): Promise<() => void> {
     if (this.closed) throw new Error('Dashboard updates are shutting down');
     await this.ensureListening();
     const set = this.watchers.get(watcher.institutionId) ?? new Set();

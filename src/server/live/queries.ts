@@ -4,7 +4,7 @@ import type { Executor } from '../db/executor';
 /** PostgreSQL channel of dashboard change notices; the payload is "<schema>:<institution id>". */
 export const CHANGE_CHANNEL = 'dashboard_changes';
 
-/** PostgreSQL delivers a NOTIFY issued inside a transaction at its commit, and never on rollback. */
+/** Delivered to every listening instance of the same database. */
 export async function notifyChange(db: Executor, institutionId: number) {
   await sql`select pg_notify(${CHANGE_CHANNEL}, current_schema() || ':' || ${String(institutionId)})`.execute(
     db,

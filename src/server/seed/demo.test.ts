@@ -1,15 +1,15 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { createTestApp, TestAgent, type TestContext } from '../../test/helpers/app';
-import { TEST_DIALECTS } from '../../test/helpers/databases';
-import { rebuildDashboardRollups } from './features/dashboard/rebuild';
-import { seedSampleResponses } from './features/surveys/sample-responses';
+import { createTestApp, TestAgent, type TestContext } from '../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../test/helpers/databases';
+import { rebuildDashboardRollups } from '../features/dashboard/rollups/rebuild';
 import {
   checkDemoPassword,
   DEMO_INSTITUTION,
   generateDemoPassword,
   retirePublishedDemoPassword,
   seedDemo,
-} from './seed';
+} from './demo';
+import { seedSampleResponses } from './sample-responses';
 
 const DEMO_TEST_PASSWORD = 'Quiet-Meadow-Compass-17';
 

@@ -2,12 +2,12 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
-import type { Database } from './db/types';
-import { rebuildDashboardRollups } from './features/dashboard/rebuild';
-import { createInstitution } from './features/institutions/service';
-import { hashPassword, passwordProblem, verifyPassword } from './lib/passwords';
-import { makePrivateDir, PRIVATE_FILE_MODE } from './lib/private-files';
-import { now } from './lib/time';
+import type { Database } from '../db/types';
+import { rebuildDashboardRollups } from '../features/dashboard/rollups/rebuild';
+import { createInstitution } from '../features/institutions/service';
+import { hashPassword, passwordProblem, verifyPassword } from '../lib/passwords';
+import { makePrivateDir, PRIVATE_FILE_MODE } from '../lib/private-files';
+import { now } from '../lib/time';
 
 export const DEMO_INSTITUTION = { name: 'Demo University', domains: ['demo.edu'] };
 export const DEMO_LOGINS = [

@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
-import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { DAY } from '../../lib/time';
-import { seedDemo } from '../../seed';
+import { createTestApp, TestAgent, type TestContext } from '../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../test/helpers/databases';
+import { DAY } from '../lib/time';
+import { seedDemo } from './demo';
 import { seedSampleResponses } from './sample-responses';
 
 const DEMO_TEST_PASSWORD = 'Quiet-Meadow-Compass-17';

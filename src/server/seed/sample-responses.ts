@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
-import type { SessionUser } from '../../lib/sessions';
-import { DAY, HOUR, now } from '../../lib/time';
-import { listQuestions } from '../templates/queries';
-import { transactionPerCall } from './group-commit';
-import * as queries from './queries';
-import { type SurveyTarget, submitSurvey } from './service';
+import { transactionPerCall } from '../db/transaction-runner';
+import type { Database } from '../db/types';
+import * as queries from '../features/surveys/queries';
+import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
+import { listQuestions } from '../features/templates/queries';
+import type { SessionUser } from '../lib/sessions';
+import { DAY, HOUR, now } from '../lib/time';
 
 /**
  * Sample responses for the demo institution: half a year of varied check-ins, stored through

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import type { LoginLimits } from '../../config';
 import type { Executor } from '../../db/executor';
+import type { CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { clearLimit, enforceLimit } from '../../lib/limits';
@@ -9,7 +10,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import type { SessionUser } from '../../lib/sessions';
 import { DAY, MINUTE, now } from '../../lib/time';
-import { recordStudentJoined } from '../dashboard/rollups';
+import { recordStudentJoined } from '../dashboard/rollups/record';
 import { type CodeContext, issueCode } from '../verify/codes';
 import * as queries from './queries';
 
@@ -101,6 +102,7 @@ export function emailDomain(email: string): string {
  */
 export async function insertStudentAccount(
   trx: Executor,
+  hooks: CommitHooks,
   student: { institutionId: number; email: string; name: string; passwordHash: string },
 ): Promise<number> {
   const { institutionId, email } = student;
@@ -116,7 +118,7 @@ export async function insertStudentAccount(
     created_at: joinedAt,
   });
   await queries.linkRespondentToUser(trx, institutionId, email, userId);
-  await recordStudentJoined(trx, { institutionId, email, joinedAt });
+  await recordStudentJoined(trx, hooks, { institutionId, email, joinedAt });
   return userId;
 }
 
@@ -198,6 +200,7 @@ export async function registerStudent(options: {
  */
 export async function completePendingRegistration(
   trx: Executor,
+  hooks: CommitHooks,
   proof: { visitorHash: string; email: string; at: number },
 ): Promise<boolean> {
   const { email, at } = proof;
@@ -208,7 +211,7 @@ export async function completePendingRegistration(
   if (!pending) return false;
   await queries.deletePendingRegistrationsOf(trx, email);
   if (await queries.findUserByEmail(trx, email)) return false;
-  await insertStudentAccount(trx, {
+  await insertStudentAccount(trx, hooks, {
     institutionId: pending.institution_id,
     email,
     name: pending.name,

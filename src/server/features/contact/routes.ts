@@ -2,7 +2,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { now } from '../../lib/time';
-import { simplePage } from './html';
+import { simplePage } from '../shell/html';
 
 const text = (max: number) => z.string().trim().max(max);
 

@@ -10,7 +10,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeInstitution, makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { proveAddress, registerProven } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
-import { rebuildDashboardRollups } from './rebuild';
+import { rebuildDashboardRollups } from './rollups/rebuild';
 
 /** The dashboard's clock for this file: mid-December 2025, so the 12 months are Jan..Dec 2025. */
 const NOW = Date.parse('2025-12-15T12:00:00Z');

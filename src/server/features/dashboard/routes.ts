@@ -6,9 +6,8 @@ import { ErrorResponse } from '../../../common/schemas/common';
 import { DashboardData, FlaggedPage, FlaggedPageQuery } from '../../../common/schemas/dashboard';
 import { requireAdmin } from '../../lib/guards';
 import { now } from '../../lib/time';
-import { changeSourceFor } from './change-source';
-import { exportSubmissionsCsv } from './export';
-import { DashboardHub } from './live-updates';
+import { openLiveHub } from '../../live';
+import { exportSubmissionsCsv } from './export/export';
 import { getDashboard, listFlaggedStudents, openDashboardStream } from './service';
 
 const errors = { 401: ErrorResponse, 403: ErrorResponse };
@@ -22,10 +21,10 @@ function sendStream(reply: FastifyReply, body: Readable) {
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  const hub = new DashboardHub({
-    source: changeSourceFor(db, app.log),
-    load: (institutionId) => getDashboard({ db: db.kysely, institutionId }),
+  const hub = openLiveHub({
+    db,
     log: app.log,
+    load: (institutionId) => getDashboard({ db: db.kysely, institutionId }),
   });
   // Open streams never finish by themselves: end them before the server waits for its connections.
   app.addHook('preClose', async () => hub.closeStreams());

@@ -13,12 +13,11 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { AdminUser } from '../../lib/guards';
 import { streamSlots } from '../../lib/limits';
-import { ABSOLUTE_TIMEOUT, IDLE_TIMEOUT } from '../../lib/sessions';
+import { isSessionLive } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
-import { dashboardMonths, dayOf, dayStart, monthLabel, RESPONSE_WINDOW_DAYS } from './calendar';
-import { EventStream } from './event-stream';
-import type { DashboardHub } from './live-updates';
+import { EventStream, type LiveHub } from '../../live';
 import * as queries from './queries';
+import { dashboardMonths, dayOf, dayStart, monthLabel, RESPONSE_WINDOW_DAYS } from './rollups/calendar';
 
 /** Whole percent, rounded to nearest; 0 when there is nothing to divide by. */
 export function percent(part: number, whole: number): number {
@@ -141,14 +140,6 @@ export async function listFlaggedStudents(options: {
     });
 }
 
-/** Whether a session still stands, without refreshing it: an open dashboard tab is not activity. */
-export async function isSessionLive(db: Executor, idHash: string, at = now()): Promise<boolean> {
-  const row = await queries.sessionTimes(db, idHash);
-  return (
-    row !== undefined && at - row.last_seen_at <= IDLE_TIMEOUT && at - row.created_at <= ABSOLUTE_TIMEOUT
-  );
-}
-
 /** Several tabs are normal; hundreds from one account are not. Counted across all instances. */
 export const MAX_STREAMS_PER_USER = 5;
 const HEARTBEAT_MS = 15_000;
@@ -162,7 +153,7 @@ const RECONNECT_MS = 3_000;
  */
 export async function openDashboardStream(options: {
   db: Kysely<Database>;
-  hub: DashboardHub;
+  hub: LiveHub<DashboardData>;
   admin: AdminUser;
   sessionIdHash: string;
 }): Promise<EventStream> {
@@ -182,6 +173,7 @@ export async function openDashboardStream(options: {
     if (databaseUnavailability(error)) return true;
     throw error;
   };
+  // Asking does not refresh the session: an open dashboard tab is not activity.
   const stillWanted = () => isSessionLive(db, sessionIdHash).catch(keepThroughOutage);
   // Asked at every heartbeat: a stream still wanted keeps its slot for another lease.
   const stillWantedRenewing = async () => {

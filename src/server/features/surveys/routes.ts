@@ -7,10 +7,10 @@ import {
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
 } from '../../../common/schemas/surveys';
+import { submissionTransactions } from '../../db/transaction-runner';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
-import { submissionTransactions } from './group-commit';
 import * as service from './service';
 
 const errors = {

@@ -8,19 +8,18 @@ import {
 } from '../../../common/risk';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
+import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../auth/queries';
 import { emailDomain } from '../auth/service';
-import type { PendingCounters } from '../dashboard/pending-counters';
-import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups';
+import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
-import type { TransactionRunner } from './group-commit';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
 
@@ -280,7 +279,7 @@ function answerFacts(answers: CheckedAnswer[]) {
 /** The whole submission in one transaction: checked, screened, stored, rolled up, draft cleared. */
 async function storeSubmission(
   trx: Transaction<Database>,
-  counters: PendingCounters,
+  hooks: CommitHooks,
   input: SubmissionInput,
 ): Promise<SubmitSurveyResponse> {
   const createdAt = input.createdAt ?? now();
@@ -338,21 +337,17 @@ async function storeSubmission(
   );
   // Left out of the dashboard until proven; promoteProvenSubmissions counts it then.
   if (respondent.proven) {
-    await recordSubmission(
-      trx,
-      {
-        institutionId: template.institution_id,
-        email: respondent.email,
-        submissionId,
-        createdAt,
-        tier: screened.tier,
-        likertMean: screened.likertMean,
-        answers: answerFacts(answers),
-      },
-      counters,
-    );
+    await recordSubmission(trx, hooks, {
+      institutionId: template.institution_id,
+      email: respondent.email,
+      submissionId,
+      createdAt,
+      tier: screened.tier,
+      likertMean: screened.likertMean,
+      answers: answerFacts(answers),
+    });
   } else {
-    await recordUnprovenSubmission(trx, template.institution_id);
+    recordUnprovenSubmission(hooks, template.institution_id);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
   return reply(screened.tier, template, respondent.proven);
@@ -365,6 +360,7 @@ async function storeSubmission(
  */
 export async function promoteProvenSubmissions(
   trx: Executor,
+  hooks: CommitHooks,
   sender: { visitorHash: string; email: string; at: number },
 ): Promise<number> {
   const waiting = await queries.unprovenSubmissionsOf(trx, sender);
@@ -372,7 +368,7 @@ export async function promoteProvenSubmissions(
     await queries.markSubmissionProven(trx, submission.id, sender.at);
     await queries.renameRespondent(trx, submission.respondent_id, submission.student_name);
     const answers = await queries.answersOfSubmission(trx, submission.id);
-    await recordSubmission(trx, {
+    await recordSubmission(trx, hooks, {
       institutionId: submission.institution_id,
       email: sender.email,
       submissionId: submission.id,
@@ -397,5 +393,5 @@ export async function submitSurvey(options: { runTransaction: TransactionRunner 
   const { runTransaction, ...input } = options;
   refuseNonStudents(input.user, 'hashLink' in input.target);
   requireVisitorIdentity(input);
-  return runTransaction((trx, counters) => storeSubmission(trx, counters, input));
+  return runTransaction((trx, hooks) => storeSubmission(trx, hooks, input));
 }

@@ -6,7 +6,7 @@ import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
 import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
-import { rebuildDashboardRollups } from '../dashboard/rebuild';
+import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
 import {
   ADMINS_CANNOT_SUBMIT,

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
@@ -58,10 +59,10 @@ export async function checkVerification(options: {
   const { db, context, email, code, visitorHash } = options;
   const at = now();
   // A wrong code's used-up try must be kept, so the refusal is thrown after the commit.
-  const outcome = await db.transaction().execute(async (trx) => {
+  const outcome = await runInTransaction(db, async (trx, hooks) => {
     if (!(await redeemCode(trx, context, { email, visitorHash, code, at }))) return null;
-    await promoteProvenSubmissions(trx, { visitorHash, email, at });
-    return { accountReady: await completePendingRegistration(trx, { visitorHash, email, at }) };
+    await promoteProvenSubmissions(trx, hooks, { visitorHash, email, at });
+    return { accountReady: await completePendingRegistration(trx, hooks, { visitorHash, email, at }) };
   });
   if (!outcome) throw new AppError('BAD_REQUEST', CODE_REFUSED);
   return {

@@ -7,7 +7,7 @@ import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
-import { rebuildDashboardRollups } from '../dashboard/rebuild';
+import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { CODE_REFUSED, CODE_TRIES, CODES_PER_ADDRESS_PER_HOUR } from './codes';
 import { CODE_SENT } from './service';
 

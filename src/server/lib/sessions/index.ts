@@ -1,8 +1,8 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
-import { reusableQuery } from '../../db/reusable-query';
 import type { Role } from '../../db/types';
 import { HOUR, MINUTE, now } from '../time';
+import * as queries from './queries';
 
 export const SESSION_COOKIE = 'sessionid';
 export const IDLE_TIMEOUT = 30 * MINUTE;
@@ -35,51 +35,26 @@ export async function createSession(
 ): Promise<{ sessionId: string; idHash: string }> {
   const sessionId = crypto.randomBytes(32).toString('base64url');
   const idHash = hashSessionId(sessionId);
-  const at = now();
-  await db
-    .insertInto('sessions')
-    .values({ id_hash: idHash, user_id: userId, created_at: at, last_seen_at: at })
-    .execute();
+  await queries.insertSession(db, { idHash, userId, at: now() });
   return { sessionId, idHash };
 }
 
-const sessionQuery = reusableQuery((db, session: { idHash: string }) =>
-  db
-    .selectFrom('sessions')
-    .innerJoin('users', 'users.id', 'sessions.user_id')
-    .leftJoin('institutions', 'institutions.id', 'users.institution_id')
-    .select([
-      'sessions.created_at',
-      'sessions.last_seen_at',
-      'users.id',
-      'users.email',
-      'users.name',
-      'users.role',
-      'users.institution_id',
-      'institutions.name as institution_name',
-    ])
-    .where('sessions.id_hash', '=', session.idHash),
-);
-
-const touchSessionQuery = reusableQuery((db, session: { idHash: string; at: number }) =>
-  db.updateTable('sessions').set({ last_seen_at: session.at }).where('id_hash', '=', session.idHash),
-);
+/** The one expiry rule: idle for too long, or open for too long, whichever comes first. */
+function hasExpired(times: { created_at: number; last_seen_at: number }, at: number): boolean {
+  return at - times.last_seen_at > IDLE_TIMEOUT || at - times.created_at > ABSOLUTE_TIMEOUT;
+}
 
 export async function findSession(db: Executor, sessionId: string): Promise<Session | null> {
   if (sessionId.length > 100) return null;
   const idHash = hashSessionId(sessionId);
-  const {
-    rows: [row],
-  } = await sessionQuery(db, { idHash });
+  const row = await queries.sessionWithUser(db, idHash);
   if (!row) return null;
   const at = now();
-  if (at - row.last_seen_at > IDLE_TIMEOUT || at - row.created_at > ABSOLUTE_TIMEOUT) {
+  if (hasExpired(row, at)) {
     await deleteSession(db, idHash);
     return null;
   }
-  if (at - row.last_seen_at > TOUCH_INTERVAL) {
-    await touchSessionQuery(db, { idHash, at });
-  }
+  if (at - row.last_seen_at > TOUCH_INTERVAL) await queries.touchSession(db, idHash, at);
   return {
     idHash,
     user: {
@@ -93,6 +68,12 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
   };
 }
 
+/** Whether a session still stands, without refreshing it: an open dashboard tab is not activity. */
+export async function isSessionLive(db: Executor, idHash: string, at = now()): Promise<boolean> {
+  const times = await queries.sessionTimes(db, idHash);
+  return times !== undefined && !hasExpired(times, at);
+}
+
 export async function deleteSession(db: Executor, idHash: string): Promise<void> {
-  await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+  await queries.deleteSession(db, idHash);
 }

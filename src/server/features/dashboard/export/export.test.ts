@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
-import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboard-data';
-import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { createTestApp, TestAgent, type TestContext } from '../../../../../test/helpers/app';
+import { activeQuestions, addSubmission } from '../../../../../test/helpers/dashboard-data';
+import { TEST_DIALECTS } from '../../../../../test/helpers/databases';
+import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../../test/helpers/factories';
 import { csvCell, csvRow } from './csv';
 
 /** RFC 4180 reader for the assertions: quoted cells, doubled quotes, CRLF rows. */

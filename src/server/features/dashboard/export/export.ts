@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { Database } from '../../db/types';
+import type { Database } from '../../../db/types';
 import { csvRow, UTF8_BOM } from './csv';
 import * as queries from './queries';
 

@@ -1,4 +1,4 @@
-import { DAY } from '../../lib/time';
+import { DAY } from '../../../lib/time';
 
 /**
  * Months and days as plain integers, so rollup rows key on them on both databases. Everything is

@@ -1,4 +1,5 @@
-import type { Executor } from '../../db/executor';
+import type { Executor } from '../../../db/executor';
+import type { BeforeCommit } from '../../../db/transaction-runner';
 import * as queries from './queries';
 
 type MonthIncrements = Partial<queries.MonthCounters>;
@@ -14,7 +15,7 @@ function addInto(
 
 /**
  * The dashboard counter increments of a transaction, summed in memory and written just before
- * it commits. Every submission adds to its institution's month and totals rows; a group of
+ * it commits (see `countersBeforeCommit`). Every submission adds to its institution's month and totals rows; a group of
  * submissions committed together (group commit) then updates each of those rows once instead
  * of once per submission. Nothing outside the transaction can tell: readers see the counters
  * only after the commit, by which time they are written.
@@ -66,3 +67,10 @@ export class PendingCounters {
       await queries.addToTotals(trx, institutionId, increments);
   }
 }
+
+/** The counters as a before-commit hook: each unit of work adds to its own, the transaction writes their sum. */
+export const countersBeforeCommit: BeforeCommit<PendingCounters> = {
+  start: () => new PendingCounters(),
+  merge: (into, from) => into.absorb(from),
+  write: (trx, counters) => counters.write(trx),
+};

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { Executor } from '../../db/executor';
-import type { Database } from '../../db/types';
+import type { Executor } from '../../../db/executor';
+import type { Database } from '../../../db/types';
 import { dayOf, monthOf } from './calendar';
 import * as queries from './queries';
-import { studentKey } from './rollups';
+import { studentKey } from './record';
 import {
   flagPriority,
   isNewer,

@@ -1,17 +1,17 @@
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../../../../test/helpers/app';
+import { createTestApp, type TestContext } from '../../../../../test/helpers/app';
 import {
   addStudent,
   addSubmission,
   referenceDashboard,
   rollupSnapshot,
-} from '../../../../test/helpers/dashboard-data';
-import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeInstitution } from '../../../../test/helpers/factories';
-import type { QuestionsTable, SubmissionsTable } from '../../db/types';
+} from '../../../../../test/helpers/dashboard-data';
+import { TEST_DIALECTS } from '../../../../../test/helpers/databases';
+import { makeInstitution } from '../../../../../test/helpers/factories';
+import type { QuestionsTable, SubmissionsTable } from '../../../db/types';
+import { getDashboard } from '../service';
 import { rebuildDashboardRollups } from './rebuild';
-import { getDashboard } from './service';
 
 const AT = Date.parse('2025-12-15T12:00:00Z');
 const DAY = 86_400_000;

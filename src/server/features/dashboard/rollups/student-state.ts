@@ -1,4 +1,4 @@
-import type { AnswersTable, SubmissionsTable } from '../../db/types';
+import type { AnswersTable, SubmissionsTable } from '../../../db/types';
 
 /**
  * The arithmetic of the rollups, free of any database: what one submission adds, and what a

@@ -1,7 +1,8 @@
-import type { Executor } from '../../db/executor';
+import type { Executor } from '../../../db/executor';
+import type { CommitHooks } from '../../../db/transaction-runner';
+import { announceChange } from '../../../live';
 import { dayOf, monthOf } from './calendar';
-import { announceChange } from './change-feed';
-import { PendingCounters } from './pending-counters';
+import { countersBeforeCommit, type PendingCounters } from './pending-counters';
 import * as queries from './queries';
 import {
   flagPriority,
@@ -120,18 +121,23 @@ async function moveLatestDay(
   for (const [day, delta] of changes) await queries.addToLatestDay(trx, institutionId, day, delta);
 }
 
+/** Open dashboards of the institution refresh once the change is committed, never before. */
+function announceAfterCommit(hooks: CommitHooks, institutionId: number) {
+  hooks.afterCommit((db) => announceChange(db, institutionId));
+}
+
 /**
  * Folds one new submission into its institution's dashboard rollups. Called inside the
  * submission transaction, so the dashboard never disagrees with the submissions table, and a
- * rolled-back submission leaves no trace in it. The month and totals counters go to `pending`
- * when given (the caller writes them before committing); without it they are written here.
+ * rolled-back submission leaves no trace in it. The month and totals counters are written with
+ * the transaction's commit, summed with those of the submissions committed alongside.
  */
 export async function recordSubmission(
   trx: Executor,
+  hooks: CommitHooks,
   submission: RecordedSubmission,
-  pending?: PendingCounters,
 ): Promise<void> {
-  const counters = pending ?? new PendingCounters();
+  const counters = hooks.beforeCommit(countersBeforeCommit);
   const { institutionId, createdAt } = submission;
   const student = await claimStudent(trx, institutionId, studentKey(submission.email), createdAt);
   const summary = summariseAnswers(submission.answers);
@@ -175,16 +181,15 @@ export async function recordSubmission(
     ...(becomesLatest ? latestDelta(student.latest, candidate) : {}),
   });
   if (becomesLatest) await moveLatestDay(trx, institutionId, student.latest, candidate);
-  if (!pending) await counters.write(trx);
-  await announceChange(trx, institutionId);
+  announceAfterCommit(hooks, institutionId);
 }
 
 /**
  * An answer from a sender who has not proven the address changes no counter, but staff see it in
  * the dashboard's unverified list: open dashboards refresh. Call inside its transaction.
  */
-export async function recordUnprovenSubmission(trx: Executor, institutionId: number): Promise<void> {
-  await announceChange(trx, institutionId);
+export function recordUnprovenSubmission(hooks: CommitHooks, institutionId: number): void {
+  announceAfterCommit(hooks, institutionId);
 }
 
 /**
@@ -193,11 +198,12 @@ export async function recordUnprovenSubmission(trx: Executor, institutionId: num
  */
 export async function recordStudentJoined(
   trx: Executor,
+  hooks: CommitHooks,
   joined: { institutionId: number; email: string; joinedAt: number },
 ): Promise<void> {
   const { institutionId, joinedAt } = joined;
   const student = await claimStudent(trx, institutionId, studentKey(joined.email), joinedAt);
-  const counters = new PendingCounters();
+  const counters = hooks.beforeCommit(countersBeforeCommit);
   if (student.isNew) {
     counters.addToMonth(institutionId, monthOf(joinedAt), { new_students: 1 });
     counters.addToTotals(institutionId, { students: 1 });
@@ -207,6 +213,5 @@ export async function recordStudentJoined(
     // A link respondent registering: already counted from their first answer.
     return;
   }
-  await counters.write(trx);
-  await announceChange(trx, institutionId);
+  announceAfterCommit(hooks, institutionId);
 }
