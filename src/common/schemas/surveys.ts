@@ -70,7 +70,10 @@ const SchoolEmail = z
   .transform((email) => email.toLowerCase());
 
 const TemplateId = z
-  .number({ error: 'survey_template_id must be a number' })
+  .number({
+    error: (issue) =>
+      issue.input === undefined ? 'survey_template_id is required' : 'survey_template_id must be a number',
+  })
   .int('survey_template_id must be a whole number')
   .positive('survey_template_id must be positive')
   .max(2_147_483_647, 'survey_template_id is out of range');
@@ -92,6 +95,10 @@ export const SubmitSurveyRequest = z.object({
     .optional(),
 });
 export type SubmitSurveyRequest = z.input<typeof SubmitSurveyRequest>;
+
+/** Submitting as the logged-in student (POST /api/survey/): the body names the template. */
+export const SubmitOwnSurveyRequest = SubmitSurveyRequest.extend({ survey_template_id: TemplateId });
+export type SubmitOwnSurveyRequest = z.input<typeof SubmitOwnSurveyRequest>;
 
 /**
  * Never says how a submission was screened. `crisis_resources` is present only when the student

@@ -4,10 +4,12 @@ import path from 'node:path';
 import type { Kysely } from 'kysely';
 import type { Database } from '../db/types';
 import { rebuildDashboardRollups } from '../features/dashboard/rollups/rebuild';
+import { findInstitutionIdByName } from '../features/institutions/queries';
 import { createInstitution } from '../features/institutions/service';
 import { hashPassword, passwordProblem, verifyPassword } from '../lib/passwords';
 import { makePrivateDir, PRIVATE_FILE_MODE } from '../lib/private-files';
 import { now } from '../lib/time';
+import * as queries from './queries';
 
 export const DEMO_INSTITUTION = { name: 'Demo University', domains: ['demo.edu'] };
 export const DEMO_LOGINS = [
@@ -76,21 +78,16 @@ const PUBLISHED_DEMO_PASSWORD = 'wellness-demo';
  * logins get the new one instead. Returns whether any changed.
  */
 export async function retirePublishedDemoPassword(db: Kysely<Database>, password: string): Promise<boolean> {
-  const users = await db
-    .selectFrom('users')
-    .select(['id', 'password_hash'])
-    .where(
-      'email',
-      'in',
-      DEMO_LOGINS.map((login) => login.email),
-    )
-    .execute();
+  const users = await queries.usersByEmail(
+    db,
+    DEMO_LOGINS.map((login) => login.email),
+  );
   const published: number[] = [];
   for (const user of users)
     if (await verifyPassword(user.password_hash, PUBLISHED_DEMO_PASSWORD)) published.push(user.id);
   if (published.length === 0) return false;
   const passwordHash = await hashPassword(password);
-  await db.updateTable('users').set({ password_hash: passwordHash }).where('id', 'in', published).execute();
+  await queries.setPasswordHash(db, published, passwordHash);
   return true;
 }
 
@@ -106,35 +103,27 @@ export async function seedDemo(
   options: { password: string; seedResponses?: SampleResponsesSeeder },
 ): Promise<boolean> {
   const { password, seedResponses } = options;
-  const existing = await db
-    .selectFrom('institutions')
-    .select('id')
-    .where('name', '=', DEMO_INSTITUTION.name)
-    .executeTakeFirst();
-  if (existing) return false;
+  if (await findInstitutionIdByName(db, DEMO_INSTITUTION.name)) return false;
   const institution = await createInstitution(db, DEMO_INSTITUTION);
   const passwordHash = await hashPassword(password);
-  await db
-    .insertInto('users')
-    .values([
-      {
-        institution_id: institution.id,
-        email: 'admin@demo.edu',
-        name: 'Demo Admin',
-        password_hash: passwordHash,
-        role: 'institution_admin',
-        created_at: now(),
-      },
-      {
-        institution_id: institution.id,
-        email: 'student@demo.edu',
-        name: 'Demo Student',
-        password_hash: passwordHash,
-        role: 'student',
-        created_at: now(),
-      },
-    ])
-    .execute();
+  await queries.insertUsers(db, [
+    {
+      institution_id: institution.id,
+      email: 'admin@demo.edu',
+      name: 'Demo Admin',
+      password_hash: passwordHash,
+      role: 'institution_admin',
+      created_at: now(),
+    },
+    {
+      institution_id: institution.id,
+      email: 'student@demo.edu',
+      name: 'Demo Student',
+      password_hash: passwordHash,
+      role: 'student',
+      created_at: now(),
+    },
+  ]);
   await seedResponses?.(db, institution.id);
   // The accounts above skip registration, which is what counts a student on the dashboard.
   await rebuildDashboardRollups(db, institution.id);

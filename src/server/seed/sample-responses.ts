@@ -6,6 +6,7 @@ import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
 import { listQuestions } from '../features/templates/queries';
 import type { SessionUser } from '../lib/sessions';
 import { DAY, HOUR, now } from '../lib/time';
+import { firstStudent } from './queries';
 
 /**
  * Sample responses for the demo institution: half a year of varied check-ins, stored through
@@ -162,13 +163,7 @@ export async function seedSampleResponses(db: Kysely<Database>, institutionId: n
   if (!template) return;
   const questions = await listQuestions(db, template.id);
   if (questions.length === 0) return;
-  const demoStudentRow = await db
-    .selectFrom('users')
-    .select(['id', 'email', 'name'])
-    .where('institution_id', '=', institutionId)
-    .where('role', '=', 'student')
-    .orderBy('id')
-    .executeTakeFirst();
+  const demoStudentRow = await firstStudent(db, institutionId);
   const demoStudent: SessionUser | undefined = demoStudentRow && {
     ...demoStudentRow,
     role: 'student',

@@ -10,7 +10,7 @@ import {
 import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
-import { createSession, deleteSession } from '../../lib/sessions';
+import { deleteSession } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
 import { visitorHash } from '../../lib/visitor';
 import { listInstitutions } from '../institutions/queries';
@@ -23,7 +23,7 @@ import {
   setKnownDevice,
   setSessionCookie,
 } from './cookies';
-import { authenticate, registerStudent, toCurrentUser } from './service';
+import { logIn, registerStudent, toCurrentUser } from './service';
 
 const errors = {
   400: ErrorResponse,
@@ -83,19 +83,17 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
     },
     async (request, reply) => {
       const knownDevice = knownDeviceFor(request, request.body.email);
-      const user = await authenticate({
+      const { user, sessionId, sessionIdHash } = await logIn({
         db: db.kysely,
         ...request.body,
         limits: config.limits.login,
         client: { address: request.ip, knownDevice },
+        previousSessionIdHash: request.session?.idHash,
       });
       setKnownDevice(request, reply, user.email, knownDevice);
-      // A fresh id at every login: a session fixed before login is worth nothing after it.
-      if (request.session) await deleteSession(db.kysely, request.session.idHash);
-      const { sessionId, idHash } = await createSession(db.kysely, user.id);
       setSessionCookie(request, reply, sessionId);
       setDisplayCookies(request, reply, user);
-      issueCsrfToken(request, reply, idHash);
+      issueCsrfToken(request, reply, sessionIdHash);
       return { success: true as const, message: 'Login successful', user: toCurrentUser(user) };
     },
   );

@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors';
 import { clearLimit, enforceLimit } from '../../lib/limits';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
-import type { SessionUser } from '../../lib/sessions';
+import { createSession, deleteSession, type SessionUser } from '../../lib/sessions';
 import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { type CodeContext, issueCode } from '../verify/codes';
@@ -255,4 +255,19 @@ export async function createStaffAccount(options: {
     created_at: now(),
   });
   return { id };
+}
+
+/**
+ * Logs in: checks the password (throttled as `authenticate` says), ends the session the request
+ * came with, and opens a new one. A fresh id at every login: a session fixed before login is
+ * worth nothing after it.
+ */
+export async function logIn(
+  options: Parameters<typeof authenticate>[0] & { previousSessionIdHash?: string },
+) {
+  const { previousSessionIdHash, ...credentials } = options;
+  const user = await authenticate(credentials);
+  if (previousSessionIdHash !== undefined) await deleteSession(options.db, previousSessionIdHash);
+  const { sessionId, idHash } = await createSession(options.db, user.id);
+  return { user, sessionId, sessionIdHash: idHash };
 }

@@ -1,8 +1,8 @@
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { now } from '../../lib/time';
 import { simplePage } from '../shell/html';
+import { saveContactRequest } from './service';
 
 const text = (max: number) => z.string().trim().max(max);
 
@@ -61,11 +61,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
             }),
           );
       }
-      const { students, ...fields } = parsed.data;
-      await app.db.kysely
-        .insertInto('contact_requests')
-        .values({ ...fields, students, created_at: now() })
-        .execute();
+      await saveContactRequest({ db: app.db.kysely, request: parsed.data });
       return reply.type('text/html; charset=utf-8').send(
         simplePage({
           brand,

@@ -3,12 +3,12 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorResponse } from '../../../common/schemas/common';
 import {
+  SubmitOwnSurveyRequest,
   SubmitSurveyRequest,
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
 } from '../../../common/schemas/surveys';
 import { submissionTransactions } from '../../db/transaction-runner';
-import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
 import * as service from './service';
@@ -68,16 +68,15 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: 'Submit the survey as the logged-in student',
         description:
           'Name and email come from the account. Retrying with the same submission_id stores nothing new.',
-        body: SubmitSurveyRequest,
+        body: SubmitOwnSurveyRequest,
         response: { 200: SubmitSurveyResponse, ...errors },
       },
     },
     async (request) => {
-      const { survey_template_id: templateId, ...body } = request.body;
-      if (templateId === undefined) throw new AppError('BAD_REQUEST', 'survey_template_id is required');
+      const body = request.body;
       return service.submitSurvey({
         runTransaction,
-        target: { templateId },
+        target: { templateId: body.survey_template_id },
         user: requireUser(request),
         studentName: body.student_name,
         schoolEmail: body.school_email,

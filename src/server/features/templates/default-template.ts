@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
 import type { QuestionsTable } from '../../db/types';
+import * as queries from './queries';
 
 type DefaultQuestion = Pick<
   QuestionsTable,
@@ -80,25 +81,16 @@ export async function createDefaultTemplate(
   institutionId: number,
   createdAt: number,
 ): Promise<number> {
-  const template = await db
-    .insertInto('survey_templates')
-    .values({ institution_id: institutionId, hash_link: newHashLink(), created_at: createdAt })
-    .returning('id')
-    .executeTakeFirstOrThrow();
-  await db
-    .insertInto('questions')
-    .values(
-      DEFAULT_QUESTIONS.map((question, index) => ({
-        ...question,
-        template_id: template.id,
-        position: index + 1,
-        created_at: createdAt,
-      })),
-    )
-    .execute();
-  await db
-    .insertInto('active_templates')
-    .values({ institution_id: institutionId, template_id: template.id })
-    .execute();
-  return template.id;
+  const templateId = await queries.insertTemplate(db, { institutionId, hashLink: newHashLink(), createdAt });
+  await queries.insertQuestions(
+    db,
+    DEFAULT_QUESTIONS.map((question, index) => ({
+      ...question,
+      template_id: templateId,
+      position: index + 1,
+      created_at: createdAt,
+    })),
+  );
+  await queries.activateTemplate(db, institutionId, templateId);
+  return templateId;
 }

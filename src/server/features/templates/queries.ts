@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { QuestionsTable } from '../../db/types';
 
@@ -179,4 +179,9 @@ export async function deleteQuestion(db: Executor, templateId: number, questionI
     .where('template_id', '=', templateId)
     .executeTakeFirst();
   return result.numDeletedRows > 0n;
+}
+
+/** A new template's questions, all at once (the template is this transaction's own). */
+export async function insertQuestions(db: Executor, questions: Insertable<QuestionsTable>[]) {
+  await db.insertInto('questions').values(questions).execute();
 }
