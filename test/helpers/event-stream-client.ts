@@ -63,27 +63,49 @@ export class EventStreamClient {
     for (const waiter of this.waiters.splice(0)) waiter();
   }
 
-  /** Resolves once `count` events have arrived, or rejects after `timeoutMs`. */
-  async waitForEvents(count: number, timeoutMs: number): Promise<ReceivedEvent[]> {
+  /**
+   * Resolves once `done(events)` holds, woken by each event as it arrives (no polling); rejects
+   * if the stream ends first or `timeoutMs` passes, which only guards against a hang.
+   */
+  async waitUntil(done: (events: ReceivedEvent[]) => boolean, timeoutMs: number): Promise<ReceivedEvent[]> {
     const deadline = Date.now() + timeoutMs;
-    while (this.events.length < count) {
+    while (!done(this.events)) {
       const left = deadline - Date.now();
-      if (left <= 0 || this.ended) throw new Error(`expected ${count} events, got ${this.events.length}`);
-      await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, left);
-        this.waiters.push(() => {
-          clearTimeout(timer);
-          resolve();
-        });
-      });
+      if (left <= 0 || this.ended) throw new Error(`condition not met after ${this.events.length} events`);
+      await this.nextChange(left);
     }
     return this.events;
   }
 
+  /** Resolves once `count` events have arrived, or rejects after `timeoutMs`. */
+  async waitForEvents(count: number, timeoutMs: number): Promise<ReceivedEvent[]> {
+    try {
+      return await this.waitUntil((events) => events.length >= count, timeoutMs);
+    } catch {
+      throw new Error(`expected ${count} events, got ${this.events.length}`);
+    }
+  }
+
+  /** Whether the server ended the stream within `timeoutMs`; woken by the end itself. */
   async waitForEnd(timeoutMs: number): Promise<boolean> {
     const deadline = Date.now() + timeoutMs;
-    while (!this.ended && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20));
+    while (!this.ended) {
+      const left = deadline - Date.now();
+      if (left <= 0) break;
+      await this.nextChange(left);
+    }
     return this.ended;
+  }
+
+  /** The next event or the end, whichever comes first; gives up after `timeoutMs`. */
+  private nextChange(timeoutMs: number): Promise<void> {
+    return new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, timeoutMs);
+      this.waiters.push(() => {
+        clearTimeout(timer);
+        resolve();
+      });
+    });
   }
 
   close() {

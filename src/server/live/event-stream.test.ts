@@ -1,7 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { once } from 'node:events';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { EventStream } from './event-stream';
-
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 function collect(stream: EventStream) {
   let text = '';
@@ -13,11 +12,18 @@ function collect(stream: EventStream) {
 }
 
 describe('event stream', () => {
+  beforeEach(() => {
+    vi.useFakeTimers();
+  });
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
   it('opens with a retry hint, sends named single-line events and heartbeats', async () => {
     const stream = new EventStream({ heartbeatMs: 20, retryMs: 3000 });
     const text = collect(stream);
     stream.send('dashboard', { note: 'two\nlines' });
-    await pause(70);
+    await vi.advanceTimersByTimeAsync(70);
     stream.close();
     expect(text().startsWith('retry: 3000\n: connected\n\n')).toBe(true);
     expect(text()).toContain('event: dashboard\ndata: {"note":"two\\nlines"}\n\n');
@@ -32,10 +38,10 @@ describe('event stream', () => {
     stream.onClose(() => {
       closed += 1;
     });
-    await pause(30);
+    await vi.advanceTimersByTimeAsync(30);
     expect(stream.isClosed).toBe(false);
     wanted = false;
-    await pause(40);
+    await vi.advanceTimersByTimeAsync(40);
     expect(stream.isClosed).toBe(true);
     stream.close();
     stream.send('dashboard', {});
@@ -48,8 +54,10 @@ describe('event stream', () => {
     stream.onClose(() => {
       closed = true;
     });
+    // The stream's own close listener was added first, so it has run once this one hears the event.
+    const bodyClosed = once(stream.body, 'close');
     stream.body.destroy();
-    await pause(10);
+    await bodyClosed;
     expect(closed).toBe(true);
   });
 });

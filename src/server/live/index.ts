@@ -5,11 +5,11 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Db } from '../db';
 import { changeSourceFor } from './change-source';
-import { LiveHub } from './live-updates';
+import { LiveHub } from './live-hub';
 
 export { announceChange } from './change-feed';
 export { EventStream } from './event-stream';
-export type { LiveHub, LiveWatcher } from './live-updates';
+export type { LiveHub, LiveWatcher } from './live-hub';
 
 /**
  * The hub that keeps this instance's open streams up to date: it hears every committed change to

@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TEST_SECRET, TestAgent, type TestContext } from '../../../test/helpers/app';
 import { addSubmission } from '../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
@@ -10,7 +10,11 @@ import { openDatabase } from '../db';
 import { MAX_STREAMS_PER_USER } from '../features/dashboard/service';
 import { currentSchema } from './queries';
 
-const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * A hang guard only: how fast updates arrive is a rule of the hub, asserted on a fake clock in
+ * live-hub.test.ts; here only what arrives, and in which order.
+ */
+const GUARD_MS = 5_000;
 
 describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
   let context: TestContext;
@@ -29,6 +33,15 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
     clients.push(client);
     return client;
   }
+
+  const openSlotsOf = async (userId: number) =>
+    (
+      await context.db.kysely
+        .selectFrom('stream_slots')
+        .select('slot')
+        .where('user_id', '=', userId)
+        .execute()
+    ).length;
 
   const submitTo = (institutionId: number, email: string) =>
     addSubmission(context.db.kysely, {
@@ -51,7 +64,7 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
     await context.close();
   });
 
-  it("sends the admin's numbers at once, then within 1 s of each submission, and nothing from other institutions", async () => {
+  it("sends the admin's numbers at once, then after each submission, and nothing from other institutions", async () => {
     const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
     const south = await openStream(baseUrl, (await sessionCookieOf(cast.adminB.email)).cookie);
     expect(north.status).toBe(200);
@@ -62,23 +75,25 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
     });
     await south.waitForEvents(1, 2_000);
 
-    const submittedAt = Date.now();
     await submitTo(cast.a.id, 'live@north.edu');
-    const [, update] = await north.waitForEvents(2, 1_000);
-    expect(Date.now() - submittedAt).toBeLessThan(1_000);
+    const [, update] = await north.waitForEvents(2, GUARD_MS);
     expect(update).toMatchObject({
       event: 'dashboard',
       data: { num_responses: 1, flagged_students: [['Live Student', 'live@north.edu']] },
     });
-
-    await pause(1_200);
     expect(south.events).toHaveLength(1);
 
+    // Each stream carries its events in order: had north's change reached south, it would come
+    // before south's own update; had south's reached north, before north's next one.
     await submitTo(cast.b.id, 'live@south.edu');
-    const [, southUpdate] = await south.waitForEvents(2, 1_000);
+    const [, southUpdate] = await south.waitForEvents(2, GUARD_MS);
     expect(southUpdate?.data.num_responses).toBe(1);
-    await pause(500);
-    expect(north.events).toHaveLength(2);
+    expect(south.events).toHaveLength(2);
+    await submitTo(cast.a.id, 'again@north.edu');
+    const [, , northAgain] = await north.waitForEvents(3, GUARD_MS);
+    expect(northAgain?.data.num_responses).toBe(2);
+    expect(north.events).toHaveLength(3);
+    expect(north.events.slice(0, 2).map((received) => received.data.num_responses)).toEqual([0, 1]);
   });
 
   it('hears submissions made through the survey endpoint', async () => {
@@ -95,12 +110,10 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
         question.question_type === 'text' ? 'ok' : '2',
       ]),
     );
-    const submittedAt = Date.now();
     expect(
       (await agent.post('/api/survey/', { survey_template_id: survey.body.template_id, answers })).status,
     ).toBe(200);
-    const [, update] = await north.waitForEvents(2, 1_000);
-    expect(Date.now() - submittedAt).toBeLessThan(1_000);
+    const [, update] = await north.waitForEvents(2, GUARD_MS);
     expect(update?.data.num_responses).toBe(1);
   });
 
@@ -108,8 +121,7 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
     const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
     await north.waitForEvents(1, 2_000);
     for (let index = 0; index < 20; index += 1) await submitTo(cast.a.id, `burst${index}@north.edu`);
-    const deadline = Date.now() + 2_000;
-    while (north.events.at(-1)?.data.num_responses !== 20 && Date.now() < deadline) await pause(20);
+    await north.waitUntil((events) => events.at(-1)?.data.num_responses === 20, GUARD_MS);
     expect(north.events.at(-1)?.data.num_responses).toBe(20);
     expect(north.events.length).toBeLessThan(20);
   });
@@ -124,8 +136,8 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
       const extra = await openStream(baseUrl, cookie);
       expect(extra.status).toBe(429);
       for (const stream of streams) stream.close();
-      // The server notices the closed sockets; the next round must fit again.
-      await pause(200);
+      // The server notices the closed sockets and gives their slots back; the next round must fit again.
+      await vi.waitFor(async () => expect(await openSlotsOf(cast.adminA.id)).toBe(0), { timeout: GUARD_MS });
     }
   });
 
@@ -144,10 +156,9 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
     expect(student.status).toBe(403);
     const north = await openStream(baseUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
     await north.waitForEvents(1, 2_000);
-    const started = Date.now();
+    // Resolving at all is the point: an open stream never finishes by itself.
     await context.app.close();
-    expect(Date.now() - started).toBeLessThan(2_000);
-    expect(await north.waitForEnd(1_000)).toBe(true);
+    expect(await north.waitForEnd(GUARD_MS)).toBe(true);
   });
 
   // Several app instances share events only through PostgreSQL; SQLite runs in one process.
@@ -167,10 +178,8 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
         const otherUrl = `http://127.0.0.1:${(other.server.address() as AddressInfo).port}`;
         const north = await openStream(otherUrl, (await sessionCookieOf(cast.adminA.email)).cookie);
         await north.waitForEvents(1, 2_000);
-        const submittedAt = Date.now();
         await submitTo(cast.a.id, 'elsewhere@north.edu');
-        await north.waitForEvents(2, 1_000);
-        expect(Date.now() - submittedAt).toBeLessThan(1_000);
+        await north.waitForEvents(2, GUARD_MS);
         expect(north.events[1]?.data.num_responses).toBe(1);
       } finally {
         for (const client of clients.splice(0)) client.close();
