@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
 import { runInTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
-import { recordStudentJoined, recordSubmission } from '../../src/server/features/dashboard/rollups/record';
-import { makeUser } from './factories';
+import { findUserByEmail } from '../../src/server/features/auth/queries';
+import { insertStudentAccount } from '../../src/server/features/auth/service';
+import { upsertRespondent } from '../../src/server/features/surveys/queries';
+import { saveScreenedSubmission } from '../../src/server/features/surveys/service';
+import { TEST_PASSWORD, testPasswordHash } from './factories';
 
 type Category = QuestionsTable['category'];
 type Tier = SubmissionsTable['tier'];
@@ -50,37 +53,28 @@ export async function activeQuestions(db: Kysely<Database>, institutionId: numbe
   };
 }
 
-/** A registered student, counted by the dashboard from `registeredAt` as registration does. */
+/** A registered student, counted by the dashboard from `registeredAt`, through registration's own code. */
 export async function addStudent(
   db: Kysely<Database>,
   options: { institutionId: number; email: string; name: string; registeredAt: number },
 ) {
-  const user = await makeUser(db, {
-    email: options.email,
-    name: options.name,
-    institutionId: options.institutionId,
-  });
-  await db.updateTable('users').set({ created_at: options.registeredAt }).where('id', '=', user.id).execute();
-  await runInTransaction(db, async (trx, hooks) => {
-    // As registration does: a link respondent with this email becomes this account.
-    await trx
-      .updateTable('respondents')
-      .set({ user_id: user.id })
-      .where('institution_id', '=', options.institutionId)
-      .where('email', '=', user.email)
-      .execute();
-    await recordStudentJoined(trx, hooks, {
+  const email = options.email.toLowerCase();
+  const id = await runInTransaction(db, async (trx, hooks) =>
+    insertStudentAccount(trx, hooks, {
       institutionId: options.institutionId,
-      email: user.email,
+      email,
+      name: options.name,
+      passwordHash: await testPasswordHash(),
       joinedAt: options.registeredAt,
-    });
-  });
-  return user;
+    }),
+  );
+  return { id, email, password: TEST_PASSWORD };
 }
 
 /**
- * A stored submission, written the way the survey endpoint writes one: respondent, submission
- * and answers, and the dashboard rollups, in one transaction.
+ * A stored submission with the tier, time and answers given, written by the survey feature's own
+ * code: respondent, submission and answers, and the dashboard rollups, in one transaction. Test
+ * data stands for submissions whose address was proven.
  */
 export async function addSubmission(
   db: Kysely<Database>,
@@ -96,79 +90,37 @@ export async function addSubmission(
   },
 ): Promise<number> {
   const email = options.email.toLowerCase();
+  const likert = options.answers.filter(
+    (answer) => answer.question.type === 'likert' && answer.question.category !== 'safety',
+  );
+  const likertMean = likert.length
+    ? likert.reduce((sum, answer) => sum + Number(answer.value), 0) / likert.length
+    : null;
   return runInTransaction(db, async (trx, hooks) => {
-    const user = await trx.selectFrom('users').select('id').where('email', '=', email).executeTakeFirst();
-    let respondent = await trx
-      .selectFrom('respondents')
-      .select('id')
-      .where('institution_id', '=', options.institutionId)
-      .where('email', '=', email)
-      .executeTakeFirst();
-    respondent ??= await trx
-      .insertInto('respondents')
-      .values({
-        institution_id: options.institutionId,
-        email,
-        name: options.name,
-        user_id: user?.id ?? null,
-        created_at: options.at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    const likert = options.answers.filter(
-      (answer) => answer.question.type === 'likert' && answer.question.category !== 'safety',
-    );
-    const likertMean = likert.length
-      ? likert.reduce((sum, answer) => sum + Number(answer.value), 0) / likert.length
-      : null;
-    const submission = await trx
-      .insertInto('submissions')
-      .values({
-        institution_id: options.institutionId,
-        template_id: options.templateId ?? null,
-        respondent_id: respondent.id,
-        user_id: user?.id ?? null,
-        client_submission_id: null,
-        student_name: options.name,
-        school_email: email,
-        tier: options.tier,
-        reasons: JSON.stringify(options.reasons ?? []),
-        likert_mean: likertMean,
-        created_at: options.at,
-        // Test data stands for submissions whose address was proven, as they all were before.
-        verified_at: options.at,
-      })
-      .returning('id')
-      .executeTakeFirstOrThrow();
-    if (options.answers.length > 0) {
-      await trx
-        .insertInto('answers')
-        .values(
-          options.answers.map((answer) => ({
-            submission_id: submission.id,
-            question_id: answer.question.id,
-            question_text: answer.question.text,
-            question_type: answer.question.type,
-            category: answer.question.category,
-            value: String(answer.value),
-          })),
-        )
-        .execute();
-    }
-    await recordSubmission(trx, hooks, {
+    const user = await findUserByEmail(trx, email);
+    const respondent = { name: options.name, email, userId: user?.id ?? null, proven: true };
+    const respondentId = await upsertRespondent(trx, {
       institutionId: options.institutionId,
-      email,
-      submissionId: submission.id,
+      ...respondent,
       createdAt: options.at,
-      tier: options.tier,
-      likertMean,
+    });
+    const submissionId = await saveScreenedSubmission(trx, hooks, {
+      institutionId: options.institutionId,
+      templateId: options.templateId ?? null,
+      respondentId,
+      respondent,
+      createdAt: options.at,
+      screened: { tier: options.tier, reasons: options.reasons ?? [], likertMean },
       answers: options.answers.map((answer) => ({
-        category: answer.question.category,
+        questionId: answer.question.id,
+        questionText: answer.question.text,
         questionType: answer.question.type,
+        category: answer.question.category,
         value: String(answer.value),
       })),
     });
-    return submission.id;
+    if (submissionId === undefined) throw new Error('addSubmission: nothing stored');
+    return submissionId;
   });
 }
 

@@ -8,6 +8,12 @@ import { hashPassword } from '../../src/server/lib/passwords';
 export const TEST_PASSWORD = 'correct-horse-battery';
 let passwordHash: Promise<string> | undefined;
 
+/** The test password's hash, computed once: argon2 is slow on purpose. */
+export function testPasswordHash(): Promise<string> {
+  passwordHash ??= hashPassword(TEST_PASSWORD);
+  return passwordHash;
+}
+
 /** An institution with its starter template, named and scoped for one test. */
 export async function makeInstitution(
   db: Kysely<Database>,
@@ -22,12 +28,11 @@ export async function makeUser(
   db: Kysely<Database>,
   options: { email: string; role?: Role; institutionId?: number | null; name?: string },
 ) {
-  passwordHash ??= hashPassword(TEST_PASSWORD);
   const email = options.email.toLowerCase();
   const name = options.name ?? options.email.split('@')[0] ?? 'User';
   const role = options.role ?? 'student';
   const institutionId = options.institutionId ?? null;
-  const hash = await passwordHash;
+  const hash = await testPasswordHash();
   if (role === 'student' && institutionId !== null) {
     const id = await runInTransaction(db, (trx, hooks) =>
       insertStudentAccount(trx, hooks, { institutionId, email, name, passwordHash: hash }),

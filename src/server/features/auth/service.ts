@@ -103,12 +103,19 @@ export function emailDomain(email: string): string {
 export async function insertStudentAccount(
   trx: Executor,
   hooks: CommitHooks,
-  student: { institutionId: number; email: string; name: string; passwordHash: string },
+  student: {
+    institutionId: number;
+    email: string;
+    name: string;
+    passwordHash: string;
+    /** When the account is recorded; now unless an import or a test dates it. */
+    joinedAt?: number;
+  },
 ): Promise<number> {
   const { institutionId, email } = student;
   // One clock reading: the dashboard counts the student from the moment the account records,
   // as a rebuild from the users table does (two readings could even fall in different months).
-  const joinedAt = now();
+  const joinedAt = student.joinedAt ?? now();
   const userId = await queries.insertUser(trx, {
     institution_id: institutionId,
     email,

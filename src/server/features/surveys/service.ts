@@ -15,7 +15,7 @@ import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../auth/queries';
 import { emailDomain } from '../auth/service';
-import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
+import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
@@ -102,7 +102,7 @@ export interface SubmissionInput {
   addressProven?: true;
 }
 
-interface Respondent {
+export interface Respondent {
   name: string;
   email: string;
   userId: number | null;
@@ -267,13 +267,78 @@ function reply(tier: RiskResult['tier'], template: SurveyTemplate, proven: boole
   };
 }
 
-/** What the dashboard rollups need of each answer. */
-function answerFacts(answers: CheckedAnswer[]) {
-  return answers.map(({ question, value }) => ({
-    category: question.category,
-    questionType: question.question_type,
-    value,
-  }));
+/** A submission already checked and screened, ready to be stored. */
+export interface ScreenedSubmission {
+  institutionId: number;
+  templateId: number | null;
+  respondentId: number;
+  respondent: Respondent;
+  clientSubmissionId?: string;
+  visitorHash?: string;
+  createdAt: number;
+  screened: Pick<RiskResult, 'tier' | 'reasons' | 'likertMean'>;
+  answers: {
+    questionId: number | null;
+    questionText: string;
+    questionType: RecordedAnswer['questionType'];
+    category: RecordedAnswer['category'];
+    value: string;
+  }[];
+}
+
+/**
+ * Stores a screened submission with its answers and, when its address is proven, counts it on
+ * the dashboard. Returns its id, or undefined when it is a retry of one already stored (then
+ * nothing is stored). Call inside the submission's transaction.
+ */
+export async function saveScreenedSubmission(
+  trx: Executor,
+  hooks: CommitHooks,
+  submission: ScreenedSubmission,
+): Promise<number | undefined> {
+  const { respondent, createdAt, screened } = submission;
+  const submissionId = await queries.insertSubmission(trx, {
+    institution_id: submission.institutionId,
+    template_id: submission.templateId,
+    respondent_id: submission.respondentId,
+    user_id: respondent.userId,
+    client_submission_id: submission.clientSubmissionId ?? null,
+    student_name: respondent.name,
+    school_email: respondent.email,
+    tier: screened.tier,
+    reasons: JSON.stringify(screened.reasons),
+    likert_mean: screened.likertMean,
+    created_at: createdAt,
+    verified_at: respondent.proven ? createdAt : null,
+    visitor_hash: submission.visitorHash ?? null,
+  });
+  if (submissionId === undefined) return undefined;
+  await queries.insertAnswers(
+    trx,
+    submission.answers.map((answer) => ({
+      submission_id: submissionId,
+      question_id: answer.questionId,
+      question_text: answer.questionText,
+      question_type: answer.questionType,
+      category: answer.category,
+      value: answer.value,
+    })),
+  );
+  // Left out of the dashboard until proven; promoteProvenSubmissions counts it then.
+  if (respondent.proven) {
+    await recordSubmission(trx, hooks, {
+      institutionId: submission.institutionId,
+      email: respondent.email,
+      submissionId,
+      createdAt,
+      tier: screened.tier,
+      likertMean: screened.likertMean,
+      answers: submission.answers,
+    });
+  } else {
+    recordUnprovenSubmission(hooks, submission.institutionId);
+  }
+  return submissionId;
 }
 
 /** The whole submission in one transaction: checked, screened, stored, rolled up, draft cleared. */
@@ -300,20 +365,22 @@ async function storeSubmission(
     })),
     previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
   });
-  const submissionId = await queries.insertSubmission(trx, {
-    institution_id: template.institution_id,
-    template_id: template.id,
-    respondent_id: respondentId,
-    user_id: respondent.userId,
-    client_submission_id: input.clientSubmissionId ?? null,
-    student_name: respondent.name,
-    school_email: respondent.email,
-    tier: screened.tier,
-    reasons: JSON.stringify(screened.reasons),
-    likert_mean: screened.likertMean,
-    created_at: createdAt,
-    verified_at: respondent.proven ? createdAt : null,
-    visitor_hash: input.visitorHash ?? null,
+  const submissionId = await saveScreenedSubmission(trx, hooks, {
+    institutionId: template.institution_id,
+    templateId: template.id,
+    respondentId,
+    respondent,
+    clientSubmissionId: input.clientSubmissionId,
+    visitorHash: input.visitorHash,
+    createdAt,
+    screened,
+    answers: answers.map(({ question, value }) => ({
+      questionId: question.id,
+      questionText: question.question_text,
+      questionType: question.question_type,
+      category: question.category,
+      value,
+    })),
   });
   if (submissionId === undefined) {
     // A retry of a submission already stored: answer as the first time, store nothing.
@@ -323,31 +390,6 @@ async function storeSubmission(
       input.clientSubmissionId as string,
     );
     return reply(earlier?.tier ?? 'none', template, (earlier?.verified_at ?? null) !== null);
-  }
-  await queries.insertAnswers(
-    trx,
-    answers.map(({ question, value }) => ({
-      submission_id: submissionId,
-      question_id: question.id,
-      question_text: question.question_text,
-      question_type: question.question_type,
-      category: question.category,
-      value,
-    })),
-  );
-  // Left out of the dashboard until proven; promoteProvenSubmissions counts it then.
-  if (respondent.proven) {
-    await recordSubmission(trx, hooks, {
-      institutionId: template.institution_id,
-      email: respondent.email,
-      submissionId,
-      createdAt,
-      tier: screened.tier,
-      likertMean: screened.likertMean,
-      answers: answerFacts(answers),
-    });
-  } else {
-    recordUnprovenSubmission(hooks, template.institution_id);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
   return reply(screened.tier, template, respondent.proven);
