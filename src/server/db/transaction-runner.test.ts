@@ -145,6 +145,60 @@ describe('group commit on SQLite', () => {
     ]);
   });
 
+  it("runs after-commit hooks once the group's work is visible, and never those of a failed unit", async () => {
+    const run = groupCommit(db.kysely);
+    const heard: { name: string; committed: string[] }[] = [];
+    const announcing =
+      (name: string, fail = false) =>
+      async (trx: Transaction<Database>, hooks: CommitHooks) => {
+        await insert(name)(trx);
+        hooks.afterCommit(() => {
+          heard.push({ name, committed: committedNames() });
+        });
+        if (fail) throw new Error('invalid answers');
+        return name;
+      };
+    const outcomes = await Promise.allSettled([
+      run(announcing('a')),
+      run(announcing('b', true)),
+      run(announcing('c')),
+    ]);
+    expect(outcomes.map((outcome) => outcome.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(heard).toEqual([
+      { name: 'a', committed: ['a', 'c'] },
+      { name: 'c', committed: ['a', 'c'] },
+    ]);
+  });
+
+  it('runs no hook of a group whose transaction fails', async () => {
+    const run = groupCommit(db.kysely);
+    const heard: string[] = [];
+    const written: string[] = [];
+    const hook = {
+      start: () => [] as string[],
+      merge: (into: string[], from: string[]) => {
+        into.push(...from);
+      },
+      write: async (_trx: Transaction<Database>, names: string[]) => {
+        written.push(...names);
+      },
+    };
+    const announcing = async (trx: Transaction<Database>, hooks: CommitHooks) => {
+      hooks.beforeCommit(hook).push('a');
+      hooks.afterCommit(() => {
+        heard.push('a');
+      });
+      return insert('a')(trx);
+    };
+    const breaking = async (trx: Transaction<Database>) => {
+      await sql`rollback`.execute(trx);
+    };
+    await Promise.allSettled([run(announcing), run(breaking)]);
+    expect(heard).toEqual([]);
+    expect(committedNames()).toEqual([]);
+    expect(written).toEqual([]);
+  });
+
   it('splits a long queue into groups of at most maxGroupSize', async () => {
     const run: TransactionRunner = groupCommit(db.kysely, { maxGroupSize: 2 });
     const groups: number[][] = [];
