@@ -1,11 +1,10 @@
 import { EventEmitter } from 'node:events';
-import type { Executor } from '../db/executor';
-import { isPostgres } from '../db/executor';
+import { type Executor, isPostgres } from '../db/executor';
 import { notifyChange } from './queries';
 
 /**
  * "Institution N's dashboard changed", told to every app instance watching. PostgreSQL carries it
- * with NOTIFY (delivered at commit, to every instance); SQLite has one process, so an in-process
+ * with NOTIFY (to every instance listening on the same database and schema); SQLite has one process, so an in-process
  * emitter does. SQLite feeds are keyed by Kysely's dialect adapter, the one object a database
  * and all its transactions share, so two databases in one process (tests) never mix.
  */
@@ -26,9 +25,10 @@ export function localFeed(db: Executor): EventEmitter {
 }
 
 /**
- * Called once the change is committed, so whoever reacts reads the new numbers. A notice that
- * cannot be sent (the database just went away) is dropped: the change itself is kept, and the
- * listeners of every instance resynchronise when their connection comes back.
+ * Called once the change is committed (an after-commit hook), so whoever reacts reads the new
+ * numbers, on both databases alike. A notice that cannot be sent because the database just went
+ * away is dropped rather than failing work already committed; open dashboards catch up with the
+ * next change, or when their listener reconnects after the outage.
  */
 export async function announceChange(db: Executor, institutionId: number): Promise<void> {
   if (isPostgres(db)) await notifyChange(db, institutionId).catch(() => undefined);
