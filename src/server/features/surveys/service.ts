@@ -12,11 +12,10 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import { institutionDomains } from '../auth/queries';
-import { emailDomain } from '../auth/service';
 import type { PendingCounters } from '../dashboard/pending-counters';
 import { recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups';
 import { deleteDraft } from '../drafts/queries';
+import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
@@ -210,11 +209,7 @@ async function identifyRespondent(
     return { name: user.name, email: user.email, userId: user.id, proven: true };
   }
   const email = input.schoolEmail as string;
-  const domains = await institutionDomains(trx, template.institution_id);
-  if (!domains.includes(emailDomain(email))) {
-    const expected = domains.map((domain) => `@${domain}`).join(' or ');
-    throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address (${expected})`);
-  }
+  await requireInstitutionEmail(trx, { id: template.institution_id, name: template.institution_name }, email);
   const proven =
     input.addressProven === true ||
     (input.visitorHash !== undefined &&
