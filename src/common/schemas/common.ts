@@ -42,9 +42,23 @@ export const Email = z
   .pipe(z.email({ error: 'Enter a valid email address' }))
   .transform((email) => email.toLowerCase());
 
-/** A database id in a URL path: a positive integer, never anything else. */
-export const IdParam = z.coerce
-  .number({ error: 'Id must be a number' })
-  .int('Id must be a whole number')
-  .positive('Id must be positive')
-  .max(2_147_483_647, 'Id is out of range');
+/** The largest id an integer column holds on both databases. */
+const MAX_DATABASE_ID = 2_147_483_647;
+
+/**
+ * A database id: a positive integer, never anything else. `label` names the field in messages;
+ * `notANumber` is the message for anything that is not a number, missing included.
+ */
+export function databaseId(label: string, notANumber = `${label} must be a number`) {
+  return withIdRules(z.number({ error: notANumber }), label);
+}
+
+function withIdRules<T extends z.ZodNumber | z.ZodCoercedNumber>(schema: T, label: string): T {
+  return schema
+    .int(`${label} must be a whole number`)
+    .positive(`${label} must be positive`)
+    .max(MAX_DATABASE_ID, `${label} is out of range`) as T;
+}
+
+/** A database id in a URL path, where it arrives as text. */
+export const IdParam = withIdRules(z.coerce.number({ error: 'Id must be a number' }), 'Id');

@@ -1,4 +1,6 @@
 import type { Generated, Insertable, Selectable } from 'kysely';
+import type { RiskTier } from '../../common/risk/tiers';
+import type { QuestionCategory, QuestionType } from '../../common/schemas/templates';
 
 /** Timestamps are epoch milliseconds in a bigint column on both databases. */
 type Millis = number;
@@ -68,8 +70,8 @@ export interface QuestionsTable {
   id: Generated<number>;
   template_id: number;
   question_text: string;
-  question_type: 'likert' | 'text';
-  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  question_type: QuestionType;
+  category: QuestionCategory;
   /** JSON object { "1".."5": label } or null. */
   answer_choices: string | null;
   position: number;
@@ -94,7 +96,7 @@ export interface SubmissionsTable {
   client_submission_id: string | null;
   student_name: string;
   school_email: string;
-  tier: 'none' | 'monitor' | 'elevated' | 'urgent';
+  tier: RiskTier;
   /** JSON array of strings. */
   reasons: string;
   likert_mean: number | null;
@@ -111,8 +113,8 @@ export interface AnswersTable {
   question_id: number | null;
   /** Copied from the question so analytics survive the question's deletion. */
   question_text: string;
-  question_type: 'likert' | 'text';
-  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  question_type: QuestionType;
+  category: QuestionCategory;
   value: string;
 }
 

@@ -1,4 +1,5 @@
 import { type Insertable, PostgresAdapter, sql } from 'kysely';
+import { FLAGGED_TIERS } from '../../../common/risk/tiers';
 import type { Executor } from '../../db/executor';
 import { reusableQuery } from '../../db/reusable-query';
 import type {
@@ -294,7 +295,7 @@ export function unverifiedFlagged(db: Executor, institutionId: number, since: nu
     .where('institution_id', '=', institutionId)
     .where('verified_at', 'is', null)
     .where('created_at', '>=', since)
-    .where('tier', 'in', ['urgent', 'elevated'])
+    .where('tier', 'in', FLAGGED_TIERS)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

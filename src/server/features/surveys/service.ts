@@ -7,6 +7,7 @@ import {
   screenSubmissionSafely,
 } from '../../../common/risk';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
@@ -232,7 +233,7 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
   }));
   if (checked.some((answer) => answer.value === '')) throw new AppError('BAD_REQUEST', FILL_IN_ALL);
   for (const { question, value } of checked) {
-    if (question.question_type === 'likert' && !/^[1-5]$/.test(value)) {
+    if (question.question_type === 'likert' && !isLikertValue(value)) {
       throw new AppError('BAD_REQUEST', `Question ${question.position}: choose an answer from 1 to 5`);
     }
   }
