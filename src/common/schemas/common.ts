@@ -17,6 +17,7 @@ export const ErrorCode = z.enum([
   'PAYLOAD_TOO_LARGE', // 413
   'UNSUPPORTED_MEDIA_TYPE', // 415
   'TOO_MANY_REQUESTS', // 429: wait (see Retry-After) and try again
+  'HEADERS_TOO_LARGE', // 431: the request's headers (cookies, usually) are too large
   'INTERNAL', // 500: our fault
   'DATABASE_UNAVAILABLE', // 503: try again shortly (see Retry-After)
 ]);

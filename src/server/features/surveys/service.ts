@@ -124,7 +124,7 @@ interface CheckedAnswer {
 export function refuseNonStudents(user: SessionUser | null, viaLink: boolean) {
   if (user?.role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
   if (user?.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
-  if (!user && !viaLink) throw new AppError('UNAUTHENTICATED', LOGIN_TO_SUBMIT, { requires_auth: true });
+  if (!user && !viaLink) throw new AppError('REQUIRES_AUTH', LOGIN_TO_SUBMIT, { requires_auth: true });
 }
 
 /** A visitor has no account to take a name and an email from. */
