@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TEST_SECRET, TestAgent } from '../../../test/helpers/app';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/helpers/databases';
+import { type ErrorCode, ErrorResponse } from '../../common/schemas/common';
 import { buildApp } from '../app';
 import { DEFAULT_LIMITS, loadConfig } from '../config';
 import { AppError } from './errors';
@@ -57,15 +58,18 @@ function expectErrorBody(
   response: { status: number; body: unknown; headers: Record<string, unknown> },
   status: number,
   message?: string,
+  code?: ErrorCode,
 ) {
   expect(response.status).toBe(status);
   expect(String(response.headers['content-type'])).toContain('application/json');
   const body = response.body as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['message', 'success']);
+  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'success']);
+  expect(ErrorResponse.safeParse(body).success, 'matches the shared ErrorResponse').toBe(true);
   expect(body.success).toBe(false);
   expect(typeof body.message).toBe('string');
   expect(String(body.message).length).toBeGreaterThan(0);
   if (message !== undefined) expect(body.message).toBe(message);
+  if (code !== undefined) expect(body.code).toBe(code);
 }
 
 describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
