@@ -15,6 +15,7 @@ export const ErrorCode = z.enum([
   'CONFLICT', // 409: the state changed underneath the request
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly
   'PAYLOAD_TOO_LARGE', // 413
+  'URI_TOO_LONG', // 414: the address (a path parameter) is longer than any real one
   'UNSUPPORTED_MEDIA_TYPE', // 415
   'TOO_MANY_REQUESTS', // 429: wait (see Retry-After) and try again
   'HEADERS_TOO_LARGE', // 431: the request's headers (cookies, usually) are too large

@@ -18,6 +18,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   REQUEST_TIMEOUT: 408,
   CONFLICT: 409,
   PAYLOAD_TOO_LARGE: 413,
+  URI_TOO_LONG: 414,
   UNSUPPORTED_MEDIA_TYPE: 415,
   TOO_MANY_REQUESTS: 429,
   HEADERS_TOO_LARGE: 431,
@@ -75,7 +76,7 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   },
   FST_ERR_VALIDATION: { code: 'VALIDATION_FAILED', message: 'Invalid request' },
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: 'The address is not valid' },
-  FST_ERR_MAX_PARAM_LENGTH: { code: 'BAD_REQUEST', message: 'The address is too long' },
+  FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'The address is too long' },
 };
 
 /** The code of any other client error Fastify or a plugin raises, from its status. */
