@@ -100,6 +100,8 @@ export interface SubmissionsTable {
   /** JSON array of strings. */
   reasons: string;
   likert_mean: number | null;
+  /** Version of the crisis-language lexicon that screened it; null for submissions stored before versions were. */
+  lexicon_version: string | null;
   created_at: Millis;
   /** When the address the submission names was proven; null while it is not (design section 8). */
   verified_at: Millis | null;

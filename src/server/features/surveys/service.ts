@@ -3,6 +3,7 @@ import { z } from 'zod';
 import {
   CrisisResource,
   DEFAULT_CRISIS_RESOURCES,
+  LEXICON_VERSION,
   type RiskResult,
   screenSubmissionSafely,
 } from '../../../common/risk';
@@ -308,6 +309,7 @@ async function storeSubmission(
     tier: screened.tier,
     reasons: JSON.stringify(screened.reasons),
     likert_mean: screened.likertMean,
+    lexicon_version: LEXICON_VERSION,
     created_at: createdAt,
     verified_at: respondent.proven ? createdAt : null,
     visitor_hash: input.visitorHash ?? null,

@@ -5,7 +5,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
-import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk';
+import { DEFAULT_CRISIS_RESOURCES, LEXICON_VERSION } from '../../../common/risk';
 import type { ErrorCode } from '../../../common/schemas/common';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rebuild';
@@ -311,6 +311,17 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         answers: answersFor(survey.questions, { text: 'I want to kill myself' }),
       });
       expect(response.body.crisis_resources).toEqual(DEFAULT_CRISIS_RESOURCES);
+    });
+
+    it('stores the version of the lexicon that screened each submission', async () => {
+      await submit({
+        survey_template_id: survey.template_id,
+        answers: answersFor(survey.questions, { text: 'I want to kill myself' }),
+      });
+      const [stored] = await submissions();
+      expect(stored?.tier).toBe('urgent');
+      expect(stored?.lexicon_version).toBe(LEXICON_VERSION);
+      expect(LEXICON_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     });
 
     it("returns the institution's own crisis resources when it configured them", async () => {
