@@ -10,6 +10,7 @@ import {
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
@@ -241,15 +242,12 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
   return checked;
 }
 
+/** `institutions.crisis_resources`: the institution's own list, when it configured one. */
+const StoredCrisisResources = z.array(CrisisResource).min(1);
+
 function crisisResourcesOf(template: SurveyTemplate): CrisisResource[] {
-  if (!template.crisis_resources) return DEFAULT_CRISIS_RESOURCES;
-  try {
-    const parsed = z.array(CrisisResource).min(1).safeParse(JSON.parse(template.crisis_resources));
-    // A broken configuration must not leave a student in crisis without anywhere to turn.
-    return parsed.success ? parsed.data : DEFAULT_CRISIS_RESOURCES;
-  } catch {
-    return DEFAULT_CRISIS_RESOURCES;
-  }
+  // A broken configuration must not leave a student in crisis without anywhere to turn.
+  return parseStoredJson(StoredCrisisResources, template.crisis_resources) ?? DEFAULT_CRISIS_RESOURCES;
 }
 
 /**
