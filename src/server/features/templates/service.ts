@@ -102,7 +102,7 @@ export async function deleteTemplate(options: {
 }
 
 /** Activates the template and, in the same statement, deactivates whichever was active. */
-export async function useTemplate(options: {
+export async function activateTemplate(options: {
   db: Executor;
   institutionId: number;
   templateId: number;
