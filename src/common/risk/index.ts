@@ -8,4 +8,4 @@ export {
   screenSubmission,
   screenSubmissionSafely,
 } from './screen';
-export { FLAGGED_TIERS, isFlagged, RISK_TIERS, RiskTier } from './tiers';
+export { isFlagged, RISK_TIERS, type RiskTier } from './tiers';

@@ -257,5 +257,4 @@ export interface Database {
   pending_registrations: PendingRegistrationsTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

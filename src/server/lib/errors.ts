@@ -96,11 +96,7 @@ function validationMessage(error: FastifyError): string {
 }
 
 /** Every failure body: `{ success: false, code, message }` plus any extra fields the spec asks for. */
-export function errorBody(
-  code: ErrorCode,
-  message: string,
-  extra: Record<string, unknown> = {},
-): ErrorResponse {
+function errorBody(code: ErrorCode, message: string, extra: Record<string, unknown> = {}): ErrorResponse {
   return { success: false, code, message, ...extra };
 }
 

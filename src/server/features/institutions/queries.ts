@@ -22,10 +22,6 @@ export async function insertDomains(db: Executor, institutionId: number, domains
     .execute();
 }
 
-export function findInstitutionIdByName(db: Executor, name: string) {
-  return db.selectFrom('institutions').select('id').where('name', '=', name).executeTakeFirst();
-}
-
 export async function institutionDomains(db: Executor, institutionId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('institution_domains')
