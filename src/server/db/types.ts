@@ -1,4 +1,4 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
 import type { RiskTier } from '../../common/risk/tiers';
 import type { QuestionCategory, QuestionType } from '../../common/schemas/templates';
 

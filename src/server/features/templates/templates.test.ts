@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
