@@ -22,7 +22,14 @@ import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import type { CodeContext } from './features/verify/codes';
 import { verifyRoutes } from './features/verify/routes';
-import { AppError, errorBody, handleError } from './lib/errors';
+import {
+  AppError,
+  handleClientError,
+  handleError,
+  sendError,
+  TOO_MANY_REQUESTS_MESSAGE,
+  unknownEndpoint,
+} from './lib/errors';
 import { sharedRateLimitStore } from './lib/limits';
 import { loggerOptions } from './lib/logging';
 import { createMailTransport, type MailTransport } from './lib/mail/transport';
@@ -59,6 +66,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     trustProxy: proxyTrust(config.trustProxy),
     bodyLimit: config.limits.bodyBytes,
     ...serverTimeouts(config.limits.timeouts),
+    // A body or headers that arrive too slowly are refused by Node itself: answer in our shape too.
+    clientErrorHandler: handleClientError,
     // Hash links and ids fit easily; anything longer is hostile.
     routerOptions: { maxParamLength: 200 },
     // The router's own refusals (a malformed percent-encoding, an over-long parameter) would
@@ -102,7 +111,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.addHook('onClose', async () => stopWatchingHealth());
   app.setNotFoundHandler((request, reply) => {
-    reply.status(404).send(errorBody(`No such endpoint: ${request.method} ${request.url.split('?')[0]}`));
+    const notFound = unknownEndpoint(request.method, request.url);
+    sendError(reply, notFound.code, notFound.message);
   });
 
   // Helmet's headers, from one middleware built at start (its Fastify wrapper builds one per request).
@@ -131,8 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     global: false,
     // Counts in the database, so a limit holds across instances (see lib/limits.ts).
     store: sharedRateLimitStore(db.kysely),
-    errorResponseBuilder: () =>
-      new AppError('TOO_MANY_REQUESTS', 'Too many requests. Please wait a minute and try again.'),
+    errorResponseBuilder: () => new AppError('TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE),
   });
   await app.register(swagger, {
     openapi: {

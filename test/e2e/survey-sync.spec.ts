@@ -73,7 +73,12 @@ test.describe('autosave after the session has ended', () => {
     await page.goto('/survey/');
     let failing = true;
     await page.route('**/api/autosave/', (route) =>
-      failing ? route.fulfill({ status: 503, json: { success: false, message: 'Busy' } }) : route.fallback(),
+      failing
+        ? route.fulfill({
+            status: 503,
+            json: { success: false, code: 'DATABASE_UNAVAILABLE', message: 'Busy' },
+          })
+        : route.fallback(),
     );
     await likertGroups(page).first().getByRole('radio', { name: 'Neutral' }).check();
     await expect(page.getByText(/could not be saved to the server/)).toBeVisible();

@@ -329,7 +329,7 @@ test.describe('survey for a logged-in student', () => {
     await page.route('**/api/survey/', (route) =>
       route.fulfill({
         status: 409,
-        json: { success: false, message: 'This survey has changed; please reload it.' },
+        json: { success: false, code: 'CONFLICT', message: 'This survey has changed; please reload it.' },
       }),
     );
     await page.getByRole('button', { name: SUBMIT_BUTTON }).click();

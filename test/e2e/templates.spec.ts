@@ -247,7 +247,10 @@ test.describe('template management: failures', () => {
         if (route.request().method() !== method) return route.fallback();
         if (fail === 'network') return route.abort();
         if (fail === 'message')
-          return route.fulfill({ status: 409, json: { success: false, message: 'Busy, try later' } });
+          return route.fulfill({
+            status: 409,
+            json: { success: false, code: 'CONFLICT', message: 'Busy, try later' },
+          });
         return route.fulfill({ status: 500, body: '' });
       });
     };

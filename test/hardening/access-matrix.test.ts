@@ -4,7 +4,9 @@
  * institution's data in any response, and nothing changed by a refusal or by a read. An
  * allowed write leaves the other institution exactly as it was.
  */
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorResponse } from '../../src/common/schemas/common';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { ACCESS_MATRIX, type AccessEntry, buildRequest, type Cell, cellsOf } from './support/endpoints';
@@ -24,8 +26,10 @@ function forbiddenFor(world: World, cell: Cell, requestText: string): string[] {
 }
 
 function expectErrorBody(response: Res) {
+  expect(ErrorResponse.safeParse(response.json).success, 'matches the shared ErrorResponse').toBe(true);
   expect(response.json).toEqual({
     success: false,
+    code: expect.any(String),
     message: expect.stringMatching(/\S/),
     ...(response.json && typeof response.json === 'object' && 'requires_auth' in response.json
       ? { requires_auth: true }

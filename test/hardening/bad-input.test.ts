@@ -1,7 +1,7 @@
 /**
  * Property-based: every endpoint, sent its valid request broken in one to three hostile ways
  * (support/hostile.ts) by someone allowed to use it. Whatever arrives, the answer is never a
- * 5xx; a 4xx is `{ success: false, message }` with a message; a refused request leaves every
+ * 5xx; a 4xx is `{ success: false, code, message }` with a code from the shared list and a message; a refused request leaves every
  * table as it was; no other institution's data comes back; and nothing pollutes prototypes.
  *
  * FUZZ_RUNS sets the cases per endpoint (default 60). A failure prints fast-check's seed and
@@ -9,6 +9,7 @@
  */
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ErrorResponse } from '../../src/common/schemas/common';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { buildRequest, FUZZ_TABLE, type FuzzEntry } from './support/endpoints';
@@ -82,8 +83,12 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
                 message: expect.stringMatching(/\S/),
               });
               expect(
+                ErrorResponse.safeParse(response.json).success,
+                `${label} -> a body without a valid code: ${response.text.slice(0, 300)}`,
+              ).toBe(true);
+              expect(
                 Object.keys(response.json as object).every((key) =>
-                  ['success', 'message', 'requires_auth'].includes(key),
+                  ['success', 'code', 'message', 'requires_auth'].includes(key),
                 ),
               ).toBe(true);
             }

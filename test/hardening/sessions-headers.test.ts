@@ -151,7 +151,11 @@ describe.each(TEST_DIALECTS)('sessions and headers on %s', (dialect) => {
       const sessionsBefore = await limited.db.kysely.selectFrom('sessions').select('id_hash').execute();
       const refused = await login();
       expect(refused.status).toBe(429);
-      expect(refused.json).toEqual({ success: false, message: expect.stringMatching(/\S/) });
+      expect(refused.json).toEqual({
+        success: false,
+        code: 'TOO_MANY_REQUESTS',
+        message: expect.stringMatching(/\S/),
+      });
       expect(
         setCookies(refused).some((line) => line.startsWith(`${SESSION_COOKIE}=`) && !clearsSession(refused)),
       ).toBe(false);

@@ -2,7 +2,6 @@ export { CrisisResource, DEFAULT_CRISIS_RESOURCES } from './crisis-resources';
 export { LEXICON_VERSION, scanText, type TextScan, type TextSeverity } from './scan-text';
 export {
   NEEDS_HUMAN_REVIEW,
-  type QuestionCategory,
   type RiskResult,
   type ScreenedAnswer,
   type ScreeningInput,

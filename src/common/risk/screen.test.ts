@@ -1,11 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  NEEDS_HUMAN_REVIEW,
-  type QuestionCategory,
-  type ScreenedAnswer,
-  screenSubmission,
-  screenSubmissionSafely,
-} from './screen';
+import type { QuestionCategory } from '../schemas/templates';
+import { NEEDS_HUMAN_REVIEW, type ScreenedAnswer, screenSubmission, screenSubmissionSafely } from './screen';
 
 const likert = (category: QuestionCategory, value: number | string): ScreenedAnswer => ({
   questionType: 'likert',

@@ -1,10 +1,17 @@
+import {
+  isLikertValue,
+  LIKERT_MAX,
+  LIKERT_MIN,
+  QUESTION_CATEGORIES,
+  QUESTION_TYPES,
+  type QuestionCategory,
+  type QuestionType,
+} from '../schemas/templates';
 import { scanText } from './scan-text';
 import { highestTier, RISK_TIERS, type RiskTier } from './tiers';
 
-export type QuestionCategory = 'general' | 'sleep' | 'stress' | 'support' | 'safety';
-
 export interface ScreenedAnswer {
-  questionType: 'likert' | 'text';
+  questionType: QuestionType;
   category: QuestionCategory;
   /** Likert: "1" (Excellent / Never) to "5" (Very Poor / Almost always). Text: the written answer. */
   value: string;
@@ -28,12 +35,10 @@ export interface RiskResult {
 
 export const NEEDS_HUMAN_REVIEW = 'needs human review';
 
-const WELLBEING_CATEGORIES = ['general', 'sleep', 'stress', 'support'] as const;
-const QUESTION_CATEGORIES: readonly QuestionCategory[] = [...WELLBEING_CATEGORIES, 'safety'];
-const QUESTION_TYPES: readonly ScreenedAnswer['questionType'][] = ['likert', 'text'];
-const LIKERT_VALUE = /^[1-5]$/;
-const LOWEST_SCORE = 1;
-const HIGHEST_SCORE = 5;
+type WellbeingCategory = Exclude<QuestionCategory, 'safety'>;
+const WELLBEING_CATEGORIES = QUESTION_CATEGORIES.filter(
+  (category): category is WellbeingCategory => category !== 'safety',
+);
 /** Anything above "Never" on a safety question needs same-day outreach. */
 const URGENT_SAFETY_SCORE = 2;
 /** 4 is "Poor" on the survey scale. */
@@ -42,7 +47,7 @@ const WORSENING_STEP = 1;
 /** Means are binary fractions: 3.3 - 2.3 is 0.9999999999999996, which must still count as a full step. */
 const TOLERANCE = 1e-9;
 
-const CATEGORY_LABELS: Record<(typeof WELLBEING_CATEGORIES)[number], string> = {
+const CATEGORY_LABELS: Record<WellbeingCategory, string> = {
   general: 'General',
   sleep: 'Sleep',
   stress: 'Stress',
@@ -148,10 +153,10 @@ function worseningFindings(likertMean: number | null, previousMean: number | nul
 
 /** Answers come from stored data; anything unexpected must stop screening rather than be skipped. */
 function checkedAnswer(answer: ScreenedAnswer): ScreenedAnswer {
-  if (!QUESTION_TYPES.includes(answer.questionType)) {
+  if (!(QUESTION_TYPES as readonly string[]).includes(answer.questionType)) {
     throw new RangeError(`Unknown question type: ${String(answer.questionType)}`);
   }
-  if (!QUESTION_CATEGORIES.includes(answer.category)) {
+  if (!(QUESTION_CATEGORIES as readonly string[]).includes(answer.category)) {
     throw new RangeError(`Unknown question category: ${String(answer.category)}`);
   }
   if (typeof answer.value !== 'string') throw new TypeError('Answer value must be a string');
@@ -160,13 +165,13 @@ function checkedAnswer(answer: ScreenedAnswer): ScreenedAnswer {
 
 function toLikertScore(answer: ScreenedAnswer): LikertScore {
   const value = answer.value.trim();
-  if (!LIKERT_VALUE.test(value)) throw new RangeError(`Likert answer out of range: ${value}`);
+  if (!isLikertValue(value)) throw new RangeError(`Likert answer out of range: ${value}`);
   return { category: answer.category, score: Number(value) };
 }
 
 function validPreviousMean(previousMean: number | null | undefined): number | null {
   if (previousMean === null || previousMean === undefined) return null;
-  if (!Number.isFinite(previousMean) || previousMean < LOWEST_SCORE || previousMean > HIGHEST_SCORE) {
+  if (!Number.isFinite(previousMean) || previousMean < LIKERT_MIN || previousMean > LIKERT_MAX) {
     throw new RangeError(`Previous Likert mean out of range: ${previousMean}`);
   }
   return previousMean;

@@ -1,11 +1,15 @@
-export type RiskTier = 'none' | 'monitor' | 'elevated' | 'urgent';
+import { z } from 'zod';
 
 /** Ordered from least to most serious, so a tier's index is its rank. */
-export const RISK_TIERS: readonly RiskTier[] = Object.freeze(['none', 'monitor', 'elevated', 'urgent']);
+export const RISK_TIERS = ['none', 'monitor', 'elevated', 'urgent'] as const;
+export const RiskTier = z.enum(RISK_TIERS);
+export type RiskTier = z.infer<typeof RiskTier>;
 
-/** Flagged submissions are the ones counsellors are asked to follow up on. */
-export function isFlagged(tier: RiskTier): boolean {
-  return tier === 'urgent' || tier === 'elevated';
+/** Flagged submissions are the ones counsellors are asked to follow up on; most serious first. */
+export const FLAGGED_TIERS = ['urgent', 'elevated'] as const satisfies readonly RiskTier[];
+
+export function isFlagged(tier: RiskTier | null): tier is (typeof FLAGGED_TIERS)[number] {
+  return tier !== null && (FLAGGED_TIERS as readonly RiskTier[]).includes(tier);
 }
 
 export function highestTier(tiers: Iterable<RiskTier>): RiskTier {

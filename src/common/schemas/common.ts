@@ -15,8 +15,10 @@ export const ErrorCode = z.enum([
   'CONFLICT', // 409: the state changed underneath the request
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly
   'PAYLOAD_TOO_LARGE', // 413
+  'URI_TOO_LONG', // 414: the address (a path parameter) is longer than any real one
   'UNSUPPORTED_MEDIA_TYPE', // 415
   'TOO_MANY_REQUESTS', // 429: wait (see Retry-After) and try again
+  'HEADERS_TOO_LARGE', // 431: the request's headers (cookies, usually) are too large
   'INTERNAL', // 500: our fault
   'DATABASE_UNAVAILABLE', // 503: try again shortly (see Retry-After)
 ]);
@@ -42,9 +44,33 @@ export const Email = z
   .pipe(z.email({ error: 'Enter a valid email address' }))
   .transform((email) => email.toLowerCase());
 
-/** A database id in a URL path: a positive integer, never anything else. */
-export const IdParam = z.coerce
-  .number({ error: 'Id must be a number' })
-  .int('Id must be a whole number')
-  .positive('Id must be positive')
-  .max(2_147_483_647, 'Id is out of range');
+/** The largest id an integer column holds on both databases. */
+const MAX_DATABASE_ID = 2_147_483_647;
+
+/**
+ * A database id: a positive integer, never anything else. `label` names the field in messages;
+ * `notANumber` is the message for anything that is not a number, and `missing` (the same unless
+ * given) for no value at all.
+ */
+export function databaseId(
+  label: string,
+  {
+    notANumber = `${label} must be a number`,
+    missing = notANumber,
+  }: { notANumber?: string; missing?: string } = {},
+) {
+  return withIdRules(
+    z.number({ error: (issue) => (issue.input === undefined ? missing : notANumber) }),
+    label,
+  );
+}
+
+function withIdRules<T extends z.ZodNumber | z.ZodCoercedNumber>(schema: T, label: string): T {
+  return schema
+    .int(`${label} must be a whole number`)
+    .positive(`${label} must be positive`)
+    .max(MAX_DATABASE_ID, `${label} is out of range`) as T;
+}
+
+/** A database id in a URL path, where it arrives as text. */
+export const IdParam = withIdRules(z.coerce.number({ error: 'Id must be a number' }), 'Id');

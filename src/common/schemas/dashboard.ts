@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { FLAGGED_TIERS } from '../risk/tiers';
 
 /** How many flagged students the dashboard carries; the rest are paged through /api/dashboard/flagged/. */
 export const FLAGGED_LIST_LIMIT = 100;
@@ -6,7 +7,7 @@ export const FLAGGED_LIST_LIMIT = 100;
 /** How many unproven flagged answers the dashboard shows. */
 export const UNVERIFIED_LIST_LIMIT = 20;
 
-export const FlaggedTier = z.enum(['urgent', 'elevated']);
+export const FlaggedTier = z.enum(FLAGGED_TIERS);
 export type FlaggedTier = z.infer<typeof FlaggedTier>;
 
 /** A student whose latest submission is flagged, with what the counsellor needs to act on it. */

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { CrisisResource } from '../risk';
+import { databaseId } from './common';
 import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
@@ -69,14 +70,7 @@ const SchoolEmail = z
   .refine((email) => email === '' || z.email().safeParse(email).success, 'Enter a valid email address')
   .transform((email) => email.toLowerCase());
 
-const TemplateId = z
-  .number({
-    error: (issue) =>
-      issue.input === undefined ? 'survey_template_id is required' : 'survey_template_id must be a number',
-  })
-  .int('survey_template_id must be a whole number')
-  .positive('survey_template_id must be positive')
-  .max(2_147_483_647, 'survey_template_id is out of range');
+const TemplateId = databaseId('survey_template_id', { missing: 'survey_template_id is required' });
 
 /**
  * POST /api/survey/ and /api/survey/link/{hashLink}/. A logged-in student's name and email come
@@ -116,11 +110,7 @@ export const SubmitSurveyResponse = z.object({
 });
 export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
 
-const DraftTemplateId = z
-  .number({ error: 'template_id is required' })
-  .int('template_id must be a whole number')
-  .positive('template_id must be positive')
-  .max(2_147_483_647, 'template_id is out of range');
+const DraftTemplateId = databaseId('template_id', { notANumber: 'template_id is required' });
 
 export const AutosaveRequest = z.object({
   template_id: DraftTemplateId,

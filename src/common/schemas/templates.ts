@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { databaseId } from './common';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
 
@@ -9,12 +10,14 @@ export const QUESTION_ORDER_MAX = 10_000;
 export const MAX_QUESTIONS_PER_TEMPLATE = 100;
 export const MAX_TEMPLATES_PER_INSTITUTION = 100;
 
-export const QuestionType = z.enum(['likert', 'text'], { error: 'Question type must be likert or text' });
+export const QUESTION_TYPES = ['likert', 'text'] as const;
+export const QuestionType = z.enum(QUESTION_TYPES, { error: 'Question type must be likert or text' });
 export type QuestionType = z.infer<typeof QuestionType>;
 
 /** safety is ours (design section 5): items about self-harm, screened as urgent from 2 up. */
-export const QuestionCategory = z.enum(['general', 'sleep', 'stress', 'support', 'safety'], {
-  error: 'Category must be one of general, sleep, stress, support, safety',
+export const QUESTION_CATEGORIES = ['general', 'sleep', 'stress', 'support', 'safety'] as const;
+export const QuestionCategory = z.enum(QUESTION_CATEGORIES, {
+  error: `Category must be one of ${QUESTION_CATEGORIES.join(', ')}`,
 });
 export type QuestionCategory = z.infer<typeof QuestionCategory>;
 
@@ -22,6 +25,13 @@ export type QuestionCategory = z.infer<typeof QuestionCategory>;
 export const LIKERT_VALUES = ['1', '2', '3', '4', '5'] as const;
 export const LikertValue = z.enum(LIKERT_VALUES);
 export type LikertValue = z.infer<typeof LikertValue>;
+export const LIKERT_MIN = 1;
+export const LIKERT_MAX = LIKERT_VALUES.length;
+
+/** Whether an answer, as stored or sent, is one of the Likert values ("1" to "5", nothing else). */
+export function isLikertValue(value: unknown): value is LikertValue {
+  return LikertValue.safeParse(value).success;
+}
 
 /** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
 export const AnswerChoices = z.partialRecord(LikertValue, z.string());
@@ -53,12 +63,7 @@ export const CreateTemplateResponse = z.object({
 });
 export type CreateTemplateResponse = z.infer<typeof CreateTemplateResponse>;
 
-const requiredId = (label: string) =>
-  z
-    .number({ error: `${label} is required` })
-    .int(`${label} must be a whole number`)
-    .positive(`${label} must be positive`)
-    .max(2_147_483_647, `${label} is out of range`);
+const requiredId = (label: string) => databaseId(label, { notANumber: `${label} is required` });
 
 /** Ids arrive from HTML forms as strings as often as numbers; both mean the same id. */
 const numericString = (value: unknown) =>

@@ -1,4 +1,6 @@
-import type { Generated, Insertable, Selectable } from 'kysely';
+import type { Generated, Insertable } from 'kysely';
+import type { RiskTier } from '../../common/risk/tiers';
+import type { QuestionCategory, QuestionType } from '../../common/schemas/templates';
 
 /** Timestamps are epoch milliseconds in a bigint column on both databases. */
 type Millis = number;
@@ -68,8 +70,8 @@ export interface QuestionsTable {
   id: Generated<number>;
   template_id: number;
   question_text: string;
-  question_type: 'likert' | 'text';
-  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  question_type: QuestionType;
+  category: QuestionCategory;
   /** JSON object { "1".."5": label } or null. */
   answer_choices: string | null;
   position: number;
@@ -94,10 +96,12 @@ export interface SubmissionsTable {
   client_submission_id: string | null;
   student_name: string;
   school_email: string;
-  tier: 'none' | 'monitor' | 'elevated' | 'urgent';
+  tier: RiskTier;
   /** JSON array of strings. */
   reasons: string;
   likert_mean: number | null;
+  /** Version of the crisis-language lexicon that screened it; null for submissions stored before versions were. */
+  lexicon_version: string | null;
   created_at: Millis;
   /** When the address the submission names was proven; null while it is not (design section 8). */
   verified_at: Millis | null;
@@ -111,8 +115,8 @@ export interface AnswersTable {
   question_id: number | null;
   /** Copied from the question so analytics survive the question's deletion. */
   question_text: string;
-  question_type: 'likert' | 'text';
-  category: 'general' | 'sleep' | 'stress' | 'support' | 'safety';
+  question_type: QuestionType;
+  category: QuestionCategory;
   value: string;
 }
 
@@ -253,5 +257,4 @@ export interface Database {
   pending_registrations: PendingRegistrationsTable;
 }
 
-export type UserRow = Selectable<UsersTable>;
 export type NewUser = Insertable<UsersTable>;

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { TEST_SECRET, TestAgent } from '../../../test/helpers/app';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/helpers/databases';
+import { type ErrorCode, ErrorResponse } from '../../common/schemas/common';
 import { buildApp } from '../app';
 import { DEFAULT_LIMITS, loadConfig } from '../config';
 import { AppError } from './errors';
@@ -57,15 +58,18 @@ function expectErrorBody(
   response: { status: number; body: unknown; headers: Record<string, unknown> },
   status: number,
   message?: string,
+  code?: ErrorCode,
 ) {
   expect(response.status).toBe(status);
   expect(String(response.headers['content-type'])).toContain('application/json');
   const body = response.body as Record<string, unknown>;
-  expect(Object.keys(body).sort()).toEqual(['message', 'success']);
+  expect(Object.keys(body).sort()).toEqual(['code', 'message', 'success']);
+  expect(ErrorResponse.safeParse(body).success, 'matches the shared ErrorResponse').toBe(true);
   expect(body.success).toBe(false);
   expect(typeof body.message).toBe('string');
   expect(String(body.message).length).toBeGreaterThan(0);
   if (message !== undefined) expect(body.message).toBe(message);
+  if (code !== undefined) expect(body.code).toBe(code);
 }
 
 describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
@@ -130,7 +134,12 @@ describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
     'text/plain',
   ])('answers a %s body with 415', async (contentType) => {
     const response = await postRaw('/api/login/', 'email=a%40north.edu&password=secret', contentType);
-    expectErrorBody(response, 415, 'Unsupported content type: send application/json');
+    expectErrorBody(
+      response,
+      415,
+      'Unsupported content type: send application/json',
+      'UNSUPPORTED_MEDIA_TYPE',
+    );
   });
 
   it('answers an oversized body with 413', async () => {
@@ -149,7 +158,7 @@ describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
   });
 
   it('answers unknown API routes with a JSON 404, whatever the method', async () => {
-    expectErrorBody(await agent.get('/api/nope/'), 404, 'No such endpoint: GET /api/nope/');
+    expectErrorBody(await agent.get('/api/nope/'), 404, 'No such endpoint: GET /api/nope/', 'NOT_FOUND');
     expectErrorBody(await agent.get('/api/nope/?secret=1'), 404, 'No such endpoint: GET /api/nope/');
     expectErrorBody(await agent.get('/api/login'), 404);
     const anonymous = new TestAgent(app);
@@ -166,9 +175,9 @@ describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
 
   it('answers addresses the router refuses in the same format, with the security headers', async () => {
     const malformed = await agent.get('/api/survey-templates/%c0%ae%c0%ae/questions/');
-    expectErrorBody(malformed, 400, 'The address is not valid');
+    expectErrorBody(malformed, 400, 'The address is not valid', 'BAD_REQUEST');
     const tooLong = await agent.post(`/api/survey/link/${'a'.repeat(300)}/`, { answers: {} });
-    expectErrorBody(tooLong, 414, 'The address is too long');
+    expectErrorBody(tooLong, 414, 'The address is too long', 'URI_TOO_LONG');
     for (const response of [malformed, tooLong]) {
       expect(response.headers['x-content-type-options']).toBe('nosniff');
       expect(response.headers['cache-control']).toBe('no-store');
@@ -181,31 +190,32 @@ describe.each(TEST_DIALECTS)('error responses on %s', (dialect) => {
       await agent.post('/api/test/echo/', { text: 5 }),
       400,
       'text: Invalid input: expected string, received number',
+      'VALIDATION_FAILED',
     );
-    expectErrorBody(await agent.post('/api/test/echo/', [1, 2]), 400);
+    expectErrorBody(await agent.post('/api/test/echo/', [1, 2]), 400, undefined, 'VALIDATION_FAILED');
   });
 
   it('passes on the message of an AppError with its status', async () => {
-    expectErrorBody(await agent.get('/api/test/app-error/'), 404, 'Template not found');
+    expectErrorBody(await agent.get('/api/test/app-error/'), 404, 'Template not found', 'NOT_FOUND');
   });
 
   it.each(['/api/test/throws/', '/api/test/corrupt-json/', '/api/test/rejects/', '/api/test/bad-output/'])(
     'answers an unexpected failure in %s with a 500 that reveals nothing',
     async (url) => {
       const response = await agent.get(url);
-      expectErrorBody(response, 500, SERVER_FAULT);
+      expectErrorBody(response, 500, SERVER_FAULT, 'INTERNAL');
       expect(JSON.stringify(response.body)).not.toMatch(/hunter2|internal|stack|at .*\.ts/);
     },
   );
 
   it('answers an unexpected failure of an unsafe request with a 500 that reveals nothing', async () => {
     const response = await agent.post('/api/test/throws/', {});
-    expectErrorBody(response, 500, SERVER_FAULT);
+    expectErrorBody(response, 500, SERVER_FAULT, 'INTERNAL');
   });
 
   it('does not echo the text of an unexpected client error', async () => {
     const response = await agent.get('/api/test/client-error/');
-    expectErrorBody(response, 400, 'Invalid request');
+    expectErrorBody(response, 400, 'Invalid request', 'BAD_REQUEST');
   });
 });
 
@@ -223,7 +233,7 @@ describe.each(TEST_DIALECTS)('body limit on %s', (dialect) => {
           headers: { 'content-type': 'application/json' },
         });
       expect((await post('x'.repeat(900))).status).toBe(200);
-      expectErrorBody(await post('x'.repeat(1100)), 413, 'Request body is too large');
+      expectErrorBody(await post('x'.repeat(1100)), 413, 'Request body is too large', 'PAYLOAD_TOO_LARGE');
     } finally {
       await app.close();
       await database.drop();

@@ -9,8 +9,8 @@
  * Three ways to use them:
  * - On a route, `config: { rateLimit: { max, timeWindow } }`: counts per client address, through
  *   the shared store that app.ts gives @fastify/rate-limit (see sharedRateLimitStore).
- * - In a service, `enforceLimit(db, key, rule, message)` for anything else (an email address, an
- *   account), answering 429 with the message once the rule's count is passed.
+ * - In a service, `enforceLimit(db, key, rule, message?)` for anything else (an email address, an
+ *   account), answering 429 once the rule's count is passed.
  * - `clearLimit(db, key)` forgets a count (e.g. after a successful login).
  *
  * Keys are free text up to 400 characters; prefix them with what they count, e.g.
@@ -20,7 +20,7 @@ import crypto from 'node:crypto';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import { sql } from 'kysely';
 import type { Executor } from '../db/executor';
-import { AppError } from './errors';
+import { AppError, TOO_MANY_REQUESTS_MESSAGE } from './errors';
 import { now } from './time';
 
 export interface LimitRule {
@@ -65,12 +65,15 @@ export async function countHit(db: Executor, key: string, windowMs: number, at =
   return { hits: Number(row.hits), resetsAt: Number(row.expires_at) };
 }
 
-/** Counts one hit and refuses it (429 with `message`) once the rule's maximum is passed. */
+/**
+ * Counts one hit and refuses it (429) once the rule's maximum is passed, with the usual message
+ * unless the caller has something more useful to say (how long an account stays locked).
+ */
 export async function enforceLimit(
   db: Executor,
   key: string,
   rule: LimitRule,
-  message: string,
+  message = TOO_MANY_REQUESTS_MESSAGE,
 ): Promise<Count> {
   const count = await countHit(db, key, rule.windowMs);
   if (count.hits > rule.max) throw new AppError('TOO_MANY_REQUESTS', message);

@@ -97,7 +97,11 @@ describe.each(TEST_DIALECTS)('one trusted proxy hop on %s', (dialect) => {
       },
     });
     expect(response.status).toBe(403);
-    expect(response.body).toMatchObject({ success: false, message: 'Cross-origin request refused' });
+    expect(response.body).toMatchObject({
+      success: false,
+      code: 'FORBIDDEN',
+      message: 'Cross-origin request refused',
+    });
 
     const own = await agent.request({
       method: 'POST',

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
+import { expectError } from '../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
 import { ABSOLUTE_TIMEOUT, IDLE_TIMEOUT, SESSION_COOKIE } from './sessions';
 import { MINUTE } from './time';
@@ -17,11 +18,6 @@ const registration = {
   password: 'a-long-enough-passphrase',
   confirm_password: 'a-long-enough-passphrase',
 };
-
-function expectError(response: AgentResponse, status: number, message: string) {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ success: false, message });
-}
 
 function cookie(response: AgentResponse, name: string) {
   return response.cookies.find((c) => c.name === name);
@@ -57,13 +53,15 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     options: { headers?: Record<string, string>; csrf?: boolean },
     message: string,
   ) {
+    // A foreign Origin is refused before the CSRF token is looked at.
+    const code = message === CSRF_REFUSED ? 'CSRF_FAILED' : 'FORBIDDEN';
     const response = await agent.request({
       method: 'POST',
       url: '/api/register/',
       payload: registration,
       ...options,
     });
-    expectError(response, 403, message);
+    expectError(response, 403, code, message);
     expect(await noraExists()).toBe(false);
   }
 
@@ -103,7 +101,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
         url: '/api/logout/',
         headers: { 'x-csrftoken': studentToken },
       });
-      expectError(response, 403, CSRF_REFUSED);
+      expectError(response, 403, 'CSRF_FAILED', CSRF_REFUSED);
       expect((await other.get('/api/user/')).status).toBe(200);
     });
 
@@ -117,7 +115,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
         url: '/api/logout/',
         headers: { 'x-csrftoken': body.csrftoken },
       });
-      expectError(stale, 403, CSRF_REFUSED);
+      expectError(stale, 403, 'CSRF_FAILED', CSRF_REFUSED);
       expect((await agent.get('/api/user/')).status).toBe(200);
 
       expect((await agent.post('/api/logout/')).status).toBe(200);
@@ -138,7 +136,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
         payload: { email: cast.studentA.email, password: TEST_PASSWORD },
         csrf: false,
       });
-      expectError(response, 403, CSRF_REFUSED);
+      expectError(response, 403, 'CSRF_FAILED', CSRF_REFUSED);
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
     });
 
@@ -150,7 +148,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
         payload: { email: cast.studentA.email, password: TEST_PASSWORD },
         csrf: false,
       });
-      expectError(response, 403, CSRF_REFUSED);
+      expectError(response, 403, 'CSRF_FAILED', CSRF_REFUSED);
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
 
       const foreign = await agent.request({
@@ -159,7 +157,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
         payload: registration,
         headers: { origin: 'https://evil.example' },
       });
-      expectError(foreign, 403, 'Cross-origin request refused');
+      expectError(foreign, 403, 'FORBIDDEN', 'Cross-origin request refused');
       expect(await noraExists()).toBe(false);
     });
 
@@ -220,7 +218,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     it('treats a forged session cookie as anonymous and clears it', async () => {
       agent.jar.set(SESSION_COOKIE, 'A'.repeat(43));
       const response = await agent.get('/api/user/');
-      expectError(response, 401, 'Not authenticated');
+      expectError(response, 401, 'UNAUTHENTICATED', 'Not authenticated');
       expect(agent.jar.has(SESSION_COOKIE)).toBe(false);
 
       agent.jar.set(SESSION_COOKIE, 'x'.repeat(5000));
@@ -247,7 +245,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     it('ends a session idle for more than 30 minutes', async () => {
       const sessionId = await loggedInSessionId();
       await setSessionTimes({ last_seen_at: Date.now() - IDLE_TIMEOUT - MINUTE });
-      expectError(await agent.get('/api/user/'), 401, 'Not authenticated');
+      expectError(await agent.get('/api/user/'), 401, 'UNAUTHENTICATED', 'Not authenticated');
       expect(await ctx.db.kysely.selectFrom('sessions').selectAll().execute()).toEqual([]);
 
       const replay = new TestAgent(ctx.app);
@@ -258,7 +256,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
     it('ends a session older than 12 hours even if it was just used', async () => {
       await loggedInSessionId();
       await setSessionTimes({ created_at: Date.now() - ABSOLUTE_TIMEOUT - MINUTE, last_seen_at: Date.now() });
-      expectError(await agent.get('/api/user/'), 401, 'Not authenticated');
+      expectError(await agent.get('/api/user/'), 401, 'UNAUTHENTICATED', 'Not authenticated');
       expect(await ctx.db.kysely.selectFrom('sessions').selectAll().execute()).toEqual([]);
     });
 
@@ -354,7 +352,7 @@ describe.each(TEST_DIALECTS)('request guard on %s', (dialect) => {
       '%s: any answer replaces the dead session token, so the next login needs no new one',
       async (death) => {
         const oldToken = await deadSession(death);
-        expectError(await agent.get('/api/user/'), 401, 'Not authenticated');
+        expectError(await agent.get('/api/user/'), 401, 'UNAUTHENTICATED', 'Not authenticated');
         expect(agent.jar.get('csrftoken')).not.toBe(oldToken);
         expectOnlyVisitorCookies();
 

@@ -8,7 +8,7 @@ type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
 function expectRefused(response: AgentResponse) {
   expect(response.status).toBe(400);
-  expect(response.body).toEqual({ success: false, message: UNSTORABLE_TEXT });
+  expect(response.body).toEqual({ success: false, code: 'BAD_REQUEST', message: UNSTORABLE_TEXT });
 }
 
 describe('hasUnstorableText', () => {

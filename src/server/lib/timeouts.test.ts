@@ -74,6 +74,7 @@ describe('slow clients', () => {
       const outcome = await trickle(port, head, body, 100);
       expect(outcome.sent, url).toBeLessThan(head.length + body.length);
       expect(outcome.response, url).toMatch(/^HTTP\/1\.1 408 /);
+      expect(outcome.response, url).toContain('"code":"REQUEST_TIMEOUT"');
     }
   });
 
@@ -82,6 +83,7 @@ describe('slow clients', () => {
     const outcome = await trickle(port, head, '', 100);
     expect(outcome.sent).toBeLessThan(head.length);
     expect(outcome.response).toMatch(/^HTTP\/1\.1 408 /);
+    expect(outcome.response).toContain('"code":"REQUEST_TIMEOUT"');
   });
 });
 

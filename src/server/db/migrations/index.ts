@@ -4,6 +4,7 @@ import * as surveys from './002_surveys';
 import * as dashboard from './003_dashboard';
 import * as sharedLimits from './004_shared_limits';
 import * as provenIdentity from './005_proven_identity';
+import * as screeningLexiconVersion from './006_screening_lexicon_version';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -15,4 +16,5 @@ export const migrations: Record<string, Migration> = {
   '003_dashboard': dashboard,
   '004_shared_limits': sharedLimits,
   '005_proven_identity': provenIdentity,
+  '006_screening_lexicon_version': screeningLexiconVersion,
 };

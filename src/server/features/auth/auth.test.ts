@@ -1,8 +1,10 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
+import type { ErrorCode } from '../../../common/schemas/common';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
 import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED, SUPERUSER_REFUSED } from './service';
@@ -10,11 +12,6 @@ import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED, SUPERUSER
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
 const REQUIRED = 'Please fill in all required fields';
-
-function expectError(response: AgentResponse, status: number, message: string) {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ success: false, message });
-}
 
 function cookie(response: AgentResponse, name: string) {
   return response.cookies.find((c) => c.name === name);
@@ -68,7 +65,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
 
   describe('GET /api/user/', () => {
     it('answers 401 to an anonymous visitor', async () => {
-      expectError(await agent.get('/api/user/'), 401, 'Not authenticated');
+      expectError(await agent.get('/api/user/'), 401, 'UNAUTHENTICATED', 'Not authenticated');
     });
 
     it('clears stale display cookies for an anonymous visitor', async () => {
@@ -165,8 +162,8 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: cast.studentA.email,
         password: 'not-the-password',
       });
-      expectError(unknown, 401, INVALID_LOGIN);
-      expectError(wrong, 401, INVALID_LOGIN);
+      expectError(unknown, 401, 'UNAUTHENTICATED', INVALID_LOGIN);
+      expectError(wrong, 401, 'UNAUTHENTICATED', INVALID_LOGIN);
       expect(cookie(wrong, SESSION_COOKIE)).toBeUndefined();
       expect((await agent.get('/api/user/')).status).toBe(401);
     });
@@ -176,7 +173,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: cast.superuser.email,
         password: TEST_PASSWORD,
       });
-      expectError(response, 403, SUPERUSER_REFUSED);
+      expectError(response, 403, 'FORBIDDEN', SUPERUSER_REFUSED);
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
       expect((await agent.get('/api/user/')).status).toBe(401);
     });
@@ -186,29 +183,38 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: cast.superuser.email,
         password: 'not-the-password',
       });
-      expectError(response, 401, INVALID_LOGIN);
+      expectError(response, 401, 'UNAUTHENTICATED', INVALID_LOGIN);
     });
 
     it('validates its input', async () => {
-      expectError(await agent.post('/api/login/', { password: TEST_PASSWORD }), 400, 'Email is required');
+      expectError(
+        await agent.post('/api/login/', { password: TEST_PASSWORD }),
+        400,
+        'VALIDATION_FAILED',
+        'Email is required',
+      );
       expectError(
         await agent.post('/api/login/', { email: 'not-an-email', password: TEST_PASSWORD }),
         400,
+        'VALIDATION_FAILED',
         'Enter a valid email address',
       );
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email }),
         400,
+        'VALIDATION_FAILED',
         'Password is required',
       );
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email, password: '' }),
         400,
+        'VALIDATION_FAILED',
         'Password is required',
       );
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email, password: 'x'.repeat(5000) }),
         400,
+        'VALIDATION_FAILED',
         'Password is too long',
       );
     });
@@ -260,6 +266,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         expectError(
           await agent.post('/api/login/', { email, password: 'wrong-password' }),
           401,
+          'UNAUTHENTICATED',
           INVALID_LOGIN,
         );
       }
@@ -276,7 +283,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
     it('locks the account after N failures, even against the right password, then recovers', async () => {
       await fail(cast.studentA.email, 3);
       const locked = await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD });
-      expectError(locked, 429, ACCOUNT_THROTTLED);
+      expectError(locked, 429, 'TOO_MANY_REQUESTS', ACCOUNT_THROTTLED);
       expect(cookie(locked, SESSION_COOKIE)).toBeUndefined();
 
       // Another account, from the same client, is not affected.
@@ -301,6 +308,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD }),
         429,
+        'TOO_MANY_REQUESTS',
         ACCOUNT_THROTTLED,
       );
     });
@@ -311,6 +319,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD }),
         429,
+        'TOO_MANY_REQUESTS',
         ACCOUNT_THROTTLED,
       );
     });
@@ -320,6 +329,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expectError(
         await agent.post('/api/login/', { email: 'ghost@north.edu', password: 'anything-else' }),
         429,
+        'TOO_MANY_REQUESTS',
         ACCOUNT_THROTTLED,
       );
     });
@@ -353,6 +363,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expectError(
         await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD }),
         429,
+        'TOO_MANY_REQUESTS',
         'Too many failed login attempts for this account. Please wait 15 minutes and try again.',
       );
     });
@@ -384,7 +395,12 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         expect((await agent.post('/api/login/', { email, password: TEST_PASSWORD })).status).toBe(200);
       }
       const limited = await agent.post('/api/login/', { email: cast.adminB.email, password: TEST_PASSWORD });
-      expectError(limited, 429, 'Too many requests. Please wait a minute and try again.');
+      expectError(
+        limited,
+        429,
+        'TOO_MANY_REQUESTS',
+        'Too many requests. Please wait a minute and try again.',
+      );
 
       const elsewhere = new TestAgent(ctx.app);
       const other = await elsewhere.request({
@@ -418,7 +434,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
 
       const replay = new TestAgent(ctx.app);
       replay.jar.set(SESSION_COOKIE, sessionId);
-      expectError(await replay.get('/api/user/'), 401, 'Not authenticated');
+      expectError(await replay.get('/api/user/'), 401, 'UNAUTHENTICATED', 'Not authenticated');
     });
 
     it('leaves other sessions of the same user alone', async () => {
@@ -445,9 +461,9 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       confirm_password: 'a-long-enough-passphrase',
     };
 
-    async function expectRefused(payload: unknown, status: number, message: string) {
+    async function expectRefused(payload: unknown, status: number, code: ErrorCode, message: string) {
       const before = await userCount(ctx);
-      expectError(await agent.post('/api/register/', payload), status, message);
+      expectError(await agent.post('/api/register/', payload), status, code, message);
       expect(await userCount(ctx)).toBe(before);
     }
 
@@ -465,6 +481,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expectError(
         await agent.post('/api/login/', { email: 'nora@north.edu', password: valid.password }),
         401,
+        'UNAUTHENTICATED',
         INVALID_LOGIN,
       );
 
@@ -548,6 +565,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         expectError(
           await new TestAgent(ctx.app).post('/api/login/', { email: 'nora@north.edu', password }),
           401,
+          'UNAUTHENTICATED',
           INVALID_LOGIN,
         );
       }
@@ -572,20 +590,21 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       'requires %s',
       async (field) => {
         const { [field]: _omitted, ...rest } = valid;
-        await expectRefused(rest, 400, REQUIRED);
-        await expectRefused({ ...valid, [field]: '' }, 400, REQUIRED);
+        await expectRefused(rest, 400, 'VALIDATION_FAILED', REQUIRED);
+        await expectRefused({ ...valid, [field]: '' }, 400, 'VALIDATION_FAILED', REQUIRED);
       },
     );
 
     it('treats blank names as missing', async () => {
-      await expectRefused({ ...valid, name: '   ' }, 400, REQUIRED);
-      await expectRefused({ ...valid, institution_name: ' \t ' }, 400, REQUIRED);
+      await expectRefused({ ...valid, name: '   ' }, 400, 'VALIDATION_FAILED', REQUIRED);
+      await expectRefused({ ...valid, institution_name: ' \t ' }, 400, 'VALIDATION_FAILED', REQUIRED);
     });
 
     it('refuses passwords that do not match', async () => {
       await expectRefused(
         { ...valid, confirm_password: `${valid.password}!` },
         400,
+        'BAD_REQUEST',
         'Passwords do not match',
       );
     });
@@ -594,60 +613,96 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       await expectRefused(
         { ...valid, email: 'nora@south.edu' },
         400,
+        'BAD_REQUEST',
         'Use your North University email address (@north.edu)',
       );
       await expectRefused(
         { ...valid, email: 'nora@mail.north.edu' },
         400,
+        'BAD_REQUEST',
         'Use your North University email address (@north.edu)',
       );
       await expectRefused(
         { ...valid, email: 'nora@gmail.com' },
         400,
+        'BAD_REQUEST',
         'Use your North University email address (@north.edu)',
       );
     });
 
     it('refuses an invalid email address', async () => {
-      await expectRefused({ ...valid, email: 'nora-at-north.edu' }, 400, 'Enter a valid email address');
+      await expectRefused(
+        { ...valid, email: 'nora-at-north.edu' },
+        400,
+        'VALIDATION_FAILED',
+        'Enter a valid email address',
+      );
     });
 
     it('refuses an unknown institution', async () => {
       await expectRefused(
         { ...valid, institution_name: 'Nowhere Institute' },
         400,
+        'BAD_REQUEST',
         'Institution not found. Choose your institution from the list.',
       );
     });
 
     it('refuses short, common and overlong passwords', async () => {
       const withPassword = (password: string) => ({ ...valid, password, confirm_password: password });
-      await expectRefused(withPassword('short1!'), 400, 'Password must be at least 8 characters');
+      await expectRefused(
+        withPassword('short1!'),
+        400,
+        'BAD_REQUEST',
+        'Password must be at least 8 characters',
+      );
       await expectRefused(
         withPassword('password123'),
         400,
+        'BAD_REQUEST',
         'This password is too easy to guess. This is a commonly used password. Add more words that are less common.',
       );
-      await expectRefused(withPassword('x'.repeat(129)), 400, 'Password must be at most 128 characters');
+      await expectRefused(
+        withPassword('x'.repeat(129)),
+        400,
+        'BAD_REQUEST',
+        'Password must be at most 128 characters',
+      );
     });
 
     it('refuses huge strings with 400', async () => {
       const huge = 'x'.repeat(20_000);
-      await expectRefused({ ...valid, name: huge }, 400, 'Full name must be at most 200 characters');
+      await expectRefused(
+        { ...valid, name: huge },
+        400,
+        'VALIDATION_FAILED',
+        'Full name must be at most 200 characters',
+      );
       await expectRefused(
         { ...valid, institution_name: huge },
         400,
+        'VALIDATION_FAILED',
         'Institution name must be at most 200 characters',
       );
-      await expectRefused({ ...valid, email: `${huge}@north.edu` }, 400, 'Email is too long');
-      await expectRefused({ ...valid, password: huge, confirm_password: huge }, 400, 'Password is too long');
+      await expectRefused(
+        { ...valid, email: `${huge}@north.edu` },
+        400,
+        'VALIDATION_FAILED',
+        'Email is too long',
+      );
+      await expectRefused(
+        { ...valid, password: huge, confirm_password: huge },
+        400,
+        'VALIDATION_FAILED',
+        'Password is too long',
+      );
     });
 
     it('refuses values of the wrong type with 400', async () => {
-      await expectRefused({ ...valid, name: 42 }, 400, REQUIRED);
-      await expectRefused({ ...valid, email: ['nora@north.edu'] }, 400, REQUIRED);
-      await expectRefused({ ...valid, password: { $ne: '' } }, 400, REQUIRED);
-      await expectRefused({ ...valid, institution_name: null }, 400, REQUIRED);
+      await expectRefused({ ...valid, name: 42 }, 400, 'VALIDATION_FAILED', REQUIRED);
+      await expectRefused({ ...valid, email: ['nora@north.edu'] }, 400, 'VALIDATION_FAILED', REQUIRED);
+      await expectRefused({ ...valid, password: { $ne: '' } }, 400, 'VALIDATION_FAILED', REQUIRED);
+      await expectRefused({ ...valid, institution_name: null }, 400, 'VALIDATION_FAILED', REQUIRED);
       for (const payload of [[valid], 'just a string', 7]) {
         const before = await userCount(ctx);
         const response = await agent.request<{ success: boolean; message: string }>({

@@ -34,6 +34,7 @@ describe.each(TEST_DIALECTS)('password rules at registration on %s', (dialect) =
     expect(response.status).toBe(400);
     expect(response.body).toMatchObject({
       success: false,
+      code: 'BAD_REQUEST',
       message: expect.stringMatching(/^This password is too easy to guess\. \S/),
     });
     const users = await ctx.db.kysely.selectFrom('users').select('email').execute();

@@ -32,16 +32,6 @@ export function findInstitutionByName(db: Executor, name: string) {
     .executeTakeFirst();
 }
 
-export async function institutionDomains(db: Executor, institutionId: number): Promise<string[]> {
-  const rows = await db
-    .selectFrom('institution_domains')
-    .select('domain')
-    .where('institution_id', '=', institutionId)
-    .orderBy('domain')
-    .execute();
-  return rows.map((row) => row.domain);
-}
-
 /** A link respondent who registers later is the same student: attach the account. */
 export async function linkRespondentToUser(
   db: Executor,

@@ -11,6 +11,7 @@ import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from
 import { createSession, deleteSession, type SessionUser } from '../../lib/sessions';
 import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
+import { requireInstitutionEmail } from '../institutions/email';
 import { type CodeContext, issueCode } from '../verify/codes';
 import * as queries from './queries';
 
@@ -92,10 +93,6 @@ export async function authenticate(options: {
   };
 }
 
-export function emailDomain(email: string): string {
-  return email.slice(email.lastIndexOf('@') + 1);
-}
-
 /**
  * Stores a student's account, attaches the answers they already gave through a shared link, and
  * counts them on the dashboard from now on. Call inside a transaction; returns the user id.
@@ -165,11 +162,7 @@ export async function registerStudent(options: {
   const institution = await queries.findInstitutionByName(db, options.institutionName);
   if (!institution)
     throw new AppError('BAD_REQUEST', 'Institution not found. Choose your institution from the list.');
-  const domains = await queries.institutionDomains(db, institution.id);
-  if (!domains.includes(emailDomain(email))) {
-    const expected = domains.map((domain) => `@${domain}`).join(' or ');
-    throw new AppError('BAD_REQUEST', `Use your ${institution.name} email address (${expected})`);
-  }
+  await requireInstitutionEmail(db, institution, email);
   const weakness = passwordProblem(password, {
     email,
     name: options.name,

@@ -307,6 +307,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
     expect((await dashboardAs(cast.studentA.email)).status).toBe(403);
     expect((await dashboardAs(cast.studentA.email)).body).toEqual({
       success: false,
+      code: 'FORBIDDEN',
       message: 'Admin access required',
     });
     const anonymous = new TestAgent(context.app);

@@ -1,3 +1,4 @@
+import { FLAGGED_TIERS } from '../../../common/risk/tiers';
 import type { Executor } from '../../db/executor';
 import type { QuestionsTable } from '../../db/types';
 import type { TotalsCounters } from './rollups/queries';
@@ -137,7 +138,7 @@ export function unverifiedFlagged(db: Executor, institutionId: number, since: nu
     .where('institution_id', '=', institutionId)
     .where('verified_at', 'is', null)
     .where('created_at', '>=', since)
-    .where('tier', 'in', ['urgent', 'elevated'])
+    .where('tier', 'in', FLAGGED_TIERS)
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)

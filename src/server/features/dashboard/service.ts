@@ -9,6 +9,7 @@ import {
 } from '../../../common/schemas/dashboard';
 import { databaseUnavailability } from '../../db/availability';
 import type { Executor } from '../../db/executor';
+import { parseStoredJson, StoredReasons } from '../../db/stored-json';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { AdminUser } from '../../lib/guards';
@@ -26,12 +27,7 @@ export function percent(part: number, whole: number): number {
 }
 
 function parseReasons(json: string): string[] {
-  try {
-    const value: unknown = JSON.parse(json);
-    return Array.isArray(value) ? value.filter((reason): reason is string => typeof reason === 'string') : [];
-  } catch {
-    return [];
-  }
+  return parseStoredJson(StoredReasons, json) ?? [];
 }
 
 async function readFlagged(

@@ -1,17 +1,13 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import type { SavedDraft } from '../../../common/schemas/surveys';
 import { DRAFT_CHANGED, DRAFT_SURVEY_NOT_FOUND, DRAFT_TOO_LARGE } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 type Loaded = { success: true; saved_data: SavedDraft | null };
-
-function expectError(response: AgentResponse, status: number, message: string) {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ success: false, message });
-}
 
 describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
   let ctx: TestContext;
@@ -98,23 +94,23 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
       const windowB = await save({ '1': '3', '2': '5' }, windowA.body.updated_at);
       expect(windowB.status).toBe(200);
       // Window A still builds on the first version.
-      expectError(await save({ '1': '2' }, windowA.body.updated_at), 409, DRAFT_CHANGED);
+      expectError(await save({ '1': '2' }, windowA.body.updated_at), 409, 'CONFLICT', DRAFT_CHANGED);
       expect(await stored()).toMatchObject({ answers: { '1': '3', '2': '5' } });
       // Nor may a window that saw no draft create one over it.
-      expectError(await save({ '3': '1' }, null), 409, DRAFT_CHANGED);
+      expectError(await save({ '3': '1' }, null), 409, 'CONFLICT', DRAFT_CHANGED);
       expect(await stored()).toMatchObject({ answers: { '1': '3', '2': '5' } });
     });
 
     it('409 once the draft is gone (submitted or cleared elsewhere): it does not come back', async () => {
       const saved = await save({ '1': '3' }, null);
       await student.delete(`/api/autosave/clear/${templateId}/`);
-      expectError(await save({ '1': '3', '2': '4' }, saved.body.updated_at), 409, DRAFT_CHANGED);
+      expectError(await save({ '1': '3', '2': '4' }, saved.body.updated_at), 409, 'CONFLICT', DRAFT_CHANGED);
       expect(await stored()).toBeNull();
     });
 
     it('400 for a base that is not a time', async () => {
       const response = await student.post('/api/autosave/', { ...draft(), base_updated_at: 'yesterday' });
-      expectError(response, 400, 'base_updated_at must be an ISO 8601 time');
+      expectError(response, 400, 'VALIDATION_FAILED', 'base_updated_at must be an ISO 8601 time');
       expect(await stored()).toBeNull();
     });
   });
@@ -172,7 +168,12 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
     const answers = Object.fromEntries(
       Array.from({ length: 20 }, (_, i) => [String(i + 1), 'x'.repeat(4000)]),
     );
-    expectError(await student.post('/api/autosave/', draft(answers)), 413, DRAFT_TOO_LARGE);
+    expectError(
+      await student.post('/api/autosave/', draft(answers)),
+      413,
+      'PAYLOAD_TOO_LARGE',
+      DRAFT_TOO_LARGE,
+    );
     const loaded = await student.get<Loaded>(`/api/autosave/load/${templateId}`);
     expect(loaded.body.saved_data?.answers).toEqual(draft().answers);
   });
@@ -189,7 +190,7 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
       'Full name must be at most 200 characters',
     ],
   ])('refuses %j with "%s"', async (body, message) => {
-    expectError(await student.post('/api/autosave/', body), 400, message);
+    expectError(await student.post('/api/autosave/', body), 400, 'VALIDATION_FAILED', message);
     expect(await ctx.db.kysely.selectFrom('drafts').select('user_id').execute()).toEqual([]);
   });
 
@@ -197,15 +198,26 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
     expectError(
       await student.post('/api/autosave/', { ...draft(), template_id: otherTemplateId }),
       404,
+      'NOT_FOUND',
       DRAFT_SURVEY_NOT_FOUND,
     );
-    expectError(await student.get(`/api/autosave/load/${otherTemplateId}`), 404, DRAFT_SURVEY_NOT_FOUND);
-    expectError(await student.delete(`/api/autosave/clear/${otherTemplateId}/`), 404, DRAFT_SURVEY_NOT_FOUND);
+    expectError(
+      await student.get(`/api/autosave/load/${otherTemplateId}`),
+      404,
+      'NOT_FOUND',
+      DRAFT_SURVEY_NOT_FOUND,
+    );
+    expectError(
+      await student.delete(`/api/autosave/clear/${otherTemplateId}/`),
+      404,
+      'NOT_FOUND',
+      DRAFT_SURVEY_NOT_FOUND,
+    );
     expect(await ctx.db.kysely.selectFrom('drafts').select('user_id').execute()).toEqual([]);
   });
 
   it('refuses a malformed template id in the path', async () => {
-    expectError(await student.get('/api/autosave/load/abc'), 400, 'Id must be a number');
+    expectError(await student.get('/api/autosave/load/abc'), 400, 'VALIDATION_FAILED', 'Id must be a number');
   });
 
   describe('visitors', () => {
@@ -217,7 +229,7 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
     ] as const)('%s %s: 401', async (method, url, payload) => {
       const visitor = new TestAgent(ctx.app);
       const response = await visitor.request({ method, url, ...(payload ? { payload } : {}) });
-      expectError(response, 401, 'Authentication required');
+      expectError(response, 401, 'UNAUTHENTICATED', 'Authentication required');
     });
   });
 });

@@ -1,5 +1,7 @@
+import { z } from 'zod';
 import { DRAFT_MAX_BYTES, type SavedDraft } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
@@ -24,29 +26,21 @@ async function requireOwnTemplate(db: Executor, user: SessionUser, templateId: n
   if (!template) throw new AppError('NOT_FOUND', DRAFT_SURVEY_NOT_FOUND);
 }
 
-function readContent(stored: string): DraftContent | null {
-  try {
-    const parsed = JSON.parse(stored) as Partial<DraftContent>;
-    if (
-      !parsed ||
-      typeof parsed !== 'object' ||
-      typeof parsed.answers !== 'object' ||
-      parsed.answers === null
-    )
-      return null;
-    const answers = Object.fromEntries(
-      Object.entries(parsed.answers).filter(
-        (entry): entry is [string, string] => typeof entry[1] === 'string',
+/** `drafts.data`: a field of the wrong type reads as empty rather than losing the whole draft. */
+const StoredDraft = z.object({
+  student_name: z.string().catch(''),
+  school_email: z.string().catch(''),
+  answers: z
+    .record(z.string(), z.unknown())
+    .transform((answers) =>
+      Object.fromEntries(
+        Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
       ),
-    );
-    return {
-      student_name: typeof parsed.student_name === 'string' ? parsed.student_name : '',
-      school_email: typeof parsed.school_email === 'string' ? parsed.school_email : '',
-      answers,
-    };
-  } catch {
-    return null;
-  }
+    ),
+});
+
+function readContent(stored: string): DraftContent | null {
+  return parseStoredJson(StoredDraft, stored);
 }
 
 /**

@@ -22,6 +22,16 @@ export async function insertDomains(db: Executor, institutionId: number, domains
     .execute();
 }
 
+export async function institutionDomains(db: Executor, institutionId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('institution_domains')
+    .select('domain')
+    .where('institution_id', '=', institutionId)
+    .orderBy('domain')
+    .execute();
+  return rows.map((row) => row.domain);
+}
+
 export function findInstitutionIdByName(db: Executor, name: string) {
   return db.selectFrom('institutions').select('id').where('name', '=', name).executeTakeFirst();
 }

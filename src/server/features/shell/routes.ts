@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import { unknownEndpoint } from '../../lib/errors';
 import { escapeHtml } from './html';
 import { type BuildManifest, screenPreloadTags } from './preload';
 
@@ -116,9 +117,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
   // Unknown pages get the shell too (its router shows "page not found"), with an honest 404.
   app.get('/*', { schema: { hide: true } }, async (request, reply) => {
     if (request.url.startsWith('/api/') || request.url.startsWith('/react-static/')) {
-      return reply
-        .status(404)
-        .send({ success: false, message: `No such endpoint: GET ${request.url.split('?')[0]}` });
+      throw unknownEndpoint('GET', request.url);
     }
     return sendShell(404, shell)(request, reply);
   });

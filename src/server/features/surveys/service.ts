@@ -3,20 +3,22 @@ import { z } from 'zod';
 import {
   CrisisResource,
   DEFAULT_CRISIS_RESOURCES,
+  LEXICON_VERSION,
   type RiskResult,
   screenSubmissionSafely,
 } from '../../../common/risk';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import { institutionDomains } from '../auth/queries';
-import { emailDomain } from '../auth/service';
 import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
+import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
@@ -123,7 +125,7 @@ interface CheckedAnswer {
 export function refuseNonStudents(user: SessionUser | null, viaLink: boolean) {
   if (user?.role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
   if (user?.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
-  if (!user && !viaLink) throw new AppError('UNAUTHENTICATED', LOGIN_TO_SUBMIT, { requires_auth: true });
+  if (!user && !viaLink) throw new AppError('REQUIRES_AUTH', LOGIN_TO_SUBMIT, { requires_auth: true });
 }
 
 /** A visitor has no account to take a name and an email from. */
@@ -209,11 +211,7 @@ async function identifyRespondent(
     return { name: user.name, email: user.email, userId: user.id, proven: true };
   }
   const email = input.schoolEmail as string;
-  const domains = await institutionDomains(trx, template.institution_id);
-  if (!domains.includes(emailDomain(email))) {
-    const expected = domains.map((domain) => `@${domain}`).join(' or ');
-    throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address (${expected})`);
-  }
+  await requireInstitutionEmail(trx, { id: template.institution_id, name: template.institution_name }, email);
   const proven =
     input.addressProven === true ||
     (input.visitorHash !== undefined &&
@@ -236,22 +234,19 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
   }));
   if (checked.some((answer) => answer.value === '')) throw new AppError('BAD_REQUEST', FILL_IN_ALL);
   for (const { question, value } of checked) {
-    if (question.question_type === 'likert' && !/^[1-5]$/.test(value)) {
+    if (question.question_type === 'likert' && !isLikertValue(value)) {
       throw new AppError('BAD_REQUEST', `Question ${question.position}: choose an answer from 1 to 5`);
     }
   }
   return checked;
 }
 
+/** `institutions.crisis_resources`: the institution's own list, when it configured one. */
+const StoredCrisisResources = z.array(CrisisResource).min(1);
+
 function crisisResourcesOf(template: SurveyTemplate): CrisisResource[] {
-  if (!template.crisis_resources) return DEFAULT_CRISIS_RESOURCES;
-  try {
-    const parsed = z.array(CrisisResource).min(1).safeParse(JSON.parse(template.crisis_resources));
-    // A broken configuration must not leave a student in crisis without anywhere to turn.
-    return parsed.success ? parsed.data : DEFAULT_CRISIS_RESOURCES;
-  } catch {
-    return DEFAULT_CRISIS_RESOURCES;
-  }
+  // A broken configuration must not leave a student in crisis without anywhere to turn.
+  return parseStoredJson(StoredCrisisResources, template.crisis_resources) ?? DEFAULT_CRISIS_RESOURCES;
 }
 
 /**
@@ -308,6 +303,7 @@ export async function saveScreenedSubmission(
     tier: screened.tier,
     reasons: JSON.stringify(screened.reasons),
     likert_mean: screened.likertMean,
+    lexicon_version: LEXICON_VERSION,
     created_at: createdAt,
     verified_at: respondent.proven ? createdAt : null,
     visitor_hash: submission.visitorHash ?? null,

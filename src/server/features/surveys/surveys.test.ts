@@ -1,10 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
-import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk';
+import { DEFAULT_CRISIS_RESOURCES, LEXICON_VERSION } from '../../../common/risk';
+import type { ErrorCode } from '../../../common/schemas/common';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
@@ -45,16 +47,6 @@ function answersFor(questions: SurveyQuestion[], plan: AnswerPlan = {}): Record<
       return [String(question.id), plan.likert ?? '2'];
     }),
   );
-}
-
-function expectError(
-  response: AgentResponse,
-  status: number,
-  message: string,
-  extra: Record<string, unknown> = {},
-) {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ success: false, message, ...extra });
 }
 
 describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
@@ -140,6 +132,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         await (await agentFor(cast.studentA)).get('/api/get-user-survey-questions/'),
         404,
+        'NOT_FOUND',
         NO_SURVEY_FOR_INSTITUTION,
       );
     });
@@ -154,6 +147,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         await new TestAgent(ctx.app).get('/api/get-user-survey-questions/'),
         401,
+        'UNAUTHENTICATED',
         'Authentication required',
       );
     });
@@ -193,6 +187,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         await new TestAgent(ctx.app).get(`/api/get-user-survey-questions/${hashLink}/`),
         404,
+        'NOT_FOUND',
         LINK_NOT_FOUND,
       );
     });
@@ -280,6 +275,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         response,
         403,
+        'FORBIDDEN',
         'You are logged in as student@north.edu. You can only submit the survey as yourself.',
       );
       expect(await submissions()).toEqual([]);
@@ -315,6 +311,17 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         answers: answersFor(survey.questions, { text: 'I want to kill myself' }),
       });
       expect(response.body.crisis_resources).toEqual(DEFAULT_CRISIS_RESOURCES);
+    });
+
+    it('stores the version of the lexicon that screened each submission', async () => {
+      await submit({
+        survey_template_id: survey.template_id,
+        answers: answersFor(survey.questions, { text: 'I want to kill myself' }),
+      });
+      const [stored] = await submissions();
+      expect(stored?.tier).toBe('urgent');
+      expect(stored?.lexicon_version).toBe(LEXICON_VERSION);
+      expect(LEXICON_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     });
 
     it("returns the institution's own crisis resources when it configured them", async () => {
@@ -452,17 +459,22 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
           survey_template_id: survey.template_id,
           answers: {},
         });
-        expectError(response, 401, LOGIN_TO_SUBMIT, { requires_auth: true });
+        expectError(response, 401, 'REQUIRES_AUTH', LOGIN_TO_SUBMIT, { requires_auth: true });
       });
 
       it('403 for admins, whatever they send', async () => {
         const admin = await agentFor(cast.adminA);
-        expectError(await admin.post('/api/survey/', { nonsense: true }), 403, ADMINS_CANNOT_SUBMIT);
+        expectError(
+          await admin.post('/api/survey/', { nonsense: true }),
+          403,
+          'FORBIDDEN',
+          ADMINS_CANNOT_SUBMIT,
+        );
         const response = await admin.post('/api/survey/', {
           survey_template_id: survey.template_id,
           answers: answersFor(survey.questions),
         });
-        expectError(response, 403, ADMINS_CANNOT_SUBMIT);
+        expectError(response, 403, 'FORBIDDEN', ADMINS_CANNOT_SUBMIT);
       });
 
       it('403 for superusers', async () => {
@@ -470,7 +482,12 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         // Superusers cannot log in through the app; give one a session directly.
         const { createSession, SESSION_COOKIE } = await import('../../lib/sessions');
         root.jar.set(SESSION_COOKIE, (await createSession(ctx.db.kysely, cast.superuser.id)).sessionId);
-        expectError(await root.post('/api/survey/', { answers: {} }), 403, SUPERUSERS_CANNOT_SUBMIT);
+        expectError(
+          await root.post('/api/survey/', { answers: {} }),
+          403,
+          'FORBIDDEN',
+          SUPERUSERS_CANNOT_SUBMIT,
+        );
       });
 
       it("404 for another institution's template", async () => {
@@ -480,7 +497,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
           survey_template_id: theirs.id,
           answers: answersFor(theirSurvey.questions),
         });
-        expectError(response, 404, SURVEY_NOT_FOUND);
+        expectError(response, 404, 'NOT_FOUND', SURVEY_NOT_FOUND);
       });
 
       it('400 for a template without questions', async () => {
@@ -489,46 +506,59 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         expectError(
           await submit({ survey_template_id: created.body.template.id, answers: {} }),
           400,
+          'BAD_REQUEST',
           NO_QUESTIONS,
         );
       });
 
-      const cases: Array<[string, (s: Survey) => Record<string, unknown>, string]> = [
-        ['no template id', (s) => ({ answers: answersFor(s.questions) }), 'survey_template_id is required'],
+      const cases: Array<[string, (s: Survey) => Record<string, unknown>, string, ErrorCode]> = [
+        [
+          'no template id',
+          (s) => ({ answers: answersFor(s.questions) }),
+          'survey_template_id is required',
+          'BAD_REQUEST',
+        ],
         [
           'a template id that is text',
           (s) => ({ survey_template_id: 'one', answers: answersFor(s.questions) }),
           'survey_template_id must be a number',
+          'VALIDATION_FAILED',
         ],
         [
           'no answers',
           (s) => ({ survey_template_id: s.template_id }),
           'Answers must be an object keyed by question id',
+          'VALIDATION_FAILED',
         ],
         [
           'answers as a list',
           (s) => ({ survey_template_id: s.template_id, answers: ['1'] }),
           'Answers must be an object keyed by question id',
+          'VALIDATION_FAILED',
         ],
         [
           'a blank written answer',
           (s) => ({ survey_template_id: s.template_id, answers: answersFor(s.questions, { text: '   ' }) }),
           FILL_IN_ALL,
+          'BAD_REQUEST',
         ],
         [
           'an answer keyed "01"',
           (s) => ({ survey_template_id: s.template_id, answers: { ...answersFor(s.questions), '01': '3' } }),
           'Answers must be keyed by question id',
+          'VALIDATION_FAILED',
         ],
         [
           'a Likert answer of 6',
           (s) => ({ survey_template_id: s.template_id, answers: answersFor(s.questions, { likert: '6' }) }),
           'Question 1: choose an answer from 1 to 5',
+          'BAD_REQUEST',
         ],
         [
           'a Likert answer of 2.5',
           (s) => ({ survey_template_id: s.template_id, answers: answersFor(s.questions, { likert: '2.5' }) }),
           'Question 1: choose an answer from 1 to 5',
+          'BAD_REQUEST',
         ],
         [
           'a Likert answer in words',
@@ -537,6 +567,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             answers: answersFor(s.questions, { safety: 'never' }),
           }),
           'Question 6: choose an answer from 1 to 5',
+          'BAD_REQUEST',
         ],
         [
           'a numeric answer',
@@ -545,6 +576,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             answers: { ...answersFor(s.questions), [String(s.questions[0]?.id)]: 3 },
           }),
           'Each answer must be text: "1" to "5" or a written answer',
+          'VALIDATION_FAILED',
         ],
         [
           'a written answer over 5000 characters',
@@ -553,6 +585,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             answers: answersFor(s.questions, { text: 'a'.repeat(5001) }),
           }),
           'Each answer must be at most 5000 characters',
+          'VALIDATION_FAILED',
         ],
         [
           'a name over 200 characters',
@@ -562,6 +595,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             answers: answersFor(s.questions),
           }),
           'Full name must be at most 200 characters',
+          'VALIDATION_FAILED',
         ],
         [
           'an invalid email',
@@ -571,6 +605,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             answers: answersFor(s.questions),
           }),
           'Enter a valid email address',
+          'VALIDATION_FAILED',
         ],
         [
           'a malformed submission_id',
@@ -580,11 +615,12 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             submission_id: 'x; drop table',
           }),
           'submission_id must be 8 to 64 letters, digits, "-" or "_" (a UUID)',
+          'VALIDATION_FAILED',
         ],
       ];
 
-      it.each(cases)('400 for %s', async (_label, body, message) => {
-        expectError(await submit(body(survey)), 400, message);
+      it.each(cases)('400 for %s', async (_label, body, message, code) => {
+        expectError(await submit(body(survey)), 400, code, message);
         expect(await submissions()).toEqual([]);
         expect(await ctx.db.kysely.selectFrom('respondents').select('id').execute()).toEqual([]);
       });
@@ -606,7 +642,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
           }),
         ],
       ])('409 "survey changed" for %s, storing nothing', async (_label, body) => {
-        expectError(await submit(body(survey)), 409, SURVEY_CHANGED);
+        expectError(await submit(body(survey)), 409, 'CONFLICT', SURVEY_CHANGED);
         expect(await submissions()).toEqual([]);
       });
 
@@ -740,6 +776,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         response,
         403,
+        'FORBIDDEN',
         'You are logged in as student@north.edu. You can only submit the survey as yourself.',
       );
     });
@@ -749,6 +786,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         await student.post(url(), { answers: answersFor(survey.questions) }),
         403,
+        'FORBIDDEN',
         OTHER_INSTITUTION,
       );
       expect(await submissions()).toEqual([]);
@@ -759,6 +797,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expectError(
         await admin.post(url(), { answers: answersFor(survey.questions) }),
         403,
+        'FORBIDDEN',
         ADMINS_CANNOT_SUBMIT,
       );
     });
@@ -781,7 +820,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       ],
     ])('refuses %j with "%s" and stores nothing', async (identity, message) => {
       const response = await visitor().post(url(), { ...identity, answers: answersFor(survey.questions) });
-      expectError(response, 400, message);
+      expectError(response, 400, 'BAD_REQUEST', message);
       expect(await submissions()).toEqual([]);
       expect(await ctx.db.kysely.selectFrom('respondents').select('id').execute()).toEqual([]);
     });
@@ -792,7 +831,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         school_email: 'robin@north.edu',
         answers: answersFor(survey.questions),
       });
-      expectError(response, 404, LINK_NOT_FOUND);
+      expectError(response, 404, 'NOT_FOUND', LINK_NOT_FOUND);
     });
 
     it('refuses a request without the CSRF token', async () => {
@@ -828,7 +867,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect((await agent.post(`/api/survey/link/${link.hash_link}/`, body(2))).status).toBe(200);
       const third = await agent.post(`/api/survey/link/${link.hash_link}/`, body(3));
       expect(third.status).toBe(429);
-      expect(third.body).toMatchObject({ success: false });
+      expect(third.body).toMatchObject({ success: false, code: 'TOO_MANY_REQUESTS' });
       expect(await submissions()).toHaveLength(2);
     });
   });

@@ -96,7 +96,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireAdmin(request);
-      await service.useTemplate({
+      await service.activateTemplate({
         db: db.kysely,
         institutionId: admin.institutionId,
         templateId: request.params.id,

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import {
-  type AnswerChoices,
+  AnswerChoices,
   MAX_QUESTIONS_PER_TEMPLATE,
   MAX_TEMPLATES_PER_INSTITUTION,
   type Question,
@@ -9,6 +9,7 @@ import {
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
 import type { Database, QuestionsTable } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
@@ -25,13 +26,7 @@ type QuestionRow = Pick<
 
 /** Stored JSON written by this module; anything unreadable falls back to the default labels. */
 export function parseAnswerChoices(stored: string | null): AnswerChoices | null {
-  if (!stored) return null;
-  try {
-    const parsed: unknown = JSON.parse(stored);
-    return parsed && typeof parsed === 'object' ? (parsed as AnswerChoices) : null;
-  } catch {
-    return null;
-  }
+  return parseStoredJson(AnswerChoices, stored);
 }
 
 export function toQuestion(row: QuestionRow): Question {
@@ -107,7 +102,7 @@ export async function deleteTemplate(options: {
 }
 
 /** Activates the template and, in the same statement, deactivates whichever was active. */
-export async function useTemplate(options: {
+export async function activateTemplate(options: {
   db: Executor;
   institutionId: number;
   templateId: number;

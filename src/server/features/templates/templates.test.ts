@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import type { Question, TemplateSummary } from '../../../common/schemas/templates';
 import { MAX_QUESTIONS_PER_TEMPLATE } from '../../../common/schemas/templates';
@@ -10,11 +11,6 @@ import { QUESTION_NOT_FOUND, TEMPLATE_NOT_FOUND } from './service';
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 type TemplateList = { success: true; templates: TemplateSummary[] };
 type QuestionList = { success: true; questions: Question[] };
-
-function expectError(response: AgentResponse, status: number, message: string) {
-  expect(response.status).toBe(status);
-  expect(response.body).toEqual({ success: false, message });
-}
 
 const likertQuestion = {
   question_text: 'How rested do you feel?',
@@ -94,7 +90,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
 
     it.each(endpoints)('%s %s: 401 for visitors', async (method, url, payload) => {
       const response = await (await agentFor(null)).request({ method, url, ...(payload ? { payload } : {}) });
-      expectError(response, 401, 'Authentication required');
+      expectError(response, 401, 'UNAUTHENTICATED', 'Authentication required');
     });
 
     it.each(endpoints)('%s %s: 403 "Admin access required" for students', async (method, url, payload) => {
@@ -103,7 +99,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
         url,
         ...(payload ? { payload } : {}),
       });
-      expectError(response, 403, 'Admin access required');
+      expectError(response, 403, 'FORBIDDEN', 'Admin access required');
     });
 
     it('refuses students before looking at their input', async () => {
@@ -113,7 +109,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
         url: '/api/survey-templates/',
         payload: { template_id: 'x' },
       });
-      expectError(response, 403, 'Admin access required');
+      expectError(response, 403, 'FORBIDDEN', 'Admin access required');
     });
 
     it('refuses a request without the CSRF token', async () => {
@@ -198,6 +194,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.delete('/api/survey-templates/', { template_id: theirs }),
         404,
+        'NOT_FOUND',
         TEMPLATE_NOT_FOUND,
       );
       expect(await templates(await agentFor(cast.adminB))).toHaveLength(1);
@@ -207,6 +204,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.delete('/api/survey-templates/', { template_id: 999_999 }),
         404,
+        'NOT_FOUND',
         TEMPLATE_NOT_FOUND,
       );
     });
@@ -217,7 +215,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       [{ template_id: 0 }, 'template_id must be positive'],
       [{ template_id: 1.5 }, 'template_id must be a whole number'],
     ])('refuses %j with "%s"', async (payload, message) => {
-      expectError(await admin.delete('/api/survey-templates/', payload), 400, message);
+      expectError(await admin.delete('/api/survey-templates/', payload), 400, 'VALIDATION_FAILED', message);
       expect(await templates()).toHaveLength(1);
     });
   });
@@ -259,7 +257,12 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
 
     it("answers 404 for another institution's template and changes nothing", async () => {
       const theirs = await templateOf(cast.b.id);
-      expectError(await admin.post(`/api/survey-templates/${theirs}/use/`), 404, TEMPLATE_NOT_FOUND);
+      expectError(
+        await admin.post(`/api/survey-templates/${theirs}/use/`),
+        404,
+        'NOT_FOUND',
+        TEMPLATE_NOT_FOUND,
+      );
       expect(await activeTemplateIds(cast.a.id)).toEqual([await templateOf(cast.a.id)]);
       expect(await activeTemplateIds(cast.b.id)).toEqual([theirs]);
     });
@@ -269,7 +272,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       ['0', 'Id must be positive'],
       ['99999999999', 'Id is out of range'],
     ])('refuses the id %s with "%s"', async (id, message) => {
-      expectError(await admin.post(`/api/survey-templates/${id}/use/`), 400, message);
+      expectError(await admin.post(`/api/survey-templates/${id}/use/`), 400, 'VALIDATION_FAILED', message);
     });
   });
 
@@ -305,7 +308,12 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
 
     it("answers 404 for another institution's template", async () => {
       const theirs = await templateOf(cast.b.id);
-      expectError(await admin.get(`/api/survey-templates/${theirs}/questions/`), 404, TEMPLATE_NOT_FOUND);
+      expectError(
+        await admin.get(`/api/survey-templates/${theirs}/questions/`),
+        404,
+        'NOT_FOUND',
+        TEMPLATE_NOT_FOUND,
+      );
     });
   });
 
@@ -400,6 +408,12 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
         'Each answer choice must be at most 100 characters',
       ],
       [{ ...likertQuestion, answer_choices: ['Great'] }, 'Answer choices must be an object keyed 1 to 5'],
+    ])('refuses %j with "%s" and adds nothing', async (payload, message) => {
+      expectError(await admin.post(url(), payload), 400, 'VALIDATION_FAILED', message);
+      expect(await questions(templateId)).toEqual([]);
+    });
+
+    it.each([
       [
         { question_text: 'Tell us more', question_type: 'text', question_category: 'sleep', order: 1 },
         'Text questions can only use the general category',
@@ -408,8 +422,8 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
         { question_text: 'Tell us more', question_type: 'text', order: 1, answer_choices: { '1': 'Great' } },
         'Custom answer choices are only for likert questions',
       ],
-    ])('refuses %j with "%s" and adds nothing', async (payload, message) => {
-      expectError(await admin.post(url(), payload), 400, message);
+    ])('refuses %j with "%s" (a rule of the product) and adds nothing', async (payload, message) => {
+      expectError(await admin.post(url(), payload), 400, 'BAD_REQUEST', message);
       expect(await questions(templateId)).toEqual([]);
     });
 
@@ -418,6 +432,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.post(`/api/survey-templates/${theirs}/questions/`, likertQuestion),
         404,
+        'NOT_FOUND',
         TEMPLATE_NOT_FOUND,
       );
       expect(await questions(theirs, await agentFor(cast.adminB))).toHaveLength(DEFAULT_QUESTIONS.length);
@@ -441,6 +456,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.post(url(), likertQuestion),
         409,
+        'CONFLICT',
         `A template can have at most ${MAX_QUESTIONS_PER_TEMPLATE} questions`,
       );
     });
@@ -465,6 +481,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.delete(`/api/survey-templates/${other.id}/questions/`, { question_id: first?.id }),
         404,
+        'NOT_FOUND',
         QUESTION_NOT_FOUND,
       );
       expect(await questions(templateId)).toHaveLength(DEFAULT_QUESTIONS.length);
@@ -476,12 +493,14 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.delete(`/api/survey-templates/${theirs}/questions/`, { question_id: theirQuestion?.id }),
         404,
+        'NOT_FOUND',
         TEMPLATE_NOT_FOUND,
       );
       const own = await templateOf(cast.a.id);
       expectError(
         await admin.delete(`/api/survey-templates/${own}/questions/`, { question_id: theirQuestion?.id }),
         404,
+        'NOT_FOUND',
         QUESTION_NOT_FOUND,
       );
       expect(await questions(theirs, await agentFor(cast.adminB))).toHaveLength(DEFAULT_QUESTIONS.length);
@@ -495,6 +514,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
       expectError(
         await admin.delete(`/api/survey-templates/${templateId}/questions/`, payload),
         400,
+        'VALIDATION_FAILED',
         message,
       );
     });

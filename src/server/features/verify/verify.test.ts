@@ -146,6 +146,7 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       expect(first.body).toMatchObject({ success: true, account_ready: false });
       expect((await check(agent, 'ann@north.edu', code)).body).toEqual({
         success: false,
+        code: 'BAD_REQUEST',
         message: CODE_REFUSED,
       });
     });

@@ -1,5 +1,5 @@
 import { type Answers, type SurveyQuestion, TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/surveys';
-import { isLikertValue } from './likert';
+import { isLikertValue } from '../../../common/schemas/templates';
 
 /** What the student has entered so far, keyed by question id. Text is kept as typed. */
 export type AnswerMap = Readonly<Record<string, string>>;

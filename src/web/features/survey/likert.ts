@@ -13,8 +13,6 @@ export const LIKERT_CHOICES: readonly Choice[] = [
   { value: '1', emoji: '😄', label: 'Excellent' },
 ];
 
-const LIKERT_VALUE_SET = new Set(LIKERT_CHOICES.map((choice) => choice.value));
-
 /**
  * The five options of one question: its custom label for a value where it has one, else the
  * default. A safety question (self-harm) carries no mood emojis: a laughing face beside
@@ -28,8 +26,4 @@ export function likertChoices(custom: AnswerChoices | null, category?: QuestionC
     const label = custom[choice.value as keyof AnswerChoices]?.trim();
     return label ? { ...choice, label } : choice;
   });
-}
-
-export function isLikertValue(value: string): boolean {
-  return LIKERT_VALUE_SET.has(value);
 }

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { parseStoredJson, StoredReasons } from '../../../db/stored-json';
 import type { Database } from '../../../db/types';
 import { csvRow, UTF8_BOM } from './csv';
 import * as queries from './queries';
@@ -9,12 +10,7 @@ const PAGE = 500;
 export const EXPORT_FIXED_COLUMNS = ['Date', 'Student Name', 'Email', 'Template', 'Tier', 'Reasons'] as const;
 
 function reasonsText(json: string): string {
-  try {
-    const reasons: unknown = JSON.parse(json);
-    return Array.isArray(reasons) ? reasons.join('; ') : '';
-  } catch {
-    return '';
-  }
+  return (parseStoredJson(StoredReasons, json) ?? []).join('; ');
 }
 
 /**

@@ -1,3 +1,5 @@
+import { FLAGGED_TIERS, isFlagged } from '../../../../common/risk/tiers';
+import { isLikertValue } from '../../../../common/schemas/templates';
 import type { AnswersTable, SubmissionsTable } from '../../../db/types';
 
 /**
@@ -54,21 +56,15 @@ export interface AnswerSummary {
   supportPositive: number;
 }
 
-export function isFlaggedTier(tier: RiskTier | null): boolean {
-  return tier === 'urgent' || tier === 'elevated';
-}
-
-/** Sort key of the flagged list: urgent before elevated; everything else is not listed. */
+/** Sort key of the flagged list: the most serious flagged tier first; the rest are not listed. */
 export function flagPriority(tier: RiskTier | null): number {
-  if (tier === 'urgent') return 2;
-  if (tier === 'elevated') return 1;
-  return 0;
+  return isFlagged(tier) ? FLAGGED_TIERS.length - FLAGGED_TIERS.indexOf(tier) : 0;
 }
 
 function likertValue(answer: RecordedAnswer): number | null {
   if (answer.questionType !== 'likert') return null;
-  const value = Number(answer.value);
-  return Number.isInteger(value) && value >= 1 && value <= 5 ? value : null;
+  const value = answer.value.trim();
+  return isLikertValue(value) ? Number(value) : null;
 }
 
 export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSummary {
@@ -101,7 +97,7 @@ export function isNewer(candidate: LatestSubmission, current: LatestSubmission |
 /** What one student contributes to the latest-submission counters (all zero before any submission). */
 export function latestContribution(latest: LatestSubmission | null): LatestCounters {
   if (!latest) return { ...ZERO_LATEST_COUNTERS };
-  const flagged = isFlaggedTier(latest.tier);
+  const flagged = isFlagged(latest.tier);
   const { sleepMean: sleep, stressMean: stress } = latest;
   return {
     flagged_students: flagged ? 1 : 0,
