@@ -30,7 +30,7 @@ import {
   type ServerProcess,
   startServer,
   stopServer,
-} from '../hardening/support/process';
+} from '../helpers/server-process';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.LOAD_WARMUP_SECONDS ?? 10);

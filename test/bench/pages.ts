@@ -13,7 +13,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
-import { HttpClient, ROOT, startServer, stopServer } from '../hardening/support/process';
+import { HttpClient, ROOT, startServer, stopServer } from '../helpers/server-process';
 
 const RUNS = Number(process.env.PAGES_RUNS ?? 3);
 const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 80 * 1024 };

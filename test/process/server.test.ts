@@ -8,12 +8,12 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { type Db, migrateToLatest, openDatabase } from '../src/server/db';
-import { TestAgent } from './helpers/app';
+import { buildApp } from '../../src/server/app';
+import { loadConfig } from '../../src/server/config';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { TestAgent } from '../helpers/app';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 // Processes start slowly on a busy machine; these limits only stop a hung test.
 const PROCESS_TEST_TIMEOUT = 480_000;
 const STARTUP_LIMIT_MS = 180_000;

@@ -19,7 +19,7 @@ import {
   type ServerProcess,
   startServer,
   stopServer,
-} from './support/process';
+} from '../helpers/server-process';
 
 const PASSWORD = 'twin-instance-passphrase-8';
 const LOGIN_LIMIT = 4;

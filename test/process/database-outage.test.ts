@@ -23,7 +23,7 @@ import {
   type ServerProcess,
   startServer,
   stopServer,
-} from './support/process';
+} from '../helpers/server-process';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const DOMAIN = 'north.edu';

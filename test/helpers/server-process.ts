@@ -10,7 +10,7 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import pg from 'pg';
 
-export const ROOT = path.resolve(import.meta.dirname, '../../..');
+export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Only stops a hung start; a busy machine may need most of it. */
 const STARTUP_LIMIT_MS = 180_000;
 

@@ -24,7 +24,7 @@ import {
   type ServerProcess,
   startServer,
   stopServer,
-} from './support/process';
+} from '../helpers/server-process';
 
 const STUDENTS = 6;
 const IN_FLIGHT_PER_STUDENT = 4;
