@@ -23,7 +23,7 @@ type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web' | 'mail'>> & {
 export async function createTestApp(
   dialect: TestDialect,
   overrides: ConfigOverrides = {},
-  options: Pick<AppOptions, 'mail'> = {},
+  options: Pick<AppOptions, 'mail' | 'onRoute'> = {},
 ): Promise<TestContext> {
   const { db, drop } = await createTestDatabase(dialect);
   const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
@@ -36,7 +36,14 @@ export async function createTestApp(
   };
   // Tests deliver mail when they ask for it (a background worker would race their assertions).
   const mail = { worker: false, ...options.mail };
-  const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root', mail });
+  const app = await buildApp({
+    db,
+    config,
+    secret: TEST_SECRET,
+    webRoot: '/nonexistent-web-root',
+    mail,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+  });
   await app.ready();
   return {
     app,
@@ -49,39 +56,126 @@ export async function createTestApp(
   };
 }
 
+export interface AgentCookie {
+  name: string;
+  value: string;
+  httpOnly?: boolean;
+  sameSite?: string;
+  secure?: boolean;
+  maxAge?: number;
+}
+
 export interface AgentResponse<T = unknown> {
   status: number;
+  /** Parsed when the response is JSON, the text otherwise. */
   body: T;
   headers: Record<string, string | string[] | number | undefined>;
-  cookies: Array<{
-    name: string;
-    value: string;
-    httpOnly?: boolean;
-    sameSite?: string;
-    secure?: boolean;
-    maxAge?: number;
-  }>;
+  cookies: AgentCookie[];
+}
+
+export type AgentRequest = InjectOptions & { url: string; csrf?: boolean };
+
+interface RawResponse {
+  status: number;
+  headers: AgentResponse['headers'];
+  cookies: AgentCookie[];
+  text: string;
+}
+
+/** One Set-Cookie line as inject() reports it: name, value and the attributes tests check. */
+function parseSetCookie(line: string): AgentCookie {
+  const [pair = '', ...attributes] = line.split(';');
+  const cookie: AgentCookie = {
+    name: pair.slice(0, pair.indexOf('=')).trim(),
+    value: decodeURIComponent(pair.slice(pair.indexOf('=') + 1).trim()),
+  };
+  for (const attribute of attributes) {
+    const [key = '', raw = ''] = attribute.trim().split('=');
+    const name = key.toLowerCase();
+    if (name === 'httponly') cookie.httpOnly = true;
+    else if (name === 'secure') cookie.secure = true;
+    else if (name === 'samesite') cookie.sameSite = raw;
+    else if (name === 'max-age') cookie.maxAge = Number(raw);
+    // A cookie that expired already is one the browser drops.
+    else if (name === 'expires' && new Date(raw).getTime() <= Date.now()) cookie.maxAge ??= 0;
+  }
+  return cookie;
 }
 
 /**
- * A browser-like client for app.inject(): keeps cookies, fetches a CSRF token when it has none and
- * sends it in X-CSRFToken on unsafe requests, as the web app does.
+ * A browser-like client: keeps cookies, fetches a CSRF token when it has none and sends it in
+ * X-CSRFToken on unsafe requests, as the web app does. Talks to an app through app.inject(), or
+ * to a running server over real HTTP when given its base URL.
  */
 export class TestAgent {
   readonly jar = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private target: FastifyInstance | string) {}
 
-  private remember(cookies: AgentResponse['cookies']) {
+  /** The server's address, for a client over real HTTP. */
+  get baseUrl(): string {
+    if (typeof this.target !== 'string') throw new Error('This client talks to the app in-process');
+    return this.target;
+  }
+
+  /** Points the client, cookies and all, at another server: the same browser after a restart. */
+  set baseUrl(url: string) {
+    if (typeof this.target !== 'string') throw new Error('This client talks to the app in-process');
+    this.target = url;
+  }
+
+  private remember(cookies: AgentCookie[]) {
     for (const cookie of cookies) {
-      if (cookie.value === '' || cookie.maxAge === 0) this.jar.delete(cookie.name);
+      if (cookie.value === '' || cookie.maxAge === 0 || (cookie.maxAge ?? 1) < 0)
+        this.jar.delete(cookie.name);
       else this.jar.set(cookie.name, cookie.value);
     }
   }
 
-  async request<T = Record<string, unknown>>(
-    options: InjectOptions & { csrf?: boolean },
-  ): Promise<AgentResponse<T>> {
+  /** The Cookie header this client would send. */
+  cookieHeader(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
+  }
+
+  private async send(
+    options: AgentRequest,
+    method: string,
+    headers: Record<string, string>,
+  ): Promise<RawResponse> {
+    if (typeof this.target !== 'string') {
+      const response = await this.target.inject({
+        ...options,
+        method: method as InjectOptions['method'],
+        headers,
+        cookies: Object.fromEntries(this.jar),
+      });
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        cookies: response.cookies as AgentCookie[],
+        text: response.body,
+      };
+    }
+    if (this.jar.size) headers.cookie = this.cookieHeader();
+    let body: string | undefined;
+    if (options.payload !== undefined) {
+      body = typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.target}${options.url}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      cookies: response.headers.getSetCookie().map(parseSetCookie),
+      text: await response.text(),
+    };
+  }
+
+  async request<T = Record<string, unknown>>(options: AgentRequest): Promise<AgentResponse<T>> {
     const method = (options.method ?? 'GET').toUpperCase();
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
     if (unsafe && options.csrf !== false && !this.jar.has('csrftoken'))
@@ -89,21 +183,12 @@ export class TestAgent {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
     if (unsafe && options.csrf !== false && this.jar.has('csrftoken'))
       headers['x-csrftoken'] ??= this.jar.get('csrftoken') as string;
-    const response = await this.app.inject({
-      ...options,
-      method: method as InjectOptions['method'],
-      headers,
-      cookies: Object.fromEntries(this.jar),
-    });
-    this.remember(response.cookies as AgentResponse['cookies']);
-    let body: unknown = response.body;
-    if (String(response.headers['content-type'] ?? '').includes('application/json')) body = response.json();
-    return {
-      status: response.statusCode,
-      body: body as T,
-      headers: response.headers,
-      cookies: response.cookies as AgentResponse['cookies'],
-    };
+    const response = await this.send(options, method, headers);
+    this.remember(response.cookies);
+    let body: unknown = response.text;
+    if (String(response.headers['content-type'] ?? '').includes('application/json'))
+      body = JSON.parse(response.text);
+    return { status: response.status, body: body as T, headers: response.headers, cookies: response.cookies };
   }
 
   get<T = Record<string, unknown>>(url: string) {
