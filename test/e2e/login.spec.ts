@@ -8,6 +8,7 @@ import {
   signIn,
   signInWithForm,
   test,
+  uniqueId,
 } from './support';
 
 /** The spec's pause between the success message and the redirect (section 9). */
@@ -129,7 +130,8 @@ test.describe('login', () => {
 
   test('the message modal also closes with Escape', async ({ page }) => {
     await page.goto('/login/');
-    await page.getByLabel('Email').fill('nobody@demo.edu');
+    // A refused login counts against its address: each test uses one of its own.
+    await page.getByLabel('Email').fill(`nobody-${uniqueId()}@demo.edu`);
     await page.getByLabel('Password').fill('not-the-password');
     await page.getByRole('button', { name: 'Sign In' }).click();
     await expect(page.getByRole('alertdialog')).toContainText('Invalid email or password');
