@@ -19,36 +19,55 @@ type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web' | 'mail'>> & {
   web?: Partial<Config['web']>;
 };
 
-/** The real app on a fresh database, configured as in production except for what a test overrides. */
-export async function createTestApp(
-  dialect: TestDialect,
-  overrides: ConfigOverrides = {},
-  options: Pick<AppOptions, 'mail' | 'onRoute'> = {},
-): Promise<TestContext> {
-  const { db, drop } = await createTestDatabase(dialect);
+/** The test configuration: production defaults, quiet logs, no demo data, and the test's overrides. */
+export function testConfig(overrides: ConfigOverrides = {}): Config {
   const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
-  const config: Config = {
+  return {
     ...base,
     ...overrides,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
     web: { ...base.web, ...overrides.web },
     mail: { ...base.mail, ...overrides.mail },
   };
+}
+
+export type TestAppOptions = Pick<AppOptions, 'mail' | 'onRoute' | 'logStream'>;
+
+/**
+ * The real app on a database the test prepared (a file, an outage, a migration state), with the
+ * test configuration. Not yet ready: a test may add routes before its first request.
+ */
+export function buildTestApp(
+  db: Db,
+  overrides: ConfigOverrides = {},
+  options: TestAppOptions = {},
+): Promise<FastifyInstance> {
   // Tests deliver mail when they ask for it (a background worker would race their assertions).
   const mail = { worker: false, ...options.mail };
-  const app = await buildApp({
+  return buildApp({
     db,
-    config,
+    config: testConfig(overrides),
     secret: TEST_SECRET,
     webRoot: '/nonexistent-web-root',
     mail,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
   });
+}
+
+/** The real app on a fresh database, configured as in production except for what a test overrides. */
+export async function createTestApp(
+  dialect: TestDialect,
+  overrides: ConfigOverrides = {},
+  options: TestAppOptions = {},
+): Promise<TestContext> {
+  const { db, drop } = await createTestDatabase(dialect);
+  const app = await buildTestApp(db, overrides, options);
   await app.ready();
   return {
     app,
     db,
-    config,
+    config: app.config,
     async close() {
       await app.close();
       await drop();

@@ -7,10 +7,8 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../../src/server/app';
-import { loadConfig } from '../../src/server/config';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
-import { TestAgent } from '../helpers/app';
+import { buildTestApp, TestAgent } from '../helpers/app';
 import { type Exit, freePort } from '../helpers/server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -303,12 +301,7 @@ describe('npm run manage', () => {
 
       // The accounts work in the app, on the same database file.
       const db: Db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') });
-      const app = await buildApp({
-        db,
-        config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
-        secret: 'cli-test-secret-that-is-long-enough-0123456789',
-        webRoot: '/nonexistent-web-root',
-      });
+      const app = await buildTestApp(db, { dataDir });
       try {
         const agent = new TestAgent(app);
         await agent.login('dean@east.edu', 'a-sturdy-admin-passphrase');
