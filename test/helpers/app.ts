@@ -88,6 +88,8 @@ export interface AgentResponse<T = unknown> {
   status: number;
   /** Parsed when the response is JSON, the text otherwise. */
   body: T;
+  /** The body as sent. */
+  text: string;
   headers: Record<string, string | string[] | number | undefined>;
   cookies: AgentCookie[];
 }
@@ -205,9 +207,20 @@ export class TestAgent {
     const response = await this.send(options, method, headers);
     this.remember(response.cookies);
     let body: unknown = response.text;
-    if (String(response.headers['content-type'] ?? '').includes('application/json'))
-      body = JSON.parse(response.text);
-    return { status: response.status, body: body as T, headers: response.headers, cookies: response.cookies };
+    if (String(response.headers['content-type'] ?? '').includes('application/json')) {
+      try {
+        body = JSON.parse(response.text);
+      } catch {
+        // Left as text: a body that claims to be JSON and is not fails the test's own checks.
+      }
+    }
+    return {
+      status: response.status,
+      body: body as T,
+      text: response.text,
+      headers: response.headers,
+      cookies: response.cookies,
+    };
   }
 
   get<T = Record<string, unknown>>(url: string) {
