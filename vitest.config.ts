@@ -1,11 +1,64 @@
 import { defineConfig } from 'vitest/config';
 
+/**
+ * Four projects, chosen by where a test file lives (see README, "Testing"):
+ * - unit: pure code, no database: everything under src/common and src/web, and server files
+ *   named `*.unit.test.ts`. Runs in seconds.
+ * - api: every other test under src/: the app through app.inject(), or code on a real database.
+ * - hardening: test/hardening, the in-process matrices over every route.
+ * - process: test/process, suites that start real server processes.
+ * The database projects run the global setup, which says (and in CI, fails) when PostgreSQL is
+ * not configured.
+ */
+const databaseSetup = ['test/helpers/global-setup.ts'];
+
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'src/**/*.test.tsx', 'test/**/*.test.ts'],
     exclude: ['test/e2e/**', 'node_modules/**'],
-    globalSetup: ['test/helpers/global-setup.ts'],
-    testTimeout: 20_000,
-    hookTimeout: 30_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: 'unit',
+          include: [
+            'src/common/**/*.test.ts',
+            'src/web/**/*.test.ts',
+            'src/web/**/*.test.tsx',
+            'src/server/**/*.unit.test.ts',
+          ],
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api',
+          include: ['src/server/**/*.test.ts'],
+          exclude: ['src/server/**/*.unit.test.ts'],
+          globalSetup: databaseSetup,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'hardening',
+          include: ['test/hardening/**/*.test.ts'],
+          globalSetup: databaseSetup,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'process',
+          include: ['test/process/**/*.test.ts'],
+          globalSetup: databaseSetup,
+          testTimeout: 20_000,
+          hookTimeout: 30_000,
+        },
+      },
+    ],
   },
 });

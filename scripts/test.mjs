@@ -4,7 +4,10 @@ import { spawnSync } from 'node:child_process';
 const steps = [
   ['Lint and format (Biome)', 'npx', ['biome', 'check', '.']],
   ['Type-check', 'npx', ['tsc', '--noEmit']],
-  ['Unit and API tests (Vitest)', 'npx', ['vitest', 'run']],
+  ['Unit tests (Vitest project unit)', 'npx', ['vitest', 'run', '--project', 'unit']],
+  ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
+  ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
+  ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
   ['Build the web app', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
 ];

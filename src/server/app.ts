@@ -7,7 +7,7 @@ import csrfProtection from '@fastify/csrf-protection';
 import rateLimit from '@fastify/rate-limit';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance } from 'fastify';
+import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db';
@@ -51,6 +51,8 @@ export interface AppOptions {
   logStream?: Writable;
   /** Mail delivery: the transport (SMTP or the log, from the config) and whether to run the outbox worker. */
   mail?: { transport?: MailTransport; worker?: boolean };
+  /** Told of every route as it is registered, features included (tests list the API with it). */
+  onRoute?: (route: RouteOptions) => void;
 }
 
 /** How often each instance looks for mail queued by the others. */
@@ -78,6 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       return handleError(error, request, reply);
     },
   });
+  if (options.onRoute) app.addHook('onRoute', options.onRoute);
   // The API speaks JSON only; Fastify's default text/plain parser would let plain strings reach handlers.
   app.removeContentTypeParser('text/plain');
   app.setValidatorCompiler(validatorCompiler);

@@ -24,13 +24,8 @@ import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rol
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { hashPassword } from '../../src/server/lib/passwords';
 import { createSession } from '../../src/server/lib/sessions';
-import {
-  HttpClient,
-  residentBytes,
-  type ServerProcess,
-  startServer,
-  stopServer,
-} from '../hardening/support/process';
+import { TestAgent } from '../helpers/app';
+import { residentBytes, type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const WARMUP_SECONDS = Number(process.env.LOAD_WARMUP_SECONDS ?? 10);
@@ -110,9 +105,9 @@ async function prepare(dataDir: string) {
 
 /** The session cookie plus a CSRF token bound to it, fetched from the running server. */
 async function withToken(baseUrl: string, sessionId: string): Promise<{ cookie: string; csrf: string }> {
-  const client = new HttpClient(baseUrl);
+  const client = new TestAgent(baseUrl);
   client.jar.set('sessionid', sessionId);
-  const response = await client.request('GET', '/api/csrf/');
+  const response = await client.get('/api/csrf/');
   return { cookie: client.cookieHeader(), csrf: String(response.body?.csrftoken) };
 }
 
@@ -259,14 +254,13 @@ export async function run(): Promise<void> {
       sessions.map(async ({ email, sessionId }) => ({ email, ...(await withToken(baseUrl, sessionId)) })),
     );
     const admin = await withToken(baseUrl, adminSession);
-    const visitor = new HttpClient(baseUrl);
-    await visitor.request('GET', '/api/csrf/');
+    const visitor = new TestAgent(baseUrl);
+    await visitor.get('/api/csrf/');
     anonymousCookie = visitor.cookieHeader();
     anonymousToken = visitor.jar.get('csrftoken') as string;
-    const surveyClient = new HttpClient(baseUrl);
+    const surveyClient = new TestAgent(baseUrl);
     surveyClient.jar.set('sessionid', sessions[0]?.sessionId as string);
-    const survey = (await surveyClient.request('GET', '/api/get-user-survey-questions/'))
-      .body as unknown as Survey;
+    const survey = (await surveyClient.get('/api/get-user-survey-questions/')).body as unknown as Survey;
     const kinds = mixOf(students, survey, admin);
 
     const idleRss = residentBytes(pid);

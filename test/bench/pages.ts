@@ -13,7 +13,8 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
-import { HttpClient, ROOT, startServer, stopServer } from '../hardening/support/process';
+import { TestAgent } from '../helpers/app';
+import { ROOT, startServer, stopServer } from '../helpers/server-process';
 
 const RUNS = Number(process.env.PAGES_RUNS ?? 3);
 const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 80 * 1024 };
@@ -44,9 +45,9 @@ async function buildWebApp(outDir: string) {
 }
 
 async function demoLinkHash(baseUrl: string): Promise<string> {
-  const admin = new HttpClient(baseUrl);
+  const admin = new TestAgent(baseUrl);
   await admin.login('admin@demo.edu', 'wellness-demo');
-  const { body } = await admin.request('GET', '/api/survey-templates/');
+  const { body } = await admin.get('/api/survey-templates/');
   const templates = (body?.templates ?? []) as { used: boolean; hash_link: string }[];
   const active = templates.find((template) => template.used);
   if (!active) throw new Error('Demo University has no active template');

@@ -48,11 +48,16 @@ test.describe('routing', () => {
 
   test('the skip link jumps to the main content', async ({ page }) => {
     await page.goto('/login/');
+    // Keys only once the screen is there: its arrival moves focus, and a Tab pressed while it
+    // loads goes wherever focus happens to be.
+    await expect(page.getByLabel('Email')).toBeVisible();
+    await expect(page.getByRole('main')).not.toHaveAttribute('aria-busy', 'true');
     await page.keyboard.press('Tab');
     const skip = page.getByRole('link', { name: 'Skip to main content' });
     await expect(skip).toBeFocused();
     await expect(skip).toBeInViewport();
     await page.keyboard.press('Enter');
+    await expect(page.getByRole('main')).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(page.getByLabel('Email')).toBeFocused();
   });

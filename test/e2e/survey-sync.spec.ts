@@ -202,6 +202,8 @@ test.describe('the same survey in two windows', () => {
     context,
   }) => {
     const student = await createStudent();
+    // Both windows run on a clock the test can stop, to let an autosave tick pass on demand.
+    await context.clock.install();
     const windowA = await context.newPage();
     await signIn(windowA, student);
     await windowA.goto('/survey/');
@@ -222,8 +224,11 @@ test.describe('the same survey in two windows', () => {
     await safetyGroup(windowB).getByRole('radio', { name: 'Never' }).check();
     const notice = windowB.getByRole('alert').filter({ hasText: 'Saving stopped' });
     await expect(notice).toContainText('submitted or started afresh in another window');
-    await windowB.waitForTimeout(3_500);
+    // A whole autosave tick passes in window B: still nothing is stored.
+    await windowB.clock.pauseAt(Date.now() + 1_000);
+    await windowB.clock.runFor(3_500);
     expect(await storedAnswers(windowB, templateId)).toBeNull();
+    await windowB.clock.resume();
 
     await notice.getByRole('button', { name: 'Reload the survey' }).click();
     await expect(likertGroups(windowB).first()).toBeVisible();

@@ -6,15 +6,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { ACCESS_MATRIX, buildRequest, CSRF_MATRIX, cellsOf, FUZZ_TABLE, REQUESTS } from './support/endpoints';
 import { createWorld, type Target } from './support/harness';
-import { apiRoutes, isUnsafe, type RouteKey } from './support/routes';
+import { isUnsafe, type RouteKey, routeRecorder } from './support/routes';
 
 describe('the route table', () => {
   let ctx: TestContext;
   let routes: RouteKey[];
 
   beforeAll(async () => {
-    ctx = await createTestApp('sqlite');
-    routes = apiRoutes(ctx.app);
+    const recorder = routeRecorder();
+    ctx = await createTestApp('sqlite', {}, { onRoute: recorder.onRoute });
+    routes = recorder.apiRoutes(ctx.app);
   });
 
   afterAll(async () => {
@@ -22,7 +23,7 @@ describe('the route table', () => {
   });
 
   it('is read from the app, methods and parameters included', () => {
-    // A few routes of every shape, so a broken reading of the tree cannot pass as an empty table.
+    // A few routes of every shape, so a broken recording cannot pass as an empty table.
     expect(routes).toEqual(
       expect.arrayContaining([
         'GET /api/csrf/',

@@ -19,29 +19,55 @@ type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web' | 'mail'>> & {
   web?: Partial<Config['web']>;
 };
 
-/** The real app on a fresh database, configured as in production except for what a test overrides. */
-export async function createTestApp(
-  dialect: TestDialect,
-  overrides: ConfigOverrides = {},
-  options: Pick<AppOptions, 'mail'> = {},
-): Promise<TestContext> {
-  const { db, drop } = await createTestDatabase(dialect);
+/** The test configuration: production defaults, quiet logs, no demo data, and the test's overrides. */
+export function testConfig(overrides: ConfigOverrides = {}): Config {
   const base = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
-  const config: Config = {
+  return {
     ...base,
     ...overrides,
     limits: { ...DEFAULT_LIMITS, ...overrides.limits },
     web: { ...base.web, ...overrides.web },
     mail: { ...base.mail, ...overrides.mail },
   };
+}
+
+export type TestAppOptions = Pick<AppOptions, 'mail' | 'onRoute' | 'logStream'>;
+
+/**
+ * The real app on a database the test prepared (a file, an outage, a migration state), with the
+ * test configuration. Not yet ready: a test may add routes before its first request.
+ */
+export function buildTestApp(
+  db: Db,
+  overrides: ConfigOverrides = {},
+  options: TestAppOptions = {},
+): Promise<FastifyInstance> {
   // Tests deliver mail when they ask for it (a background worker would race their assertions).
   const mail = { worker: false, ...options.mail };
-  const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root', mail });
+  return buildApp({
+    db,
+    config: testConfig(overrides),
+    secret: TEST_SECRET,
+    webRoot: '/nonexistent-web-root',
+    mail,
+    ...(options.onRoute ? { onRoute: options.onRoute } : {}),
+    ...(options.logStream ? { logStream: options.logStream } : {}),
+  });
+}
+
+/** The real app on a fresh database, configured as in production except for what a test overrides. */
+export async function createTestApp(
+  dialect: TestDialect,
+  overrides: ConfigOverrides = {},
+  options: TestAppOptions = {},
+): Promise<TestContext> {
+  const { db, drop } = await createTestDatabase(dialect);
+  const app = await buildTestApp(db, overrides, options);
   await app.ready();
   return {
     app,
     db,
-    config,
+    config: app.config,
     async close() {
       await app.close();
       await drop();
@@ -49,39 +75,128 @@ export async function createTestApp(
   };
 }
 
+export interface AgentCookie {
+  name: string;
+  value: string;
+  httpOnly?: boolean;
+  sameSite?: string;
+  secure?: boolean;
+  maxAge?: number;
+}
+
 export interface AgentResponse<T = unknown> {
   status: number;
+  /** Parsed when the response is JSON, the text otherwise. */
   body: T;
+  /** The body as sent. */
+  text: string;
   headers: Record<string, string | string[] | number | undefined>;
-  cookies: Array<{
-    name: string;
-    value: string;
-    httpOnly?: boolean;
-    sameSite?: string;
-    secure?: boolean;
-    maxAge?: number;
-  }>;
+  cookies: AgentCookie[];
+}
+
+export type AgentRequest = InjectOptions & { url: string; csrf?: boolean };
+
+interface RawResponse {
+  status: number;
+  headers: AgentResponse['headers'];
+  cookies: AgentCookie[];
+  text: string;
+}
+
+/** One Set-Cookie line as inject() reports it: name, value and the attributes tests check. */
+function parseSetCookie(line: string): AgentCookie {
+  const [pair = '', ...attributes] = line.split(';');
+  const cookie: AgentCookie = {
+    name: pair.slice(0, pair.indexOf('=')).trim(),
+    value: decodeURIComponent(pair.slice(pair.indexOf('=') + 1).trim()),
+  };
+  for (const attribute of attributes) {
+    const [key = '', raw = ''] = attribute.trim().split('=');
+    const name = key.toLowerCase();
+    if (name === 'httponly') cookie.httpOnly = true;
+    else if (name === 'secure') cookie.secure = true;
+    else if (name === 'samesite') cookie.sameSite = raw;
+    else if (name === 'max-age') cookie.maxAge = Number(raw);
+    // A cookie that expired already is one the browser drops.
+    else if (name === 'expires' && new Date(raw).getTime() <= Date.now()) cookie.maxAge ??= 0;
+  }
+  return cookie;
 }
 
 /**
- * A browser-like client for app.inject(): keeps cookies, fetches a CSRF token when it has none and
- * sends it in X-CSRFToken on unsafe requests, as the web app does.
+ * A browser-like client: keeps cookies, fetches a CSRF token when it has none and sends it in
+ * X-CSRFToken on unsafe requests, as the web app does. Talks to an app through app.inject(), or
+ * to a running server over real HTTP when given its base URL.
  */
 export class TestAgent {
   readonly jar = new Map<string, string>();
 
-  constructor(private readonly app: FastifyInstance) {}
+  constructor(private target: FastifyInstance | string) {}
 
-  private remember(cookies: AgentResponse['cookies']) {
+  /** The server's address, for a client over real HTTP. */
+  get baseUrl(): string {
+    if (typeof this.target !== 'string') throw new Error('This client talks to the app in-process');
+    return this.target;
+  }
+
+  /** Points the client, cookies and all, at another server: the same browser after a restart. */
+  set baseUrl(url: string) {
+    if (typeof this.target !== 'string') throw new Error('This client talks to the app in-process');
+    this.target = url;
+  }
+
+  private remember(cookies: AgentCookie[]) {
     for (const cookie of cookies) {
-      if (cookie.value === '' || cookie.maxAge === 0) this.jar.delete(cookie.name);
+      if (cookie.value === '' || cookie.maxAge === 0 || (cookie.maxAge ?? 1) < 0)
+        this.jar.delete(cookie.name);
       else this.jar.set(cookie.name, cookie.value);
     }
   }
 
-  async request<T = Record<string, unknown>>(
-    options: InjectOptions & { csrf?: boolean },
-  ): Promise<AgentResponse<T>> {
+  /** The Cookie header this client would send. */
+  cookieHeader(): string {
+    return [...this.jar].map(([name, value]) => `${name}=${encodeURIComponent(value)}`).join('; ');
+  }
+
+  private async send(
+    options: AgentRequest,
+    method: string,
+    headers: Record<string, string>,
+  ): Promise<RawResponse> {
+    if (typeof this.target !== 'string') {
+      const response = await this.target.inject({
+        ...options,
+        method: method as InjectOptions['method'],
+        headers,
+        cookies: Object.fromEntries(this.jar),
+      });
+      return {
+        status: response.statusCode,
+        headers: response.headers,
+        cookies: response.cookies as AgentCookie[],
+        text: response.body,
+      };
+    }
+    if (this.jar.size) headers.cookie = this.cookieHeader();
+    let body: string | undefined;
+    if (options.payload !== undefined) {
+      body = typeof options.payload === 'string' ? options.payload : JSON.stringify(options.payload);
+      headers['content-type'] ??= 'application/json';
+    }
+    const response = await fetch(`${this.target}${options.url}`, {
+      method,
+      headers,
+      ...(body === undefined ? {} : { body }),
+    });
+    return {
+      status: response.status,
+      headers: Object.fromEntries(response.headers),
+      cookies: response.headers.getSetCookie().map(parseSetCookie),
+      text: await response.text(),
+    };
+  }
+
+  async request<T = Record<string, unknown>>(options: AgentRequest): Promise<AgentResponse<T>> {
     const method = (options.method ?? 'GET').toUpperCase();
     const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method);
     if (unsafe && options.csrf !== false && !this.jar.has('csrftoken'))
@@ -89,20 +204,22 @@ export class TestAgent {
     const headers: Record<string, string> = { ...(options.headers as Record<string, string>) };
     if (unsafe && options.csrf !== false && this.jar.has('csrftoken'))
       headers['x-csrftoken'] ??= this.jar.get('csrftoken') as string;
-    const response = await this.app.inject({
-      ...options,
-      method: method as InjectOptions['method'],
-      headers,
-      cookies: Object.fromEntries(this.jar),
-    });
-    this.remember(response.cookies as AgentResponse['cookies']);
-    let body: unknown = response.body;
-    if (String(response.headers['content-type'] ?? '').includes('application/json')) body = response.json();
+    const response = await this.send(options, method, headers);
+    this.remember(response.cookies);
+    let body: unknown = response.text;
+    if (String(response.headers['content-type'] ?? '').includes('application/json')) {
+      try {
+        body = JSON.parse(response.text);
+      } catch {
+        // Left as text: a body that claims to be JSON and is not fails the test's own checks.
+      }
+    }
     return {
-      status: response.statusCode,
+      status: response.status,
       body: body as T,
+      text: response.text,
       headers: response.headers,
-      cookies: response.cookies as AgentResponse['cookies'],
+      cookies: response.cookies,
     };
   }
 

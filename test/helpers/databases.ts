@@ -23,23 +23,42 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
     await migrateToLatest(db);
     return { db, drop: () => db.close() };
   }
-  if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
-  const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
-  const admin = new pg.Client({ connectionString: postgresUrl });
-  await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
-  await admin.end();
-  const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { schema });
+  const { schema, drop } = await createPostgresSchema('test');
+  const url = postgresUrl as string;
+  const db = openDatabase({ kind: 'postgres', url }, { schema });
   await migrateToLatest(db);
   return {
     db,
-    openAnother: () => openDatabase({ kind: 'postgres', url: postgresUrl }, { schema }),
+    openAnother: () => openDatabase({ kind: 'postgres', url }, { schema }),
     async drop() {
       await db.close();
-      const cleanup = new pg.Client({ connectionString: postgresUrl });
-      await cleanup.connect();
-      await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-      await cleanup.end();
+      await drop();
     },
   };
+}
+
+export interface PostgresSchema {
+  schema: string;
+  /**
+   * The test database with this schema as the connection's search_path: how an operator hands a
+   * schema to a server process in DATABASE_URL, the migrations' own tables inside it.
+   */
+  url: string;
+  drop(): Promise<void>;
+}
+
+/** A fresh, empty schema of the PostgreSQL test database, named `<prefix>_<random>`. */
+export async function createPostgresSchema(prefix: string): Promise<PostgresSchema> {
+  if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
+  const base = postgresUrl;
+  const schema = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
+  const run = async (statement: string) => {
+    const client = new pg.Client({ connectionString: base });
+    await client.connect();
+    await client.query(statement);
+    await client.end();
+  };
+  await run(`CREATE SCHEMA ${schema}`);
+  const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
+  return { schema, url, drop: () => run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }

@@ -5,7 +5,13 @@ import path from 'node:path';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../test/helpers/databases';
+import {
+  createPostgresSchema,
+  createTestDatabase,
+  type PostgresSchema,
+  TEST_DIALECTS,
+  type TestDatabase,
+} from '../../../test/helpers/databases';
 import { type Db, migrateToLatest, openDatabase } from '.';
 import { migrations } from './migrations';
 
@@ -100,24 +106,13 @@ const postgresUrl = process.env.TEST_DATABASE_URL;
 describe.each(TEST_DIALECTS.filter((dialect) => dialect === 'postgres'))(
   'migrations on %s with other schemas',
   () => {
-    const schemas: string[] = [];
+    const schemas: PostgresSchema[] = [];
     const opened: Db[] = [];
 
-    async function adminQuery(text: string) {
-      const client = new pg.Client({ connectionString: postgresUrl });
-      await client.connect();
-      try {
-        await client.query(text);
-      } finally {
-        await client.end();
-      }
-    }
-
     async function emptySchema(): Promise<string> {
-      const schema = `test_${crypto.randomBytes(6).toString('hex')}`;
-      await adminQuery(`CREATE SCHEMA ${schema}`);
+      const schema = await createPostgresSchema('test');
       schemas.push(schema);
-      return schema;
+      return schema.schema;
     }
 
     function open(schema: string): Db {
@@ -128,7 +123,7 @@ describe.each(TEST_DIALECTS.filter((dialect) => dialect === 'postgres'))(
 
     afterEach(async () => {
       for (const db of opened.splice(0)) await db.close();
-      for (const schema of schemas.splice(0)) await adminQuery(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+      for (const schema of schemas.splice(0)) await schema.drop();
     });
 
     it("migrates its own schema even when another schema already holds Kysely's bookkeeping", async () => {

@@ -11,10 +11,8 @@ import SqliteDatabase from 'better-sqlite3';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { TEST_SECRET, TestAgent } from '../../../test/helpers/app';
+import { buildTestApp, TestAgent } from '../../../test/helpers/app';
 import { makeInstitution, makeUser } from '../../../test/helpers/factories';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
 import { type Db, migrateToLatest, openDatabase } from '.';
 import type { HealthEvent } from './availability';
 
@@ -39,8 +37,7 @@ describe('SQLite outages', () => {
     await migrateToLatest(db);
     const institution = await makeInstitution(db.kysely);
     const user = await makeUser(db.kysely, { email: 'sam@north.edu', institutionId: institution.id });
-    const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
-    app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
+    app = await buildTestApp(db);
     await app.ready();
     events = [];
     db.health.observe((event) => events.push(event));
@@ -140,8 +137,7 @@ describe('SQLite outages', () => {
 describe('health probes', () => {
   it('say live at once, and ready only once the database is migrated', async () => {
     const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
-    const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
-    const app = await buildApp({ db, config, secret: TEST_SECRET, webRoot: '/nonexistent-web-root' });
+    const app = await buildTestApp(db);
     try {
       const probe = async (url: string) => {
         const response = await app.inject({ url });

@@ -1,9 +1,7 @@
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
-import { TEST_SECRET } from '../../../test/helpers/app';
+import { buildTestApp } from '../../../test/helpers/app';
 import { createTestDatabase, type TestDatabase } from '../../../test/helpers/databases';
-import { buildApp } from '../app';
-import { loadConfig } from '../config';
 import { redactUrl } from './logging';
 
 describe('redactUrl', () => {
@@ -27,14 +25,7 @@ describe('request logs', () => {
     stream.on('data', (chunk) => {
       logged += chunk;
     });
-    const config = loadConfig({ LOG_LEVEL: 'info', SEED_DEMO: '0' });
-    const app = await buildApp({
-      db: database.db,
-      config,
-      secret: TEST_SECRET,
-      webRoot: '/nonexistent-web-root',
-      logStream: stream,
-    });
+    const app = await buildTestApp(database.db, { logLevel: 'info' }, { logStream: stream });
     const token = 'f3a9c2secrettoken0e1d';
     await app.inject({ url: `/api/survey/link/${token}/` });
     await app.inject({ url: `/survey/link/${token}` });

@@ -12,6 +12,7 @@ import type { Database } from '../../../src/server/db/types';
 import { createInstitution } from '../../../src/server/features/institutions/service';
 import * as templateService from '../../../src/server/features/templates/service';
 import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
+import { TestAgent } from '../../helpers/app';
 import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
 
 export const ACTORS = ['anonymous', 'studentA', 'adminA', 'adminB', 'superuser'] as const;
@@ -124,34 +125,53 @@ export async function send(
     payload = JSON.stringify(req.body);
     headers['content-type'] = req.contentType ?? 'application/json';
   }
-  const isStream = req.url.startsWith('/api/dashboard/events/');
-  const response = await app.inject({
-    method: req.method,
-    url: req.url,
-    headers,
-    cookies: { ...actor.cookies, ...options.cookies },
-    remoteAddress: options.remoteAddress ?? freshAddress(),
-    ...(payload === undefined ? {} : { payload }),
-    // The live dashboard never ends by itself: read its first event, then hang up.
-    ...(isStream ? { payloadAsStream: true } : {}),
-  });
+  const cookies = { ...actor.cookies, ...options.cookies };
+  const remoteAddress = options.remoteAddress ?? freshAddress();
   let text: string;
-  if (isStream) {
+  let status: number;
+  let responseHeaders: Res['headers'];
+  if (req.url.startsWith('/api/dashboard/events/')) {
+    // The live dashboard never ends by itself: read its first event, then hang up.
+    const response = await app.inject({
+      method: req.method,
+      url: req.url,
+      headers,
+      cookies,
+      remoteAddress,
+      ...(payload === undefined ? {} : { payload }),
+      payloadAsStream: true,
+    });
     text = await firstChunk(response.stream());
     // Hang up as a browser would, so the server lets the stream go (and frees its slot).
     response.raw.res.destroy();
+    status = response.statusCode;
+    responseHeaders = response.headers;
   } else {
-    text = response.body;
+    // The actor's own cookies on a client of its own: nothing it is answered changes the actor.
+    const client = new TestAgent(app);
+    for (const [name, value] of Object.entries(cookies)) client.jar.set(name, value);
+    const response = await client.request({
+      method: req.method,
+      url: req.url,
+      headers,
+      remoteAddress,
+      // The CSRF header is exactly what the options say, never fetched or added by the client.
+      csrf: false,
+      ...(payload === undefined ? {} : { payload }),
+    });
+    text = response.text;
+    status = response.status;
+    responseHeaders = response.headers;
   }
   let json: unknown = null;
-  if (String(response.headers['content-type'] ?? '').includes('application/json')) {
+  if (String(responseHeaders['content-type'] ?? '').includes('application/json')) {
     try {
       json = JSON.parse(text);
     } catch {
       json = null;
     }
   }
-  return { status: response.statusCode, text, json, headers: response.headers };
+  return { status, text, json, headers: responseHeaders };
 }
 
 function firstChunk(stream: NodeJS.ReadableStream & { destroy?: () => void }): Promise<string> {

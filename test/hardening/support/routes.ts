@@ -1,41 +1,68 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, RouteOptions } from 'fastify';
+import { createTestApp } from '../../helpers/app';
 
 /** "METHOD /path" as the app registered it, e.g. "POST /api/survey/link/:hashLink/". */
 export type RouteKey = `${'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'OPTIONS'} /api/${string}`;
 
-/** One node of the radix tree: its indentation, its own part of the path, and its methods if any. */
-const LINE = /^([│ ]*)[├└]── (.*?)(?: \(([A-Z, ]+)\))?$/;
-
 /**
- * Every `/api/` route the app has registered, read from Fastify's own radix tree
- * (`printRoutes()`: one line per node, each holding its part of the path, four characters of
- * indentation per level). HEAD routes are the ones Fastify adds for each GET and are left out.
- * Each key is checked against the router with `hasRoute`, so a parsing mistake cannot silently
- * invent or mangle a route.
+ * Records every route the app registers, from Fastify's `onRoute` hook: pass `onRoute` to the
+ * app factory, which adds it before any feature, and read `apiRoutes()` once the app is ready.
  */
-export function apiRoutes(app: FastifyInstance): RouteKey[] {
-  const stack: string[] = [];
-  const keys = new Set<RouteKey>();
-  for (const line of app.printRoutes().split('\n')) {
-    if (!line.trim()) continue;
-    const match = LINE.exec(line);
-    if (!match) throw new Error(`Unexpected line in the route tree: ${JSON.stringify(line)}`);
-    const depth = (match[1] ?? '').length / 4;
-    stack.length = depth;
-    stack.push(match[2] ?? '');
-    const path = stack.join('');
-    for (const method of match[3] ? match[3].split(', ') : []) {
-      if (method === 'HEAD' || !path.startsWith('/api/')) continue;
-      if (!app.hasRoute({ method: method as 'GET', url: path })) {
-        throw new Error(`Route tree parsed to ${method} ${path}, which the router does not know`);
+export function routeRecorder() {
+  const registered: { method: string; url: string }[] = [];
+  return {
+    onRoute(route: RouteOptions & { prefix?: string; routePath?: string }) {
+      const urls = [route.url];
+      // A plugin's root route ('/' under a prefix) is served with and without the trailing
+      // slash (prefixTrailingSlash 'both', the default); the hook hears of the bare one only.
+      const both = route.prefixTrailingSlash === undefined || route.prefixTrailingSlash === 'both';
+      if (route.prefix && route.routePath === '' && both) urls.push(`${route.url}/`);
+      for (const method of [route.method].flat()) {
+        for (const url of urls) registered.push({ method, url });
       }
-      keys.add(`${method} ${path}` as RouteKey);
-    }
+    },
+    /**
+     * Every `/api/` route, sorted. HEAD routes are the ones Fastify adds for each GET and are left
+     * out. Each key is checked against the router with `hasRoute`, so a route the hook reported
+     * but the router does not serve cannot pass as covered.
+     */
+    apiRoutes(app: FastifyInstance): RouteKey[] {
+      const keys = new Set<RouteKey>();
+      for (const { method, url } of registered) {
+        if (method === 'HEAD' || !url.startsWith('/api/')) continue;
+        if (!app.hasRoute({ method: method as 'GET', url })) {
+          throw new Error(`The hook reported ${method} ${url}, which the router does not know`);
+        }
+        keys.add(`${method} ${url}` as RouteKey);
+      }
+      if (keys.size === 0) throw new Error('No /api/ route was registered');
+      return [...keys].sort();
+    },
+  };
+}
+
+/** The `/api/` routes of the app as the tests build it: what every hardening table must cover. */
+export async function discoverApiRoutes(): Promise<RouteKey[]> {
+  const recorder = routeRecorder();
+  const ctx = await createTestApp('sqlite', {}, { onRoute: recorder.onRoute });
+  try {
+    return recorder.apiRoutes(ctx.app);
+  } finally {
+    await ctx.close();
   }
-  if (keys.size === 0) throw new Error('No /api/ route found in the route tree');
-  return [...keys].sort();
 }
 
 export function isUnsafe(key: RouteKey): boolean {
   return !key.startsWith('GET ') && !key.startsWith('OPTIONS ');
+}
+
+/** A route's entry in a hardening table; a route the table leaves out fails its own test. */
+export function entryOf<Entry>(
+  table: Partial<Record<RouteKey, Entry>>,
+  route: RouteKey,
+  name: string,
+): Entry {
+  const entry = table[route];
+  if (!entry) throw new Error(`${route} is registered but missing from the ${name}`);
+  return entry;
 }

@@ -12,14 +12,9 @@ import { migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
 import { MAX_STREAMS_PER_USER } from '../../src/server/features/dashboard/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
-import { TEST_DIALECTS } from '../helpers/databases';
-import {
-  HttpClient,
-  privatePostgresSchema,
-  type ServerProcess,
-  startServer,
-  stopServer,
-} from './support/process';
+import { TestAgent } from '../helpers/app';
+import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 
 const PASSWORD = 'twin-instance-passphrase-8';
 const LOGIN_LIMIT = 4;
@@ -42,7 +37,7 @@ async function freshStore(dialect: string): Promise<Store> {
       drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
     };
   }
-  const { url, drop } = await privatePostgresSchema('instances');
+  const { url, drop } = await createPostgresSchema('instances');
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
     url,
@@ -109,7 +104,7 @@ describe.each(TEST_DIALECTS)('two server processes on %s', (dialect) => {
 
         // Live dashboards per user, opened alternately on the two instances (signing in first, before
         // the login limit below runs out).
-        const admin = new HttpClient(first.baseUrl);
+        const admin = new TestAgent(first.baseUrl);
         await admin.login('admin@twin.edu', PASSWORD);
         const cookie = admin.cookieHeader();
         for (let index = 0; index < MAX_STREAMS_PER_USER + 1; index++)
@@ -123,8 +118,8 @@ describe.each(TEST_DIALECTS)('two server processes on %s', (dialect) => {
         // the per-address limit can refuse them.
         const logins: number[] = [];
         for (let index = 0; index < 2 * LOGIN_LIMIT; index++) {
-          const client = new HttpClient(alternate(index));
-          const response = await client.request('POST', '/api/login/', {
+          const client = new TestAgent(alternate(index));
+          const response = await client.post('/api/login/', {
             email: `nobody${index}@twin.edu`,
             password: 'not-the-password',
           });
@@ -139,11 +134,11 @@ describe.each(TEST_DIALECTS)('two server processes on %s', (dialect) => {
         // Link submissions per client address (30 a minute).
         const submits: number[] = [];
         for (let index = 0; index < 31; index++) {
-          const response = await new HttpClient(alternate(index)).request(
-            'POST',
-            `/api/survey/link/${link.hash_link}/`,
-            { student_name: `Visitor ${index}`, school_email: `visitor${index}@twin.edu`, answers: {} },
-          );
+          const response = await new TestAgent(alternate(index)).post(`/api/survey/link/${link.hash_link}/`, {
+            student_name: `Visitor ${index}`,
+            school_email: `visitor${index}@twin.edu`,
+            answers: {},
+          });
           submits.push(response.status);
         }
         expect(submits.slice(0, 30)).not.toContain(429);
@@ -152,7 +147,7 @@ describe.each(TEST_DIALECTS)('two server processes on %s', (dialect) => {
         // Registrations per client address (20 an hour).
         const registrations: number[] = [];
         for (let index = 0; index < 21; index++) {
-          const response = await new HttpClient(alternate(index)).request('POST', '/api/register/', {
+          const response = await new TestAgent(alternate(index)).post('/api/register/', {
             institution_name: 'Twin University',
             name: `Student ${index}`,
             email: `student${index}@twin.edu`,

@@ -4,16 +4,14 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/server/app';
-import { loadConfig } from '../src/server/config';
-import { type Db, migrateToLatest, openDatabase } from '../src/server/db';
-import { TestAgent } from './helpers/app';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { buildTestApp, TestAgent } from '../helpers/app';
+import { type Exit, freePort } from '../helpers/server-process';
 
-const ROOT = path.resolve(import.meta.dirname, '..');
+const ROOT = path.resolve(import.meta.dirname, '../..');
 // Processes start slowly on a busy machine; these limits only stop a hung test.
 const PROCESS_TEST_TIMEOUT = 480_000;
 const STARTUP_LIMIT_MS = 180_000;
@@ -36,22 +34,6 @@ function cleanEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
     delete env[key];
   }
   return { ...env, ...extra };
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-interface Exit {
-  code: number | null;
-  signal: NodeJS.Signals | null;
 }
 
 interface Running {
@@ -122,50 +104,6 @@ async function answers(baseUrl: string): Promise<boolean> {
   }
 }
 
-/** A browser-like client over real HTTP: a cookie jar sent in the Cookie header, and the CSRF token. */
-class HttpClient {
-  readonly jar = new Map<string, string>();
-
-  constructor(public baseUrl: string) {}
-
-  private remember(response: Response) {
-    for (const line of response.headers.getSetCookie()) {
-      const [pair = '', ...attributes] = line.split(';');
-      const name = pair.slice(0, pair.indexOf('=')).trim();
-      const value = decodeURIComponent(pair.slice(pair.indexOf('=') + 1).trim());
-      const expired = attributes.some((attribute) => {
-        const [key = '', raw = ''] = attribute.trim().split('=');
-        if (key.toLowerCase() === 'max-age') return Number(raw) <= 0;
-        if (key.toLowerCase() === 'expires') return new Date(raw).getTime() <= Date.now();
-        return false;
-      });
-      if (expired || value === '') this.jar.delete(name);
-      else this.jar.set(name, value);
-    }
-  }
-
-  async request(method: string, url: string, body?: unknown) {
-    const headers: Record<string, string> = {};
-    if (method !== 'GET') {
-      if (!this.jar.has('csrftoken')) await this.request('GET', '/api/csrf/');
-      headers['x-csrftoken'] = this.jar.get('csrftoken') as string;
-    }
-    if (this.jar.size) {
-      headers.cookie = [...this.jar]
-        .map(([name, value]) => `${name}=${encodeURIComponent(value)}`)
-        .join('; ');
-    }
-    if (body !== undefined) headers['content-type'] = 'application/json';
-    const response = await fetch(`${this.baseUrl}${url}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body: JSON.stringify(body) }),
-    });
-    this.remember(response);
-    return { status: response.status, body: (await response.json()) as Record<string, unknown> };
-  }
-}
-
 describe('the server process', () => {
   let dataDir: string;
   let server: Running | undefined;
@@ -202,20 +140,20 @@ describe('the server process', () => {
       expect(fs.statSync(passwordFile).mode & 0o777).toBe(0o600);
       expect(printed.length).toBeGreaterThanOrEqual(16);
 
-      const browser = new HttpClient(server.baseUrl);
-      expect((await browser.request('GET', '/api/user/')).status).toBe(401);
+      const browser = new TestAgent(server.baseUrl);
+      expect((await browser.get('/api/user/')).status).toBe(401);
       // The password earlier versions published opens nothing.
-      const published = await new HttpClient(server.baseUrl).request('POST', '/api/login/', {
+      const published = await new TestAgent(server.baseUrl).post('/api/login/', {
         email: 'admin@demo.edu',
         password: 'wellness-demo',
       });
       expect(published.status).toBe(401);
-      const login = await browser.request('POST', '/api/login/', {
+      const login = await browser.post('/api/login/', {
         email: 'admin@demo.edu',
         password: printed,
       });
       expect(login).toMatchObject({ status: 200, body: { success: true } });
-      const user = await browser.request('GET', '/api/user/');
+      const user = await browser.get('/api/user/');
       expect(user.status).toBe(200);
       expect(user.body).toMatchObject({
         is_authenticated: true,
@@ -242,15 +180,15 @@ describe('the server process', () => {
       expect(server.output()).toContain(passwordFile);
       expect(fs.readFileSync(secretFile, 'utf8').trim()).toBe(secret);
       browser.baseUrl = server.baseUrl;
-      const again = await browser.request('GET', '/api/user/');
+      const again = await browser.get('/api/user/');
       expect(again.status).toBe(200);
       expect(again.body).toMatchObject({ is_institution_admin: true, email: 'admin@demo.edu' });
-      const institutions = await browser.request('GET', '/api/institutions/');
+      const institutions = await browser.get('/api/institutions/');
       expect(institutions.body).toEqual([{ id: expect.any(Number), institution_name: 'Demo University' }]);
 
-      const logout = await browser.request('POST', '/api/logout/');
+      const logout = await browser.post('/api/logout/');
       expect(logout.status).toBe(200);
-      expect((await browser.request('GET', '/api/user/')).status).toBe(401);
+      expect((await browser.get('/api/user/')).status).toBe(401);
 
       const secondExit = await stopServer(server);
       expect(secondExit).toEqual({ code: 0, signal: null });
@@ -363,12 +301,7 @@ describe('npm run manage', () => {
 
       // The accounts work in the app, on the same database file.
       const db: Db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') });
-      const app = await buildApp({
-        db,
-        config: loadConfig({ LOG_LEVEL: 'silent', DATA_DIR: dataDir }),
-        secret: 'cli-test-secret-that-is-long-enough-0123456789',
-        webRoot: '/nonexistent-web-root',
-      });
+      const app = await buildTestApp(db, { dataDir });
       try {
         const agent = new TestAgent(app);
         await agent.login('dean@east.edu', 'a-sturdy-admin-passphrase');

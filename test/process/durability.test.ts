@@ -15,16 +15,11 @@ import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
 import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
+import { TestAgent } from '../helpers/app';
 import { rollupSnapshot } from '../helpers/dashboard-data';
-import { TEST_DIALECTS, type TestDialect } from '../helpers/databases';
+import { createPostgresSchema, TEST_DIALECTS, type TestDialect } from '../helpers/databases';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { latestCodeFor } from '../helpers/verify';
-import {
-  HttpClient,
-  privatePostgresSchema,
-  type ServerProcess,
-  startServer,
-  stopServer,
-} from './support/process';
 
 const STUDENTS = 6;
 const IN_FLIGHT_PER_STUDENT = 4;
@@ -53,7 +48,7 @@ function sqliteStore(): Store {
 
 /** A private schema of the test database, and a temporary data folder. */
 async function postgresStore(): Promise<Store> {
-  const { url, drop } = await privatePostgresSchema('durability');
+  const { url, drop } = await createPostgresSchema('durability');
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-durability-'));
   return {
     env: { DATA_DIR: dataDir, DATABASE_URL: url },
@@ -193,13 +188,13 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
 
         const first = await startServer(store.env);
         servers.push(first);
-        const students: { email: string; client: HttpClient }[] = [];
+        const students: { email: string; client: TestAgent }[] = [];
         // Each registration is completed with the code the server mailed (to its outbox).
         const mailbox = store.open();
         for (let index = 0; index < STUDENTS; index++) {
           const email = `student${index}@${DOMAIN}`;
-          const client = new HttpClient(first.baseUrl);
-          const registered = await client.request('POST', '/api/register/', {
+          const client = new TestAgent(first.baseUrl);
+          const registered = await client.post('/api/register/', {
             institution_name: 'Durable University',
             name: `Student ${index}`,
             email,
@@ -207,7 +202,7 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
             confirm_password: PASSWORD,
           });
           expect(registered.status, JSON.stringify(registered.body)).toBe(201);
-          const proven = await client.request('POST', '/api/verify/check/', {
+          const proven = await client.post('/api/verify/check/', {
             email,
             code: await latestCodeFor(mailbox.kysely, email),
           });
@@ -216,8 +211,7 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
           students.push({ email, client });
         }
         await mailbox.close();
-        const survey = (await students[0]?.client.request('GET', '/api/get-user-survey-questions/'))
-          ?.body as {
+        const survey = (await students[0]?.client.get('/api/get-user-survey-questions/'))?.body as {
           template_id: number;
           questions: Question[];
         };
@@ -237,7 +231,7 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
               inFlight += 1;
               let status: number;
               try {
-                const response = await client.request('POST', '/api/survey/', {
+                const response = await client.post('/api/survey/', {
                   survey_template_id: survey.template_id,
                   answers: sent.answers,
                   submission_id: submissionId,
@@ -278,13 +272,13 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
         // A new process on the same data: it starts, and its dashboard counts what is stored.
         const second = await startServer(store.env);
         servers.push(second);
-        const admin = new HttpClient(second.baseUrl);
+        const admin = new TestAgent(second.baseUrl);
         await admin.login(`admin@${DOMAIN}`, PASSWORD);
-        const dashboard = await admin.request('GET', '/api/dashboard/');
+        const dashboard = await admin.get('/api/dashboard/');
         expect(dashboard.status).toBe(200);
-        const resubmit = new HttpClient(second.baseUrl);
+        const resubmit = new TestAgent(second.baseUrl);
         await resubmit.login(students[0]?.email as string, PASSWORD);
-        const after = await resubmit.request('POST', '/api/survey/', {
+        const after = await resubmit.post('/api/survey/', {
           survey_template_id: survey.template_id,
           answers: answersFor(survey.questions, 'after-restart', 1),
           submission_id: 'durable-after-restart',
@@ -295,7 +289,7 @@ describe.each(TEST_DIALECTS)('durability of the server process on %s', (dialect)
           submissionId: 'durable-after-restart',
           answers: answersFor(survey.questions, 'after-restart', 1),
         });
-        const dashboardAfter = await admin.request('GET', '/api/dashboard/');
+        const dashboardAfter = await admin.get('/api/dashboard/');
         expect(await stopServer(second)).toEqual({ code: 0, signal: null });
 
         const db = store.open();

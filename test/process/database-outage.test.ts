@@ -14,16 +14,12 @@ import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { TestAgent } from '../helpers/app';
+import { createPostgresSchema } from '../helpers/databases';
 import { EventStreamClient } from '../helpers/event-stream-client';
 import { makeInstitution, makeUser } from '../helpers/factories';
 import { FaultProxy } from '../helpers/fault-proxy';
-import {
-  HttpClient,
-  privatePostgresSchema,
-  type ServerProcess,
-  startServer,
-  stopServer,
-} from './support/process';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
 const DOMAIN = 'north.edu';
@@ -54,7 +50,7 @@ class SubmissionLoad {
   private running = true;
   private readonly loops: Promise<void>[];
 
-  constructor(students: HttpClient[], survey: Survey) {
+  constructor(students: TestAgent[], survey: Survey) {
     this.loops = students.map(async (client, s) => {
       for (let n = 0; this.running; n++) {
         const submissionId = `outage-${s}-${n}-${crypto.randomBytes(3).toString('hex')}`;
@@ -71,22 +67,21 @@ class SubmissionLoad {
     });
   }
 
-  private async submit(client: HttpClient, survey: Survey, submissionId: string): Promise<Outcome> {
+  private async submit(client: TestAgent, survey: Survey, submissionId: string): Promise<Outcome> {
     const answers = Object.fromEntries(
       survey.questions.map((q) => [String(q.id), q.question_type === 'likert' ? '2' : 'Fine.']),
     );
     try {
-      const response = await client.fetch('POST', '/api/survey/', {
+      const response = await client.post<{ code?: unknown } | string>('/api/survey/', {
         survey_template_id: survey.template_id,
         submission_id: submissionId,
         answers,
       });
-      const body = (await response.json().catch(() => null)) as { code?: unknown } | null;
       return {
         submissionId,
         status: response.status,
-        retryAfter: response.headers.get('retry-after'),
-        code: body?.code,
+        retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
+        code: typeof response.body === 'object' ? response.body?.code : undefined,
       };
     } catch {
       return { submissionId, status: 'no response', retryAfter: null, code: undefined };
@@ -127,12 +122,12 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
   let proxy: FaultProxy;
   let dataDir: string;
   const servers: ServerProcess[] = [];
-  const students: HttpClient[] = [];
+  const students: TestAgent[] = [];
   const streams: EventStreamClient[] = [];
   let survey: Survey;
 
   beforeAll(async () => {
-    const schema = await privatePostgresSchema('outage');
+    const schema = await createPostgresSchema('outage');
     directUrl = schema.url;
     dropSchema = schema.drop;
     db = openDatabase({ kind: 'postgres', url: directUrl });
@@ -160,14 +155,13 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
     };
     servers.push(await startServer(env), await startServer(env));
     for (const [index, account] of accounts.entries()) {
-      const client = new HttpClient((servers[index % 2] as ServerProcess).baseUrl);
+      const client = new TestAgent((servers[index % 2] as ServerProcess).baseUrl);
       await client.login(account.email, account.password);
       students.push(client);
     }
-    survey = (await students[0]?.request('GET', '/api/get-user-survey-questions/'))
-      ?.body as unknown as Survey;
+    survey = (await students[0]?.get('/api/get-user-survey-questions/'))?.body as unknown as Survey;
     for (const server of servers) {
-      const client = new HttpClient(server.baseUrl);
+      const client = new TestAgent(server.baseUrl);
       await client.login(staff.email, staff.password);
       const stream = await EventStreamClient.open(server.baseUrl, client.cookieHeader());
       expect(stream.status).toBe(200);
@@ -296,7 +290,7 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
       expect(proxy.block('wellspring-listen')).toBe(2);
       // Kept out long enough that a growing backoff would have reached seconds.
       await delay(4_000);
-      const submitted = await students[0]?.request('POST', '/api/survey/', {
+      const submitted = await students[0]?.post('/api/survey/', {
         survey_template_id: survey.template_id,
         submission_id: `listen-${crypto.randomBytes(4).toString('hex')}`,
         answers: Object.fromEntries(
