@@ -9,7 +9,7 @@ import {
   type SubmitSurveyResponse,
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
-import { ApiError, errorMessage } from '../../api';
+import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -347,7 +347,7 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
       }
       setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
       setPhase('filling');
-      if (error instanceof ApiError && error.status === 409) {
+      if (hasErrorCode(error, 'CONFLICT')) {
         // The survey changed since it was loaded: load it again; the new questions show up here.
         await onSurveyChanged().catch((reloadError: unknown) =>
           console.error('Could not load the changed survey', reloadError),

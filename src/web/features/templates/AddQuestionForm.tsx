@@ -95,10 +95,10 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
 
   const add = useMutation({
     mutationFn: (request: NewQuestionRequest) => addQuestion(templateId, request),
-    onSuccess: () => {
+    onSuccess: ({ message }) => {
       setDraft(EMPTY_DRAFT);
       setErrors({});
-      showFlash('Question added!');
+      showFlash(message);
     },
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to add question.', 'Error adding question.'), 'error'),
