@@ -3,6 +3,7 @@ import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import {
+  type DraftContent,
   EMAIL_MAX_LENGTH,
   type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
@@ -22,7 +23,6 @@ import {
   type AnswerMap,
   answersFitting,
   answersForSubmit,
-  type DraftContent,
   hasAnswers,
   mergeAnswers,
   unansweredQuestionIds,

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SavedDraft } from '../../../common/schemas/surveys';
+import type { DraftContent, SavedDraft } from '../../../common/schemas/surveys';
 import { hasErrorCode } from '../../api';
-import { type AnswerMap, type DraftContent, draftFingerprint, hasAnswers } from './answers';
+import { type AnswerMap, draftFingerprint, hasAnswers } from './answers';
 import { loadDraft, saveDraft } from './surveyApi';
 
 /** Spec section 9: drafts of logged-in users are sent every 3 seconds. */
