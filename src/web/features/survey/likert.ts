@@ -1,4 +1,4 @@
-import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
+import { type AnswerChoices, LikertValue, type QuestionCategory } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 
 /**
@@ -12,8 +12,6 @@ export const LIKERT_CHOICES: readonly Choice[] = [
   { value: '2', emoji: '😊', label: 'Good' },
   { value: '1', emoji: '😄', label: 'Excellent' },
 ];
-
-const LIKERT_VALUE_SET = new Set(LIKERT_CHOICES.map((choice) => choice.value));
 
 /**
  * The five options of one question: its custom label for a value where it has one, else the
@@ -31,5 +29,5 @@ export function likertChoices(custom: AnswerChoices | null, category?: QuestionC
 }
 
 export function isLikertValue(value: string): boolean {
-  return LIKERT_VALUE_SET.has(value);
+  return LikertValue.safeParse(value).success;
 }

@@ -1,13 +1,13 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
+import type { z } from 'zod';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
-  type AnswerChoices,
   LIKERT_VALUES,
   type LikertValue,
-  type NewQuestionRequest,
+  NewQuestionRequest,
   QUESTION_TEXT_MAX_LENGTH,
-  type QuestionCategory,
+  QuestionCategory,
   QuestionType,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
@@ -49,35 +49,45 @@ const EMPTY_DRAFT: Draft = {
 interface Errors {
   text?: string;
   order?: string;
+  /** A value the form's fields cannot produce; said with the schema's own words. */
+  other?: string;
 }
 
-function validate(draft: Draft): Errors {
-  const errors: Errors = {};
-  if (!draft.text.trim()) errors.text = QUESTION_TEXT_REQUIRED;
-  const order = draft.order.trim();
-  if (!/^\d+$/.test(order) || Number(order) < 1) errors.order = ORDER_INVALID;
-  return errors;
-}
+type NewQuestion = z.output<typeof NewQuestionRequest>;
 
 /** Only the custom answers actually written are sent, and none at all when every one is blank. */
-function answerChoicesOf(draft: Draft): AnswerChoices | undefined {
+function answerChoicesOf(draft: Draft): Record<string, string> | undefined {
   if (draft.type !== 'likert') return undefined;
-  const given = LIKERT_VALUES.flatMap((value) => {
-    const text = draft.choices[value].trim();
-    return text ? [[value, text] as const] : [];
-  });
-  return given.length > 0 ? Object.fromEntries(given) : undefined;
+  const given = LIKERT_VALUES.filter((value) => draft.choices[value].trim() !== '');
+  return given.length > 0
+    ? Object.fromEntries(given.map((value) => [value, draft.choices[value]]))
+    : undefined;
 }
 
-function requestOf(draft: Draft): NewQuestionRequest {
+/**
+ * The draft checked by the contract the server applies, and, when it holds, the request as the
+ * server will read it (text and choices trimmed, order a number). The two mistakes a person can
+ * make here, a blank text and an order below 1, get the form's own words; a value over a limit
+ * gets the schema's.
+ */
+function check(draft: Draft): { request: NewQuestion | null; errors: Errors } {
   const answerChoices = answerChoicesOf(draft);
-  return {
-    question_text: draft.text.trim(),
+  const parsed = NewQuestionRequest.safeParse({
+    question_text: draft.text,
     question_type: draft.type,
     question_category: draft.category,
-    order: Number(draft.order.trim()),
+    order: draft.order,
     ...(answerChoices ? { answer_choices: answerChoices } : {}),
-  };
+  });
+  if (parsed.success) return { request: parsed.data, errors: {} };
+  const errors: Errors = {};
+  for (const issue of parsed.error.issues) {
+    const overLimit = issue.code === 'too_big';
+    if (issue.path[0] === 'question_text') errors.text ??= overLimit ? issue.message : QUESTION_TEXT_REQUIRED;
+    else if (issue.path[0] === 'order') errors.order ??= overLimit ? issue.message : ORDER_INVALID;
+    else errors.other ??= issue.message;
+  }
+  return { request: null, errors };
 }
 
 interface AddQuestionFormProps {
@@ -94,7 +104,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
   const orderErrorId = useId();
 
   const add = useMutation({
-    mutationFn: (request: NewQuestionRequest) => addQuestion(templateId, request),
+    mutationFn: (request: NewQuestion) => addQuestion(templateId, request),
     onSuccess: ({ message }) => {
       setDraft(EMPTY_DRAFT);
       setErrors({});
@@ -109,7 +119,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
     setDraft((current) => ({ ...current, ...change }));
     // A corrected field stops being reported as soon as it is valid.
     setErrors((current) => {
-      const next = validate({ ...draft, ...change });
+      const next = check({ ...draft, ...change }).errors;
       return { text: current.text && next.text, order: current.order && next.order };
     });
   }
@@ -123,14 +133,15 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (add.isPending) return;
-    const found = validate(draft);
+    const { request, errors: found } = check(draft);
     setErrors(found);
-    const firstInvalid = found.text ? 'question_text' : found.order ? 'order' : null;
-    if (firstInvalid) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+    if (!request) {
+      const firstInvalid = found.text ? 'question_text' : found.order ? 'order' : null;
+      if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      if (found.other) showFlash(found.other, 'error');
       return;
     }
-    add.mutate(requestOf(draft));
+    add.mutate(request);
   }
 
   return (
@@ -179,7 +190,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
           label="Category"
           name="question_category"
           value={draft.category}
-          onChange={(event) => update({ category: event.currentTarget.value as QuestionCategory })}
+          onChange={(event) => update({ category: QuestionCategory.parse(event.currentTarget.value) })}
           hint={draft.type === 'text' ? 'Text questions are always general.' : undefined}
         >
           {CATEGORIES_BY_TYPE[draft.type].map((category) => (
