@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CsrfResponse } from '../common/schemas/auth';
-import { type ErrorCode, ErrorResponse } from '../common/schemas/common';
+import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
 /**
  * The one HTTP client of the web app. Every response is parsed with the shared zod schema of
@@ -13,23 +13,45 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What a failure body says, each field read on its own. */
+interface Failure {
+  code: ErrorCode | null;
+  message: string | null;
+}
+
+const NO_FAILURE_BODY: Failure = { code: null, message: null };
+
+/**
+ * Reads a failure body with the shared schemas. Each field is read on its own, so a body that
+ * names no code (an older server instance during a rolling update, a proxy) still gives people
+ * its message; without a code, nothing branches on it.
+ */
+function failureOf(json: unknown): Failure {
+  if (typeof json !== 'object' || json === null) return NO_FAILURE_BODY;
+  const { code, message } = json as Record<string, unknown>;
+  return {
+    code: ErrorCode.safeParse(code).data ?? null,
+    message: ErrorResponse.shape.message.safeParse(message).data ?? null,
+  };
+}
+
 /** A failed call: an HTTP error status, or status 0 when the server could not be reached. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
-  /** What went wrong, for the screens to branch on; null when the body is not the API's failure. */
+  /** What went wrong, for the screens to branch on; null when the answer named no code. */
   readonly code: ErrorCode | null;
   /** The server's own `message`, when it sent one; screens show it in place of their fallback. */
   readonly serverMessage: string | null;
 
   constructor(
     readonly status: number,
-    /** The server's failure body, when the answer was one. */
-    failure: ErrorResponse | null,
+    failure: Failure = NO_FAILURE_BODY,
   ) {
-    const serverMessage = failure?.message ?? null;
-    super(serverMessage ?? (status === 0 ? 'The server could not be reached' : `Request failed (${status})`));
-    this.code = failure?.code ?? null;
-    this.serverMessage = serverMessage;
+    super(
+      failure.message ?? (status === 0 ? 'The server could not be reached' : `Request failed (${status})`),
+    );
+    this.code = failure.code;
+    this.serverMessage = failure.message;
   }
 }
 
@@ -136,21 +158,21 @@ async function send(method: HttpMethod, path: string, { body, signal }: RequestO
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, null);
+    throw new ApiError(0);
   }
 }
 
 interface Reply {
   response: Response;
   json: unknown;
-  /** The failure body, when the server answered with one. */
-  failure: ErrorResponse | null;
+  /** What the server said on a failure. */
+  failure: Failure;
 }
 
 async function sendAndRead(method: HttpMethod, path: string, options: RequestOptions): Promise<Reply> {
   const response = await send(method, path, options);
   const json = await readJson(response);
-  const failure = response.ok ? null : (ErrorResponse.safeParse(json).data ?? null);
+  const failure = response.ok ? NO_FAILURE_BODY : failureOf(json);
   return { response, json, failure };
 }
 
@@ -164,7 +186,7 @@ export async function apiRequest<Schema extends z.ZodType>(
   if (unsafe) await ensureCsrfCookie();
 
   let reply = await sendAndRead(method, path, options);
-  if (unsafe && reply.failure?.code === 'CSRF_FAILED') {
+  if (unsafe && reply.failure.code === 'CSRF_FAILED') {
     await fetchCsrfCookie();
     reply = await sendAndRead(method, path, options);
   }
@@ -174,7 +196,7 @@ export async function apiRequest<Schema extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected response from ${method} ${path}`, parsed.error);
-    throw new ApiError(response.status, null);
+    throw new ApiError(response.status);
   }
   return parsed.data;
 }
