@@ -1,17 +1,21 @@
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import type { z } from 'zod';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
   LIKERT_VALUES,
-  type LikertValue,
-  NewQuestionRequest,
   QUESTION_TEXT_MAX_LENGTH,
   QuestionCategory,
   QuestionType,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
+import {
+  checkQuestionDraft,
+  EMPTY_QUESTION_DRAFT,
+  type NewQuestion,
+  type QuestionDraft,
+  type QuestionDraftErrors,
+} from './questionDraft';
 import {
   CATEGORIES_BY_TYPE,
   CATEGORY_LABELS,
@@ -22,74 +26,6 @@ import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import { addQuestion, failureMessage } from './templatesApi';
 
-export const QUESTION_TEXT_REQUIRED = 'Question text is required.';
-export const ORDER_INVALID = 'Order must be a whole number of at least 1.';
-
-type Choices = Record<LikertValue, string>;
-
-interface Draft {
-  text: string;
-  type: QuestionType;
-  category: QuestionCategory;
-  order: string;
-  choices: Choices;
-}
-
-const BLANK_CHOICES: Choices = { '1': '', '2': '', '3': '', '4': '', '5': '' };
-
-/** Spec section 4: after a successful add the form returns to likert, general, order 1, blank choices. */
-const EMPTY_DRAFT: Draft = {
-  text: '',
-  type: 'likert',
-  category: 'general',
-  order: '1',
-  choices: BLANK_CHOICES,
-};
-
-interface Errors {
-  text?: string;
-  order?: string;
-  /** A value the form's fields cannot produce; said with the schema's own words. */
-  other?: string;
-}
-
-type NewQuestion = z.output<typeof NewQuestionRequest>;
-
-/** Only the custom answers actually written are sent, and none at all when every one is blank. */
-function answerChoicesOf(draft: Draft): Record<string, string> | undefined {
-  if (draft.type !== 'likert') return undefined;
-  const given = LIKERT_VALUES.filter((value) => draft.choices[value].trim() !== '');
-  return given.length > 0
-    ? Object.fromEntries(given.map((value) => [value, draft.choices[value]]))
-    : undefined;
-}
-
-/**
- * The draft checked by the contract the server applies, and, when it holds, the request as the
- * server will read it (text and choices trimmed, order a number). The two mistakes a person can
- * make here, a blank text and an order below 1, get the form's own words; a value over a limit
- * gets the schema's.
- */
-function check(draft: Draft): { request: NewQuestion | null; errors: Errors } {
-  const answerChoices = answerChoicesOf(draft);
-  const parsed = NewQuestionRequest.safeParse({
-    question_text: draft.text,
-    question_type: draft.type,
-    question_category: draft.category,
-    order: draft.order,
-    ...(answerChoices ? { answer_choices: answerChoices } : {}),
-  });
-  if (parsed.success) return { request: parsed.data, errors: {} };
-  const errors: Errors = {};
-  for (const issue of parsed.error.issues) {
-    const overLimit = issue.code === 'too_big';
-    if (issue.path[0] === 'question_text') errors.text ??= overLimit ? issue.message : QUESTION_TEXT_REQUIRED;
-    else if (issue.path[0] === 'order') errors.order ??= overLimit ? issue.message : ORDER_INVALID;
-    else errors.other ??= issue.message;
-  }
-  return { request: null, errors };
-}
-
 interface AddQuestionFormProps {
   templateId: number;
   showFlash: ShowFlash;
@@ -97,8 +33,8 @@ interface AddQuestionFormProps {
 }
 
 export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionFormProps) {
-  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
-  const [errors, setErrors] = useState<Errors>({});
+  const [draft, setDraft] = useState<QuestionDraft>(EMPTY_QUESTION_DRAFT);
+  const [errors, setErrors] = useState<QuestionDraftErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
   const textErrorId = useId();
   const orderErrorId = useId();
@@ -106,7 +42,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
   const add = useMutation({
     mutationFn: (request: NewQuestion) => addQuestion(templateId, request),
     onSuccess: ({ message }) => {
-      setDraft(EMPTY_DRAFT);
+      setDraft(EMPTY_QUESTION_DRAFT);
       setErrors({});
       showFlash(message);
     },
@@ -115,11 +51,11 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
     onSettled: onAdded,
   });
 
-  function update(change: Partial<Draft>) {
+  function update(change: Partial<QuestionDraft>) {
     setDraft((current) => ({ ...current, ...change }));
     // A corrected field stops being reported as soon as it is valid.
     setErrors((current) => {
-      const next = check({ ...draft, ...change }).errors;
+      const next = checkQuestionDraft({ ...draft, ...change }).errors;
       return { text: current.text && next.text, order: current.order && next.order };
     });
   }
@@ -133,7 +69,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (add.isPending) return;
-    const { request, errors: found } = check(draft);
+    const { request, errors: found } = checkQuestionDraft(draft);
     setErrors(found);
     if (!request) {
       const firstInvalid = found.text ? 'question_text' : found.order ? 'order' : null;
