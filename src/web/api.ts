@@ -1,6 +1,6 @@
 import type { z } from 'zod';
 import { CsrfResponse } from '../common/schemas/auth';
-import { ErrorResponse } from '../common/schemas/common';
+import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
 /**
  * The one HTTP client of the web app. Every response is parsed with the shared zod schema of
@@ -13,23 +13,63 @@ const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
 
 type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
+/** What a failure body says, each field read on its own. */
+interface Failure {
+  code: ErrorCode | null;
+  message: string | null;
+}
+
+const NO_FAILURE_BODY: Failure = { code: null, message: null };
+
+/**
+ * Reads a failure body with the shared schemas. Each field is read on its own, so a body that
+ * names no code (an older server instance during a rolling update, a proxy) still gives people
+ * its message; without a code, nothing branches on it.
+ */
+function failureOf(json: unknown): Failure {
+  if (typeof json !== 'object' || json === null) return NO_FAILURE_BODY;
+  const { code, message } = json as Record<string, unknown>;
+  return {
+    code: ErrorCode.safeParse(code).data ?? null,
+    message: ErrorResponse.shape.message.safeParse(message).data ?? null,
+  };
+}
+
 /** A failed call: an HTTP error status, or status 0 when the server could not be reached. */
 export class ApiError extends Error {
   override readonly name = 'ApiError';
+  /** What went wrong, for the screens to branch on; null when the answer named no code. */
+  readonly code: ErrorCode | null;
+  /** The server's own `message`, when it sent one; screens show it in place of their fallback. */
+  readonly serverMessage: string | null;
 
   constructor(
     readonly status: number,
-    /** The server's own `message`, when it sent one; screens show it in place of their fallback. */
-    readonly serverMessage: string | null,
-    /** The parsed JSON body (or null), so callers can read fields such as `requires_auth`. */
-    readonly body: unknown,
+    failure: Failure = NO_FAILURE_BODY,
   ) {
-    super(serverMessage ?? (status === 0 ? 'The server could not be reached' : `Request failed (${status})`));
+    super(
+      failure.message ?? (status === 0 ? 'The server could not be reached' : `Request failed (${status})`),
+    );
+    this.code = failure.code;
+    this.serverMessage = failure.message;
   }
+}
 
-  get requiresAuth(): boolean {
-    return ErrorResponse.safeParse(this.body).data?.requires_auth === true;
-  }
+/** True when `error` is a failure of the API carrying one of `codes`. */
+export function hasErrorCode(error: unknown, ...codes: readonly ErrorCode[]): boolean {
+  return error instanceof ApiError && error.code !== null && codes.includes(error.code);
+}
+
+/**
+ * Whether trying the same call again soon may succeed: the server could not be reached, failed
+ * on its side, or its database was briefly away. A throttled call (`TOO_MANY_REQUESTS`) is not:
+ * the limit holds for a while, and the server's message tells the person to wait.
+ */
+export function mayPassOnRetry(error: unknown): boolean {
+  if (!(error instanceof ApiError)) return true;
+  if (error.code !== null) return error.code === 'INTERNAL' || error.code === 'DATABASE_UNAVAILABLE';
+  // No failure body of ours (a proxy's error page, a lost connection): the status is all there is.
+  return error.status === 0 || error.status >= 500;
 }
 
 /** The message to show for a failed call: the server's words when it gave some, else `fallback`. */
@@ -83,12 +123,9 @@ async function ensureCsrfCookie(): Promise<void> {
  * The server binds each token to the session it was issued for. Once that session has ended on
  * the server (idle or absolute expiry), its first answer replaces the token with a visitor's, so
  * later calls, login included, go through. Only an unsafe call that comes first after the end
- * still carries the old token and is refused; so is one after the server's secret changed. Such
- * a refusal is answered by fetching a fresh token and sending the call once more.
+ * still carries the old token and is refused (`CSRF_FAILED`); so is one after the server's
+ * secret changed. Such a refusal is answered by fetching a fresh token and sending the call once more.
  */
-function isCsrfRefusal(status: number, message: string | null): boolean {
-  return status === 403 && message !== null && /csrf/i.test(message);
-}
 
 async function readJson(response: Response): Promise<unknown> {
   const text = await response.text();
@@ -121,22 +158,22 @@ async function send(method: HttpMethod, path: string, { body, signal }: RequestO
     });
   } catch (error) {
     if (signal?.aborted) throw error;
-    throw new ApiError(0, null, null);
+    throw new ApiError(0);
   }
 }
 
 interface Reply {
   response: Response;
   json: unknown;
-  /** The server's `message` on a failure. */
-  message: string | null;
+  /** What the server said on a failure. */
+  failure: Failure;
 }
 
 async function sendAndRead(method: HttpMethod, path: string, options: RequestOptions): Promise<Reply> {
   const response = await send(method, path, options);
   const json = await readJson(response);
-  const message = response.ok ? null : (ErrorResponse.safeParse(json).data?.message ?? null);
-  return { response, json, message };
+  const failure = response.ok ? NO_FAILURE_BODY : failureOf(json);
+  return { response, json, failure };
 }
 
 export async function apiRequest<Schema extends z.ZodType>(
@@ -149,17 +186,17 @@ export async function apiRequest<Schema extends z.ZodType>(
   if (unsafe) await ensureCsrfCookie();
 
   let reply = await sendAndRead(method, path, options);
-  if (unsafe && isCsrfRefusal(reply.response.status, reply.message)) {
+  if (unsafe && reply.failure.code === 'CSRF_FAILED') {
     await fetchCsrfCookie();
     reply = await sendAndRead(method, path, options);
   }
 
-  const { response, json, message } = reply;
-  if (!response.ok) throw new ApiError(response.status, message, json);
+  const { response, json, failure } = reply;
+  if (!response.ok) throw new ApiError(response.status, failure);
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected response from ${method} ${path}`, parsed.error);
-    throw new ApiError(response.status, null, json);
+    throw new ApiError(response.status);
   }
   return parsed.data;
 }

@@ -5,15 +5,14 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { ApiError } from './api';
+import { mayPassOnRetry } from './api';
 import { routes } from './app/routes';
 
 const queryClient = new QueryClient({
   defaultOptions: {
     queries: {
-      // A 4xx answer will not change on retry; network hiccups and 5xx get one more try.
-      retry: (failureCount, error) =>
-        failureCount < 1 && !(error instanceof ApiError && error.status >= 400 && error.status < 500),
+      // A refusal will not change on retry; network hiccups and server failures get one more try.
+      retry: (failureCount, error) => failureCount < 1 && mayPassOnRetry(error),
       refetchOnWindowFocus: false,
     },
     mutations: { retry: false },

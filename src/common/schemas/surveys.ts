@@ -143,13 +143,16 @@ export const AutosaveResponse = z.object({
 });
 export type AutosaveResponse = z.infer<typeof AutosaveResponse>;
 
-export const SavedDraft = z.object({
+/** What a draft keeps (spec section 3: "Saved draft"); the browser's copy of one holds the same. */
+export const DraftContent = z.object({
   template_id: z.number().int(),
   student_name: z.string(),
   school_email: z.string(),
   answers: z.record(z.string(), z.string()),
-  updated_at: z.iso.datetime(),
 });
+export type DraftContent = z.infer<typeof DraftContent>;
+
+export const SavedDraft = DraftContent.extend({ updated_at: z.iso.datetime() });
 export type SavedDraft = z.infer<typeof SavedDraft>;
 
 export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: SavedDraft.nullable() });

@@ -1,6 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/surveys';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -108,7 +109,7 @@ export function LoginScreen() {
             type="email"
             autoComplete="username"
             required
-            maxLength={254}
+            maxLength={EMAIL_MAX_LENGTH}
           />
           <TextField
             label="Password"

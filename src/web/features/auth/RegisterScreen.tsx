@@ -1,6 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
+import type { RegisterRequest } from '../../../common/schemas/auth';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/surveys';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -16,13 +18,7 @@ import { StepIndicator } from './StepIndicator';
 
 const STEPS = ['Institution', 'Account'] as const;
 
-interface Registration {
-  institution_name: string;
-  name: string;
-  email: string;
-  password: string;
-  confirm_password: string;
-}
+type Registration = RegisterRequest;
 
 const EMPTY_REGISTRATION: Registration = {
   institution_name: '',
@@ -183,7 +179,7 @@ export function RegisterScreen() {
                     hint="Use your institution email address."
                     value={values.email}
                     onChange={update('email')}
-                    maxLength={254}
+                    maxLength={EMAIL_MAX_LENGTH}
                     required
                   />
                   <TextField

@@ -1,4 +1,3 @@
-import { z } from 'zod';
 import {
   CurrentUser,
   InstitutionList,
@@ -7,14 +6,14 @@ import {
   type RegisterRequest,
 } from '../../../common/schemas/auth';
 import { SuccessMessage } from '../../../common/schemas/common';
-import { ApiError, api } from '../../api';
+import { api, hasErrorCode } from '../../api';
 
-/** The signed-in user, or null when nobody is signed in (the server answers 401). */
+/** The signed-in user, or null when nobody is signed in. */
 export async function fetchCurrentUser(): Promise<CurrentUser | null> {
   try {
     return await api.get('/api/user/', CurrentUser);
   } catch (error) {
-    if (error instanceof ApiError && error.status === 401) return null;
+    if (hasErrorCode(error, 'UNAUTHENTICATED')) return null;
     throw error;
   }
 }
@@ -24,7 +23,7 @@ export function login(credentials: LoginRequest) {
 }
 
 export function logout() {
-  return api.post('/api/logout/', z.unknown());
+  return api.post('/api/logout/', SuccessMessage);
 }
 
 export function register(request: RegisterRequest) {

@@ -2,7 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
-import { ApiError } from '../../api';
+import { hasErrorCode } from '../../api';
 import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
@@ -48,10 +48,9 @@ function Dashboard() {
   const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
   const live = useDashboardEvents(dashboard.isSuccess);
 
-  const status = dashboard.error instanceof ApiError ? dashboard.error.status : null;
-  useLoginRedirect(status === 401);
+  useLoginRedirect(hasErrorCode(dashboard.error, 'UNAUTHENTICATED'));
 
-  if (status === 403) return <AdminAccessRequired title={TITLE} />;
+  if (hasErrorCode(dashboard.error, 'FORBIDDEN')) return <AdminAccessRequired title={TITLE} />;
 
   /**
    * Asks the server for the current templates (another tab may have changed them) and copies

@@ -3,13 +3,14 @@ import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useStat
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import {
+  type DraftContent,
   EMAIL_MAX_LENGTH,
   type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
   type SubmitSurveyResponse,
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
-import { ApiError, errorMessage } from '../../api';
+import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -22,7 +23,6 @@ import {
   type AnswerMap,
   answersFitting,
   answersForSubmit,
-  type DraftContent,
   hasAnswers,
   mergeAnswers,
   unansweredQuestionIds,
@@ -347,7 +347,7 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
       }
       setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
       setPhase('filling');
-      if (error instanceof ApiError && error.status === 409) {
+      if (hasErrorCode(error, 'CONFLICT')) {
         // The survey changed since it was loaded: load it again; the new questions show up here.
         await onSurveyChanged().catch((reloadError: unknown) =>
           console.error('Could not load the changed survey', reloadError),

@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { ApiError } from '../../api';
+import { hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -65,7 +65,7 @@ export function SurveyScreen() {
     staleTime: 60_000,
   });
 
-  const sessionEnded = questions.error instanceof ApiError && questions.error.status === 401;
+  const sessionEnded = hasErrorCode(questions.error, 'UNAUTHENTICATED');
   useEffect(() => {
     // The cached user is stale: forget it, or the login page would send the user straight back.
     if (sessionEnded) queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
@@ -87,15 +87,14 @@ export function SurveyScreen() {
   if (currentUser.isPending || questions.isPending) return <SurveyLoading viaLink={viaLink} />;
 
   if (questions.error) {
-    const status = questions.error instanceof ApiError ? questions.error.status : 0;
-    if (viaLink && status === 404) return <SurveyUnavailable viaLink message={LINK_NOT_FOUND_MESSAGE} />;
-    // A lost connection or a server failure may pass; a refusal will not.
-    const transient = status === 0 || status >= 500;
+    if (viaLink && hasErrorCode(questions.error, 'NOT_FOUND')) {
+      return <SurveyUnavailable viaLink message={LINK_NOT_FOUND_MESSAGE} />;
+    }
     return (
       <SurveyUnavailable
         viaLink={viaLink}
         message={unavailableMessage}
-        onRetry={transient ? () => void questions.refetch() : undefined}
+        onRetry={mayPassOnRetry(questions.error) ? () => void questions.refetch() : undefined}
       />
     );
   }

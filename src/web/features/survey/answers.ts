@@ -1,16 +1,13 @@
-import { type Answers, type SurveyQuestion, TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/surveys';
+import {
+  type Answers,
+  type DraftContent,
+  type SurveyQuestion,
+  TEXT_ANSWER_MAX_LENGTH,
+} from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 
 /** What the student has entered so far, keyed by question id. Text is kept as typed. */
 export type AnswerMap = Readonly<Record<string, string>>;
-
-/** The part of a survey a draft keeps (spec section 3: "Saved draft"). */
-export interface DraftContent {
-  template_id: number;
-  student_name: string;
-  school_email: string;
-  answers: AnswerMap;
-}
 
 function isAnswered(question: SurveyQuestion, value: string | undefined): boolean {
   if (value === undefined) return false;

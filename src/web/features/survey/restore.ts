@@ -1,7 +1,7 @@
 import type { CurrentUser } from '../../../common/schemas/auth';
-import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import type { SavedDraft, SurveyQuestion } from '../../../common/schemas/surveys';
 import { type AnswerMap, answersFitting } from './answers';
-import { readLocalDraft, takePendingAnswers } from './storage';
+import { type PendingAnswers, readLocalDraft, type StoredDraft, takePendingAnswers } from './storage';
 import { loadDraft } from './surveyApi';
 
 export interface RestoredSurvey {
@@ -14,12 +14,14 @@ export interface RestoredSurvey {
   savedAt: Date | null;
 }
 
-interface RestoreOptions {
-  questions: readonly SurveyQuestion[];
-  templateId: number;
-  user: CurrentUser | null;
-  /** Logged-in students keep their drafts on the server. */
-  serverDrafts: boolean;
+/** What the survey could start with; each is null where there is none. */
+export interface RestoreSources {
+  /** Answers kept while the student logged in (spec section 4). */
+  pending: PendingAnswers | null;
+  /** This tab's copy of the draft. */
+  local: StoredDraft | null;
+  /** The logged-in student's draft on the server. */
+  server: SavedDraft | null;
 }
 
 const NOTHING: RestoredSurvey = {
@@ -34,27 +36,17 @@ function sameEmail(a: string, b: string): boolean {
   return a.trim().toLowerCase() === b.trim().toLowerCase();
 }
 
-async function loadServerDraft(templateId: number) {
-  try {
-    return await loadDraft(templateId);
-  } catch (error) {
-    console.error('Could not load the saved draft', error);
-    return null;
-  }
-}
-
 /**
- * What the survey starts with: answers kept while the student logged in (spec section 4) come
- * first; otherwise the newest of the server draft and this tab's local copy. A local copy
- * written for someone else (another account used in this tab) is never shown.
+ * What the survey starts with: answers kept while the student logged in come first; otherwise
+ * the newest of the server draft and this tab's local copy (the server's on a tie, as it is
+ * already saved there). A local copy written for someone else (another account used in this
+ * tab) is never shown. Only answers that still fit the survey's questions are kept.
  */
-export async function restoreSurvey({
-  questions,
-  templateId,
-  user,
-  serverDrafts,
-}: RestoreOptions): Promise<RestoredSurvey> {
-  const pending = takePendingAnswers(templateId);
+export function chooseRestored(
+  questions: readonly SurveyQuestion[],
+  user: CurrentUser | null,
+  { pending, local: storedLocal, server }: RestoreSources,
+): RestoredSurvey {
   if (pending) {
     return {
       answers: answersFitting(questions, pending.answers),
@@ -65,11 +57,8 @@ export async function restoreSurvey({
     };
   }
 
-  const storedLocal = readLocalDraft(templateId);
   const local =
     storedLocal && (!user || sameEmail(storedLocal.school_email, user.email)) ? storedLocal : null;
-  const server = serverDrafts ? await loadServerDraft(templateId) : null;
-
   const serverTime = server ? Date.parse(server.updated_at) : Number.NEGATIVE_INFINITY;
   if (server && (!local || serverTime >= local.lastSaved)) {
     return {
@@ -90,4 +79,38 @@ export async function restoreSurvey({
     };
   }
   return NOTHING;
+}
+
+interface RestoreOptions {
+  questions: readonly SurveyQuestion[];
+  templateId: number;
+  user: CurrentUser | null;
+  /** Logged-in students keep their drafts on the server. */
+  serverDrafts: boolean;
+}
+
+async function loadServerDraft(templateId: number) {
+  try {
+    return await loadDraft(templateId);
+  } catch (error) {
+    console.error('Could not load the saved draft', error);
+    return null;
+  }
+}
+
+/**
+ * Reads what the survey can start with and chooses (see `chooseRestored`). Pending answers are
+ * taken out of storage as they are read; with them, no draft is looked up at all.
+ */
+export async function restoreSurvey({
+  questions,
+  templateId,
+  user,
+  serverDrafts,
+}: RestoreOptions): Promise<RestoredSurvey> {
+  const pending = takePendingAnswers(templateId);
+  if (pending) return chooseRestored(questions, user, { pending, local: null, server: null });
+  const local = readLocalDraft(templateId);
+  const server = serverDrafts ? await loadServerDraft(templateId) : null;
+  return chooseRestored(questions, user, { pending: null, local, server });
 }

@@ -1,5 +1,4 @@
-import { z } from 'zod';
-import type { DraftContent } from './answers';
+import { DraftContent } from '../../../common/schemas/surveys';
 
 /**
  * Survey data kept in this tab's session storage: it never outlives the tab, and logout clears
@@ -11,28 +10,32 @@ const DRAFT_KEY_PREFIX = 'wellness-survey-draft:';
 /** Spec section 4: answers waiting for a login the server asked for (`requires_auth`). */
 export const PENDING_ANSWERS_KEY = 'wellness-survey-pending-answers';
 
-const StoredDraft = z.object({
-  template_id: z.number().int(),
-  student_name: z.string(),
-  school_email: z.string(),
-  answers: z.record(z.string(), z.string()),
-  /** Spec section 3: the local copy of a draft also holds when it was saved (ms since epoch). */
-  lastSaved: z.number(),
-});
-export type StoredDraft = z.infer<typeof StoredDraft>;
+/** Spec section 3: the local copy of a draft also holds when it was saved (ms since epoch). */
+export type StoredDraft = DraftContent & { lastSaved: number };
 
-const PendingAnswers = StoredDraft.omit({ lastSaved: true }).extend({ path: z.string() });
-export type PendingAnswers = z.infer<typeof PendingAnswers>;
+/** Answers kept across a login, with the path of the survey they belong to. */
+export type PendingAnswers = DraftContent & { path: string };
 
-function read<T>(key: string, schema: z.ZodType<T>): T | null {
+interface StoredEntry {
+  /** The draft in the entry; null when the entry is missing or is not a draft. */
+  draft: DraftContent | null;
+  /** The entry as stored, for the fields the browser keeps beside the draft. */
+  extra: Record<string, unknown>;
+}
+
+const NO_ENTRY: StoredEntry = { draft: null, extra: {} };
+
+/** Reads an entry; what another version of the app, or a hand, left there never reaches the form. */
+function read(key: string): StoredEntry {
   try {
     const raw = window.sessionStorage.getItem(key);
-    if (raw === null) return null;
-    const parsed = schema.safeParse(JSON.parse(raw));
-    return parsed.success ? parsed.data : null;
+    if (raw === null) return NO_ENTRY;
+    const value: unknown = JSON.parse(raw);
+    const parsed = DraftContent.safeParse(value);
+    return parsed.success ? { draft: parsed.data, extra: value as Record<string, unknown> } : NO_ENTRY;
   } catch (error) {
     console.error(`Could not read ${key} from session storage`, error);
-    return null;
+    return NO_ENTRY;
   }
 }
 
@@ -55,8 +58,9 @@ function remove(key: string): void {
 const draftKey = (templateId: number) => `${DRAFT_KEY_PREFIX}${templateId}`;
 
 export function readLocalDraft(templateId: number): StoredDraft | null {
-  const draft = read(draftKey(templateId), StoredDraft);
-  return draft?.template_id === templateId ? draft : null;
+  const { draft, extra } = read(draftKey(templateId));
+  if (draft?.template_id !== templateId || typeof extra.lastSaved !== 'number') return null;
+  return { ...draft, lastSaved: extra.lastSaved };
 }
 
 export function writeLocalDraft(draft: DraftContent): void {
@@ -76,8 +80,8 @@ export function storePendingAnswers(pending: PendingAnswers): void {
  * waiting for another survey stay where they are.
  */
 export function takePendingAnswers(templateId: number): PendingAnswers | null {
-  const pending = read(PENDING_ANSWERS_KEY, PendingAnswers);
-  if (!pending || pending.template_id !== templateId) return null;
+  const { draft, extra } = read(PENDING_ANSWERS_KEY);
+  if (draft?.template_id !== templateId || typeof extra.path !== 'string') return null;
   remove(PENDING_ANSWERS_KEY);
-  return pending;
+  return { ...draft, path: extra.path };
 }

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { SuccessMessage } from '../../../common/schemas/common';
 import {
   type AutosaveRequest,
   AutosaveResponse,
@@ -7,7 +7,7 @@ import {
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
 } from '../../../common/schemas/surveys';
-import { ApiError, api } from '../../api';
+import { api, hasErrorCode } from '../../api';
 
 /** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
 
@@ -37,7 +37,7 @@ export async function loadDraft(templateId: number) {
 }
 
 export function clearDraft(templateId: number) {
-  return api.delete(`/api/autosave/clear/${templateId}/`, z.unknown());
+  return api.delete(`/api/autosave/clear/${templateId}/`, SuccessMessage);
 }
 
 /**
@@ -55,12 +55,7 @@ export async function clearDraftAndVerify(templateId: number): Promise<void> {
   }
 }
 
-/** Spec section 4: the server wants a login first, said in a success body or an error body. */
+/** Spec section 4 (`requires_auth`): the answers are kept, and the server wants a login first. */
 export function requiresAuth(error: unknown): boolean {
-  if (!(error instanceof ApiError)) return false;
-  if (error.requiresAuth) return true;
-  const body = error.body;
-  return (
-    typeof body === 'object' && body !== null && (body as { requires_auth?: unknown }).requires_auth === true
-  );
+  return hasErrorCode(error, 'REQUIRES_AUTH');
 }

@@ -1,7 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { SavedDraft } from '../../../common/schemas/surveys';
-import { ApiError } from '../../api';
-import { type AnswerMap, type DraftContent, draftFingerprint, hasAnswers } from './answers';
+import type { DraftContent, SavedDraft } from '../../../common/schemas/surveys';
+import { hasErrorCode } from '../../api';
+import { type AnswerMap, draftFingerprint, hasAnswers } from './answers';
 import { loadDraft, saveDraft } from './surveyApi';
 
 /** Spec section 9: drafts of logged-in users are sent every 3 seconds. */
@@ -38,7 +38,7 @@ interface Base {
  * a submit or a Start fresh never races an autosave that lands after it.
  *
  * Each save names the version it builds on, so a second window never overwrites answers it has
- * not seen: the server refuses (409), this window reads the stored draft and merges, and saves
+ * not seen: the server refuses (`CONFLICT`), this window reads the stored draft and merges, and saves
  * again. When the stored draft is gone (submitted or cleared elsewhere) saving stops for good.
  */
 export function useAutosave({ enabled, draft, onConflict }: AutosaveOptions) {
@@ -86,7 +86,7 @@ export function useAutosave({ enabled, draft, onConflict }: AutosaveOptions) {
         setFailure(null);
       })
       .catch(async (error: unknown) => {
-        if (error instanceof ApiError && error.status === 409) {
+        if (hasErrorCode(error, 'CONFLICT')) {
           await catchUp(current).catch((loadError: unknown) => {
             console.error('Could not load the draft saved in another window', loadError);
             setFailure('failed');
@@ -94,7 +94,7 @@ export function useAutosave({ enabled, draft, onConflict }: AutosaveOptions) {
           return;
         }
         console.error('Could not autosave the survey draft', error);
-        const ended = error instanceof ApiError && error.status === 401;
+        const ended = hasErrorCode(error, 'UNAUTHENTICATED');
         if (ended) stopped.current = true;
         setFailure(ended ? 'session-ended' : 'failed');
       })

@@ -2,16 +2,20 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
-  type AnswerChoices,
   LIKERT_VALUES,
-  type LikertValue,
-  type NewQuestionRequest,
   QUESTION_TEXT_MAX_LENGTH,
-  type QuestionCategory,
+  QuestionCategory,
   QuestionType,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
+import {
+  checkQuestionDraft,
+  EMPTY_QUESTION_DRAFT,
+  type NewQuestion,
+  type QuestionDraft,
+  type QuestionDraftErrors,
+} from './questionDraft';
 import {
   CATEGORIES_BY_TYPE,
   CATEGORY_LABELS,
@@ -22,64 +26,6 @@ import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import { addQuestion, failureMessage } from './templatesApi';
 
-export const QUESTION_TEXT_REQUIRED = 'Question text is required.';
-export const ORDER_INVALID = 'Order must be a whole number of at least 1.';
-
-type Choices = Record<LikertValue, string>;
-
-interface Draft {
-  text: string;
-  type: QuestionType;
-  category: QuestionCategory;
-  order: string;
-  choices: Choices;
-}
-
-const BLANK_CHOICES: Choices = { '1': '', '2': '', '3': '', '4': '', '5': '' };
-
-/** Spec section 4: after a successful add the form returns to likert, general, order 1, blank choices. */
-const EMPTY_DRAFT: Draft = {
-  text: '',
-  type: 'likert',
-  category: 'general',
-  order: '1',
-  choices: BLANK_CHOICES,
-};
-
-interface Errors {
-  text?: string;
-  order?: string;
-}
-
-function validate(draft: Draft): Errors {
-  const errors: Errors = {};
-  if (!draft.text.trim()) errors.text = QUESTION_TEXT_REQUIRED;
-  const order = draft.order.trim();
-  if (!/^\d+$/.test(order) || Number(order) < 1) errors.order = ORDER_INVALID;
-  return errors;
-}
-
-/** Only the custom answers actually written are sent, and none at all when every one is blank. */
-function answerChoicesOf(draft: Draft): AnswerChoices | undefined {
-  if (draft.type !== 'likert') return undefined;
-  const given = LIKERT_VALUES.flatMap((value) => {
-    const text = draft.choices[value].trim();
-    return text ? [[value, text] as const] : [];
-  });
-  return given.length > 0 ? Object.fromEntries(given) : undefined;
-}
-
-function requestOf(draft: Draft): NewQuestionRequest {
-  const answerChoices = answerChoicesOf(draft);
-  return {
-    question_text: draft.text.trim(),
-    question_type: draft.type,
-    question_category: draft.category,
-    order: Number(draft.order.trim()),
-    ...(answerChoices ? { answer_choices: answerChoices } : {}),
-  };
-}
-
 interface AddQuestionFormProps {
   templateId: number;
   showFlash: ShowFlash;
@@ -87,29 +33,29 @@ interface AddQuestionFormProps {
 }
 
 export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionFormProps) {
-  const [draft, setDraft] = useState<Draft>(EMPTY_DRAFT);
-  const [errors, setErrors] = useState<Errors>({});
+  const [draft, setDraft] = useState<QuestionDraft>(EMPTY_QUESTION_DRAFT);
+  const [errors, setErrors] = useState<QuestionDraftErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
   const textErrorId = useId();
   const orderErrorId = useId();
 
   const add = useMutation({
-    mutationFn: (request: NewQuestionRequest) => addQuestion(templateId, request),
-    onSuccess: () => {
-      setDraft(EMPTY_DRAFT);
+    mutationFn: (request: NewQuestion) => addQuestion(templateId, request),
+    onSuccess: ({ message }) => {
+      setDraft(EMPTY_QUESTION_DRAFT);
       setErrors({});
-      showFlash('Question added!');
+      showFlash(message);
     },
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to add question.', 'Error adding question.'), 'error'),
     onSettled: onAdded,
   });
 
-  function update(change: Partial<Draft>) {
+  function update(change: Partial<QuestionDraft>) {
     setDraft((current) => ({ ...current, ...change }));
     // A corrected field stops being reported as soon as it is valid.
     setErrors((current) => {
-      const next = validate({ ...draft, ...change });
+      const next = checkQuestionDraft({ ...draft, ...change }).errors;
       return { text: current.text && next.text, order: current.order && next.order };
     });
   }
@@ -123,14 +69,15 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (add.isPending) return;
-    const found = validate(draft);
+    const { request, errors: found } = checkQuestionDraft(draft);
     setErrors(found);
-    const firstInvalid = found.text ? 'question_text' : found.order ? 'order' : null;
-    if (firstInvalid) {
-      formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+    if (!request) {
+      const firstInvalid = found.text ? 'question_text' : found.order ? 'order' : null;
+      if (firstInvalid) formRef.current?.querySelector<HTMLElement>(`[name="${firstInvalid}"]`)?.focus();
+      if (found.other) showFlash(found.other, 'error');
       return;
     }
-    add.mutate(requestOf(draft));
+    add.mutate(request);
   }
 
   return (
@@ -179,7 +126,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
           label="Category"
           name="question_category"
           value={draft.category}
-          onChange={(event) => update({ category: event.currentTarget.value as QuestionCategory })}
+          onChange={(event) => update({ category: QuestionCategory.parse(event.currentTarget.value) })}
           hint={draft.type === 'text' ? 'Text questions are always general.' : undefined}
         >
           {CATEGORIES_BY_TYPE[draft.type].map((category) => (

@@ -46,7 +46,7 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
 
   const remove = useMutation({
     mutationFn: (questionId: number) => deleteQuestion(template.id, questionId),
-    onSuccess: () => showFlash('Question deleted!'),
+    onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to delete question.', 'Error deleting question.'), 'error'),
     onSettled: refresh,

@@ -63,7 +63,7 @@ function TemplateManager() {
 
   const create = useMutation({
     mutationFn: createTemplate,
-    onSuccess: () => showFlash('Template created!'),
+    onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to create template.', 'Error creating template.'), 'error'),
     onSettled: refreshTemplates,
@@ -71,7 +71,7 @@ function TemplateManager() {
 
   const activate = useMutation({
     mutationFn: activateTemplate,
-    onSuccess: () => showFlash('Template activated successfully!'),
+    onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to activate template.', 'Error activating template.'), 'error'),
     onSettled: refreshTemplates,
@@ -79,9 +79,9 @@ function TemplateManager() {
 
   const remove = useMutation({
     mutationFn: deleteTemplate,
-    onSuccess: (_result, templateId) => {
+    onSuccess: ({ message }, templateId) => {
       if (editingId === templateId) setEditingId(null);
-      showFlash('Template deleted!');
+      showFlash(message);
     },
     onError: (error) =>
       showFlash(failureMessage(error, 'Failed to delete template.', 'Error deleting template.'), 'error'),

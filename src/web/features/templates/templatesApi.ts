@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { SuccessMessage } from '../../../common/schemas/common';
 import {
   AddQuestionResponse,
   CreateTemplateResponse,
@@ -6,15 +6,12 @@ import {
   QuestionListResponse,
   TemplateListResponse,
 } from '../../../common/schemas/templates';
-import { ApiError, api } from '../../api';
+import { ApiError, api, hasErrorCode } from '../../api';
 
 /** Cache keys: the dashboard reads the same template list for its Copy Survey Link button. */
 export const TEMPLATES_QUERY_KEY = ['survey-templates'] as const;
 export const questionsQueryKey = (templateId: number) =>
   ['survey-templates', templateId, 'questions'] as const;
-
-/** Use and delete answer with a success flag (and a message the screens do not need). */
-const Acknowledgement = z.object({ success: z.literal(true) });
 
 export async function fetchTemplates() {
   const { templates } = await api.get('/api/survey-templates/', TemplateListResponse);
@@ -26,11 +23,11 @@ export function createTemplate() {
 }
 
 export function activateTemplate(templateId: number) {
-  return api.post(`/api/survey-templates/${templateId}/use/`, Acknowledgement);
+  return api.post(`/api/survey-templates/${templateId}/use/`, SuccessMessage);
 }
 
 export function deleteTemplate(templateId: number) {
-  return api.delete('/api/survey-templates/', Acknowledgement, { template_id: templateId });
+  return api.delete('/api/survey-templates/', SuccessMessage, { template_id: templateId });
 }
 
 export async function fetchQuestions(templateId: number) {
@@ -43,7 +40,7 @@ export function addQuestion(templateId: number, question: NewQuestionRequest) {
 }
 
 export function deleteQuestion(templateId: number, questionId: number) {
-  return api.delete(`/api/survey-templates/${templateId}/questions/`, Acknowledgement, {
+  return api.delete(`/api/survey-templates/${templateId}/questions/`, SuccessMessage, {
     question_id: questionId,
   });
 }
@@ -58,5 +55,5 @@ export function failureMessage(error: unknown, failed: string, errored: string):
 }
 
 export function isUnauthenticated(error: unknown): boolean {
-  return error instanceof ApiError && error.status === 401;
+  return hasErrorCode(error, 'UNAUTHENTICATED');
 }

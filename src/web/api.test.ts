@@ -1,0 +1,193 @@
+// @vitest-environment happy-dom
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { SuccessMessage } from '../common/schemas/common';
+import { ApiError, api, errorMessage, hasErrorCode, mayPassOnRetry } from './api';
+
+/** What the server's Set-Cookie does to the token; max-age 0 removes it. */
+function setCsrfCookie(value: string, maxAge = 3600) {
+  // biome-ignore lint/suspicious/noDocumentCookie: the client under test reads document.cookie.
+  document.cookie = `csrftoken=${value}; max-age=${maxAge}; path=/`;
+}
+
+interface Sent {
+  method: string;
+  path: string;
+  csrfToken: string | null;
+}
+
+/** The server's side of the conversation: each call answers with the next reply for its path. */
+function serve(replies: Record<string, Array<{ status: number; body: unknown }>>) {
+  const sent: Sent[] = [];
+  vi.stubGlobal(
+    'fetch',
+    vi.fn(async (path: string, init: RequestInit = {}) => {
+      const headers = new Headers(init.headers);
+      sent.push({ method: init.method ?? 'GET', path, csrfToken: headers.get('X-CSRFToken') });
+      const reply = replies[path]?.shift();
+      if (!reply) throw new TypeError('Failed to fetch');
+      if (path === '/api/csrf/') setCsrfCookie('fresh');
+      return new Response(JSON.stringify(reply.body), { status: reply.status });
+    }),
+  );
+  return sent;
+}
+
+const CSRF_REPLY = { status: 200, body: { success: true, csrftoken: 'fresh' } };
+const DONE = { status: 200, body: { success: true, message: 'Template deleted!' } };
+
+async function failureOf(promise: Promise<unknown>): Promise<ApiError> {
+  const error = await promise.then(
+    () => null,
+    (reason: unknown) => reason,
+  );
+  if (!(error instanceof ApiError)) throw new Error(`Expected an ApiError, got ${String(error)}`);
+  return error;
+}
+
+beforeEach(() => {
+  setCsrfCookie('stale');
+  vi.spyOn(console, 'error').mockImplementation(() => undefined);
+});
+
+afterEach(() => {
+  setCsrfCookie('', 0);
+  vi.unstubAllGlobals();
+  vi.restoreAllMocks();
+});
+
+describe('a refused CSRF token', () => {
+  it('is replaced by a fresh one, and the call is sent once more with it', async () => {
+    const sent = serve({
+      '/api/survey-templates/': [
+        {
+          status: 403,
+          body: { success: false, code: 'CSRF_FAILED', message: 'CSRF token missing or incorrect.' },
+        },
+        DONE,
+      ],
+      '/api/csrf/': [CSRF_REPLY],
+    });
+    await expect(api.delete('/api/survey-templates/', SuccessMessage, { template_id: 3 })).resolves.toEqual(
+      DONE.body,
+    );
+    expect(sent).toEqual([
+      { method: 'DELETE', path: '/api/survey-templates/', csrfToken: 'stale' },
+      { method: 'GET', path: '/api/csrf/', csrfToken: null },
+      { method: 'DELETE', path: '/api/survey-templates/', csrfToken: 'fresh' },
+    ]);
+  });
+
+  it('is retried once only: a second refusal reaches the screen with its message', async () => {
+    const refusal = {
+      status: 403,
+      body: { success: false, code: 'CSRF_FAILED', message: 'Reload the page.' },
+    };
+    const sent = serve({ '/api/logout/': [refusal, refusal], '/api/csrf/': [CSRF_REPLY] });
+    const error = await failureOf(api.post('/api/logout/', SuccessMessage));
+    expect(error.code).toBe('CSRF_FAILED');
+    expect(errorMessage(error, 'fallback')).toBe('Reload the page.');
+    expect(sent.filter(({ path }) => path === '/api/logout/')).toHaveLength(2);
+  });
+
+  it('is recognised by its code, not by words: another 403 that mentions CSRF is not retried', async () => {
+    const sent = serve({
+      '/api/logout/': [
+        { status: 403, body: { success: false, code: 'FORBIDDEN', message: 'No CSRF for you' } },
+      ],
+    });
+    const error = await failureOf(api.post('/api/logout/', SuccessMessage));
+    expect(error.code).toBe('FORBIDDEN');
+    expect(sent).toHaveLength(1);
+  });
+
+  it('is not retried for a read, which carries no token to refuse', async () => {
+    const sent = serve({
+      '/api/user/': [{ status: 403, body: { success: false, code: 'CSRF_FAILED', message: 'Refused' } }],
+    });
+    await failureOf(api.get('/api/user/', SuccessMessage));
+    expect(sent).toHaveLength(1);
+  });
+});
+
+describe('a failure', () => {
+  it('carries the code to branch on and the message to show', async () => {
+    serve({
+      '/api/survey/': [
+        {
+          status: 401,
+          body: {
+            success: false,
+            code: 'REQUIRES_AUTH',
+            message: 'Please log in to submit',
+            requires_auth: true,
+          },
+        },
+      ],
+    });
+    const error = await failureOf(api.post('/api/survey/', SuccessMessage, {}));
+    expect(error.status).toBe(401);
+    expect(hasErrorCode(error, 'REQUIRES_AUTH')).toBe(true);
+    expect(hasErrorCode(error, 'UNAUTHENTICATED', 'FORBIDDEN')).toBe(false);
+    expect(errorMessage(error, 'Survey submission failed')).toBe('Please log in to submit');
+  });
+
+  it('without a code still shows its message, and nothing branches on it', async () => {
+    serve({
+      '/api/survey-templates/': [{ status: 409, body: { success: false, message: 'Busy, try later' } }],
+    });
+    const error = await failureOf(api.post('/api/survey-templates/', SuccessMessage));
+    expect(error.code).toBeNull();
+    expect(hasErrorCode(error, 'CONFLICT')).toBe(false);
+    expect(errorMessage(error, 'Failed to create template.')).toBe('Busy, try later');
+  });
+
+  it('with a code this client does not know keeps the message and names no code', async () => {
+    serve({
+      '/api/user/': [{ status: 418, body: { success: false, code: 'TEAPOT', message: 'Short and stout' } }],
+    });
+    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    expect(error.code).toBeNull();
+    expect(error.serverMessage).toBe('Short and stout');
+  });
+
+  it('without a body of ours falls back to the screen’s words', async () => {
+    serve({ '/api/user/': [{ status: 502, body: '<html>Bad gateway</html>' }] });
+    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    expect(error.serverMessage).toBeNull();
+    expect(errorMessage(error, 'Login failed')).toBe('Login failed');
+  });
+
+  it('is an answer that breaks the contract, even with a success status', async () => {
+    serve({ '/api/user/': [{ status: 200, body: { success: true } }] });
+    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    expect(error.status).toBe(200);
+    expect(error.code).toBeNull();
+  });
+});
+
+describe('trying again soon', () => {
+  const failure = (status: number, code: string | undefined) => {
+    serve({ '/api/dashboard/': [{ status, body: { success: false, code, message: 'Said by the server' } }] });
+    return failureOf(api.get('/api/dashboard/', SuccessMessage));
+  };
+
+  it('may help after a database outage, a failure on the server or a lost connection', async () => {
+    expect(mayPassOnRetry(await failure(503, 'DATABASE_UNAVAILABLE'))).toBe(true);
+    expect(mayPassOnRetry(await failure(500, 'INTERNAL'))).toBe(true);
+    serve({});
+    const unreachable = await failureOf(api.get('/api/dashboard/', SuccessMessage));
+    expect(unreachable.status).toBe(0);
+    expect(mayPassOnRetry(unreachable)).toBe(true);
+  });
+
+  it('does not help when throttled or refused', async () => {
+    expect(mayPassOnRetry(await failure(429, 'TOO_MANY_REQUESTS'))).toBe(false);
+    expect(mayPassOnRetry(await failure(404, 'NOT_FOUND'))).toBe(false);
+    expect(mayPassOnRetry(await failure(401, 'UNAUTHENTICATED'))).toBe(false);
+  });
+
+  it('goes by the status only when the answer names no code', async () => {
+    expect(mayPassOnRetry(await failure(502, undefined))).toBe(true);
+    expect(mayPassOnRetry(await failure(400, undefined))).toBe(false);
+  });
+});
