@@ -1,4 +1,4 @@
-import { type AnswerChoices, type QuestionCategory } from '../../../common/schemas/templates';
+import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 
 /**
