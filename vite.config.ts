@@ -1,3 +1,4 @@
+import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress.ts';
 
@@ -12,7 +13,11 @@ import { precompress } from './scripts/vite-precompress.ts';
  * Order matters: the subpaths come before the bare package names.
  */
 const PREACT_ALIASES = [
-  { find: /^react-dom\/client$/, replacement: 'preact/compat/client' },
+  // Also sets how Preact schedules effects (see that file).
+  {
+    find: /^react-dom\/client$/,
+    replacement: fileURLToPath(new URL('src/web/preact-client.ts', import.meta.url)),
+  },
   { find: /^react-dom$/, replacement: 'preact/compat' },
   { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
   { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
