@@ -36,6 +36,14 @@ export default defineConfig({
   resolve: { alias: PREACT_ALIASES, dedupe: ['preact'] },
   // JSX compiles to the automatic runtime's `react/jsx-runtime`, which the aliases turn into Preact's.
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
+  css: {
+    // Readable, stable class names (Header_inner): the server's HTML shell draws the first paint
+    // with the same classes the app then renders (src/server/features/shell/first-paint.ts).
+    // Every CSS module file name is unique, so the names cannot collide.
+    modules: {
+      generateScopedName: (local, file) => `${file.split('/').pop()?.replace('.module.css', '')}_${local}`,
+    },
+  },
   build: {
     outDir: '../../dist/web',
     emptyOutDir: true,

@@ -2,11 +2,14 @@ import './ui/tokens.css';
 import './ui/base.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { ApiError } from './api';
 import { routes } from './app/routes';
+import { fetchCurrentUser } from './features/auth/authApi';
+import { CURRENT_USER_QUERY_KEY } from './features/auth/useCurrentUser';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -25,10 +28,43 @@ const router = createBrowserRouter(routes);
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+
+/** Resolves once the router has loaded the code of the screen the page was opened on. */
+function firstScreenLoaded(): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+const reactRoot = createRoot(root);
+if (root.childElementCount === 0) {
+  reactRoot.render(app);
+} else {
+  // The server drew this public screen's first paint (src/server/features/shell/first-paint.ts).
+  // Rendering now would replace it with a loading state; the app waits until the screen's code
+  // and the signed-in user (which the header and the screens branch on) are here, then replaces
+  // the markup in one synchronous render, so no frame shows an empty or half-drawn page.
+  Promise.all([
+    firstScreenLoaded(),
+    queryClient.prefetchQuery({
+      queryKey: CURRENT_USER_QUERY_KEY,
+      queryFn: fetchCurrentUser,
+      staleTime: 60_000,
+    }),
+  ]).then(() => {
+    root.replaceChildren();
+    flushSync(() => reactRoot.render(app));
+  });
+}
