@@ -85,7 +85,8 @@ const SCREENS: Record<string, (productName: string) => string> = {
         '<span aria-hidden="true">←</span> Back</button></div>' +
         '<h1 class="Survey_title">Student Wellness Check</h1>' +
         `<p class="Survey_linkNote">${LINK_ICON}Survey accessed via shared link</p>` +
-        '<div class="Survey_loading" role="status">Loading survey...</div>',
+        '<div class="Survey_loading" role="status"><span class="Spinner_spinner" aria-hidden="true"></span>' +
+        'Loading survey...</div>',
       ' Survey_card',
     ),
 };
