@@ -6,7 +6,6 @@ describe('first paint of the shell', () => {
   it('draws the header and the heading of every public screen', () => {
     const headings: Record<string, string> = {
       '/': 'Proactive Mental Health Support for Universities',
-      '/login/': 'Login',
       '/register/': 'Register',
       '/demo-survey/': 'Student Wellness Check',
       '/survey/link/:hashLink/': 'Student Wellness Check',
@@ -17,6 +16,12 @@ describe('first paint of the shell', () => {
       expect(markup).toMatch(new RegExp(`<h1[^>]*>${heading}</h1>`));
       expect(markup).toContain('<main id="main" tabindex="-1" class="AppLayout_main">');
     }
+  });
+
+  it('shows the login screen checking who is signed in, as the screen does until the server says', () => {
+    expect(firstPaintMarkup('/login/', 'Wellspring')).toContain(
+      '<div class="Auth_checking" role="status"><span class="Spinner_spinner" aria-hidden="true"></span>Checking authentication...</div>',
+    );
   });
 
   it('leaves the screens of signed-in users to the app', () => {

@@ -59,7 +59,10 @@ const SCREENS: Record<string, (productName: string) => string> = {
     '<ul class="Landing_heroPoints"><li>FERPA compliant</li><li>Real-time analytics</li>' +
     '<li>Works on any device</li></ul></div></div></section>',
   // features/auth/LoginScreen.tsx
-  '/login/': () => card('narrow', `<h1>Login</h1>${lead('Sign in with your institution account.')}`),
+  // features/auth/LoginScreen.tsx until the server says who is signed in (CheckingAuthentication)
+  '/login/': () =>
+    '<div class="Page_page Page_narrow"><div class="Auth_checking" role="status">' +
+    '<span class="Spinner_spinner" aria-hidden="true"></span>Checking authentication...</div></div>',
   // features/auth/RegisterScreen.tsx
   '/register/': () =>
     card(
