@@ -2,11 +2,14 @@ import './ui/tokens.css';
 import './ui/base.css';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode } from 'react';
+import { flushSync } from 'react-dom';
 import { createRoot } from 'react-dom/client';
 import { createBrowserRouter } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
 import { mayPassOnRetry } from './api';
 import { routes } from './app/routes';
+import { fetchCurrentUser } from './features/auth/authApi';
+import { CURRENT_USER_QUERY_KEY } from './features/auth/useCurrentUser';
 
 const queryClient = new QueryClient({
   defaultOptions: {
@@ -24,10 +27,62 @@ const router = createBrowserRouter(routes);
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
 
-createRoot(root).render(
+const app = (
   <StrictMode>
     <QueryClientProvider client={queryClient}>
       <RouterProvider router={router} />
     </QueryClientProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+
+/** Resolves once the router has loaded the code of the screen the page was opened on. */
+function firstScreenLoaded(): Promise<void> {
+  return new Promise((resolve) => {
+    if (router.state.initialized) return resolve();
+    const unsubscribe = router.subscribe((state) => {
+      if (!state.initialized) return;
+      unsubscribe();
+      resolve();
+    });
+  });
+}
+
+/**
+ * A click on a link of the server-drawn first paint goes to the router, as it would once the
+ * app has rendered: the visit stays one page, and the next screen can go back to this one.
+ */
+function routeFirstPaintLinks(container: HTMLElement): () => void {
+  const onClick = (event: MouseEvent) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = (event.target as Element | null)?.closest('a[href]');
+    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
+    if (link.pathname === window.location.pathname && link.hash) return;
+    event.preventDefault();
+    void router.navigate(link.pathname + link.search + link.hash);
+  };
+  container.addEventListener('click', onClick);
+  return () => container.removeEventListener('click', onClick);
+}
+
+// Every screen shows who is signed in: ask right away, while the screen's code is on its way.
+void queryClient.prefetchQuery({
+  queryKey: CURRENT_USER_QUERY_KEY,
+  queryFn: fetchCurrentUser,
+  staleTime: 60_000,
+});
+
+const reactRoot = createRoot(root);
+if (root.childElementCount === 0) {
+  reactRoot.render(app);
+} else {
+  // The server drew this public screen's first paint (src/server/features/shell/first-paint.ts),
+  // the same markup the screen renders first. Rendering before the screen's code is here would
+  // replace it with a loading state: the app waits for it, then replaces the markup in one
+  // synchronous render, so no frame shows an empty or half-drawn page.
+  const stopRoutingLinks = routeFirstPaintLinks(root);
+  void firstScreenLoaded().then(() => {
+    stopRoutingLinks();
+    root.replaceChildren();
+    flushSync(() => reactRoot.render(app));
+  });
+}

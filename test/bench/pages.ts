@@ -13,6 +13,7 @@ import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
+import { E2E_DEMO_PASSWORD } from '../e2e/demo-password';
 import { TestAgent } from '../helpers/app';
 import { ROOT, startServer, stopServer } from '../helpers/server-process';
 
@@ -46,7 +47,7 @@ async function buildWebApp(outDir: string) {
 
 async function demoLinkHash(baseUrl: string): Promise<string> {
   const admin = new TestAgent(baseUrl);
-  await admin.login('admin@demo.edu', 'wellness-demo');
+  await admin.login('admin@demo.edu', E2E_DEMO_PASSWORD);
   const { body } = await admin.get('/api/survey-templates/');
   const templates = (body?.templates ?? []) as { used: boolean; hash_link: string }[];
   const active = templates.find((template) => template.used);
@@ -121,6 +122,8 @@ export async function run(): Promise<void> {
   const server = await startServer({
     DATA_DIR: path.join(workDir, 'data'),
     SEED_DEMO: '1',
+    // The demo's password is generated per installation unless chosen: choose the one it signs in with.
+    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
     WEB_ROOT: webRoot,
     LOG_LEVEL: 'error',
   });

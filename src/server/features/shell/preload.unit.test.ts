@@ -43,6 +43,16 @@ describe('screen preloads in the shell', () => {
     expect(tags).not.toMatch(/index-E1|shared-S1/);
   });
 
+  it('apply the styles of a screen whose first paint the shell draws', () => {
+    const tags = screenPreloadTags(MANIFEST, 'features/landing/LandingScreen.tsx', '/react-static/', {
+      applyStyles: true,
+    });
+    expect(tags).toContain(
+      '<link rel="stylesheet" crossorigin href="/react-static/assets/LandingScreen-L1.css" />',
+    );
+    expect(tags).not.toContain('as="style"');
+  });
+
   it('are empty for a screen the build does not know', () => {
     expect(screenPreloadTags(MANIFEST, 'features/nowhere/Nothing.tsx', '/react-static/')).toBe('');
   });

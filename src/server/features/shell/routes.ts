@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply } from 'fastify';
 import { unknownEndpoint } from '../../lib/errors';
+import { firstPaintMarkup } from './first-paint';
 import { escapeHtml } from './html';
 import { type BuildManifest, screenPreloadTags } from './preload';
 
@@ -43,6 +44,7 @@ export const SHELL_CACHE_CONTROL = 'no-cache';
 
 const TITLE = /<title>[^<]*<\/title>/;
 const CONFIG_META = '<meta name="app-config" content="{}" />';
+const ROOT_ELEMENT = '<div id="root"></div>';
 
 export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: string) => boolean }> = async (
   app,
@@ -86,11 +88,20 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
         )
     : null;
   const manifest = built ? readManifest(webRoot, exists) : null;
-  /** The shell of one screen: the shared shell plus the preloads of that screen's code. */
-  const shellFor = (screenSource: string | null) =>
-    shell && manifest && screenSource
-      ? shell.replace('</head>', `${screenPreloadTags(manifest, screenSource, ASSET_BASE)}</head>`)
-      : shell;
+  /**
+   * The shell of one screen: the shared shell plus the preloads of that screen's code and, for a
+   * public screen, the markup of its first paint (first-paint.ts) with the styles it needs.
+   */
+  const shellFor = (route: string, screenSource: string) => {
+    if (!shell || !manifest) return shell;
+    const firstPaint = firstPaintMarkup(route, app.config.web.brandName);
+    const preloads = screenPreloadTags(manifest, screenSource, ASSET_BASE, {
+      applyStyles: firstPaint !== '',
+    });
+    return shell
+      .replace('</head>', `${preloads}</head>`)
+      .replace(ROOT_ELEMENT, `<div id="root">${firstPaint}</div>`);
+  };
 
   const sendShell =
     (status: number, page: string | null) => async (_request: unknown, reply: FastifyReply) => {
@@ -109,7 +120,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
 
   for (const [route, screenSource] of Object.entries(SCREEN_ROUTES)) {
     const withoutSlash = route.replace(/\/$/, '');
-    const handler = sendShell(200, shellFor(screenSource));
+    const handler = sendShell(200, shellFor(route, screenSource));
     app.get(route, { schema: { hide: true } }, handler);
     if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, handler);
   }

@@ -165,8 +165,11 @@ export function RegisterScreen() {
                     maxLength={200}
                     required
                   />
+                  {/* Keyed buttons: the click on Previous must not find itself turned into Next. */}
                   <div className={styles.actions}>
-                    <Button type="submit">Next</Button>
+                    <Button key="next" type="submit">
+                      Next
+                    </Button>
                   </div>
                 </>
               ) : (
@@ -202,10 +205,10 @@ export function RegisterScreen() {
                     required
                   />
                   <div className={styles.actions}>
-                    <Button variant="secondary" onClick={() => goToStep(1)}>
+                    <Button key="previous" variant="secondary" onClick={() => goToStep(1)}>
                       Previous
                     </Button>
-                    <Button type="submit" busy={submitting}>
+                    <Button key="submit" type="submit" busy={submitting}>
                       Submit
                     </Button>
                   </div>
