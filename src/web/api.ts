@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from 'zod/mini';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
@@ -176,7 +176,7 @@ async function sendAndRead(method: HttpMethod, path: string, options: RequestOpt
   return { response, json, failure };
 }
 
-export async function apiRequest<Schema extends z.ZodType>(
+export async function apiRequest<Schema extends z.ZodMiniType>(
   method: HttpMethod,
   path: string,
   schema: Schema,
@@ -202,14 +202,14 @@ export async function apiRequest<Schema extends z.ZodType>(
 }
 
 export const api = {
-  get: <S extends z.ZodType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
+  get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
     apiRequest('GET', path, schema, options),
-  post: <S extends z.ZodType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+  post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
     apiRequest('POST', path, schema, { ...options, body }),
-  put: <S extends z.ZodType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+  put: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
     apiRequest('PUT', path, schema, { ...options, body }),
-  patch: <S extends z.ZodType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+  patch: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
     apiRequest('PATCH', path, schema, { ...options, body }),
-  delete: <S extends z.ZodType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+  delete: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
     apiRequest('DELETE', path, schema, { ...options, body }),
 };

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Deployment settings the server writes into `<meta name="app-config" content="...">` of the
@@ -11,21 +11,23 @@ const DEFAULT_BRAND_NAME = 'Wellspring';
 const DEFAULT_CONTACT_FORM_URL = '/api/contact/';
 
 /** Only http(s) URLs may reach an iframe `src` or a script `src`; anything else is dropped. */
-const HttpUrl = z.string().refine((value) => {
-  try {
-    const { protocol } = new URL(value, window.location.origin);
-    return protocol === 'https:' || protocol === 'http:';
-  } catch {
-    return false;
-  }
-});
+const HttpUrl = z.string().check(
+  z.refine((value) => {
+    try {
+      const { protocol } = new URL(value, window.location.origin);
+      return protocol === 'https:' || protocol === 'http:';
+    } catch {
+      return false;
+    }
+  }),
+);
 
 const AppConfig = z.object({
-  brandName: z.string().trim().min(1).max(80).catch(DEFAULT_BRAND_NAME),
-  demoVideoUrl: HttpUrl.nullable().catch(null),
-  contactFormUrl: HttpUrl.catch(DEFAULT_CONTACT_FORM_URL),
-  analyticsScriptUrl: HttpUrl.nullable().catch(null),
-  publicUrl: HttpUrl.nullable().catch(null),
+  brandName: z.catch(z.string().check(z.trim(), z.minLength(1), z.maxLength(80)), DEFAULT_BRAND_NAME),
+  demoVideoUrl: z.catch(z.nullable(HttpUrl), null),
+  contactFormUrl: z.catch(HttpUrl, DEFAULT_CONTACT_FORM_URL),
+  analyticsScriptUrl: z.catch(z.nullable(HttpUrl), null),
+  publicUrl: z.catch(z.nullable(HttpUrl), null),
 });
 export type AppConfig = z.infer<typeof AppConfig>;
 

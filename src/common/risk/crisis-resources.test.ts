@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import { z } from 'zod/mini';
 import { CrisisResource, DEFAULT_CRISIS_RESOURCES } from './crisis-resources';
 
 describe('crisis resources', () => {
   it('default to 988, the Crisis Text Line and 911', () => {
-    expect(CrisisResource.array().parse(DEFAULT_CRISIS_RESOURCES)).toEqual(DEFAULT_CRISIS_RESOURCES);
+    expect(z.array(CrisisResource).parse(DEFAULT_CRISIS_RESOURCES)).toEqual(DEFAULT_CRISIS_RESOURCES);
     expect(DEFAULT_CRISIS_RESOURCES).toEqual([
       expect.objectContaining({ name: '988 Suicide & Crisis Lifeline', phone: '988', sms: '988' }),
       expect.objectContaining({ name: 'Crisis Text Line', sms: '741741', sms_body: 'HOME' }),

@@ -1,28 +1,44 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 // Digits only (an optional leading "+"), so the value can go straight into tel: and sms: links.
 const DIALLABLE_NUMBER = /^\+?[0-9]{3,15}$/;
 
 export const CrisisResource = z
   .object({
-    name: z.string().trim().min(1, 'Name is required').max(100, 'Name must be at most 100 characters'),
+    name: z
+      .string()
+      .check(
+        z.trim(),
+        z.minLength(1, 'Name is required'),
+        z.maxLength(100, 'Name must be at most 100 characters'),
+      ),
     description: z
       .string()
-      .trim()
-      .min(1, 'Description is required')
-      .max(300, 'Description must be at most 300 characters'),
-    phone: z.string().regex(DIALLABLE_NUMBER, 'Phone must be digits only, e.g. 988').optional(),
-    sms: z.string().regex(DIALLABLE_NUMBER, 'Text number must be digits only, e.g. 741741').optional(),
-    sms_body: z.string().trim().min(1).max(160, 'Text message must be at most 160 characters').optional(),
-    url: z.url({ protocol: /^https$/, error: 'Web address must start with https://' }).optional(),
+      .check(
+        z.trim(),
+        z.minLength(1, 'Description is required'),
+        z.maxLength(300, 'Description must be at most 300 characters'),
+      ),
+    phone: z.optional(z.string().check(z.regex(DIALLABLE_NUMBER, 'Phone must be digits only, e.g. 988'))),
+    sms: z.optional(
+      z.string().check(z.regex(DIALLABLE_NUMBER, 'Text number must be digits only, e.g. 741741')),
+    ),
+    sms_body: z.optional(
+      z
+        .string()
+        .check(z.trim(), z.minLength(1), z.maxLength(160, 'Text message must be at most 160 characters')),
+    ),
+    url: z.optional(z.url({ protocol: /^https$/, error: 'Web address must start with https://' })),
   })
-  .refine((resource) => resource.phone ?? resource.sms ?? resource.url, {
-    error: 'A crisis resource needs a phone number, a text number or a web address',
-  })
-  .refine((resource) => resource.sms_body === undefined || resource.sms !== undefined, {
-    error: 'A text message needs a text number',
-    path: ['sms_body'],
-  });
+  .check(
+    z.refine((resource) => resource.phone ?? resource.sms ?? resource.url, {
+      error: 'A crisis resource needs a phone number, a text number or a web address',
+    }),
+    z.refine((resource) => resource.sms_body === undefined || resource.sms !== undefined, {
+      error: 'A text message needs a text number',
+      path: ['sms_body'],
+    }),
+  );
 export type CrisisResource = z.infer<typeof CrisisResource>;
 
 /** Shown to a student whose submission is urgent, unless the institution configured its own. */

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /** Ordered from least to most serious, so a tier's index is its rank. */
 export const RISK_TIERS = ['none', 'monitor', 'elevated', 'urgent'] as const;

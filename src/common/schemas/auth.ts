@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Email } from './common';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -10,7 +10,7 @@ export const CurrentUser = z.object({
   is_institution_admin: z.boolean(),
   email: z.string(),
   name: z.string(),
-  institution_name: z.string().nullable(),
+  institution_name: z.nullable(z.string()),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 
@@ -21,8 +21,7 @@ export const LoginRequest = z.object({
   email: Email,
   password: z
     .string({ error: 'Password is required' })
-    .min(1, 'Password is required')
-    .max(1024, 'Password is too long'),
+    .check(z.minLength(1, 'Password is required'), z.maxLength(1024, 'Password is too long')),
 });
 export type LoginRequest = z.infer<typeof LoginRequest>;
 
@@ -36,30 +35,31 @@ export type LoginResponse = z.infer<typeof LoginResponse>;
 const requiredText = (label: string, max: number) =>
   z
     .string({ error: 'Please fill in all required fields' })
-    .trim()
-    .min(1, 'Please fill in all required fields')
-    .max(max, `${label} must be at most ${max} characters`);
+    .check(
+      z.trim(),
+      z.minLength(1, 'Please fill in all required fields'),
+      z.maxLength(max, `${label} must be at most ${max} characters`),
+    );
 
 export const RegisterRequest = z.object({
   institution_name: requiredText('Institution name', 200),
   name: requiredText('Full name', 200),
-  email: z
-    .string({ error: 'Please fill in all required fields' })
-    .trim()
-    .min(1, 'Please fill in all required fields')
-    .pipe(Email),
+  email: z.pipe(
+    z
+      .string({ error: 'Please fill in all required fields' })
+      .check(z.trim(), z.minLength(1, 'Please fill in all required fields')),
+    Email,
+  ),
   password: z
     .string({ error: 'Please fill in all required fields' })
-    .min(1, 'Please fill in all required fields')
-    .max(1024, 'Password is too long'),
+    .check(z.minLength(1, 'Please fill in all required fields'), z.maxLength(1024, 'Password is too long')),
   confirm_password: z
     .string({ error: 'Please fill in all required fields' })
-    .min(1, 'Please fill in all required fields')
-    .max(1024, 'Password is too long'),
+    .check(z.minLength(1, 'Please fill in all required fields'), z.maxLength(1024, 'Password is too long')),
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
-export const Institution = z.object({ id: z.number().int(), institution_name: z.string() });
+export const Institution = z.object({ id: z.number().check(z.int()), institution_name: z.string() });
 export type Institution = z.infer<typeof Institution>;
 
 export const InstitutionList = z.array(Institution);

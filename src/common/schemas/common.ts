@@ -1,4 +1,7 @@
-import { z } from 'zod';
+// The contract is written with zod's small build (zod/mini, its functional API): the web app parses
+// every response with it, and the full build added about 14 KiB of compressed JavaScript to every
+// page. Schemas, messages and the OpenAPI document are the same; the server accepts them as is.
+import { z } from 'zod/mini';
 
 /**
  * What went wrong, for clients to branch on; the message is for people and may change.
@@ -29,7 +32,7 @@ export const ErrorResponse = z.object({
   success: z.literal(false),
   code: ErrorCode,
   message: z.string(),
-  requires_auth: z.boolean().optional(),
+  requires_auth: z.optional(z.boolean()),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
@@ -37,12 +40,13 @@ export const SuccessMessage = z.object({ success: z.literal(true), message: z.st
 export type SuccessMessage = z.infer<typeof SuccessMessage>;
 
 /** Emails are compared case-insensitively everywhere, so they are normalised on the way in. */
-export const Email = z
-  .string({ error: 'Email is required' })
-  .trim()
-  .max(254, 'Email is too long')
-  .pipe(z.email({ error: 'Enter a valid email address' }))
-  .transform((email) => email.toLowerCase());
+export const Email = z.pipe(
+  z.pipe(
+    z.string({ error: 'Email is required' }).check(z.trim(), z.maxLength(254, 'Email is too long')),
+    z.email({ error: 'Enter a valid email address' }),
+  ),
+  z.transform((email: string) => email.toLowerCase()),
+);
 
 /** The largest id an integer column holds on both databases. */
 const MAX_DATABASE_ID = 2_147_483_647;
@@ -59,18 +63,18 @@ export function databaseId(
     missing = notANumber,
   }: { notANumber?: string; missing?: string } = {},
 ) {
-  return withIdRules(
-    z.number({ error: (issue) => (issue.input === undefined ? missing : notANumber) }),
-    label,
-  );
+  return z
+    .number({ error: (issue) => (issue.input === undefined ? missing : notANumber) })
+    .check(...idRules(label));
 }
 
-function withIdRules<T extends z.ZodNumber | z.ZodCoercedNumber>(schema: T, label: string): T {
-  return schema
-    .int(`${label} must be a whole number`)
-    .positive(`${label} must be positive`)
-    .max(MAX_DATABASE_ID, `${label} is out of range`) as T;
+function idRules(label: string) {
+  return [
+    z.int(`${label} must be a whole number`),
+    z.positive(`${label} must be positive`),
+    z.lte(MAX_DATABASE_ID, `${label} is out of range`),
+  ] as const;
 }
 
 /** A database id in a URL path, where it arrives as text. */
-export const IdParam = withIdRules(z.coerce.number({ error: 'Id must be a number' }), 'Id');
+export const IdParam = z.coerce.number({ error: 'Id must be a number' }).check(...idRules('Id'));

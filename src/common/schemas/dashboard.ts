@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { FLAGGED_TIERS } from '../risk/tiers';
 
 /** How many flagged students the dashboard carries; the rest are paged through /api/dashboard/flagged/. */
@@ -22,8 +22,8 @@ export const FlaggedStudent = z.object({
 });
 export type FlaggedStudent = z.infer<typeof FlaggedStudent>;
 
-const count = z.number().int().min(0);
-const percent = z.number().int().min(0).max(100);
+const count = z.number().check(z.int(), z.gte(0));
+const percent = z.number().check(z.int(), z.gte(0), z.lte(100));
 
 /**
  * Spec section 3 "Dashboard data", with the definitions of design.md section 5. Months are UTC
@@ -72,13 +72,14 @@ export const DashboardData = z.object({
 export type DashboardData = z.infer<typeof DashboardData>;
 
 export const FlaggedPageQuery = z.object({
-  offset: z.coerce.number({ error: 'offset must be a number' }).int().min(0).max(1_000_000).default(0),
-  limit: z.coerce
-    .number({ error: 'limit must be a number' })
-    .int()
-    .min(1)
-    .max(FLAGGED_LIST_LIMIT)
-    .default(FLAGGED_LIST_LIMIT),
+  offset: z._default(
+    z.coerce.number({ error: 'offset must be a number' }).check(z.int(), z.gte(0), z.lte(1_000_000)),
+    0,
+  ),
+  limit: z._default(
+    z.coerce.number({ error: 'limit must be a number' }).check(z.int(), z.gte(1), z.lte(FLAGGED_LIST_LIMIT)),
+    FLAGGED_LIST_LIMIT,
+  ),
 });
 export type FlaggedPageQuery = z.infer<typeof FlaggedPageQuery>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { CrisisResource } from '../risk';
 import { databaseId } from './common';
 import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
@@ -17,20 +17,20 @@ export const DRAFT_MAX_BYTES = 64 * 1024;
 const QUESTION_ID_KEY = /^[1-9][0-9]{0,9}$/;
 
 export const SurveyQuestion = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   text: z.string(),
   question_type: QuestionType,
   category: QuestionCategory,
   /** Likert only; null when the default labels apply. */
-  answer_choices: AnswerChoices.nullable(),
-  order: z.number().int(),
+  answer_choices: z.nullable(AnswerChoices),
+  order: z.number().check(z.int()),
 });
 export type SurveyQuestion = z.infer<typeof SurveyQuestion>;
 
 export const SurveyQuestionsResponse = z.object({
   success: z.literal(true),
   questions: z.array(SurveyQuestion),
-  template_id: z.number().int(),
+  template_id: z.number().check(z.int()),
 });
 export type SurveyQuestionsResponse = z.infer<typeof SurveyQuestionsResponse>;
 
@@ -43,32 +43,43 @@ export const Answers = z
     z.string(),
     z
       .string({ error: 'Each answer must be text: "1" to "5" or a written answer' })
-      .max(TEXT_ANSWER_MAX_LENGTH, `Each answer must be at most ${TEXT_ANSWER_MAX_LENGTH} characters`),
+      .check(
+        z.maxLength(
+          TEXT_ANSWER_MAX_LENGTH,
+          `Each answer must be at most ${TEXT_ANSWER_MAX_LENGTH} characters`,
+        ),
+      ),
     { error: 'Answers must be an object keyed by question id' },
   )
   // Checked here rather than by a key schema, whose message zod replaces with a generic one.
-  .refine(
-    (answers) => Object.keys(answers).every((key) => QUESTION_ID_KEY.test(key)),
-    'Answers must be keyed by question id',
-  )
-  .refine(
-    (answers) => Object.keys(answers).length <= MAX_ANSWERS,
-    `At most ${MAX_ANSWERS} answers are accepted`,
+  .check(
+    z.refine(
+      (answers) => Object.keys(answers).every((key) => QUESTION_ID_KEY.test(key)),
+      'Answers must be keyed by question id',
+    ),
+    z.refine(
+      (answers) => Object.keys(answers).length <= MAX_ANSWERS,
+      `At most ${MAX_ANSWERS} answers are accepted`,
+    ),
   );
 export type Answers = z.infer<typeof Answers>;
 
 const StudentName = z
   .string({ error: 'Full name must be text' })
-  .trim()
-  .max(STUDENT_NAME_MAX_LENGTH, `Full name must be at most ${STUDENT_NAME_MAX_LENGTH} characters`);
+  .check(
+    z.trim(),
+    z.maxLength(STUDENT_NAME_MAX_LENGTH, `Full name must be at most ${STUDENT_NAME_MAX_LENGTH} characters`),
+  );
 
 /** Blank means "not given"; otherwise a valid address, compared case-insensitively. */
-const SchoolEmail = z
-  .string({ error: 'School email must be text' })
-  .trim()
-  .max(EMAIL_MAX_LENGTH, 'Email is too long')
-  .refine((email) => email === '' || z.email().safeParse(email).success, 'Enter a valid email address')
-  .transform((email) => email.toLowerCase());
+const SchoolEmail = z.pipe(
+  z.string({ error: 'School email must be text' }).check(
+    z.trim(),
+    z.maxLength(EMAIL_MAX_LENGTH, 'Email is too long'),
+    z.refine((email) => email === '' || z.email().safeParse(email).success, 'Enter a valid email address'),
+  ),
+  z.transform((email: string) => email.toLowerCase()),
+);
 
 const TemplateId = databaseId('survey_template_id', { missing: 'survey_template_id is required' });
 
@@ -78,20 +89,26 @@ const TemplateId = databaseId('survey_template_id', { missing: 'survey_template_
  */
 export const SubmitSurveyRequest = z.object({
   /** Required on /api/survey/; on a link the link decides, and a different id is refused. */
-  survey_template_id: TemplateId.optional(),
-  student_name: StudentName.optional(),
-  school_email: SchoolEmail.optional(),
+  survey_template_id: z.optional(TemplateId),
+  student_name: z.optional(StudentName),
+  school_email: z.optional(SchoolEmail),
   answers: Answers,
   /** Client-generated (a UUID): a retried submit with the same id stores nothing new. */
-  submission_id: z
-    .string({ error: 'submission_id must be text' })
-    .regex(/^[A-Za-z0-9_-]{8,64}$/, 'submission_id must be 8 to 64 letters, digits, "-" or "_" (a UUID)')
-    .optional(),
+  submission_id: z.optional(
+    z
+      .string({ error: 'submission_id must be text' })
+      .check(
+        z.regex(
+          /^[A-Za-z0-9_-]{8,64}$/,
+          'submission_id must be 8 to 64 letters, digits, "-" or "_" (a UUID)',
+        ),
+      ),
+  ),
 });
 export type SubmitSurveyRequest = z.input<typeof SubmitSurveyRequest>;
 
 /** Submitting as the logged-in student (POST /api/survey/): the body names the template. */
-export const SubmitOwnSurveyRequest = SubmitSurveyRequest.extend({ survey_template_id: TemplateId });
+export const SubmitOwnSurveyRequest = z.extend(SubmitSurveyRequest, { survey_template_id: TemplateId });
 export type SubmitOwnSurveyRequest = z.input<typeof SubmitOwnSurveyRequest>;
 
 /**
@@ -101,12 +118,12 @@ export type SubmitOwnSurveyRequest = z.input<typeof SubmitOwnSurveyRequest>;
 export const SubmitSurveyResponse = z.object({
   success: z.literal(true),
   message: z.string(),
-  crisis_resources: z.array(CrisisResource).optional(),
+  crisis_resources: z.optional(z.array(CrisisResource)),
   /**
    * The answers are stored but the sender has not proven the email address they name: they count
    * as that student's once the address is proven with a code (POST /api/verify/start/, /check/).
    */
-  verification_required: z.boolean().optional(),
+  verification_required: z.optional(z.boolean()),
 });
 export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
 
@@ -114,13 +131,14 @@ const DraftTemplateId = databaseId('template_id', { notANumber: 'template_id is 
 
 export const AutosaveRequest = z.object({
   template_id: DraftTemplateId,
-  student_name: StudentName.default(''),
+  student_name: z._default(StudentName, ''),
   /** Kept as typed: a draft may hold a half-written address. */
-  school_email: z
-    .string({ error: 'School email must be text' })
-    .trim()
-    .max(EMAIL_MAX_LENGTH, 'Email is too long')
-    .default(''),
+  school_email: z._default(
+    z
+      .string({ error: 'School email must be text' })
+      .check(z.trim(), z.maxLength(EMAIL_MAX_LENGTH, 'Email is too long')),
+    '',
+  ),
   answers: Answers,
   /**
    * The `updated_at` of the draft this save builds on, so two windows never overwrite each
@@ -128,10 +146,9 @@ export const AutosaveRequest = z.object({
    * (a newer save, or none: submitted or cleared elsewhere) the save is refused with a 409 and
    * the window merges with the stored one. Left out, the save simply replaces the draft.
    */
-  base_updated_at: z.iso
-    .datetime({ error: 'base_updated_at must be an ISO 8601 time' })
-    .nullable()
-    .optional(),
+  base_updated_at: z.optional(
+    z.nullable(z.iso.datetime({ error: 'base_updated_at must be an ISO 8601 time' })),
+  ),
 });
 export type AutosaveRequest = z.input<typeof AutosaveRequest>;
 
@@ -145,15 +162,15 @@ export type AutosaveResponse = z.infer<typeof AutosaveResponse>;
 
 /** What a draft keeps (spec section 3: "Saved draft"); the browser's copy of one holds the same. */
 export const DraftContent = z.object({
-  template_id: z.number().int(),
+  template_id: z.number().check(z.int()),
   student_name: z.string(),
   school_email: z.string(),
   answers: z.record(z.string(), z.string()),
 });
 export type DraftContent = z.infer<typeof DraftContent>;
 
-export const SavedDraft = DraftContent.extend({ updated_at: z.iso.datetime() });
+export const SavedDraft = z.extend(DraftContent, { updated_at: z.iso.datetime() });
 export type SavedDraft = z.infer<typeof SavedDraft>;
 
-export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: SavedDraft.nullable() });
+export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: z.nullable(SavedDraft) });
 export type LoadDraftResponse = z.infer<typeof LoadDraftResponse>;

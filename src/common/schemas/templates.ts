@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { databaseId } from './common';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
@@ -40,12 +40,12 @@ export type AnswerChoices = z.infer<typeof AnswerChoices>;
 const Timestamp = z.iso.datetime();
 
 export const TemplateSummary = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** The institution's active template; at most one is. */
   used: z.boolean(),
   /** Token of the shared link /survey/link/{hash_link}/. */
   hash_link: z.string(),
-  question_count: z.number().int(),
+  question_count: z.number().check(z.int()),
   created_at: Timestamp,
 });
 export type TemplateSummary = z.infer<typeof TemplateSummary>;
@@ -70,64 +70,77 @@ const numericString = (value: unknown) =>
   typeof value === 'string' && /^\s*\d+\s*$/.test(value) ? Number(value) : value;
 
 export const DeleteTemplateRequest = z.object({
-  template_id: z.preprocess(numericString, requiredId('template_id')),
+  template_id: z.pipe(z.transform(numericString), requiredId('template_id')),
 });
 export type DeleteTemplateRequest = z.infer<typeof DeleteTemplateRequest>;
 
 export const Question = z.object({
-  id: z.number().int(),
+  id: z.number().check(z.int()),
   /** Stored as `position`; questions are listed by order, then id. */
-  order: z.number().int(),
+  order: z.number().check(z.int()),
   question_text: z.string(),
   question_type: QuestionType,
   category: QuestionCategory,
   /** Likert only; null when the default labels apply. */
-  answer_choices: AnswerChoices.nullable(),
+  answer_choices: z.nullable(AnswerChoices),
 });
 export type Question = z.infer<typeof Question>;
 
 export const QuestionListResponse = z.object({ success: z.literal(true), questions: z.array(Question) });
 export type QuestionListResponse = z.infer<typeof QuestionListResponse>;
 
-const AnswerChoicesInput = z
-  .record(
-    z.string(),
-    z
-      .string({ error: 'Each answer choice must be text' })
-      .trim()
-      .min(1, 'Answer choices must not be blank')
-      .max(
-        ANSWER_CHOICE_MAX_LENGTH,
-        `Each answer choice must be at most ${ANSWER_CHOICE_MAX_LENGTH} characters`,
+const AnswerChoicesInput = z.pipe(
+  z
+    .record(
+      z.string(),
+      z
+        .string({ error: 'Each answer choice must be text' })
+        .check(
+          z.trim(),
+          z.minLength(1, 'Answer choices must not be blank'),
+          z.maxLength(
+            ANSWER_CHOICE_MAX_LENGTH,
+            `Each answer choice must be at most ${ANSWER_CHOICE_MAX_LENGTH} characters`,
+          ),
+        ),
+      { error: 'Answer choices must be an object keyed 1 to 5' },
+    )
+    // Checked here rather than by a key schema, whose message zod replaces with a generic one.
+    .check(
+      z.refine(
+        (choices) => Object.keys(choices).every((key) => (LIKERT_VALUES as readonly string[]).includes(key)),
+        'Answer choices must be keyed 1 to 5',
       ),
-    { error: 'Answer choices must be an object keyed 1 to 5' },
-  )
-  // Checked here rather than by a key schema, whose message zod replaces with a generic one.
-  .refine(
-    (choices) => Object.keys(choices).every((key) => (LIKERT_VALUES as readonly string[]).includes(key)),
-    'Answer choices must be keyed 1 to 5',
-  )
-  .transform((choices) => choices as AnswerChoices);
+    ),
+  z.transform((choices: Record<string, string>) => choices as AnswerChoices),
+);
 
 export const NewQuestionRequest = z.object({
   question_text: z
     .string({ error: 'Question text is required' })
-    .trim()
-    .min(1, 'Question text is required')
-    .max(QUESTION_TEXT_MAX_LENGTH, `Question text must be at most ${QUESTION_TEXT_MAX_LENGTH} characters`),
+    .check(
+      z.trim(),
+      z.minLength(1, 'Question text is required'),
+      z.maxLength(
+        QUESTION_TEXT_MAX_LENGTH,
+        `Question text must be at most ${QUESTION_TEXT_MAX_LENGTH} characters`,
+      ),
+    ),
   question_type: QuestionType,
   /** Text questions are always general (design section 5); omitted means general. */
-  question_category: QuestionCategory.default('general'),
-  order: z.preprocess(
-    numericString,
+  question_category: z._default(QuestionCategory, 'general'),
+  order: z.pipe(
+    z.transform(numericString),
     z
       .number({ error: 'Order must be a number' })
-      .int('Order must be a whole number')
-      .min(1, 'Order must be at least 1')
-      .max(QUESTION_ORDER_MAX, `Order must be at most ${QUESTION_ORDER_MAX}`),
+      .check(
+        z.int('Order must be a whole number'),
+        z.gte(1, 'Order must be at least 1'),
+        z.lte(QUESTION_ORDER_MAX, `Order must be at most ${QUESTION_ORDER_MAX}`),
+      ),
   ),
   /** Only the non-empty custom labels; omitted, null or {} mean the default labels. */
-  answer_choices: AnswerChoicesInput.nullish(),
+  answer_choices: z.nullish(AnswerChoicesInput),
 });
 export type NewQuestionRequest = z.input<typeof NewQuestionRequest>;
 
@@ -139,6 +152,6 @@ export const AddQuestionResponse = z.object({
 export type AddQuestionResponse = z.infer<typeof AddQuestionResponse>;
 
 export const DeleteQuestionRequest = z.object({
-  question_id: z.preprocess(numericString, requiredId('question_id')),
+  question_id: z.pipe(z.transform(numericString), requiredId('question_id')),
 });
 export type DeleteQuestionRequest = z.infer<typeof DeleteQuestionRequest>;

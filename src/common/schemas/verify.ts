@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 import { Email } from './common';
 
 /** Proving an address with a one-time code (design section 8, contract section 12). */
@@ -8,7 +8,9 @@ export const VERIFICATION_CODE_LENGTH = 6;
 export const VerifyStartRequest = z.object({
   email: Email,
   /** The shared link being answered: the address must then be one of its institution's. */
-  hash_link: z.string({ error: 'hash_link must be text' }).max(100, 'hash_link is too long').optional(),
+  hash_link: z.optional(
+    z.string({ error: 'hash_link must be text' }).check(z.maxLength(100, 'hash_link is too long')),
+  ),
 });
 export type VerifyStartRequest = z.input<typeof VerifyStartRequest>;
 
@@ -16,8 +18,7 @@ export const VerifyCheckRequest = z.object({
   email: Email,
   code: z
     .string({ error: 'Enter the code from the mail' })
-    .trim()
-    .regex(/^[0-9]{6}$/, 'The code is the 6 digits from the mail'),
+    .check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits from the mail')),
 });
 export type VerifyCheckRequest = z.input<typeof VerifyCheckRequest>;
 

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from 'zod/mini';
 
 /**
  * Reads a JSON text column with the schema of what it holds. The columns are `text` on both
@@ -6,7 +6,10 @@ import { z } from 'zod';
  * a row that no longer fits (a broken edit, an older shape) must not fail a request: it reads as
  * null and the caller decides the fallback.
  */
-export function parseStoredJson<T extends z.ZodType>(schema: T, stored: string | null): z.output<T> | null {
+export function parseStoredJson<T extends z.core.$ZodType>(
+  schema: T,
+  stored: string | null,
+): z.output<T> | null {
   if (stored === null) return null;
   let value: unknown;
   try {
@@ -14,11 +17,12 @@ export function parseStoredJson<T extends z.ZodType>(schema: T, stored: string |
   } catch {
     return null;
   }
-  const parsed = schema.safeParse(value);
+  const parsed = z.safeParse(schema, value);
   return parsed.success ? parsed.data : null;
 }
 
 /** `submissions.reasons`: the screening's reasons, worded for counselling staff. */
-export const StoredReasons = z
-  .array(z.unknown())
-  .transform((reasons) => reasons.filter((reason): reason is string => typeof reason === 'string'));
+export const StoredReasons = z.pipe(
+  z.array(z.unknown()),
+  z.transform((reasons) => reasons.filter((reason): reason is string => typeof reason === 'string')),
+);
