@@ -516,7 +516,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
           'no template id',
           (s) => ({ answers: answersFor(s.questions) }),
           'survey_template_id is required',
-          'BAD_REQUEST',
+          'VALIDATION_FAILED',
         ],
         [
           'a template id that is text',
