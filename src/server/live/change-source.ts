@@ -34,12 +34,30 @@ class LocalChangeSource implements ChangeSource {
  */
 export const RECONNECT_DELAYS_MS = [50, 100, 200, 250];
 
+/** What the listener needs of its connection: a node-postgres client outside the pool. */
+export interface ListenClient {
+  on(event: 'notification', listener: (message: pg.Notification) => void): unknown;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'end', listener: () => void): unknown;
+  connect(): Promise<unknown>;
+  query(text: string): Promise<unknown>;
+  end(): Promise<void>;
+}
+
+export interface PostgresChangeSourceOptions {
+  /** The schema whose notices are ours: instances sharing a database but not a schema are apart. */
+  schema: () => Promise<string>;
+  /** A new, not yet connected client for each attempt. */
+  newClient: () => ListenClient;
+  log: FastifyBaseLogger;
+}
+
 /**
  * PostgreSQL: LISTEN on a dedicated client (a pooled one would be handed to other queries), so
  * every instance hears every committed change. Reconnects on its own after a drop.
  */
-class PostgresChangeSource implements ChangeSource {
-  private client: pg.Client | null = null;
+export class PostgresChangeSource implements ChangeSource {
+  private client: ListenClient | null = null;
   private schema = '';
   private stopped = false;
   private retryTimer: NodeJS.Timeout | null = null;
@@ -47,16 +65,16 @@ class PostgresChangeSource implements ChangeSource {
   private onChange: (institutionId: number) => void = () => {};
   private onResync: () => void = () => {};
 
-  constructor(
-    private readonly db: Db,
-    private readonly newClient: () => pg.Client,
-    private readonly log: FastifyBaseLogger,
-  ) {}
+  private readonly log: FastifyBaseLogger;
+
+  constructor(private readonly options: PostgresChangeSourceOptions) {
+    this.log = options.log;
+  }
 
   async start(onChange: (institutionId: number) => void, onResync: () => void) {
     this.onChange = onChange;
     this.onResync = onResync;
-    this.schema = await currentSchema(this.db.kysely);
+    this.schema = await this.options.schema();
     await this.connect();
   }
 
@@ -69,7 +87,7 @@ class PostgresChangeSource implements ChangeSource {
   }
 
   private async connect() {
-    const client = this.newClient();
+    const client = this.options.newClient();
     client.on('notification', (message) => this.heard(message));
     client.on('error', (error) => {
       this.log.warn(
@@ -102,7 +120,7 @@ class PostgresChangeSource implements ChangeSource {
     if (Number.isInteger(institutionId)) this.onChange(institutionId);
   }
 
-  private dropped(client: pg.Client) {
+  private dropped(client: ListenClient) {
     if (this.client !== client) return;
     this.client = null;
     void client.end().catch(() => {});
@@ -136,7 +154,7 @@ function errorReason(error: unknown): string {
 export function changeSourceFor(db: Db, log: FastifyBaseLogger): ChangeSource {
   if (db.dialect === 'postgres') {
     if (!db.newClient) throw new Error('PostgreSQL database without a dedicated client factory');
-    return new PostgresChangeSource(db, db.newClient, log);
+    return new PostgresChangeSource({ schema: () => currentSchema(db.kysely), newClient: db.newClient, log });
   }
   return new LocalChangeSource(db);
 }
