@@ -3,7 +3,10 @@
  * database restart or a network fault does, without touching the database server itself:
  * drop every connection at once, refuse new ones for a while, or drop only the connections of
  * one application (PostgreSQL's `application_name`, read from each connection's startup message).
+ * It counts the connections it turned away per application, so a test can wait until a client
+ * has tried (and been refused) a number of times instead of waiting a while.
  */
+import { EventEmitter, once } from 'node:events';
 import net from 'node:net';
 
 interface Link {
@@ -24,6 +27,8 @@ function startupApplicationName(packet: Buffer): string | null {
 export class FaultProxy {
   private readonly links = new Set<Link>();
   private readonly blocked = new Set<string>();
+  private readonly refused = new Map<string, number>();
+  private readonly events = new EventEmitter();
   private server: net.Server | null = null;
   port = 0;
 
@@ -78,6 +83,28 @@ export class FaultProxy {
     this.blocked.delete(applicationName);
   }
 
+  /** How many connections of `applicationName` were turned away while it was blocked. */
+  refusals(applicationName: string): number {
+    return this.refused.get(applicationName) ?? 0;
+  }
+
+  /**
+   * Resolves once `count` connections of `applicationName` have been turned away in all, woken
+   * by each refusal; `timeoutMs` only guards against a client that stopped trying.
+   */
+  async waitForRefusals(applicationName: string, count: number, timeoutMs: number): Promise<void> {
+    const signal = AbortSignal.timeout(timeoutMs);
+    while (this.refusals(applicationName) < count) {
+      try {
+        await once(this.events, 'refused', { signal });
+      } catch {
+        throw new Error(
+          `${applicationName}: ${this.refusals(applicationName)} of ${count} connections refused before the time limit`,
+        );
+      }
+    }
+  }
+
   /** Cuts every open connection, as a database restart does. */
   dropAll(): number {
     return this.dropWhere(() => true);
@@ -118,6 +145,8 @@ export class FaultProxy {
       link.applicationName = startupApplicationName(first);
       if (link.applicationName && this.blocked.has(link.applicationName)) {
         end();
+        this.refused.set(link.applicationName, this.refusals(link.applicationName) + 1);
+        this.events.emit('refused', link.applicationName);
         return;
       }
       upstream.write(first);

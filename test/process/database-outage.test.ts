@@ -1,19 +1,27 @@
 /**
  * Two real server processes on one PostgreSQL database, with a fault-injecting proxy between
  * them and it, under continuous submissions: every connection dropped at once (a restart), then
- * every new connection refused for ten seconds (a longer outage); and, on its own, the live
- * updates' LISTEN connection lost and kept out. Both processes must live through it, answer
- * 503 with Retry-After meanwhile, serve again within a second of the database's return, keep
- * every acknowledged submission exactly once, and keep their admins' live dashboards current.
- * The machine's PostgreSQL itself is never stopped.
+ * every new connection refused until each process has turned many submissions away (a longer
+ * outage); and, on its own, the live updates' LISTEN connection lost and kept out while it
+ * tries again and again. Both processes must live through it, answer 503 with Retry-After
+ * meanwhile, serve again once the database is back, keep every acknowledged submission exactly
+ * once, and keep their admins' live dashboards current. The machine's PostgreSQL itself is never
+ * stopped.
+ *
+ * How soon they serve again is proven where it is decided, without a clock: the pool serves the
+ * first request after an outage (src/server/db/postgres-outage.test.ts) and the listener tries
+ * again at least every quarter second (src/server/live/change-source.unit.test.ts). The times
+ * measured here are printed for people to read, never asserted.
  */
 import crypto from 'node:crypto';
+import { EventEmitter, once } from 'node:events';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { RECONNECT_DELAYS_MS } from '../../src/server/live/change-source';
 import { TestAgent } from '../helpers/app';
 import { createPostgresSchema } from '../helpers/databases';
 import { EventStreamClient } from '../helpers/event-stream-client';
@@ -22,14 +30,24 @@ import { FaultProxy } from '../helpers/fault-proxy';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 
 const postgresUrl = process.env.TEST_DATABASE_URL;
+/** The `application_name` of each server's LISTEN connection. */
+const LISTEN_APPLICATION = 'wellspring-listen';
 const DOMAIN = 'north.edu';
 const STUDENTS_PER_SERVER = 3;
-/** The outage a restart that takes a while looks like from the server. */
-const REFUSAL_MS = 10_000;
-/** What the product promises: serving again this soon after the database is back. */
-const RECOVERY_MS = 1_000;
+/**
+ * A restart that takes a while, as the processes see it: new connections are refused until each
+ * process has turned this many submissions away (its clients retrying again and again).
+ */
+const REFUSED_PER_SERVER = 100;
+/**
+ * The LISTEN connections are kept out until they have been refused this many times each: past
+ * the growing waits of their schedule, well into the steady one.
+ */
+const LISTEN_REFUSALS_EACH = 2 * RECONNECT_DELAYS_MS.length;
 /** Only stops a hung run. */
 const TEST_LIMIT_MS = 600_000;
+/** Only stops a wait for another process that will not come. */
+const WAIT_LIMIT_MS = 60_000;
 
 interface Survey {
   template_id: number;
@@ -37,6 +55,8 @@ interface Survey {
 }
 
 interface Outcome {
+  /** Which student (and so, which server) asked. */
+  student: number;
   submissionId: string;
   status: number | 'no response';
   retryAfter: string | null;
@@ -49,25 +69,31 @@ class SubmissionLoad {
   readonly acknowledged = new Set<string>();
   private running = true;
   private readonly loops: Promise<void>[];
+  private readonly changed = new EventEmitter();
 
   constructor(students: TestAgent[], survey: Survey) {
     this.loops = students.map(async (client, s) => {
       for (let n = 0; this.running; n++) {
         const submissionId = `outage-${s}-${n}-${crypto.randomBytes(3).toString('hex')}`;
         while (this.running) {
-          const outcome = await this.submit(client, survey, submissionId);
+          const outcome = await this.submit(client, s, survey, submissionId);
           this.outcomes.push(outcome);
-          if (outcome.status === 200) {
-            this.acknowledged.add(submissionId);
-            break;
-          }
+          if (outcome.status === 200) this.acknowledged.add(submissionId);
+          this.changed.emit('outcome');
+          if (outcome.status === 200) break;
+          // The student's pause before trying again, not a wait for the server.
           await delay(50);
         }
       }
     });
   }
 
-  private async submit(client: TestAgent, survey: Survey, submissionId: string): Promise<Outcome> {
+  private async submit(
+    client: TestAgent,
+    student: number,
+    survey: Survey,
+    submissionId: string,
+  ): Promise<Outcome> {
     const answers = Object.fromEntries(
       survey.questions.map((q) => [String(q.id), q.question_type === 'likert' ? '2' : 'Fine.']),
     );
@@ -78,18 +104,31 @@ class SubmissionLoad {
         answers,
       });
       return {
+        student,
         submissionId,
         status: response.status,
         retryAfter: (response.headers['retry-after'] as string | undefined) ?? null,
         code: typeof response.body === 'object' ? response.body?.code : undefined,
       };
     } catch {
-      return { submissionId, status: 'no response', retryAfter: null, code: undefined };
+      return { student, submissionId, status: 'no response', retryAfter: null, code: undefined };
     }
   }
 
-  async waitForAcknowledged(count: number) {
-    while (this.acknowledged.size < count) await delay(20);
+  /** Resolves once `done()` holds, woken by each answer; `WAIT_LIMIT_MS` only guards against a hang. */
+  async waitUntil(done: () => boolean, what: string) {
+    const signal = AbortSignal.timeout(WAIT_LIMIT_MS);
+    while (!done()) {
+      try {
+        await once(this.changed, 'outcome', { signal });
+      } catch {
+        throw new Error(`still waiting for ${what} after ${this.outcomes.length} answers`);
+      }
+    }
+  }
+
+  waitForAcknowledged(count: number) {
+    return this.waitUntil(() => this.acknowledged.size >= count, `${count} acknowledged submissions`);
   }
 
   async stop() {
@@ -98,18 +137,21 @@ class SubmissionLoad {
   }
 }
 
-/** How long until `url` answers 200, polled closely. */
-async function timeUntilServing(url: string, limitMs = 30_000): Promise<number> {
-  const started = Date.now();
-  while (Date.now() - started < limitMs) {
+/**
+ * Asks `url` again as soon as each answer arrives until it says 200; says how many asks and how
+ * long that took, for the report. `WAIT_LIMIT_MS` only guards against a hang.
+ */
+async function untilServing(url: string): Promise<{ probes: number; ms: number }> {
+  const started = performance.now();
+  for (let probes = 1; ; probes++) {
     const status = await fetch(url).then(
       (response) => response.status,
       () => 0,
     );
-    if (status === 200) return Date.now() - started;
-    await delay(10);
+    const ms = Math.round(performance.now() - started);
+    if (status === 200) return { probes, ms };
+    if (ms > WAIT_LIMIT_MS) throw new Error(`${url} answered ${status} for ${WAIT_LIMIT_MS} ms`);
   }
-  return Number.POSITIVE_INFINITY;
 }
 
 const countLines = (output: string, text: string) =>
@@ -204,7 +246,7 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
     );
 
   it(
-    'lives through a dropped pool and ten seconds of refused connections: 503 meanwhile, serving within a second after, nothing lost',
+    'lives through a dropped pool and a long spell of refused connections: 503 meanwhile, serving again after, nothing lost',
     async () => {
       const load = new SubmissionLoad(students, survey);
       await load.waitForAcknowledged(20);
@@ -213,21 +255,33 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
       expect(proxy.dropAll()).toBeGreaterThan(0);
       await load.waitForAcknowledged(load.acknowledged.size + 20);
 
-      // A longer outage: nothing gets through for ten seconds.
+      // A longer outage: nothing gets through until each process has turned many submissions away.
       const outageStart = load.outcomes.length;
+      const outageStarted = performance.now();
       proxy.refuse();
       proxy.dropAll();
-      await delay(REFUSAL_MS / 2);
+      const refusedBy = (server: number) =>
+        load.outcomes
+          .slice(outageStart)
+          .filter((outcome) => outcome.status === 503 && outcome.student % servers.length === server).length;
+      await load.waitUntil(
+        () => servers.every((_server, index) => refusedBy(index) >= REFUSED_PER_SERVER / 2),
+        'submissions refused during the outage',
+      );
       for (const server of servers) {
         expect((await fetch(`${server.baseUrl}/api/health/live`)).status, 'live during the outage').toBe(200);
         const ready = await fetch(`${server.baseUrl}/api/health/ready`);
         expect(ready.status, 'not ready during the outage').toBe(503);
       }
-      await delay(REFUSAL_MS / 2);
+      await load.waitUntil(
+        () => servers.every((_server, index) => refusedBy(index) >= REFUSED_PER_SERVER),
+        'submissions refused during the outage',
+      );
       const duringOutage = load.outcomes.slice(outageStart);
+      const outageMs = Math.round(performance.now() - outageStarted);
       await proxy.accept();
       const recovery = await Promise.all(
-        servers.map((server) => timeUntilServing(`${server.baseUrl}/api/health/ready`)),
+        servers.map((server) => untilServing(`${server.baseUrl}/api/health/ready`)),
       );
       const acknowledgedBefore = load.acknowledged.size;
       await load.waitForAcknowledged(acknowledgedBefore + 20);
@@ -245,8 +299,6 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
             outcome.status !== 503 || outcome.retryAfter !== '2' || outcome.code !== 'DATABASE_UNAVAILABLE',
         ),
       ).toEqual([]);
-      for (const ms of recovery)
-        expect(ms, 'serving again after the database returned (ms)').toBeLessThan(RECOVERY_MS);
 
       // Every acknowledged submission is stored exactly once.
       const counts = await storedCounts(load.acknowledged);
@@ -277,19 +329,26 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
       console.log(
         `database outage: ${load.acknowledged.size} submissions acknowledged, all stored once; ` +
           `answers by status ${JSON.stringify(Object.fromEntries(statuses))}; ` +
-          `serving again ${recovery.map((ms) => `${ms} ms`).join(' and ')} after the database returned`,
+          `connections refused for ${outageMs} ms; ` +
+          `serving again ${recovery.map(({ probes, ms }) => `${ms} ms (probe ${probes})`).join(' and ')} ` +
+          'after the database returned',
       );
     },
     TEST_LIMIT_MS,
   );
 
   it(
-    'brings live updates back within a second when only the LISTEN connection is lost and kept out',
+    'brings live updates back when only the LISTEN connection is lost and kept out while it keeps trying',
     async () => {
       for (const stream of streams) await waitForResponses(stream, await totalResponses());
-      expect(proxy.block('wellspring-listen')).toBe(2);
-      // Kept out long enough that a growing backoff would have reached seconds.
-      await delay(4_000);
+      const refusedBefore = proxy.refusals(LISTEN_APPLICATION);
+      expect(proxy.block(LISTEN_APPLICATION)).toBe(2);
+      // Kept out until the two listeners have been refused again and again.
+      await proxy.waitForRefusals(
+        LISTEN_APPLICATION,
+        refusedBefore + servers.length * LISTEN_REFUSALS_EACH,
+        WAIT_LIMIT_MS,
+      );
       const submitted = await students[0]?.post('/api/survey/', {
         survey_template_id: survey.template_id,
         submission_id: `listen-${crypto.randomBytes(4).toString('hex')}`,
@@ -299,17 +358,16 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
       });
       expect(submitted?.status, 'submissions go on without the listener').toBe(200);
       const total = await totalResponses();
-      const back = Date.now();
-      proxy.unblock('wellspring-listen');
+      const refused = proxy.refusals(LISTEN_APPLICATION) - refusedBefore;
+      const back = performance.now();
+      proxy.unblock(LISTEN_APPLICATION);
       // The other instance heard nothing while deaf; it catches up on reconnecting.
       const other = streams[1] as EventStreamClient;
       await waitForResponses(other, total);
-      const caughtUpMs = Date.now() - back;
-      expect(caughtUpMs, 'live updates back after the listener could reconnect (ms)').toBeLessThan(
-        RECOVERY_MS,
-      );
+      const caughtUpMs = Math.round(performance.now() - back);
       console.log(
-        `LISTEN outage: the other instance's dashboard caught up ${caughtUpMs} ms after the listener could reconnect`,
+        `LISTEN outage: listeners refused ${refused} times; the other instance's dashboard caught up ` +
+          `${caughtUpMs} ms after the listener could reconnect`,
       );
     },
     TEST_LIMIT_MS,
