@@ -85,10 +85,10 @@ export default async function globalSetup(config: FullConfig) {
   const smtp = await startSmtpListener({
     onMail: (mail) => {
       mailCount += 1;
-      fs.writeFileSync(
-        path.join(mailDir, `${String(mailCount).padStart(6, '0')}.json`),
-        JSON.stringify(mail),
-      );
+      // Written aside and renamed, so a spec never reads a half-written mail.
+      const file = path.join(mailDir, `${String(mailCount).padStart(6, '0')}.json`);
+      fs.writeFileSync(`${file}.part`, JSON.stringify(mail));
+      fs.renameSync(`${file}.part`, file);
     },
   });
 

@@ -311,6 +311,7 @@ export function mailsTo(email: string): FiledMail[] {
   if (!mailDir) throw new Error('E2E_MAIL_DIR is not set: run the specs through `npx playwright test`.');
   return fs
     .readdirSync(mailDir)
+    .filter((file) => file.endsWith('.json'))
     .sort()
     .map((file) => JSON.parse(fs.readFileSync(path.join(mailDir, file), 'utf8')) as FiledMail)
     .filter((mail) => mail.to.includes(email.toLowerCase()));
