@@ -53,6 +53,12 @@ export function unknownEndpoint(method: string, url: string): AppError {
   return new AppError('NOT_FOUND', `No such endpoint: ${method} ${url.split('?')[0]}`);
 }
 
+/** A missing and a wrong token read the same: either way the client fetches a fresh one. */
+const CSRF_FAILED = {
+  code: 'CSRF_FAILED',
+  message: 'CSRF token missing or incorrect. Reload the page and try again.',
+} as const;
+
 /** Fastify's own client errors: our code for each, and a message worded for people rather than developers. */
 const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_INVALID_MEDIA_TYPE: {
@@ -66,14 +72,8 @@ const FRAMEWORK_ERRORS: Record<string, { code: ErrorCode; message: string }> = {
   FST_ERR_CTP_BODY_TOO_LARGE: { code: 'PAYLOAD_TOO_LARGE', message: 'Request body is too large' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { code: 'BAD_REQUEST', message: 'Request body is empty: send a JSON object' },
   FST_ERR_CTP_INVALID_JSON_BODY: { code: 'BAD_REQUEST', message: 'Request body is not valid JSON' },
-  FST_CSRF_MISSING_SECRET: {
-    code: 'CSRF_FAILED',
-    message: 'CSRF token missing or incorrect. Reload the page and try again.',
-  },
-  FST_CSRF_INVALID_TOKEN: {
-    code: 'CSRF_FAILED',
-    message: 'CSRF token missing or incorrect. Reload the page and try again.',
-  },
+  FST_CSRF_MISSING_SECRET: CSRF_FAILED,
+  FST_CSRF_INVALID_TOKEN: CSRF_FAILED,
   FST_ERR_VALIDATION: { code: 'VALIDATION_FAILED', message: 'Invalid request' },
   FST_ERR_BAD_URL: { code: 'BAD_REQUEST', message: 'The address is not valid' },
   FST_ERR_MAX_PARAM_LENGTH: { code: 'URI_TOO_LONG', message: 'The address is too long' },
