@@ -24,10 +24,8 @@ export default defineConfig({
   fullyParallel: true,
   // Each worker runs a Chromium; more workers than cores only makes every test slower.
   workers: Math.max(1, Math.min(isCI ? 2 : 4, os.cpus().length)),
-  // A retry hides a test that depends on timing; a failure is fixed where it happens. One retry
-  // in CI until a mail-delivery wait is understood: in one of three runs a shared-link
-  // respondent's code mail did not reach the listener within 20 s (dashboard spec).
-  retries: isCI ? 1 : 0,
+  // A retry hides a test that depends on timing; a failure is fixed where it happens.
+  retries: 0,
   forbidOnly: isCI,
   // Generous: shared CI machines are slow, and every login hashes a password with argon2id.
   timeout: 60_000,

@@ -11,13 +11,21 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db';
+import { auditRoutes } from './features/audit/routes';
 import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
+import { campaignRoutes } from './features/campaigns/routes';
+import { caseRoutes } from './features/cases/routes';
 import { contactRoutes } from './features/contact/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { draftRoutes } from './features/drafts/routes';
 import { healthRoutes } from './features/health/routes';
+import { institutionRoutes } from './features/institutions/routes';
+import { passkeyRoutes } from './features/passkeys/routes';
+import { rosterRoutes } from './features/roster/routes';
+import { secondFactorRoutes } from './features/second-factor/routes';
 import { shellRoutes } from './features/shell/routes';
+import { staffRoutes } from './features/staff/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import type { CodeContext } from './features/verify/codes';
@@ -30,12 +38,14 @@ import {
   TOO_MANY_REQUESTS_MESSAGE,
   unknownEndpoint,
 } from './lib/errors';
+import { createJobWorker } from './lib/jobs';
 import { sharedRateLimitStore } from './lib/limits';
 import { loggerOptions } from './lib/logging';
 import { createMailTransport, type MailTransport } from './lib/mail/transport';
 import { type MailWorker, startMailWorker } from './lib/mail/worker';
 import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
+import { sealingKey } from './lib/sealed';
 import { securityHeaderSetter } from './lib/security-headers';
 import { installTextGuard } from './lib/text-guard';
 import { serverTimeouts } from './lib/timeouts';
@@ -51,12 +61,16 @@ export interface AppOptions {
   logStream?: Writable;
   /** Mail delivery: the transport (SMTP or the log, from the config) and whether to run the outbox worker. */
   mail?: { transport?: MailTransport; worker?: boolean };
+  /** Whether the job worker polls on its own; without it a test runs due jobs with `app.jobs.runDue`. */
+  jobs?: { poll?: boolean };
   /** Told of every route as it is registered, features included (tests list the API with it). */
   onRoute?: (route: RouteOptions) => void;
 }
 
 /** How often each instance looks for mail queued by the others. */
 const MAIL_POLL_MS = 5_000;
+/** How often each instance looks for jobs that fell due. */
+const JOB_POLL_MS = 5_000;
 
 export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
 
@@ -105,6 +119,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
         });
   app.decorate('mail', mail);
   app.addHook('onClose', () => mail.stop());
+  const jobs = createJobWorker({
+    db: db.kysely,
+    pollMs: options.jobs?.poll === false ? null : JOB_POLL_MS,
+    onError: (error) => {
+      if (!db.health.failed(error)) app.log.warn({ err: error }, 'a job failed; it will be retried');
+    },
+    afterRuns: () => mail.wake(),
+  });
+  app.decorate('jobs', jobs);
+  // Features add their kinds of job as they register; polling starts once all have.
+  app.addHook('onReady', async () => jobs.start());
+  app.addHook('onClose', () => jobs.stop());
   app.setErrorHandler(handleError);
   // One line when the database goes and one when it is back, both seen at the usual warn level.
   const stopWatchingHealth = db.health.observe((event) => {
@@ -171,11 +197,32 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(authRoutes, { codes });
   await app.register(verifyRoutes, { codes });
+  await app.register(secondFactorRoutes, {
+    context: {
+      sealKey: sealingKey(secret, 'authenticator apps'),
+      recoveryKey: crypto.createHmac('sha256', secret).update('recovery codes').digest(),
+      issuer: `${config.web.brandName} Health`,
+    },
+  });
+  await app.register(passkeyRoutes);
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
+  await app.register(institutionRoutes);
+  await app.register(caseRoutes);
   await app.register(templateRoutes);
   await app.register(surveyRoutes);
   await app.register(draftRoutes);
+  await app.register(staffRoutes);
+  await app.register(auditRoutes);
+  await app.register(rosterRoutes);
+  await app.register(campaignRoutes, {
+    invitations: {
+      // Its own key, derived from the server secret: invitation links share no key with cookies.
+      inviteKey: crypto.createHmac('sha256', secret).update('invitation links').digest(),
+      brandName: config.web.brandName,
+      linkBase: config.mail.linkBase,
+    },
+  });
   await app.register(shellRoutes, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, exists: fs.existsSync });
   return app;
 }

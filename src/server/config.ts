@@ -141,7 +141,18 @@ export const DEFAULT_LIMITS: Limits = {
   },
 };
 
+/** A host name for links to this server: a wildcard address is no place to send a browser. */
+function linkHost(host: string): string {
+  if (host === '0.0.0.0' || host === '::') return 'localhost';
+  return host.includes(':') ? `[${host}]` : host;
+}
+
 export interface MailConfig {
+  /**
+   * Where links in mail point (a case, an invitation, the login page): PUBLIC_URL, else the
+   * server's own address, so a mail read in the server log still has a link that opens.
+   */
+  linkBase: string;
   /** Where mail is sent; null writes every mail to the server log instead (the embedded default). */
   smtpUrl: string | null;
   /** The From header of every mail. */
@@ -215,6 +226,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       loginPerIpPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_LIMITS.loginPerIpPerMinute,
     },
     mail: {
+      linkBase: e.PUBLIC_URL ?? `http://${linkHost(e.HOST)}:${e.PORT}`,
       smtpUrl: e.SMTP_URL,
       from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
     },

@@ -16,7 +16,11 @@ describe('loadConfig', () => {
       trustProxy: 0,
       logLevel: 'info',
       limits: DEFAULT_LIMITS,
-      mail: { smtpUrl: null, from: 'Wellspring Health <no-reply@localhost>' },
+      mail: {
+        linkBase: 'http://localhost:8000',
+        smtpUrl: null,
+        from: 'Wellspring Health <no-reply@localhost>',
+      },
       web: {
         brandName: 'Wellspring',
         demoVideoUrl: null,
@@ -44,6 +48,7 @@ describe('loadConfig', () => {
     expect(
       loadConfig({ SMTP_URL: 'smtp://mail.north.edu:2525', MAIL_FROM: 'Care <care@north.edu>' }).mail,
     ).toEqual({
+      linkBase: 'http://localhost:8000',
       smtpUrl: 'smtp://mail.north.edu:2525',
       from: 'Care <care@north.edu>',
     });
@@ -70,7 +75,11 @@ describe('loadConfig', () => {
       trustProxy: 1,
       logLevel: 'warn',
       web: { brandName: 'Northwind', publicUrl: 'https://wellness.example.edu' },
+      mail: { linkBase: 'https://wellness.example.edu' },
     });
+    // Without PUBLIC_URL, links in mail point at the server itself.
+    expect(loadConfig({ PORT: '9123', HOST: '127.0.0.1' }).mail.linkBase).toBe('http://127.0.0.1:9123');
+    expect(loadConfig({ PORT: '9123', HOST: '::' }).mail.linkBase).toBe('http://localhost:9123');
   });
 
   it('treats a blank PORT as unset rather than as a random port', () => {

@@ -139,12 +139,19 @@ async function readJson(response: Response): Promise<unknown> {
 
 export interface RequestOptions {
   body?: unknown;
+  /** A body sent as it is, with its own type (a file upload), in place of a JSON `body`. */
+  text?: { content: string | Blob; type: string };
   signal?: AbortSignal;
 }
 
-async function send(method: HttpMethod, path: string, { body, signal }: RequestOptions): Promise<Response> {
+async function send(
+  method: HttpMethod,
+  path: string,
+  { body, text, signal }: RequestOptions,
+): Promise<Response> {
   const headers: Record<string, string> = { Accept: 'application/json' };
-  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (text) headers['Content-Type'] = text.type;
+  else if (body !== undefined) headers['Content-Type'] = 'application/json';
   // Read right before sending: the server rotates the token at login and logout.
   const csrfToken = readCookie(CSRF_COOKIE);
   if (csrfToken) headers[CSRF_HEADER] = csrfToken;
@@ -153,7 +160,7 @@ async function send(method: HttpMethod, path: string, { body, signal }: RequestO
       method,
       headers,
       credentials: 'include',
-      body: body === undefined ? undefined : JSON.stringify(body),
+      body: text ? text.content : body === undefined ? undefined : JSON.stringify(body),
       signal,
     });
   } catch (error) {

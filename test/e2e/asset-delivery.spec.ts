@@ -115,3 +115,32 @@ test("each public page's shell preloads that page's screen, and no staff screen"
   // The build manifest the server reads them from is not published.
   expect((await rawGet('/react-static/.vite/manifest.json', null)).status).toBe(404);
 });
+
+test('each public page asks once who is signed in, from the shell, and the app uses that answer', async ({
+  page,
+}) => {
+  const pages = {
+    '/': 'Proactive Mental Health Support for Universities',
+    '/login/': 'Login',
+    '/register/': 'Register',
+    '/demo-survey/': 'Student Wellness Check',
+  };
+  for (const [path, heading] of Object.entries(pages)) {
+    const asked: string[] = [];
+    const onRequest = (request: import('@playwright/test').Request) => {
+      if (new URL(request.url()).pathname === '/api/user/') asked.push(request.resourceType());
+    };
+    page.on('request', onRequest);
+    await page.goto(path);
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    // The app has drawn its header from the answer: a visitor is offered the login link.
+    await expect(page.getByRole('contentinfo')).toBeVisible();
+    await expect(
+      page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }),
+    ).toBeVisible();
+    page.off('request', onRequest);
+    await expect(page.locator('head link[rel="preload"][as="fetch"][href="/api/user/"]')).toHaveCount(1);
+    // One request: the shell's preload; the app's own request was answered from it.
+    expect(asked, path).toHaveLength(1);
+  }
+});

@@ -119,8 +119,8 @@ test.describe('dashboard: access', () => {
     await expectLoginRequired(page, PATH);
   });
 
-  test('students read "Admin access required"', async ({ page }) => {
-    await expectStudentRefused(page, PATH);
+  test('students read "Staff access required"', async ({ page }) => {
+    await expectStudentRefused(page, PATH, 'Staff access required');
     await expect(page.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
     await expect(page.locator('canvas')).toHaveCount(0);
     await expectNoA11yViolations(page, 'dashboard refusal');
@@ -210,6 +210,16 @@ test.describe('dashboard: a new institution', () => {
     await expect(metric(page, 'Surveys Completed')).toHaveText(/Surveys Completed\s*0$/);
     await expect(metric(page, 'Students At Risk')).toHaveText(/Students At Risk\s*0$/);
     await expect(metric(page, 'Response Rate')).toHaveText(/Response Rate\s*0%$/);
+    // Follow-up cards (design section 9), and the links to case work and settings.
+    await expect(metric(page, 'Open Cases')).toHaveText(/Open Cases\s*0$/);
+    await expect(metric(page, 'Overdue Cases')).toHaveText(/Overdue Cases\s*0$/);
+    await expect(metric(page, 'Submission to Alert Sent')).toHaveText(/No data yet$/);
+    await expect(metric(page, 'Submission to Acknowledged')).toHaveText(/No data yet$/);
+    await expect(page.getByRole('link', { name: 'Cases', exact: true })).toHaveAttribute('href', '/cases/');
+    await expect(page.getByRole('link', { name: 'Settings', exact: true })).toHaveAttribute(
+      'href',
+      '/admin/settings/',
+    );
 
     const table = page.getByRole('region', { name: TABLE_TITLE });
     await expect(table.getByText('No students currently flagged for intervention.')).toBeVisible();
@@ -266,15 +276,31 @@ test.describe('dashboard: with responses', () => {
       'Student Name',
       'Status',
       'Email',
+      'Case',
     ]);
     await expect(flaggedRows(page)).toHaveCount(3);
+    // Each flagged row links to the case its answer opened, with the case's state.
+    await expect(
+      flaggedRows(page)
+        .nth(0)
+        .getByRole('link', { name: /^Case \d+: New$/ }),
+    ).toBeVisible();
     for (let row = 0; row < 3; row += 1) {
       await expect(flaggedRows(page).nth(row)).toContainText('Needs Intervention');
     }
     await expect(flaggedRows(page).nth(0)).toContainText('Urgent');
     await expect(flaggedRows(page).nth(1)).toContainText('Urgent');
     await expect(flaggedRows(page).nth(2)).not.toContainText('Urgent');
-    await expect(flaggedRows(page).nth(0).getByRole('link')).toHaveAttribute('href', /^mailto:urgent-/);
+    await expect(
+      flaggedRows(page)
+        .nth(0)
+        .getByRole('link', { name: /^urgent-/ }),
+    ).toHaveAttribute('href', /^mailto:urgent-/);
+    await expect(
+      flaggedRows(page)
+        .nth(0)
+        .getByRole('link', { name: /^History of / }),
+    ).toHaveAttribute('href', /^\/students\/\d+\/history\/$/);
     await expect(flaggedTable(page)).not.toContainText('Stable');
 
     const more = page.getByRole('button', { name: 'Show More Students' });

@@ -125,7 +125,9 @@ test.describe('header', () => {
     });
   });
 
-  test('institution admins get Dashboard, Edit Templates, Preview Survey and Logout', async ({ page }) => {
+  test('institution admins get Dashboard, Edit Templates, Preview Survey, Team, Activity and Logout', async ({
+    page,
+  }) => {
     const admin = await createAdmin();
     await signIn(page, admin);
     await page.goto('/');
@@ -134,6 +136,8 @@ test.describe('header', () => {
       Dashboard: '/dashboard/',
       'Edit Templates': '/admin/survey-templates/',
       'Preview Survey': '/survey/',
+      Team: '/admin/team/',
+      Activity: '/admin/activity/',
     });
     await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
     await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toHaveCount(0);

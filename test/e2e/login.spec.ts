@@ -1,4 +1,5 @@
 import {
+  completeSecondFactorOnScreen,
   createAdmin,
   createStudent,
   createSuperuser,
@@ -96,13 +97,17 @@ test.describe('login', () => {
     ).toBeVisible();
   });
 
-  test('an institution admin lands on /dashboard/ 600 ms after a successful login', async ({ page }) => {
+  test('an institution admin is asked for a second factor 600 ms after a successful login, then lands on /dashboard/', async ({
+    page,
+  }) => {
     const admin = await createAdmin();
     await page.clock.install();
     await page.goto('/login/');
     await page.getByLabel('Email').fill(admin.email);
     await page.getByLabel('Password').fill(admin.password);
-    await expectDelayedRedirect(page, /\/dashboard\/$/);
+    await expectDelayedRedirect(page, /\/sign-in\/second-factor\/\?next=\/dashboard\/$/);
+    await completeSecondFactorOnScreen(page, admin);
+    await expect(page).toHaveURL(/\/dashboard\/$/);
   });
 
   test('a wrong password shows the server message in a modal the user closes', async ({ page }) => {

@@ -1,5 +1,5 @@
 import {
-  DEMO_ADMIN,
+  createAdmin,
   expect,
   expectLoginRequired,
   expectNoA11yViolations,
@@ -16,7 +16,7 @@ const PATH = '/schedule-survey/';
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
 
 async function openSchedule(page: Page) {
-  await openAs(page, DEMO_ADMIN, PATH, 'Schedule Survey');
+  await openAs(page, await createAdmin(), PATH, 'Schedule Survey');
 }
 
 /** Counts the API calls the page makes from now on. */

@@ -5,7 +5,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
-import { test as base, expect, type Page, request, type TestInfo } from '@playwright/test';
+import {
+  type APIRequestContext,
+  test as base,
+  expect,
+  type Page,
+  request,
+  type TestInfo,
+} from '@playwright/test';
+import { generate } from 'otplib';
 import { findChromium, missingChromiumMessage } from './chromium';
 import { E2E_DEMO_PASSWORD } from './demo-password';
 
@@ -23,11 +31,6 @@ export interface Account {
 }
 
 export const DEMO_INSTITUTION = { name: 'Demo University', domain: 'demo.edu' } as const;
-export const DEMO_ADMIN: Account = {
-  email: 'admin@demo.edu',
-  password: E2E_DEMO_PASSWORD,
-  name: 'Demo Admin',
-};
 export const DEMO_STUDENT: Account = {
   email: 'student@demo.edu',
   password: E2E_DEMO_PASSWORD,
@@ -204,6 +207,54 @@ async function csrfCookie(page: Page): Promise<string> {
   return cookie.value;
 }
 
+/**
+ * Recovery codes of the staff accounts this worker set up a second factor for. Staff accounts
+ * are made per test (createAdmin), so no other worker ever signs one in.
+ */
+const recoveryCodesOf = new Map<string, string[]>();
+
+/** Remembers the recovery codes of a staff account set up on screen. */
+export function rememberRecoveryCodes(email: string, codes: string[]) {
+  recoveryCodesOf.set(email.toLowerCase(), codes);
+}
+
+/**
+ * Completes a staff sign-in that asks for a second factor (design section 11), through the API:
+ * the first time, sets up an authenticator app; later, spends a recovery code (an app code works
+ * once per 30 seconds, and tests sign in more often than that).
+ */
+export async function completeSecondFactor(
+  api: APIRequestContext,
+  account: Account,
+  step: string | undefined,
+  csrf: () => Promise<string>,
+): Promise<void> {
+  if (step === 'enrol') {
+    const setup = await api.post('/api/second-factor/totp/setup/', {
+      headers: { 'X-CSRFToken': await csrf() },
+    });
+    expect(setup.status(), await setup.text()).toBe(200);
+    const { secret } = (await setup.json()) as { secret: string };
+    const confirm = await api.post('/api/second-factor/totp/confirm/', {
+      headers: { 'X-CSRFToken': await csrf() },
+      data: { code: await generate({ secret }) },
+    });
+    expect(confirm.status(), await confirm.text()).toBe(200);
+    rememberRecoveryCodes(
+      account.email,
+      ((await confirm.json()) as { recovery_codes: string[] }).recovery_codes,
+    );
+  } else if (step === 'verify') {
+    const code = recoveryCodesOf.get(account.email.toLowerCase())?.shift();
+    if (!code) throw new Error(`${account.email} has a second factor this worker did not set up`);
+    const verify = await api.post('/api/second-factor/verify/', {
+      headers: { 'X-CSRFToken': await csrf() },
+      data: { code },
+    });
+    expect(verify.status(), await verify.text()).toBe(200);
+  }
+}
+
 /** Signs in through the API with the page's own cookie jar: quick set-up for screens behind login. */
 export async function signIn(page: Page, account: Account): Promise<void> {
   const api = page.context().request;
@@ -213,6 +264,34 @@ export async function signIn(page: Page, account: Account): Promise<void> {
     data: { email: account.email, password: account.password },
   });
   expect(response.status(), await response.text()).toBe(200);
+  const { user } = (await response.json()) as { user: { second_factor?: string } };
+  await completeSecondFactor(api, account, user.second_factor, () => csrfCookie(page));
+}
+
+/**
+ * Completes the second-factor screen as a person does after the login form: the first time,
+ * types the key shown into an "app" and saves the recovery codes; later, types a recovery code.
+ */
+export async function completeSecondFactorOnScreen(page: Page, account: Account): Promise<void> {
+  await expect(page).toHaveURL(/\/sign-in\/second-factor\//);
+  const setUp = page.getByRole('heading', { level: 1, name: 'Set up your authenticator app' });
+  const prompt = page.getByRole('heading', { level: 1, name: "Confirm it's you" });
+  await expect(setUp.or(prompt)).toBeVisible();
+  if (await setUp.isVisible()) {
+    const key = (await page.locator('code').textContent())?.replace(/\s/g, '') ?? '';
+    await page.getByLabel('6-digit code').fill(await generate({ secret: key }));
+    await page.getByRole('button', { name: 'Confirm' }).click();
+    const codes = page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem');
+    await expect(codes).toHaveCount(10);
+    rememberRecoveryCodes(account.email, await codes.allTextContents());
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
+  } else {
+    const code = recoveryCodesOf.get(account.email.toLowerCase())?.shift();
+    if (!code) throw new Error(`${account.email} has a second factor this worker did not set up`);
+    await page.getByRole('button', { name: 'Use a recovery code instead' }).click();
+    await page.getByLabel('Recovery code').fill(code);
+    await page.getByRole('button', { name: 'Verify' }).click();
+  }
 }
 
 /** Signs in the way a person does: the login form, then the redirect. */
@@ -237,11 +316,15 @@ export async function expectLoginRequired(page: Page, path: string): Promise<voi
   await expect(page).toHaveURL(`/login/?next=${path}`);
 }
 
-/** An administrator screen tells a signed-in student "Admin access required". */
-export async function expectStudentRefused(page: Page, path: string): Promise<void> {
+/** A staff screen tells a signed-in student "Admin access required" (or "Staff access required"). */
+export async function expectStudentRefused(
+  page: Page,
+  path: string,
+  message = 'Admin access required',
+): Promise<void> {
   await signIn(page, await createStudent());
   await page.goto(path);
-  await expect(page.getByRole('alert')).toContainText('Admin access required');
+  await expect(page.getByRole('alert')).toContainText(message);
 }
 
 /** Pretends the server sees a signed-in superuser (the server never lets one log in to the app). */
@@ -255,6 +338,7 @@ export async function fakeSuperuserSession(page: Page): Promise<void> {
         email: 'root@demo.edu',
         name: 'Root',
         institution_name: null,
+        role: 'superuser',
       },
     }),
   );
@@ -317,9 +401,32 @@ export function mailsTo(email: string): FiledMail[] {
     .filter((mail) => mail.to.includes(email.toLowerCase()));
 }
 
+/** What the server logged about mail (delivery failures are warnings), to explain a missing mail. */
+function serverMailLog(): string {
+  const logFile = path.join(process.cwd(), 'test-results', 'e2e-server.log');
+  if (!fs.existsSync(logFile)) return '(no server log)';
+  const lines = fs
+    .readFileSync(logFile, 'utf8')
+    .split('\n')
+    .filter((line) => /mail/i.test(line));
+  return lines.slice(-20).join('\n') || '(nothing about mail)';
+}
+
+/** Waits until `count` mails have reached the address; a timeout says what the server logged about mail. */
+export async function waitForMails(email: string, count: number): Promise<void> {
+  try {
+    await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+  } catch (error) {
+    throw new Error(
+      `${count} mail(s) to ${email} did not arrive within 20 s. The server's log about mail:\n${serverMailLog()}`,
+      { cause: error },
+    );
+  }
+}
+
 /** The code of the newest mail to the address, once `count` mails have reached it. */
 export async function mailedCode(email: string, count = 1): Promise<string> {
-  await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+  await waitForMails(email, count);
   const code = /\b(\d{6})\b/.exec(mailsTo(email).at(-1)?.text ?? '')?.[1];
   if (!code) throw new Error(`The newest mail to ${email} carries no code`);
   return code;

@@ -1,7 +1,7 @@
 import {
+  createAdmin,
   createInstitutionWithAdmin,
   createStudent,
-  DEMO_ADMIN,
   expect,
   expectNoA11yViolations,
   SCREEN_WIDTHS,
@@ -405,10 +405,11 @@ test.describe('survey for a logged-in student', () => {
 
 test.describe('survey for staff and other institutions', () => {
   test('an admin previews the survey but cannot submit it', async ({ page }) => {
-    await signIn(page, DEMO_ADMIN);
+    const admin = await createAdmin();
+    await signIn(page, admin);
     await page.goto('/survey/');
     await expect(likertGroups(page).first()).toBeVisible();
-    await expect(page.getByLabel('School Email')).toHaveValue(DEMO_ADMIN.email);
+    await expect(page.getByLabel('School Email')).toHaveValue(admin.email);
     await expect(page.getByRole('button', { name: 'Admins cannot submit surveys' })).toBeDisabled();
     await expect(page.getByRole('button', { name: SUBMIT_BUTTON, exact: true })).toHaveCount(0);
     await expectNoA11yViolations(page, 'survey, admin');

@@ -1,6 +1,7 @@
 import { allowClipboard, apiOf, readClipboard, refuseClipboard } from './admin-support';
 import {
   baseUrl,
+  completeSecondFactorOnScreen,
   createInstitutionWithAdmin,
   expect,
   expectLoginRequired,
@@ -43,6 +44,7 @@ test.describe('template management: access', () => {
     await expectLoginRequired(page, PATH);
     const institution = await createInstitutionWithAdmin();
     await signInWithForm(page, institution.admin, page.url());
+    await completeSecondFactorOnScreen(page, institution.admin);
     await expect(page).toHaveURL(PATH);
     await expect(page.getByRole('heading', { level: 1, name: 'Survey Templates' })).toBeVisible();
   });

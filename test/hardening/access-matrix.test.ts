@@ -1,8 +1,9 @@
 /**
- * Every endpoint x {anonymous, student of A, admin of A, admin of B, superuser}, aimed at A's
- * data and, for routes that take ids or links, at B's: the expected status, no other
- * institution's data in any response, and nothing changed by a refusal or by a read. An
- * allowed write leaves the other institution exactly as it was.
+ * Every endpoint x {anonymous, student of A, admin, counsellor and viewer of A, admin of B,
+ * superuser, admin of A signed in with a password and no second factor yet}, aimed at A's data
+ * and, for routes that take ids or links, at B's: the expected status, no other institution's
+ * data in any response (and no student's name or email to a viewer), and nothing changed by a
+ * refusal or by a read. An allowed write leaves the other institution exactly as it was.
  */
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,13 +19,16 @@ const ROUTES = await discoverApiRoutes();
 
 /**
  * Strings of an institution the actor does not belong to that must never reach it: private
- * answers, names and emails, and link tokens (unless the request itself carried the link).
+ * answers, names and emails, and link tokens (unless the request itself carried the link). A
+ * viewer sees numbers only (design section 9): not even its own institution's students.
  */
 function forbiddenFor(world: World, cell: Cell, requestText: string): string[] {
   const own = world.actors[cell.actor].institution;
+  const ownStudents = cell.actor === 'viewerA' ? world.A.secrets : [];
   return [world.A, world.B]
     .filter((inst) => inst.key !== own)
     .flatMap((inst) => [...inst.secrets, inst.hashLink, inst.spareHashLink])
+    .concat(ownStudents)
     .filter((value) => !requestText.includes(value));
 }
 
@@ -37,7 +41,15 @@ function expectErrorBody(response: Res) {
     ...(response.json && typeof response.json === 'object' && 'requires_auth' in response.json
       ? { requires_auth: true }
       : {}),
+    // Staff without a second factor are told which step is theirs, and only they are.
+    ...(response.json && typeof response.json === 'object' && 'second_factor' in response.json
+      ? { second_factor: expect.stringMatching(/^(enrol|verify)$/) }
+      : {}),
   });
+  const body = response.json as { code?: string; second_factor?: string };
+  expect(body.code === 'SECOND_FACTOR_REQUIRED', 'second_factor goes with SECOND_FACTOR_REQUIRED').toBe(
+    body.second_factor !== undefined,
+  );
 }
 
 let cellsRun = 0;
@@ -89,6 +101,10 @@ describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
 
         expect(response.status, `${label}: ${response.text.slice(0, 300)}`).toBe(cell.status);
         if (cell.status >= 400) expectErrorBody(response);
+        // Where a signed-in admin is let in, the one without a second factor is refused for that alone.
+        const completeAdmin = (cell.target === 'B' ? entry.B : entry.A)?.adminA;
+        if (cell.actor === 'pendingAdminA' && cell.status === 403 && completeAdmin !== 403)
+          expect((response.json as { code?: string }).code, label).toBe('SECOND_FACTOR_REQUIRED');
         const requestText = `${request.url} ${JSON.stringify(request.body ?? '')} ${request.raw ?? ''}`;
         for (const secret of forbiddenFor(world, cell, requestText)) {
           expect(response.text.includes(secret), `${label} leaked "${secret}"`).toBe(false);

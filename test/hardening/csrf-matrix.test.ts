@@ -111,10 +111,17 @@ describe.each(TEST_DIALECTS)('CSRF matrix on %s', (dialect) => {
       const other =
         victim.userId === null
           ? world.actors.studentB
-          : await actorFor(ctx.app, ctx.db, victim.name, victim.institution, {
-              id: victim.userId,
-              email: victim.email as string,
-            });
+          : await actorFor(
+              ctx.app,
+              ctx.db,
+              victim.name,
+              victim.institution,
+              {
+                id: victim.userId,
+                email: victim.email as string,
+              },
+              victim.signInMethod,
+            );
       let counter = 0;
       const build = () => {
         counter += 1;

@@ -111,7 +111,14 @@ describe.each(TEST_DIALECTS)('sessions and headers on %s', (dialect) => {
           });
           expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(entry.A.anonymous);
           expect(response.text.includes(adminA().email), `${label} answered as the admin`).toBe(false);
-          if (route !== 'POST /api/login/') {
+          if (route === 'POST /api/staff/invite/:token/') {
+            // Accepting an invitation signs the new member in: a fresh session replaces the dead one.
+            const fresh = setCookies(response).find((line) => line.startsWith(`${SESSION_COOKIE}=`));
+            expect(fresh, `${label} did not sign the new member in`).toMatch(
+              new RegExp(`^${SESSION_COOKIE}=[^;]+`),
+            );
+            expect(fresh?.startsWith(`${SESSION_COOKIE}=${dead.cookies[SESSION_COOKIE]};`)).toBe(false);
+          } else if (route !== 'POST /api/login/') {
             expect(clearsSession(response), `${label} did not clear the dead cookie`).toBe(true);
           }
         }

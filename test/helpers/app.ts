@@ -1,4 +1,5 @@
 import type { FastifyInstance, InjectOptions } from 'fastify';
+import { generate } from 'otplib';
 import { type AppOptions, buildApp } from '../../src/server/app';
 import { type Config, DEFAULT_LIMITS, loadConfig } from '../../src/server/config';
 import type { Db } from '../../src/server/db';
@@ -31,7 +32,7 @@ export function testConfig(overrides: ConfigOverrides = {}): Config {
   };
 }
 
-export type TestAppOptions = Pick<AppOptions, 'mail' | 'onRoute' | 'logStream'>;
+export type TestAppOptions = Pick<AppOptions, 'mail' | 'jobs' | 'onRoute' | 'logStream'>;
 
 /**
  * The real app on a database the test prepared (a file, an outage, a migration state), with the
@@ -44,12 +45,15 @@ export function buildTestApp(
 ): Promise<FastifyInstance> {
   // Tests deliver mail when they ask for it (a background worker would race their assertions).
   const mail = { worker: false, ...options.mail };
+  // Likewise jobs: a test runs the due ones with app.jobs.runDue, at the time it chooses.
+  const jobs = { poll: false, ...options.jobs };
   return buildApp({
     db,
     config: testConfig(overrides),
     secret: TEST_SECRET,
     webRoot: '/nonexistent-web-root',
     mail,
+    jobs,
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
@@ -243,10 +247,66 @@ export class TestAgent {
     });
   }
 
+  /**
+   * Signs in as the web app does. A staff account is then asked for a second factor: the first
+   * time this process signs it in, an authenticator app is set up for it; later, one of its
+   * recovery codes is spent (an app code works once per 30 seconds, and tests sign in more often).
+   */
   async login(email: string, password: string) {
-    const response = await this.post('/api/login/', { email, password });
+    const response = await this.post<{ user?: { second_factor?: string } }>('/api/login/', {
+      email,
+      password,
+    });
     if (response.status !== 200)
       throw new Error(`login as ${email} failed: ${response.status} ${JSON.stringify(response.body)}`);
+    const step = response.body.user?.second_factor;
+    if (step === 'enrol') await enrolAuthenticatorApp(this, email);
+    else if (step === 'verify') await proveSecondFactor(this, email);
     return response;
+  }
+}
+
+/** Recovery codes of the staff accounts this process set up, by address (the newest set up). */
+const recoveryCodesOf = new Map<string, string[]>();
+
+function expectOk(response: AgentResponse, what: string) {
+  if (response.status !== 200) throw new Error(`${what} failed: ${response.status} ${response.text}`);
+}
+
+/** Sets up an authenticator app for the signed-in staff member, as a person would: scan, type a code. */
+export async function enrolAuthenticatorApp(
+  agent: TestAgent,
+  email: string,
+  { remoteAddress }: { remoteAddress?: string } = {},
+): Promise<{ secret: string }> {
+  const from = remoteAddress ? { remoteAddress } : {};
+  const setup = await agent.request<{ secret: string }>({
+    method: 'POST',
+    url: '/api/second-factor/totp/setup/',
+    ...from,
+  });
+  expectOk(setup, `second-factor set-up for ${email}`);
+  const code = await generate({ secret: setup.body.secret });
+  const confirm = await agent.request<{ recovery_codes: string[] }>({
+    method: 'POST',
+    url: '/api/second-factor/totp/confirm/',
+    payload: { code },
+    ...from,
+  });
+  expectOk(confirm, `second-factor confirmation for ${email}`);
+  recoveryCodesOf.set(email.toLowerCase(), confirm.body.recovery_codes);
+  return { secret: setup.body.secret };
+}
+
+async function proveSecondFactor(agent: TestAgent, email: string) {
+  const codes = recoveryCodesOf.get(email.toLowerCase());
+  const code = codes?.shift();
+  if (!codes || !code)
+    throw new Error(`${email} has a second factor this test process did not set up: sign it in another way`);
+  expectOk(await agent.post('/api/second-factor/verify/', { code }), `second factor of ${email}`);
+  if (codes.length < 2) {
+    const fresh = await agent.post<{ recovery_codes: string[] }>('/api/second-factor/recovery-codes/');
+    expectOk(fresh, `new recovery codes for ${email}`);
+    recoveryCodesOf.set(email.toLowerCase(), fresh.body.recovery_codes);
   }
 }

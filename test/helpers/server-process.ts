@@ -56,7 +56,10 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  * SIGKILL reaches it (npx or the tsx launcher would die alone and leave it running), and
  * /proc/<pid> describes its memory.
  */
-export async function startServer(env: Record<string, string>): Promise<ServerProcess> {
+export async function startServer(
+  env: Record<string, string>,
+  options: { onSpawn?: (child: ChildProcess) => void } = {},
+): Promise<ServerProcess> {
   const port = await freePort();
   const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
@@ -70,6 +73,8 @@ export async function startServer(env: Record<string, string>): Promise<ServerPr
     }),
     stdio: ['ignore', 'pipe', 'pipe'],
   });
+  // A test that must act while the server starts (its jobs run before it listens) gets the child now.
+  options.onSpawn?.(child);
   let output = '';
   child.stdout?.on('data', (chunk) => {
     output += chunk;

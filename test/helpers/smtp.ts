@@ -37,6 +37,8 @@ export async function startSmtpListener(options: { onMail?: (mail: ReceivedMail)
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Loopback only: a reverse DNS lookup of each client would only delay the greeting.
+    disableReverseLookup: true,
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));

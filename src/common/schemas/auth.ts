@@ -1,8 +1,13 @@
 import { z } from 'zod/mini';
+import { ROLES } from '../roles';
 import { Email } from './common';
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 128;
+
+/** What a staff member signed in with a password alone must do next (design section 11). */
+export const SecondFactorStep = z.enum(['enrol', 'verify']);
+export type SecondFactorStep = z.infer<typeof SecondFactorStep>;
 
 export const CurrentUser = z.object({
   is_authenticated: z.literal(true),
@@ -11,6 +16,10 @@ export const CurrentUser = z.object({
   email: z.string(),
   name: z.string(),
   institution_name: z.nullable(z.string()),
+  /** What the user may open follows from it (common/roles.ts). */
+  role: z.enum(ROLES),
+  /** Present while the sign-in waits for a second factor: nothing of staff is served until then. */
+  second_factor: z.optional(SecondFactorStep),
 });
 export type CurrentUser = z.infer<typeof CurrentUser>;
 

@@ -14,6 +14,7 @@ export const ErrorCode = z.enum([
   'REQUIRES_AUTH', // 401: answers kept; sign in, then submit again
   'FORBIDDEN', // 403: signed in, not allowed
   'CSRF_FAILED', // 403: fetch a fresh CSRF token and retry once
+  'SECOND_FACTOR_REQUIRED', // 403: staff signed in with a password alone; see `second_factor`
   'NOT_FOUND', // 404
   'CONFLICT', // 409: the state changed underneath the request
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly
@@ -33,16 +34,23 @@ export const ErrorResponse = z.object({
   code: ErrorCode,
   message: z.string(),
   requires_auth: z.optional(z.boolean()),
+  /** With SECOND_FACTOR_REQUIRED: set one up ('enrol') or prove the one set up ('verify'). */
+  second_factor: z.optional(z.enum(['enrol', 'verify'])),
 });
 export type ErrorResponse = z.infer<typeof ErrorResponse>;
 
 export const SuccessMessage = z.object({ success: z.literal(true), message: z.string() });
 export type SuccessMessage = z.infer<typeof SuccessMessage>;
 
+/** The longest address mail can carry (RFC 5321), and the longest any email field accepts. */
+export const EMAIL_MAX_LENGTH = 254;
+
 /** Emails are compared case-insensitively everywhere, so they are normalised on the way in. */
 export const Email = z.pipe(
   z.pipe(
-    z.string({ error: 'Email is required' }).check(z.trim(), z.maxLength(254, 'Email is too long')),
+    z
+      .string({ error: 'Email is required' })
+      .check(z.trim(), z.maxLength(EMAIL_MAX_LENGTH, 'Email is too long')),
     z.email({ error: 'Enter a valid email address' }),
   ),
   z.transform((email: string) => email.toLowerCase()),

@@ -1,5 +1,7 @@
 import { z } from 'zod/mini';
 import { FLAGGED_TIERS } from '../risk/tiers';
+import { CaseStatus } from './case-status';
+import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
 
 /** How many flagged students the dashboard carries; the rest are paged through /api/dashboard/flagged/. */
 export const FLAGGED_LIST_LIMIT = 100;
@@ -12,17 +14,41 @@ export type FlaggedTier = z.infer<typeof FlaggedTier>;
 
 /** A student whose latest submission is flagged, with what the counsellor needs to act on it. */
 export const FlaggedStudent = z.object({
-  name: z.string(),
-  email: z.string(),
+  name: StudentNameField,
+  email: StudentEmailField,
   tier: FlaggedTier,
   /** Human-readable reasons from the risk screening of that latest submission. */
   reasons: z.array(z.string()),
   /** ISO 8601 time of the latest submission. */
   submitted_at: z.string(),
+  /** The student, for their history (GET /api/students/{id}/history/). */
+  student_id: z.optional(z.number()),
+  /** The student's open case, else their latest; null when none was opened. */
+  case_id: z.optional(z.nullable(z.number())),
+  case_status: z.optional(z.nullable(CaseStatus)),
 });
 export type FlaggedStudent = z.infer<typeof FlaggedStudent>;
 
 const count = z.number().check(z.int(), z.gte(0));
+
+/** Milliseconds from a flagged submission to an event, over the cases that reached it. */
+const Delays = z.object({
+  count,
+  median_ms: z.nullable(z.number()),
+  p90_ms: z.nullable(z.number()),
+});
+
+/** Case work at a glance (design section 9). */
+export const FollowUpFigures = z.object({
+  open_cases: count,
+  /** Open, not acknowledged, past the deadline. */
+  overdue_cases: count,
+  /** From an urgent submission to the first alert mail sent. */
+  time_to_alert_sent: Delays,
+  /** From the submission that opened a case to its acknowledgement. */
+  time_to_acknowledge: Delays,
+});
+export type FollowUpFigures = z.infer<typeof FollowUpFigures>;
 const percent = z.number().check(z.int(), z.gte(0), z.lte(100));
 
 /**
@@ -36,7 +62,7 @@ export const DashboardData = z.object({
   monthly_num_responses: z.array(count),
   /** Percent of support answers in each month that are Good or Excellent (<= 2); 0 without any. */
   monthly_support_perception: z.array(percent),
-  /** Distinct students who submitted in each month / students known by that month's end. */
+  /** Distinct students who submitted in each month / students known by that month's end (with a roster: roster students). */
   monthly_response_rates: z.array(percent),
   /** All submissions ever. */
   num_responses: count,
@@ -44,7 +70,7 @@ export const DashboardData = z.object({
   num_flagged_students: count,
   /** Students with at least one submission whose latest is not flagged. */
   num_stable_students: count,
-  /** Students who submitted in the last 30 days / all students. */
+  /** Students who submitted in the last 30 days / all students; once there is a roster, roster students who did / the roster. */
   response_rate: percent,
   /** All students: registered students and link respondents, one per email. */
   num_students: count,
@@ -57,7 +83,7 @@ export const DashboardData = z.object({
   has_support_questions: z.boolean(),
   has_stress_questions: z.boolean(),
   /** [name, email] of flagged students, urgent first, then newest; at most FLAGGED_LIST_LIMIT. */
-  flagged_students: z.array(z.tuple([z.string(), z.string()])),
+  flagged_students: z.array(z.tuple([StudentNameField, StudentEmailField])),
   /** The same students in the same order, with tier, reasons and time. */
   flagged_details: z.array(FlaggedStudent),
   /**
@@ -66,6 +92,14 @@ export const DashboardData = z.object({
    * they count in none of the numbers above and change no student's place in the list.
    */
   unverified_flagged: z.array(FlaggedStudent),
+  /**
+   * Whether the three lists above are filled. A viewer (design section 9: numbers only) gets
+   * them empty, with the counts below and above in their place.
+   */
+  identities_shown: z.boolean(),
+  /** Entries the unverified list holds (or would hold, for a viewer). */
+  num_unverified_flagged: count,
+  follow_up: FollowUpFigures,
   /** ISO 8601 time the numbers were computed. */
   generated_at: z.string(),
 });
@@ -90,6 +124,9 @@ export const FlaggedPage = z.object({
   students: z.array(FlaggedStudent),
 });
 export type FlaggedPage = z.infer<typeof FlaggedPage>;
+
+/** The live dashboard's stream: its events carry the dashboard, names included for those who see them. */
+export const DashboardEventStream = carriesStudentData(z.string().check(z.describe('text/event-stream')));
 
 /** Payload of the `dashboard` Server-Sent Event: the fresh numbers after a change. */
 export const DashboardEvent = DashboardData;

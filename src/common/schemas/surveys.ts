@@ -1,13 +1,15 @@
 import { z } from 'zod/mini';
-import { CrisisResource } from '../risk';
-import { databaseId } from './common';
+// The module itself, not the risk package's index: the web app parses this contract, and the
+// index would bring the screening's word lists and their compilation into every survey page.
+import { CrisisResource } from '../risk/crisis-resources';
+import { databaseId, EMAIL_MAX_LENGTH } from './common';
+import { ownData } from './identity';
 import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
 export const TEXT_ANSWER_MAX_LENGTH = 5000;
 export const STUDENT_NAME_MAX_LENGTH = 200;
-export const EMAIL_MAX_LENGTH = 254;
 /** More answers than any template can hold questions is not a survey, it is abuse. */
 export const MAX_ANSWERS = 200;
 /** A draft's stored size (its JSON) may not exceed this. */
@@ -169,7 +171,8 @@ export const DraftContent = z.object({
 });
 export type DraftContent = z.infer<typeof DraftContent>;
 
-export const SavedDraft = z.extend(DraftContent, { updated_at: z.iso.datetime() });
+/** Read back only by the user who wrote it: their own data, not a read that is audited. */
+export const SavedDraft = ownData(z.extend(DraftContent, { updated_at: z.iso.datetime() }));
 export type SavedDraft = z.infer<typeof SavedDraft>;
 
 export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: z.nullable(SavedDraft) });

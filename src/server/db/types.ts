@@ -1,11 +1,15 @@
 import type { Generated, Insertable } from 'kysely';
 import type { RiskTier } from '../../common/risk/tiers';
+import type { StoredRole, StoredStaffRole } from '../../common/roles';
+import type { CampaignStatus, Weekday } from '../../common/schemas/campaigns';
 import type { QuestionCategory, QuestionType } from '../../common/schemas/templates';
 
 /** Timestamps are epoch milliseconds in a bigint column on both databases. */
 type Millis = number;
 
-export type Role = 'student' | 'institution_admin' | 'superuser';
+/** Staff of one institution: admin (everything), counsellor (cases and students), viewer (numbers only). */
+export type StaffRole = StoredStaffRole;
+export type Role = StoredRole;
 
 export interface InstitutionsTable {
   id: Generated<number>;
@@ -13,6 +17,14 @@ export interface InstitutionsTable {
   /** JSON array of crisis resources; null means the product defaults. */
   crisis_resources: string | null;
   created_at: Millis;
+  /** JSON arrays of addresses: who gets urgent alerts, and who hears of overdue cases. */
+  alert_emails: Generated<string>;
+  escalation_emails: Generated<string>;
+  /** How long a new case may wait for acknowledgement, by tier, in whole minutes. */
+  urgent_ack_minutes: Generated<number>;
+  elevated_ack_minutes: Generated<number>;
+  /** IANA time zone: deadlines, escalations and the daily digest follow its calendar. */
+  time_zone: Generated<string>;
 }
 
 export interface InstitutionDomainsTable {
@@ -28,7 +40,15 @@ export interface UsersTable {
   password_hash: string;
   role: Role;
   created_at: Millis;
+  /** When an admin removed the member's access; they keep their row and cannot sign in. */
+  removed_at: Millis | null;
 }
+
+/**
+ * How a session was signed in: a password alone, a password and then a second factor, or a
+ * passkey alone (design section 11). Staff sessions signed in with a password alone reach nothing of staff.
+ */
+export type SignInMethod = 'password' | 'password_and_second_factor' | 'passkey';
 
 export interface SessionsTable {
   /** SHA-256 of the cookie value: a stolen database does not yield live sessions. */
@@ -36,6 +56,49 @@ export interface SessionsTable {
   user_id: number;
   created_at: Millis;
   last_seen_at: Millis;
+  sign_in_method: SignInMethod;
+}
+
+/** A staff member's authenticator app (TOTP, RFC 6238); the secret is sealed (lib/sealed.ts). */
+export interface TotpCredentialsTable {
+  user_id: number;
+  secret_sealed: string;
+  confirmed_at: Millis | null;
+  last_time_step: number | null;
+  created_at: Millis;
+}
+
+/** A staff member's passkey (WebAuthn credential). */
+export interface PasskeysTable {
+  id: Generated<number>;
+  user_id: number;
+  credential_id: string;
+  /** base64url of the COSE public key. */
+  public_key: string;
+  counter: number;
+  /** JSON array of transport hints. */
+  transports: string;
+  created_at: Millis;
+  last_used_at: Millis | null;
+}
+
+export type PasskeyPurpose = 'register' | 'second_factor' | 'sign_in';
+
+/** A WebAuthn challenge the server issued, accepted once before it expires. */
+export interface PasskeyChallengesTable {
+  challenge: string;
+  purpose: PasskeyPurpose;
+  user_id: number | null;
+  expires_at: Millis;
+}
+
+/** Single-use recovery codes; only a keyed hash of each is kept. */
+export interface RecoveryCodesTable {
+  id: Generated<number>;
+  user_id: number;
+  code_hash: string;
+  used_at: Millis | null;
+  created_at: Millis;
 }
 
 /** One rate-limit counter: hits inside the window that started at window_started_at. */
@@ -202,6 +265,8 @@ export interface MailOutboxTable {
   sent_at: Millis | null;
   last_error: string | null;
   created_at: Millis;
+  /** Higher goes first (alerts before bulk mail). */
+  priority: Generated<number>;
 }
 
 export interface VerificationCodesTable {
@@ -231,6 +296,101 @@ export interface PendingRegistrationsTable {
   created_at: Millis;
 }
 
+export interface JobsTable {
+  id: Generated<number>;
+  kind: string;
+  /** Names the work itself: scheduling the same key again keeps the one row. */
+  key: string;
+  /** JSON, read back with the kind's own schema. */
+  payload: string;
+  status: 'pending' | 'done' | 'failed';
+  run_at: Millis;
+  attempts: Generated<number>;
+  /** Which run holds the job, and until when; another instance waits for it. */
+  lease_token: string | null;
+  lease_until: Millis | null;
+  last_error: string | null;
+  finished_at: Millis | null;
+  created_at: Millis;
+}
+
+export interface AuditLogTable {
+  id: Generated<number>;
+  institution_id: number;
+  /** Null for the product's own actions (jobs); the email is kept as it was at the time. */
+  actor_user_id: number | null;
+  actor_email: string | null;
+  action: string;
+  subject_type: string | null;
+  subject_id: string | null;
+  /** JSON with what the action needs to be understood later; never answers. */
+  detail: string | null;
+  address: string | null;
+  at: Millis;
+}
+
+/** An invitation to join an institution's staff (design section 9). */
+export interface StaffInvitationsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  name: string;
+  role: StaffRole;
+  /** SHA-256 of the token the link carries. */
+  token_hash: string;
+  invited_by: number | null;
+  created_at: Millis;
+  expires_at: Millis;
+  accepted_at: Millis | null;
+  revoked_at: Millis | null;
+}
+
+export type CaseStatus = 'new' | 'acknowledged' | 'in_progress' | 'resolved';
+
+/** A student's follow-up (design section 9): opened by a flagged submission, worked by staff. */
+export interface CasesTable {
+  id: Generated<number>;
+  institution_id: number;
+  respondent_id: number;
+  /** The respondent while the case is open; null once resolved (one open case per student). */
+  open_respondent_id: number | null;
+  /** The most serious tier among its submissions. */
+  tier: 'urgent' | 'elevated';
+  status: CaseStatus;
+  /** When one of its submissions was first proven to come from the student; null while none is. */
+  verified_at: Millis | null;
+  /** When the submission that opened it was sent (the start of the alert and acknowledgement clocks). */
+  first_submitted_at: Millis;
+  opened_at: Millis;
+  acknowledge_by: Millis;
+  /** When the next escalation mail is due; null once acknowledged or resolved. */
+  next_escalation_at: Millis | null;
+  acknowledged_at: Millis | null;
+  acknowledged_by: number | null;
+  assigned_to: number | null;
+  resolved_at: Millis | null;
+  outcome: string | null;
+}
+
+export interface CaseEventsTable {
+  id: Generated<number>;
+  case_id: number;
+  kind: string;
+  /** Null for the product's own events (opening, escalation). */
+  actor_user_id: number | null;
+  actor_name: string | null;
+  submission_id: number | null;
+  /** JSON: the note's text, the outcome, the assignee; staff-only. */
+  detail: string | null;
+  at: Millis;
+}
+
+export interface CaseMailsTable {
+  case_id: number;
+  mail_id: number;
+  kind: 'alert' | 'escalation';
+}
+
 export interface Database {
   institutions: InstitutionsTable;
   institution_domains: InstitutionDomainsTable;
@@ -255,6 +415,71 @@ export interface Database {
   verification_codes: VerificationCodesTable;
   address_proofs: AddressProofsTable;
   pending_registrations: PendingRegistrationsTable;
+  jobs: JobsTable;
+  audit_log: AuditLogTable;
+  staff_invitations: StaffInvitationsTable;
+  cases: CasesTable;
+  case_events: CaseEventsTable;
+  case_mails: CaseMailsTable;
+  roster_students: RosterStudentsTable;
+  campaigns: CampaignsTable;
+  campaign_invitations: CampaignInvitationsTable;
+  totp_credentials: TotpCredentialsTable;
+  recovery_codes: RecoveryCodesTable;
+  passkeys: PasskeysTable;
+  passkey_challenges: PasskeyChallengesTable;
+}
+
+/** One student of an institution's roster, by address (design section 10). */
+export interface RosterStudentsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  name: string;
+  group_name: string | null;
+  last_invited_at: Millis | null;
+  created_at: Millis;
+  updated_at: Millis;
+}
+
+/** A campaign: rounds of invitations to roster groups (design section 10). */
+export interface CampaignsTable {
+  id: Generated<number>;
+  institution_id: number;
+  template_id: number;
+  /** JSON array of roster group names. */
+  groups: string;
+  day: Weekday;
+  minute_of_day: number;
+  time_zone: string;
+  /** 1 or 0 (SQLite has no booleans). */
+  recurring: number;
+  reminder_after_days: number;
+  status: CampaignStatus;
+  /** Rounds sent so far; the current round's number. */
+  rounds: Generated<number>;
+  /** When the next round goes out; null when none will. */
+  next_run_at: Millis | null;
+  /** When the current round went out, and when its links stop working (the next round's time). */
+  round_started_at: Millis | null;
+  round_expires_at: Millis | null;
+  created_by: number | null;
+  created_at: Millis;
+}
+
+/** One student invited in one round of a campaign: at most one row each (campaign, round, student). */
+export interface CampaignInvitationsTable {
+  id: Generated<number>;
+  campaign_id: number;
+  round: number;
+  student_id: number;
+  /** SHA-256 of the link's token: the link itself is never stored. */
+  token_hash: string;
+  invited_at: Millis;
+  expires_at: Millis;
+  answered_at: Millis | null;
+  reminders: Generated<number>;
+  last_reminded_at: Millis | null;
 }
 
 export type NewUser = Insertable<UsersTable>;

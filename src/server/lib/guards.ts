@@ -1,21 +1,95 @@
-import type { FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type Ability, storedRolesWith } from '../../common/roles';
+import type { SecondFactorStep } from '../../common/schemas/auth';
+import type { Role, StaffRole } from '../db/types';
 import { AppError } from './errors';
 import type { SessionUser } from './sessions';
 
-/** The logged-in user, or a 401. */
-export function requireUser(request: FastifyRequest): SessionUser {
+/**
+ * Design section 11: staff must sign in with more than a password. Every institution staff role
+ * (admins, counsellors, and viewers, who are treated like counsellors) needs a second factor;
+ * students do not, and superusers never sign in to the app.
+ */
+export function needsSecondFactor(role: Role): boolean {
+  return role !== 'student' && role !== 'superuser';
+}
+
+/**
+ * What a signed-in user must still do before the app serves them: set up a second factor
+ * ('enrol'), prove the one they have ('verify'), or nothing (null). The one home of the rule:
+ * every guard below goes through it.
+ */
+export function secondFactorStep(user: SessionUser): SecondFactorStep | null {
+  if (!needsSecondFactor(user.role) || user.signInMethod !== 'password') return null;
+  return user.hasSecondFactor ? 'verify' : 'enrol';
+}
+
+export const SECOND_FACTOR_REQUIRED_MESSAGE = {
+  enrol: 'Staff accounts need a second factor. Set one up to continue.',
+  verify: 'Confirm your sign-in with your second factor to continue.',
+} as const satisfies Record<SecondFactorStep, string>;
+
+/**
+ * The signed-in user, or a 401, whether or not their sign-in is complete: only for the calls
+ * that complete it (the second factor) and for saying who is signed in.
+ */
+export function requireSession(request: FastifyRequest): SessionUser {
   const user = request.session?.user;
   if (!user) throw new AppError('UNAUTHENTICATED', 'Authentication required');
   return user;
 }
 
-export type AdminUser = SessionUser & { role: 'institution_admin'; institutionId: number };
+/**
+ * The logged-in user, or a 401; a 403 (`SECOND_FACTOR_REQUIRED`) for staff who signed in with a
+ * password alone. Every endpoint behind a sign-in goes through here, staff guards included.
+ */
+export function requireUser(request: FastifyRequest): SessionUser {
+  const user = requireSession(request);
+  const step = secondFactorStep(user);
+  if (step)
+    throw new AppError('SECOND_FACTOR_REQUIRED', SECOND_FACTOR_REQUIRED_MESSAGE[step], {
+      second_factor: step,
+    });
+  return user;
+}
 
-/** An institution admin, or 401/403. Every admin query is then scoped to `institutionId`. */
-export function requireAdmin(request: FastifyRequest): AdminUser {
+export type StaffUser<R extends StaffRole = StaffRole> = SessionUser & { role: R; institutionId: number };
+export type AdminUser = StaffUser<'institution_admin'>;
+
+/**
+ * A staff member of an institution in one of `roles`, or 401/403. Every staff query is then
+ * scoped to `institutionId`. The one gate every staff endpoint goes through.
+ */
+export function requireStaff<R extends StaffRole>(
+  request: FastifyRequest,
+  roles: readonly R[],
+): StaffUser<R> {
   const user = requireUser(request);
-  if (user.role !== 'institution_admin' || user.institutionId === null) {
-    throw new AppError('FORBIDDEN', 'Admin access required');
+  if (!(roles as readonly string[]).includes(user.role) || user.institutionId === null) {
+    throw new AppError(
+      'FORBIDDEN',
+      roles.length === 1 && roles[0] === 'institution_admin'
+        ? 'Admin access required'
+        : 'Staff access required',
+    );
   }
-  return user as AdminUser;
+  return user as StaffUser<R>;
+}
+
+/** An institution admin, or 401/403. */
+export function requireAdmin(request: FastifyRequest): AdminUser {
+  return requireStaff(request, ['institution_admin']);
+}
+
+/**
+ * Guards every route of a plugin by an ability before its body is read or validated, so a
+ * caller who may not use them learns nothing from a 400. Returns the guard, for handlers that
+ * need the staff member.
+ */
+export function guardRoutes(app: FastifyInstance, ability: Ability) {
+  const guard = (request: FastifyRequest) => requireStaff(request, storedRolesWith(ability));
+  app.addHook('preValidation', async (request) => {
+    guard(request);
+  });
+  return guard;
 }

@@ -169,6 +169,8 @@ export async function seedSampleResponses(db: Kysely<Database>, institutionId: n
     role: 'student',
     institutionId,
     institutionName: template.institution_name,
+    signInMethod: 'password',
+    hasSecondFactor: false,
   };
 
   const random = seededRandom(20_240_901);

@@ -1,4 +1,5 @@
 import { Link, NavLink } from 'react-router';
+import { type Ability, can, type RoleName } from '../../common/roles';
 import { productName } from '../config';
 import { type AuthState, useAuthState } from '../features/auth/useCurrentUser';
 import { useLogout } from '../features/auth/useLogout';
@@ -7,11 +8,22 @@ import { type MenuLink, UserMenu } from './UserMenu';
 
 const STUDENT_LINKS: readonly MenuLink[] = [{ label: 'New Survey', to: '/survey/' }];
 
-const ADMIN_LINKS: readonly MenuLink[] = [
-  { label: 'Dashboard', to: '/dashboard/' },
-  { label: 'Edit Templates', to: '/admin/survey-templates/' },
-  { label: 'Preview Survey', to: '/survey/' },
+/** Every staff screen, in menu order, with what opening it takes (common/roles.ts). */
+const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
+  { label: 'Dashboard', to: '/dashboard/', ability: 'dashboard' },
+  { label: 'Edit Templates', to: '/admin/survey-templates/', ability: 'templates' },
+  { label: 'Preview Survey', to: '/survey/', ability: 'templates' },
+  { label: 'Cases', to: '/cases/', ability: 'cases' },
+  { label: 'Roster', to: '/admin/roster/', ability: 'schedule' },
+  { label: 'Campaigns', to: '/admin/campaigns/', ability: 'schedule' },
+  { label: 'Settings', to: '/admin/settings/', ability: 'settings' },
+  { label: 'Team', to: '/admin/team/', ability: 'team' },
+  { label: 'Activity', to: '/admin/activity/', ability: 'audit' },
 ];
+
+function staffLinks(role: RoleName): MenuLink[] {
+  return STAFF_LINKS.filter((link) => can(role, link.ability)).map(({ label, to }) => ({ label, to }));
+}
 
 function navLinkClass({ isActive }: { isActive: boolean }) {
   return isActive ? `${styles.navLink} ${styles.navLinkActive}` : styles.navLink;
@@ -36,8 +48,12 @@ function HeaderActions({ auth, onLogout }: { auth: AuthState; onLogout: () => vo
       );
     case 'superuser':
       return <UserMenu buttonLabel="Logged in as Superuser" badge links={[]} onLogout={onLogout} />;
-    case 'institution-admin':
-      return <UserMenu buttonLabel={auth.email ?? 'Account'} links={ADMIN_LINKS} onLogout={onLogout} />;
+    case 'admin':
+    case 'counsellor':
+    case 'viewer':
+      return (
+        <UserMenu buttonLabel={auth.email ?? 'Account'} links={staffLinks(auth.role)} onLogout={onLogout} />
+      );
     case 'student':
       return <UserMenu buttonLabel={auth.email ?? 'Account'} links={STUDENT_LINKS} onLogout={onLogout} />;
   }

@@ -27,6 +27,12 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/auth/LoginScreen').then((m) => m.LoginScreen)),
           },
           {
+            path: 'sign-in/second-factor',
+            lazy: lazyScreen(() =>
+              import('../features/second-factor/SecondFactorScreen').then((m) => m.SecondFactorScreen),
+            ),
+          },
+          {
             path: 'register',
             lazy: lazyScreen(() => import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen)),
           },
@@ -45,6 +51,12 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen)),
           },
           {
+            path: 'survey/invite/:token',
+            lazy: lazyScreen(() =>
+              import('../features/survey/InvitationSurveyScreen').then((m) => m.InvitationSurveyScreen),
+            ),
+          },
+          {
             path: 'dashboard',
             lazy: lazyScreen(() =>
               import('../features/dashboard/DashboardScreen').then((m) => m.DashboardScreen),
@@ -57,9 +69,55 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'admin/team',
+            lazy: lazyScreen(() => import('../features/team/TeamScreen').then((m) => m.TeamScreen)),
+          },
+          {
+            path: 'admin/activity',
+            lazy: lazyScreen(() =>
+              import('../features/activity/ActivityScreen').then((m) => m.ActivityScreen),
+            ),
+          },
+          {
+            path: 'staff/invite/:token',
+            lazy: lazyScreen(() =>
+              import('../features/team/InvitationScreen').then((m) => m.InvitationScreen),
+            ),
+          },
+          {
+            path: 'cases',
+            lazy: lazyScreen(() => import('../features/cases/CasesScreen').then((m) => m.CasesScreen)),
+          },
+          {
+            path: 'cases/:id',
+            lazy: lazyScreen(() => import('../features/cases/CaseScreen').then((m) => m.CaseScreen)),
+          },
+          {
+            path: 'students/:id/history',
+            lazy: lazyScreen(() =>
+              import('../features/cases/StudentHistoryScreen').then((m) => m.StudentHistoryScreen),
+            ),
+          },
+          {
+            path: 'admin/settings',
+            lazy: lazyScreen(() =>
+              import('../features/settings/SettingsScreen').then((m) => m.SettingsScreen),
+            ),
+          },
+          {
             path: 'schedule-survey',
             lazy: lazyScreen(() =>
               import('../features/schedule/ScheduleScreen').then((m) => m.ScheduleScreen),
+            ),
+          },
+          {
+            path: 'admin/roster',
+            lazy: lazyScreen(() => import('../features/roster/RosterScreen').then((m) => m.RosterScreen)),
+          },
+          {
+            path: 'admin/campaigns',
+            lazy: lazyScreen(() =>
+              import('../features/campaigns/CampaignsScreen').then((m) => m.CampaignsScreen),
             ),
           },
           { path: '*', Component: NotFoundScreen },

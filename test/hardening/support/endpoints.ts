@@ -12,7 +12,10 @@ import {
   type ActorName,
   type AnyActor,
   answersFor,
+  CSV,
   FORM,
+  nextInvitationToken,
+  nextInviteToken,
   type Req,
   type TableName,
   type Target,
@@ -184,7 +187,181 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'DELETE',
     url: `/api/autosave/clear/${inst(context).templateId}/`,
   }),
+  'GET /api/staff/': () => ({ method: 'GET', url: '/api/staff/' }),
+  'POST /api/staff/': (context) => ({
+    method: 'POST',
+    url: '/api/staff/',
+    body: {
+      email: `staff-${context.unique}@${inst(context).domain}`,
+      name: 'New Colleague',
+      role: 'counsellor',
+    },
+  }),
+  'PUT /api/staff/:id/': (context) => ({
+    method: 'PUT',
+    url: `/api/staff/${inst(context).spareMemberId}/`,
+    body: { role: 'counsellor' },
+  }),
+  'DELETE /api/staff/:id/': (context) => ({
+    method: 'DELETE',
+    url: `/api/staff/${inst(context).spareMemberId}/`,
+  }),
+  'POST /api/staff/invitations/:id/resend/': (context) => ({
+    method: 'POST',
+    url: `/api/staff/invitations/${inst(context).spareInvitationId}/resend/`,
+  }),
+  'DELETE /api/staff/invitations/:id/': (context) => ({
+    method: 'DELETE',
+    url: `/api/staff/invitations/${inst(context).spareInvitationId}/`,
+  }),
+  // The link is the capability: whoever holds it sees whom it is for, and may accept it once.
+  'GET /api/staff/invite/:token/': (context) => ({
+    method: 'GET',
+    url: `/api/staff/invite/${inst(context).lookupInvitationToken}/`,
+  }),
+  'POST /api/staff/invite/:token/': (context) => ({
+    method: 'POST',
+    url: `/api/staff/invite/${nextInvitationToken(inst(context))}/`,
+    body: { password: 'quiet-lantern-orchard-47', confirm_password: 'quiet-lantern-orchard-47' },
+  }),
+  'GET /api/audit/': () => ({ method: 'GET', url: '/api/audit/?page=1&page_size=20&action=template' }),
+  'GET /api/audit/export.csv': () => ({ method: 'GET', url: '/api/audit/export.csv?action=template' }),
+  'GET /api/institution/settings/': () => ({ method: 'GET', url: '/api/institution/settings/' }),
+  'PUT /api/institution/settings/': (context) => ({
+    method: 'PUT',
+    url: '/api/institution/settings/',
+    body: {
+      alert_emails: [`alerts@${inst(context).domain}`],
+      escalation_emails: [],
+      urgent_ack_minutes: 45,
+      elevated_ack_hours: 24,
+      time_zone: 'Europe/London',
+      crisis_resources: [],
+    },
+  }),
+  'GET /api/cases/': () => ({ method: 'GET', url: '/api/cases/?status=all' }),
+  'GET /api/cases/:id/': (context) => ({ method: 'GET', url: `/api/cases/${inst(context).caseId}/` }),
+  'POST /api/cases/:id/acknowledge/': (context) => ({
+    method: 'POST',
+    url: `/api/cases/${inst(context).caseId}/acknowledge/`,
+  }),
+  'POST /api/cases/:id/assign/': (context) => ({
+    method: 'POST',
+    url: `/api/cases/${inst(context).caseId}/assign/`,
+    body: {
+      user_id: context.world.actors[context.target === 'B' ? 'adminB' : 'adminA'].userId,
+    },
+  }),
+  'POST /api/cases/:id/notes/': (context) => ({
+    method: 'POST',
+    url: `/api/cases/${inst(context).caseId}/notes/`,
+    body: { text: 'Called the student; will meet tomorrow.' },
+  }),
+  'POST /api/cases/:id/resolve/': (context) => ({
+    method: 'POST',
+    url: `/api/cases/${inst(context).spareCaseIds[context.actor === 'counsellorA' ? 1 : 0]}/resolve/`,
+    body: { outcome: 'connected_to_counselling' },
+  }),
+  'GET /api/students/:id/history/': (context) => ({
+    method: 'GET',
+    url: `/api/students/${inst(context).studentId}/history/`,
+  }),
+  'GET /api/roster/': () => ({ method: 'GET', url: '/api/roster/?offset=0&limit=20&q=a' }),
+  'GET /api/campaigns/': () => ({ method: 'GET', url: '/api/campaigns/' }),
+  'POST /api/campaigns/': (context) => ({
+    method: 'POST',
+    url: '/api/campaigns/',
+    body: {
+      template_id: inst(context).templateId,
+      groups: ['Hardening'],
+      day: 'Wednesday',
+      hour: 10,
+      minute: 30,
+      ampm: 'AM',
+      recurring: true,
+      send_now: false,
+      reminder_after_days: 2,
+    },
+  }),
+  'POST /api/campaigns/:id/pause/': (context) => ({
+    method: 'POST',
+    url: `/api/campaigns/${inst(context).campaignId}/pause/`,
+  }),
+  'POST /api/campaigns/:id/resume/': (context) => ({
+    method: 'POST',
+    url: `/api/campaigns/${inst(context).pausedCampaignId}/resume/`,
+  }),
+  'POST /api/campaigns/:id/cancel/': (context) => ({
+    method: 'POST',
+    url: `/api/campaigns/${inst(context).campaignId}/cancel/`,
+  }),
+  'GET /api/survey/invite/:token/': (context) => ({
+    method: 'GET',
+    url: `/api/survey/invite/${inst(context).inviteTokens[0]}/`,
+  }),
+  'POST /api/survey/invite/:token/': (context) => ({
+    method: 'POST',
+    url: `/api/survey/invite/${nextInviteToken(inst(context))}/`,
+    body: { answers: answersFor(inst(context).questions), submission_id: `invite-${context.unique}` },
+  }),
+  'POST /api/roster/': (context) => ({
+    method: 'POST',
+    url: '/api/roster/',
+    contentType: CSV,
+    raw: `name,email,group\r\n"Roster, Student",roster-${context.unique}@${inst(context).domain},Year 1\r\n`,
+  }),
+  'GET /api/second-factor/': () => ({ method: 'GET', url: '/api/second-factor/' }),
+  'POST /api/passkeys/registration/options/': () => ({
+    method: 'POST',
+    url: '/api/passkeys/registration/options/',
+  }),
+  // An answer no authenticator made: refused for everyone allowed to send it.
+  'POST /api/passkeys/registration/': () => ({
+    method: 'POST',
+    url: '/api/passkeys/registration/',
+    body: { credential: forgedCredential({ attestationObject: 'o2NmbXRkbm9uZQ' }) },
+  }),
+  'POST /api/passkeys/authentication/options/': () => ({
+    method: 'POST',
+    url: '/api/passkeys/authentication/options/',
+  }),
+  'POST /api/passkeys/authentication/': () => ({
+    method: 'POST',
+    url: '/api/passkeys/authentication/',
+    body: { credential: forgedCredential({ authenticatorData: 'AAAA', signature: 'AAAA' }) },
+  }),
+  'POST /api/second-factor/totp/setup/': () => ({ method: 'POST', url: '/api/second-factor/totp/setup/' }),
+  // Nobody holds the app of a secret no one was shown: the same refusal for everyone allowed in.
+  'POST /api/second-factor/totp/confirm/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/totp/confirm/',
+    body: { code: '000000' },
+  }),
+  'POST /api/second-factor/verify/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/verify/',
+    body: { code: '000000' },
+  }),
+  'POST /api/second-factor/recovery-codes/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/recovery-codes/',
+  }),
+  'POST /api/staff/:id/second-factor/reset/': (context) => ({
+    method: 'POST',
+    url: `/api/staff/${inst(context).colleagueId}/second-factor/reset/`,
+  }),
 };
+
+/** A WebAuthn answer in the right outline that no authenticator made, for a passkey no one has. */
+function forgedCredential(response: Record<string, string>) {
+  return {
+    id: 'bm8tc3VjaC1wYXNza2V5',
+    rawId: 'bm8tc3VjaC1wYXNza2V5',
+    type: 'public-key',
+    clientExtensionResults: {},
+    response: { clientDataJSON: 'e30', ...response },
+  };
+}
 
 /** The valid request of a route, as the actor would send it at the target. */
 export function buildRequest(route: RouteKey, context: BuildContext): Req {
@@ -209,29 +386,98 @@ export interface AccessEntry {
 const everyone = (status: number): Statuses =>
   Object.fromEntries(ACTORS.map((actor) => [actor, status])) as Statuses;
 
-/** Admin pages without ids: each admin sees their own institution. */
+/**
+ * Staff who signed in with a password alone and have no second factor yet: refused (403,
+ * SECOND_FACTOR_REQUIRED) wherever a sign-in is needed, until they set one up.
+ */
+const NO_SECOND_FACTOR = 403;
+
+/** Admin pages without ids: each admin sees their own institution; other staff are refused. */
 const admins = (ok: number): Statuses => ({
   anonymous: 401,
   studentA: 403,
   adminA: ok,
+  counsellorA: 403,
+  viewerA: 403,
   adminB: ok,
   superuser: 403,
+  pendingAdminA: NO_SECOND_FACTOR,
 });
+
+/** Staff pages whose rows name students: admins and counsellors; viewers see numbers only. */
+const namesReaders = (ok: number): Statuses => ({ ...admins(ok), counsellorA: ok });
+
+/** Staff pages of numbers: every staff role. */
+const staff = (ok: number): Statuses => ({ ...admins(ok), counsellorA: ok, viewerA: ok });
 
 /** Admin routes with ids: only the owning institution's admin, others' ids are unknown (404). */
 const ownerAdmin = (ok: number): Pick<AccessEntry, 'A' | 'B'> => ({
-  A: { anonymous: 401, studentA: 403, adminA: ok, adminB: 404, superuser: 403 },
-  B: { anonymous: 401, studentA: 403, adminA: 404, adminB: ok, superuser: 403 },
+  A: {
+    anonymous: 401,
+    studentA: 403,
+    adminA: ok,
+    counsellorA: 403,
+    viewerA: 403,
+    adminB: 404,
+    superuser: 403,
+    pendingAdminA: NO_SECOND_FACTOR,
+  },
+  B: {
+    anonymous: 401,
+    studentA: 403,
+    adminA: 404,
+    counsellorA: 403,
+    viewerA: 403,
+    adminB: ok,
+    superuser: 403,
+    pendingAdminA: NO_SECOND_FACTOR,
+  },
 });
+
+/** Case work and student history: the owning institution's admins and counsellors. */
+const ownerCaseWorker = (ok: number): Pick<AccessEntry, 'A' | 'B'> => {
+  const { A, B } = ownerAdmin(ok);
+  return { A: { ...A, counsellorA: ok }, B: { ...(B as Statuses), counsellorA: 404 } };
+};
 
 /**
  * Drafts: any logged-in user of the institution that owns the template; other ids are unknown.
  * A superuser belongs to no institution, so every template is unknown to them.
  */
 const ownerDraft: Pick<AccessEntry, 'A' | 'B'> = {
-  A: { anonymous: 401, studentA: 200, adminA: 200, adminB: 404, superuser: 404 },
-  B: { anonymous: 401, studentA: 404, adminA: 404, adminB: 200, superuser: 404 },
+  A: {
+    anonymous: 401,
+    studentA: 200,
+    adminA: 200,
+    counsellorA: 200,
+    viewerA: 200,
+    adminB: 404,
+    superuser: 404,
+    pendingAdminA: NO_SECOND_FACTOR,
+  },
+  B: {
+    anonymous: 401,
+    studentA: 404,
+    adminA: 404,
+    counsellorA: 404,
+    viewerA: 404,
+    adminB: 200,
+    superuser: 404,
+    pendingAdminA: NO_SECOND_FACTOR,
+  },
 };
+
+/** The second factor's own calls: staff only, and those a password alone may make (to set one up). */
+const secondFactor = (admin: number, pending: number): Statuses => ({
+  anonymous: 401,
+  studentA: 403,
+  adminA: admin,
+  counsellorA: admin,
+  viewerA: admin,
+  adminB: admin,
+  superuser: 403,
+  pendingAdminA: pending,
+});
 
 export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/csrf/': { A: everyone(200) },
@@ -252,10 +498,10 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/docs/static/*': { A: everyone(200) },
   'GET /api/docs/static/index.html': { A: everyone(302) },
   'GET /api/docs/static/swagger-initializer.js': { A: everyone(200) },
-  'GET /api/dashboard/': { A: admins(200) },
-  'GET /api/dashboard/flagged/': { A: admins(200) },
-  'GET /api/dashboard/events/': { A: admins(200) },
-  'GET /api/dashboard/export.csv': { A: admins(200) },
+  'GET /api/dashboard/': { A: staff(200) },
+  'GET /api/dashboard/flagged/': { A: namesReaders(200) },
+  'GET /api/dashboard/events/': { A: staff(200) },
+  'GET /api/dashboard/export.csv': { A: namesReaders(200) },
   'GET /api/survey-templates/': { A: admins(200) },
   'POST /api/survey-templates/': { A: admins(201) },
   'DELETE /api/survey-templates/': ownerAdmin(200),
@@ -270,18 +516,18 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     ],
   },
   'POST /api/survey/': {
-    A: { anonymous: 401, studentA: 200, adminA: 403, adminB: 403, superuser: 403 },
-    B: { anonymous: 401, studentA: 404, adminA: 403, adminB: 403, superuser: 403 },
+    A: { ...everyone(403), anonymous: 401, studentA: 200 },
+    B: { ...everyone(403), anonymous: 401, studentA: 404 },
   },
   'POST /api/survey/link/:hashLink/': {
-    A: { anonymous: 200, studentA: 200, adminA: 403, adminB: 403, superuser: 403 },
-    B: { anonymous: 200, studentA: 403, adminA: 403, adminB: 403, superuser: 403 },
+    A: { ...everyone(403), anonymous: 200, studentA: 200 },
+    B: { ...everyone(403), anonymous: 200 },
   },
   // Anyone may ask for a code for an address of the link's institution, and gets the same answer.
   'POST /api/verify/start/': { A: everyone(200), B: everyone(200) },
   'POST /api/verify/check/': { A: everyone(400), B: everyone(400) },
   'GET /api/get-user-survey-questions/': {
-    A: { anonymous: 401, studentA: 200, adminA: 200, adminB: 200, superuser: 404 },
+    A: { ...everyone(200), anonymous: 401, superuser: 404, pendingAdminA: NO_SECOND_FACTOR },
   },
   // The link is the capability: whoever holds it may read its questions (design section 5).
   'GET /api/get-user-survey-questions/:hashLink/': { A: everyone(200), B: everyone(200) },
@@ -289,6 +535,83 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/autosave/load/:templateId': ownerDraft,
   'GET /api/autosave/load/:templateId/': ownerDraft,
   'DELETE /api/autosave/clear/:templateId/': ownerDraft,
+  'GET /api/staff/': { A: admins(200) },
+  'POST /api/staff/': { A: admins(201) },
+  'PUT /api/staff/:id/': ownerAdmin(200),
+  'DELETE /api/staff/:id/': ownerAdmin(200),
+  'POST /api/staff/invitations/:id/resend/': ownerAdmin(200),
+  'DELETE /api/staff/invitations/:id/': ownerAdmin(200),
+  'GET /api/staff/invite/:token/': { A: everyone(200), B: everyone(200) },
+  'POST /api/staff/invite/:token/': { A: everyone(200), B: everyone(200) },
+  'GET /api/audit/': { A: admins(200) },
+  'GET /api/audit/export.csv': { A: admins(200) },
+  'GET /api/institution/settings/': { A: admins(200) },
+  'PUT /api/institution/settings/': { A: admins(200) },
+  'GET /api/cases/': { A: namesReaders(200) },
+  'GET /api/cases/:id/': ownerCaseWorker(200),
+  'POST /api/cases/:id/acknowledge/': ownerCaseWorker(200),
+  'POST /api/cases/:id/assign/': ownerCaseWorker(200),
+  'POST /api/cases/:id/notes/': ownerCaseWorker(200),
+  'POST /api/cases/:id/resolve/': ownerCaseWorker(200),
+  'GET /api/students/:id/history/': ownerCaseWorker(200),
+  'GET /api/roster/': { A: admins(200) },
+  'POST /api/roster/': { A: admins(200) },
+  'GET /api/campaigns/': { A: admins(200) },
+  // The template and the campaigns are the institution's: another admin finds none of them.
+  'POST /api/campaigns/': ownerAdmin(201),
+  'POST /api/campaigns/:id/pause/': ownerAdmin(200),
+  'POST /api/campaigns/:id/resume/': ownerAdmin(200),
+  'POST /api/campaigns/:id/cancel/': ownerAdmin(200),
+  // The personal link is the invited student's: a visitor holding it answers as them; every
+  // signed-in account that is not them (another student, staff) is refused.
+  'GET /api/survey/invite/:token/': {
+    A: { ...everyone(403), anonymous: 200 },
+    B: { ...everyone(403), anonymous: 200 },
+  },
+  'POST /api/survey/invite/:token/': {
+    A: { ...everyone(403), anonymous: 200 },
+    B: { ...everyone(403), anonymous: 200 },
+  },
+  'GET /api/second-factor/': { A: secondFactor(200, 200) },
+  // Staff add passkeys; the admin without a second factor may add one as their first.
+  'POST /api/passkeys/registration/options/': { A: secondFactor(200, 200) },
+  'POST /api/passkeys/registration/': { A: secondFactor(400, 400) },
+  // Visitors sign in with a passkey; anyone signed in already is told so (409).
+  'POST /api/passkeys/authentication/options/': {
+    A: { ...everyone(409), anonymous: 200 },
+  },
+  'POST /api/passkeys/authentication/': {
+    A: { ...everyone(409), anonymous: 400 },
+  },
+  // The world's admins have an app already (409); the admin without one may start setting one up.
+  'POST /api/second-factor/totp/setup/': { A: secondFactor(409, 200) },
+  // Admins: already set up; the admin without one: no set-up started in this world.
+  'POST /api/second-factor/totp/confirm/': { A: secondFactor(409, 409) },
+  // Admins: already confirmed; the admin without one has nothing to prove yet.
+  'POST /api/second-factor/verify/': { A: secondFactor(409, 409) },
+  'POST /api/second-factor/recovery-codes/': { A: secondFactor(200, NO_SECOND_FACTOR) },
+  'POST /api/staff/:id/second-factor/reset/': {
+    A: {
+      anonymous: 401,
+      studentA: 403,
+      adminA: 200,
+      counsellorA: 403,
+      viewerA: 403,
+      adminB: 404,
+      superuser: 403,
+      pendingAdminA: NO_SECOND_FACTOR,
+    },
+    B: {
+      anonymous: 401,
+      studentA: 403,
+      adminA: 404,
+      counsellorA: 403,
+      viewerA: 403,
+      adminB: 200,
+      superuser: 403,
+      pendingAdminA: NO_SECOND_FACTOR,
+    },
+  },
 };
 
 export interface Cell {
@@ -346,6 +669,32 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/verify/check/': { actor: 'anonymous', target: 'A', control: 400 },
   'POST /api/autosave/': { actor: 'studentA', target: 'A', control: 200 },
   'DELETE /api/autosave/clear/:templateId/': { actor: 'studentA', target: 'A', control: 200 },
+  'POST /api/staff/': { actor: 'adminA', target: 'A', control: 201 },
+  'PUT /api/staff/:id/': { actor: 'adminA', target: 'A', control: 200 },
+  'DELETE /api/staff/:id/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/staff/invitations/:id/resend/': { actor: 'adminA', target: 'A', control: 200 },
+  'DELETE /api/staff/invitations/:id/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/staff/invite/:token/': { actor: 'anonymous', target: 'A', control: 200 },
+  'PUT /api/institution/settings/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/cases/:id/assign/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/cases/:id/notes/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/cases/:id/resolve/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/roster/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/campaigns/': { actor: 'adminA', target: 'A', control: 201 },
+  'POST /api/campaigns/:id/pause/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/campaigns/:id/resume/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/campaigns/:id/cancel/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/survey/invite/:token/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/second-factor/totp/setup/': { actor: 'pendingAdminA', target: 'A', control: 200 },
+  'POST /api/passkeys/registration/options/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/passkeys/registration/': { actor: 'adminA', target: 'A', control: 400 },
+  'POST /api/passkeys/authentication/options/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/passkeys/authentication/': { actor: 'anonymous', target: 'A', control: 400 },
+  'POST /api/second-factor/totp/confirm/': { actor: 'pendingAdminA', target: 'A', control: 409 },
+  'POST /api/second-factor/verify/': { actor: 'adminA', target: 'A', control: 409 },
+  'POST /api/second-factor/recovery-codes/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/staff/:id/second-factor/reset/': { actor: 'adminA', target: 'A', control: 200 },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -402,11 +751,49 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/autosave/load/:templateId': as('studentA'),
   'GET /api/autosave/load/:templateId/': as('studentA'),
   'DELETE /api/autosave/clear/:templateId/': as('studentA'),
+  'GET /api/staff/': as('adminA'),
+  'POST /api/staff/': as('adminA'),
+  'PUT /api/staff/:id/': as('adminA'),
+  'DELETE /api/staff/:id/': as('adminA'),
+  'POST /api/staff/invitations/:id/resend/': as('adminA'),
+  'DELETE /api/staff/invitations/:id/': as('adminA'),
+  'GET /api/staff/invite/:token/': as('anonymous'),
+  'POST /api/staff/invite/:token/': as('anonymous'),
+  'GET /api/audit/': as('adminA'),
+  'GET /api/audit/export.csv': as('adminA'),
+  'GET /api/institution/settings/': as('adminA'),
+  'PUT /api/institution/settings/': as('adminA'),
+  'GET /api/cases/': as('adminA'),
+  'GET /api/cases/:id/': as('adminA'),
+  'POST /api/cases/:id/acknowledge/': as('adminA'),
+  'POST /api/cases/:id/assign/': as('adminA'),
+  'POST /api/cases/:id/notes/': as('adminA'),
+  'POST /api/cases/:id/resolve/': as('adminA'),
+  'GET /api/students/:id/history/': as('adminA'),
+  'GET /api/roster/': as('adminA'),
+  'POST /api/roster/': as('adminA'),
+  'GET /api/campaigns/': as('adminA'),
+  'POST /api/campaigns/': as('adminA'),
+  'POST /api/campaigns/:id/pause/': as('adminA'),
+  'POST /api/campaigns/:id/resume/': as('adminA'),
+  'POST /api/campaigns/:id/cancel/': as('adminA'),
+  'GET /api/survey/invite/:token/': as('anonymous'),
+  'POST /api/survey/invite/:token/': as('anonymous'),
+  'GET /api/second-factor/': as('adminA'),
+  'POST /api/passkeys/registration/options/': as('adminA'),
+  'POST /api/passkeys/registration/': as('adminA'),
+  'POST /api/passkeys/authentication/options/': as('anonymous'),
+  'POST /api/passkeys/authentication/': as('anonymous'),
+  'POST /api/second-factor/totp/setup/': as('pendingAdminA'),
+  'POST /api/second-factor/totp/confirm/': as('pendingAdminA'),
+  'POST /api/second-factor/verify/': as('adminA'),
+  'POST /api/second-factor/recovery-codes/': as('adminA'),
+  'POST /api/staff/:id/second-factor/reset/': as('adminA'),
 };
 
 /** Routes whose success is not a JSON body (pages, files, streams); their failures still are. */
 export function answersWithJson(route: RouteKey): boolean {
-  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export))/.test(
+  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export)|GET \/api\/audit\/export)/.test(
     route,
   );
 }

@@ -8,14 +8,28 @@ import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
 import type { Db } from '../../../src/server/db';
-import type { Database } from '../../../src/server/db/types';
+import type { Database, SignInMethod } from '../../../src/server/db/types';
 import { createInstitution } from '../../../src/server/features/institutions/service';
+import { inviteMember } from '../../../src/server/features/staff/service';
 import * as templateService from '../../../src/server/features/templates/service';
 import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
-import { TestAgent } from '../../helpers/app';
+import { enrolAuthenticatorApp, TestAgent } from '../../helpers/app';
 import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
 
-export const ACTORS = ['anonymous', 'studentA', 'adminA', 'adminB', 'superuser'] as const;
+/**
+ * `pendingAdminA` is an admin of A who signed in with a password and has no second factor yet
+ * (design section 11): refused on every staff endpoint until they set one up.
+ */
+export const ACTORS = [
+  'anonymous',
+  'studentA',
+  'adminA',
+  'counsellorA',
+  'viewerA',
+  'adminB',
+  'superuser',
+  'pendingAdminA',
+] as const;
 export type ActorName = (typeof ACTORS)[number];
 /** Extra identities the suites need besides the five of the matrix. */
 export type AnyActor = ActorName | 'studentB';
@@ -31,6 +45,8 @@ export interface Actor {
   email: string | null;
   cookies: Record<string, string>;
   csrf: string;
+  /** How the actor's session was signed in. */
+  signInMethod: SignInMethod;
 }
 
 export interface QuestionInfo {
@@ -52,6 +68,31 @@ export interface InstitutionWorld {
   spareTemplateId: number;
   spareQuestionId: number;
   spareHashLink: string;
+  /** A viewer of this institution that role changes and removals aim at. */
+  spareMemberId: number;
+  /** A waiting staff invitation that re-sends and withdrawals aim at. */
+  spareInvitationId: number;
+  /** The link of a waiting invitation that no request accepts: what lookups read. */
+  lookupInvitationToken: string;
+  /** Links of waiting invitations, each good for one acceptance; handed out in turn. */
+  invitationTokens: string[];
+  invitationCursor: number;
+  /** The open case a flagged answer opened, and its student (a respondent id). */
+  caseId: number;
+  studentId: number;
+  /** Open cases for resolving: the first for the institution's admin, the second for its counsellor. */
+  spareCaseIds: number[];
+  /** A weekly campaign of the roster group "Hardening" that has sent its first round, and a paused one. */
+  campaignId: number;
+  pausedCampaignId: number;
+  /**
+   * Personal link tokens of the roster students invited by that round. A link answers once, so
+   * each successful answer needs its own: the first is only ever read, the others are handed out
+   * one per answer (see nextInviteToken).
+   */
+  inviteTokens: string[];
+  /** An admin of the institution with an authenticator app, not an actor: whose second factor is reset. */
+  colleagueId: number;
   /**
    * Strings stored in this institution's private data (submissions, drafts). No response to
    * anyone outside the institution may contain one.
@@ -69,6 +110,7 @@ export interface World {
 }
 
 export const FORM = 'application/x-www-form-urlencoded';
+export const CSV = 'text/csv';
 
 export interface Req {
   method: 'GET' | 'POST' | 'DELETE' | 'PUT' | 'PATCH';
@@ -200,18 +242,39 @@ export async function actorFor(
   name: AnyActor,
   institution: 'A' | 'B' | null,
   user: { id: number; email: string } | null,
+  signInMethod: SignInMethod = 'password',
 ): Promise<Actor> {
   const cookies: Record<string, string> = {};
   if (user) {
     // Sessions are created directly: the superuser cannot log in, and argon2 logins for every
     // actor of every world would only slow the suites down. Login itself is tested elsewhere.
-    const { sessionId } = await createSession(db.kysely, user.id);
+    const { sessionId } = await createSession(db.kysely, user.id, signInMethod);
     cookies[SESSION_COOKIE] = sessionId;
   }
   const response = await app.inject({ method: 'GET', url: '/api/csrf/', cookies });
   for (const cookie of response.cookies) cookies[cookie.name] = cookie.value;
   const csrf = (response.json() as { csrftoken: string }).csrftoken;
-  return { name, institution, userId: user?.id ?? null, email: user?.email ?? null, cookies, csrf };
+  return {
+    name,
+    institution,
+    userId: user?.id ?? null,
+    email: user?.email ?? null,
+    cookies,
+    csrf,
+    signInMethod,
+  };
+}
+
+/**
+ * A staff member with an authenticator app, set up through the API as a person does it (from a
+ * session of its own). Their actor's session is then one that proved it.
+ */
+async function withAuthenticatorApp(app: FastifyInstance, db: Db, user: { id: number; email: string }) {
+  const agent = new TestAgent(app);
+  agent.jar.set(SESSION_COOKIE, (await createSession(db.kysely, user.id)).sessionId);
+  // Its own client address, like every request of the suites: per-IP limits never decide an outcome.
+  await enrolAuthenticatorApp(agent, user.email, { remoteAddress: freshAddress() });
+  return user;
 }
 
 async function questionsOf(db: Db, templateId: number): Promise<QuestionInfo[]> {
@@ -232,7 +295,35 @@ export function answersFor(questions: QuestionInfo[], text = 'All good this week
   );
 }
 
-async function institutionWorld(db: Db, key: 'A' | 'B', tag: string): Promise<InstitutionWorld> {
+/** Enough waiting invitations for every acceptance the suites send to one institution of a world. */
+const INVITATIONS_PER_WORLD = 8;
+
+/** The token of the invitation mailed to an address, read from its mail as the invitee would. */
+export async function mailedInvitationToken(db: Db, email: string): Promise<string> {
+  const mail = await db.kysely
+    .selectFrom('mail_outbox')
+    .select('body')
+    .where('to_address', '=', email)
+    .orderBy('id', 'desc')
+    .executeTakeFirstOrThrow();
+  const token = /\/staff\/invite\/([A-Za-z0-9_-]+)\//.exec(mail.body)?.[1];
+  if (!token) throw new Error(`no invitation link in the mail to ${email}`);
+  return token;
+}
+
+/** The next unused invitation link of an institution (after the last, they come round again). */
+export function nextInvitationToken(inst: InstitutionWorld): string {
+  const token = inst.invitationTokens[inst.invitationCursor % inst.invitationTokens.length] as string;
+  inst.invitationCursor += 1;
+  return token;
+}
+
+async function institutionWorld(
+  app: FastifyInstance,
+  db: Db,
+  key: 'A' | 'B',
+  tag: string,
+): Promise<InstitutionWorld> {
   const name = `${key === 'A' ? 'North' : 'South'} ${tag}`;
   const domain = `${key.toLowerCase()}-${tag}.edu`;
   const { id } = await createInstitution(db.kysely, { name, domains: [domain] });
@@ -253,19 +344,124 @@ async function institutionWorld(db: Db, key: 'A' | 'B', tag: string): Promise<In
     order: 1,
     answerChoices: null,
   });
+  const spareMember = await makeUser(db.kysely, {
+    email: `spare-viewer@${domain}`,
+    role: 'viewer',
+    institutionId: id,
+    name: `Spare viewer of ${name}`,
+  });
+  const inviter = { institutionId: id, userId: null, email: null, address: null };
+  const mail = { brandName: 'Test', linkBase: 'http://localhost' };
+  const spareInvitation = await inviteMember({
+    db: db.kysely,
+    actor: inviter,
+    mail,
+    email: `spare-invitee@${domain}`,
+    name: 'Spare Invitee',
+    role: 'counsellor',
+  });
+  const invitationTokens: string[] = [];
+  // The first is only ever looked up; the rest are accepted, one per request.
+  for (let index = 0; index <= INVITATIONS_PER_WORLD; index += 1) {
+    const email = `invitee-${index}@${domain}`;
+    await inviteMember({
+      db: db.kysely,
+      actor: inviter,
+      mail,
+      email,
+      name: `Invitee ${index}`,
+      role: 'viewer',
+    });
+    invitationTokens.push(await mailedInvitationToken(db, email));
+  }
+  const colleague = await makeUser(db.kysely, {
+    email: `colleague@${domain}`,
+    role: 'institution_admin',
+    institutionId: id,
+  });
+  await withAuthenticatorApp(app, db, colleague);
   return {
     key,
     id,
     name,
     domain,
+    spareMemberId: spareMember.id,
+    spareInvitationId: spareInvitation.id,
+    lookupInvitationToken: invitationTokens[0] as string,
+    invitationTokens: invitationTokens.slice(1),
+    invitationCursor: 0,
     templateId: active.id,
     questions: await questionsOf(db, active.id),
     hashLink: active.hash_link,
     spareTemplateId: spare.id,
     spareQuestionId: spareQuestion.id,
     spareHashLink: spare.hash_link,
+    caseId: 0,
+    studentId: 0,
+    spareCaseIds: [],
+    campaignId: 0,
+    pausedCampaignId: 0,
+    inviteTokens: [],
+    colleagueId: colleague.id,
     secrets: [],
   };
+}
+
+/**
+ * A roster of one student in the group "Hardening", a weekly campaign that has sent its first
+ * round to them (its link's token read from the outbox), and a paused campaign.
+ */
+const INVITEES = 12;
+
+async function addCampaigns(app: FastifyInstance, db: Db, inst: InstitutionWorld, admin: Actor) {
+  const invitees = Array.from({ length: INVITEES }, (_, index) => `roster-invitee-${index}@${inst.domain}`);
+  await expectOk(
+    send(app, admin, {
+      method: 'POST',
+      url: '/api/roster/',
+      contentType: CSV,
+      raw: [
+        'name,email,group',
+        ...invitees.map((email, index) => `Invited ${index},${email},Hardening`),
+      ].join('\n'),
+    }),
+  );
+  const campaign = (body: object) =>
+    send(app, admin, {
+      method: 'POST',
+      url: '/api/campaigns/',
+      body: {
+        template_id: inst.templateId,
+        groups: ['Hardening'],
+        day: 'Monday',
+        hour: 9,
+        minute: 0,
+        ampm: 'AM',
+        recurring: true,
+        ...body,
+      },
+    });
+  inst.campaignId = (
+    (await expectOk(campaign({ send_now: true }))).json as { campaign: { id: number } }
+  ).campaign.id;
+  inst.pausedCampaignId = ((await expectOk(campaign({}))).json as { campaign: { id: number } }).campaign.id;
+  await expectOk(send(app, admin, { method: 'POST', url: `/api/campaigns/${inst.pausedCampaignId}/pause/` }));
+  await app.jobs.runDue();
+  for (const invitee of invitees) {
+    const mail = await db.kysely
+      .selectFrom('mail_outbox')
+      .select('body')
+      .where('to_address', '=', invitee)
+      .executeTakeFirstOrThrow();
+    const token = mail.body.match(/\/survey\/invite\/([A-Za-z0-9_-]+)\//)?.[1];
+    if (!token) throw new Error('world set-up failed: no invitation link was mailed');
+    inst.inviteTokens.push(token);
+  }
+}
+
+/** An invitation token no request has answered with yet (the last one, once all are used). */
+export function nextInviteToken(inst: InstitutionWorld): string {
+  return (inst.inviteTokens.length > 2 ? inst.inviteTokens.pop() : inst.inviteTokens.at(-1)) ?? '';
 }
 
 /**
@@ -274,28 +470,38 @@ async function institutionWorld(db: Db, key: 'A' | 'B', tag: string): Promise<In
  */
 export async function createWorld(app: FastifyInstance, db: Db): Promise<World> {
   const tag = crypto.randomBytes(4).toString('hex');
-  const A = await institutionWorld(db, 'A', tag);
-  const B = await institutionWorld(db, 'B', tag);
+  const A = await institutionWorld(app, db, 'A', tag);
+  const B = await institutionWorld(app, db, 'B', tag);
   const user = (
     email: string,
-    role: 'student' | 'institution_admin' | 'superuser',
+    role: 'student' | 'institution_admin' | 'counsellor' | 'viewer' | 'superuser',
     institutionId: number | null,
   ) => makeUser(db.kysely, { email, role, institutionId, name: `${email.split('@')[0]} person` });
   const studentA = await user(`student@${A.domain}`, 'student', A.id);
   const studentB = await user(`student@${B.domain}`, 'student', B.id);
-  const adminA = await user(`admin@${A.domain}`, 'institution_admin', A.id);
-  const adminB = await user(`admin@${B.domain}`, 'institution_admin', B.id);
+  const staff = async (email: string, role: 'institution_admin' | 'counsellor' | 'viewer', id: number) =>
+    withAuthenticatorApp(app, db, await user(email, role, id));
+  const adminA = await staff(`admin@${A.domain}`, 'institution_admin', A.id);
+  const counsellorA = await staff(`counsellor@${A.domain}`, 'counsellor', A.id);
+  const viewerA = await staff(`viewer@${A.domain}`, 'viewer', A.id);
+  const adminB = await staff(`admin@${B.domain}`, 'institution_admin', B.id);
+  const pendingAdminA = await user(`pending-admin@${A.domain}`, 'institution_admin', A.id);
   const superuser = await user(`root-${tag}@vendor.example`, 'superuser', null);
   const member = await user(`member@${A.domain}`, 'student', A.id);
   const actors: Record<AnyActor, Actor> = {
     anonymous: await actorFor(app, db, 'anonymous', null, null),
     studentA: await actorFor(app, db, 'studentA', 'A', studentA),
     studentB: await actorFor(app, db, 'studentB', 'B', studentB),
-    adminA: await actorFor(app, db, 'adminA', 'A', adminA),
-    adminB: await actorFor(app, db, 'adminB', 'B', adminB),
+    adminA: await actorFor(app, db, 'adminA', 'A', adminA, 'password_and_second_factor'),
+    counsellorA: await actorFor(app, db, 'counsellorA', 'A', counsellorA, 'password_and_second_factor'),
+    viewerA: await actorFor(app, db, 'viewerA', 'A', viewerA, 'password_and_second_factor'),
+    adminB: await actorFor(app, db, 'adminB', 'B', adminB, 'password_and_second_factor'),
+    pendingAdminA: await actorFor(app, db, 'pendingAdminA', 'A', pendingAdminA),
     superuser: await actorFor(app, db, 'superuser', null, superuser),
   };
   const world: World = { tag, A, B, actors, member: { email: member.email, password: TEST_PASSWORD } };
+  await addCampaigns(app, db, A, actors.adminA);
+  await addCampaigns(app, db, B, actors.adminB);
 
   // Private data in both institutions, written through the API as the product writes it.
   for (const inst of [A, B]) {
@@ -322,6 +528,33 @@ export async function createWorld(app: FastifyInstance, db: Db): Promise<World> 
         },
       }),
     );
+    // Flagged answers open cases: the first is what case work and student history aim at; the
+    // others are resolved, one per actor allowed to (a resolved case cannot be resolved again).
+    for (const n of [0, 1, 2]) {
+      const flaggedEmail = `flagged-${n}-${tag}@${inst.domain}`;
+      inst.secrets.push(`Flagged ${secret}-f${n}`, flaggedEmail);
+      await expectOk(
+        send(app, actors.anonymous, {
+          method: 'POST',
+          url: `/api/survey/link/${inst.hashLink}/`,
+          body: {
+            student_name: `Flagged ${secret}-f${n}`,
+            school_email: flaggedEmail,
+            answers: answersFor(inst.questions, 'I want to kill myself'),
+          },
+        }),
+      );
+    }
+    const [opened, ...spares] = await db.kysely
+      .selectFrom('cases')
+      .select(['id', 'respondent_id'])
+      .where('institution_id', '=', inst.id)
+      .orderBy('id')
+      .execute();
+    if (!opened) throw new Error('a flagged answer should have opened a case');
+    inst.caseId = opened.id;
+    inst.studentId = opened.respondent_id;
+    inst.spareCaseIds = spares.map((spare) => spare.id);
     await expectOk(
       send(app, student, {
         method: 'POST',
@@ -367,6 +600,17 @@ const TABLES = [
   'dashboard_students',
   'dashboard_student_months',
   'dashboard_latest_days',
+  'staff_invitations',
+  'cases',
+  'case_events',
+  'case_mails',
+  'roster_students',
+  'campaigns',
+  'campaign_invitations',
+  'totp_credentials',
+  'recovery_codes',
+  'passkeys',
+  'passkey_challenges',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];
@@ -497,6 +741,27 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
         .selectFrom('dashboard_latest_days')
         .selectAll()
         .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    staff_invitations: json(
+      await k
+        .selectFrom('staff_invitations')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
+    ),
+    roster_students: json(
+      await k.selectFrom('roster_students').selectAll().where('institution_id', '=', institutionId).execute(),
+    ),
+    campaigns: json(
+      await k.selectFrom('campaigns').selectAll().where('institution_id', '=', institutionId).execute(),
+    ),
+    campaign_invitations: json(
+      await k
+        .selectFrom('campaign_invitations')
+        .innerJoin('campaigns', 'campaigns.id', 'campaign_invitations.campaign_id')
+        .selectAll('campaign_invitations')
+        .where('campaigns.institution_id', '=', institutionId)
         .execute(),
     ),
   };

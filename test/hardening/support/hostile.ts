@@ -5,7 +5,7 @@
  * and serialised by hand, so keys such as "__proto__" reach the server exactly as written.
  */
 import fc from 'fast-check';
-import { FORM, type Req } from './harness';
+import { CSV, FORM, type Req } from './harness';
 import type { RouteKey } from './routes';
 
 /** A JSON object written entry by entry (duplicate and prototype keys included). */
@@ -396,6 +396,7 @@ export function mutationsFor(route: RouteKey, base: Req): fc.Arbitrary<Mutation[
  * form encoding for field mutations, so the hostile values reach its own parser.
  */
 export function applyMutations(route: RouteKey, base: Req, mutations: Mutation[]): Req {
+  if (base.contentType === CSV) return applyCsvMutations(route, base, mutations);
   const isForm = base.contentType === FORM;
   let entries: [string, Json][] = isForm
     ? [...new URLSearchParams(base.raw ?? '')].map(([key, value]) => [key, value])
@@ -496,6 +497,36 @@ export function applyMutations(route: RouteKey, base: Req, mutations: Mutation[]
     return { method, url, raw: form.toString(), contentType: FORM };
   }
   return { method, url, raw: toJson(body), contentType: 'application/json' };
+}
+
+/** A CSV cell holding the text exactly, whatever quotes, commas and line breaks it has. */
+function csvCell(text: string): string {
+  return `"${text.replaceAll('"', '""')}"`;
+}
+
+/**
+ * A CSV upload (the roster): hostile text goes into the file's cells, so it reaches the CSV
+ * reader and the stored rows; the other mutations apply as to any request (a JSON body, a raw
+ * body of another type, a query), which the route must refuse.
+ */
+function applyCsvMutations(route: RouteKey, base: Req, mutations: Mutation[]): Req {
+  const lines = (base.raw ?? '').split('\r\n');
+  const textMutations = mutations.filter((mutation) => mutation.kind === 'hostile-text');
+  for (const mutation of textMutations) {
+    const cells = (lines[1] ?? '').match(/"(?:[^"]|"")*"|[^,]+/g) ?? [];
+    cells[mutation.pick % Math.max(1, cells.length)] = csvCell(mutation.text);
+    lines[1] = cells.join(',');
+  }
+  const csvText = lines.join('\r\n');
+  const others = mutations.filter((mutation) => mutation.kind !== 'hostile-text');
+  if (others.length === 0) return { ...base, raw: csvText };
+  const asJson = applyMutations(
+    route,
+    { method: base.method, url: base.url, body: { csv: csvText } },
+    others,
+  );
+  const keepsCsv = others.every((mutation) => mutation.kind === 'query' || mutation.kind === 'path-param');
+  return keepsCsv ? { ...asJson, raw: csvText, contentType: CSV } : asJson;
 }
 
 /** Paths (lists of keys) to every string value in the entries, nested objects included. */

@@ -5,6 +5,13 @@ import * as dashboard from './003_dashboard';
 import * as sharedLimits from './004_shared_limits';
 import * as provenIdentity from './005_proven_identity';
 import * as screeningLexiconVersion from './006_screening_lexicon_version';
+import * as jobsAndAudit from './007_jobs_and_audit';
+import * as cases from './008_cases';
+import * as roster from './009_roster';
+import * as staffSignIn from './010_staff_sign_in';
+import * as staffTeam from './011_staff_team';
+import * as passkeys from './012_passkeys';
+import * as campaigns from './013_campaigns';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -17,4 +24,11 @@ export const migrations: Record<string, Migration> = {
   '004_shared_limits': sharedLimits,
   '005_proven_identity': provenIdentity,
   '006_screening_lexicon_version': screeningLexiconVersion,
+  '007_jobs_and_audit': jobsAndAudit,
+  '008_cases': cases,
+  '009_roster': roster,
+  '010_staff_sign_in': staffSignIn,
+  '011_staff_team': staffTeam,
+  '012_passkeys': passkeys,
+  '013_campaigns': campaigns,
 };

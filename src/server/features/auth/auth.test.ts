@@ -88,6 +88,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'student@north.edu',
         name: 'Sam North',
         institution_name: 'North University',
+        role: 'student',
       });
     });
 
@@ -102,6 +103,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'admin@south.edu',
         name: 'admin',
         institution_name: 'South College',
+        role: 'admin',
       });
     });
 
@@ -117,6 +119,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'root@north.edu',
         name: 'root',
         institution_name: null,
+        role: 'superuser',
       });
     });
   });
@@ -496,6 +499,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'nora@north.edu',
         name: 'Nora New',
         institution_name: 'North University',
+        role: 'student',
       });
     });
 

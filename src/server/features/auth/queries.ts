@@ -13,6 +13,7 @@ export function findUserByEmail(db: Executor, email: string) {
       'users.role',
       'users.password_hash',
       'users.institution_id',
+      'users.removed_at',
       'institutions.name as institution_name',
     ])
     .where('users.email', '=', email)

@@ -9,7 +9,7 @@ import {
 } from '../../../common/schemas/auth';
 import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
-import { requireUser } from '../../lib/guards';
+import { requireSession } from '../../lib/guards';
 import { deleteSession } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
 import { visitorHash } from '../../lib/visitor';
@@ -66,7 +66,8 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
         if (request.cookies.user_email || request.cookies.auth_token) clearAuthCookies(request, reply);
         throw new AppError('UNAUTHENTICATED', 'Not authenticated');
       }
-      return toCurrentUser(requireUser(request));
+      // Also while a staff sign-in waits for its second factor: the answer says so.
+      return toCurrentUser(requireSession(request));
     },
   );
 
@@ -133,7 +134,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
       const { message } = await registerStudent({
         db: db.kysely,
         context: options.codes,
-        publicUrl: config.web.publicUrl,
+        linkBase: config.mail.linkBase,
         visitorHash: visitorHash(request, reply),
         institutionName: body.institution_name,
         name: body.name,

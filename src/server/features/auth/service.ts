@@ -1,14 +1,17 @@
 import type { Kysely } from 'kysely';
+import { roleName } from '../../../common/roles';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import type { LoginLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
+import { secondFactorStep } from '../../lib/guards';
 import { clearLimit, enforceLimit } from '../../lib/limits';
+import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
-import { createSession, deleteSession, type SessionUser } from '../../lib/sessions';
+import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
@@ -32,13 +35,16 @@ export function accountThrottledMessage(windowMs: number): string {
 }
 
 export function toCurrentUser(user: SessionUser): CurrentUser {
+  const step = secondFactorStep(user);
   return {
+    ...(step ? { second_factor: step } : {}),
     is_authenticated: true,
     is_superuser: user.role === 'superuser',
     is_institution_admin: user.role === 'institution_admin',
     email: user.email,
     name: user.name,
     institution_name: user.institutionName,
+    role: roleName(user.role),
   };
 }
 
@@ -80,7 +86,8 @@ export async function authenticate(options: {
     );
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
-  if (!user || !valid) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
+  // A removed member is told what anyone with a wrong password is: the account says nothing.
+  if (!user || !valid || user.removed_at !== null) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
   await clearLimit(db, throttleKey);
   if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
   return {
@@ -90,6 +97,8 @@ export async function authenticate(options: {
     role: user.role,
     institutionId: user.institution_id,
     institutionName: user.institution_name,
+    signInMethod: 'password',
+    hasSecondFactor: await userHasSecondFactor(db, user.id),
   };
 }
 
@@ -127,8 +136,8 @@ export async function insertStudentAccount(
 }
 
 /** Told to an address that already has an account when someone registers it again. */
-function accountExistsMail(brandName: string, email: string, publicUrl: string | null) {
-  const where = publicUrl ? ` at ${new URL('/login/', publicUrl).href}` : '';
+function accountExistsMail(brandName: string, email: string, linkBase: string) {
+  const where = ` at ${mailLink(linkBase, '/login/')}`;
   return {
     to: email,
     subject: `Your ${brandName} Health account`,
@@ -149,7 +158,7 @@ function accountExistsMail(brandName: string, email: string, publicUrl: string |
 export async function registerStudent(options: {
   db: Kysely<Database>;
   context: CodeContext;
-  publicUrl: string | null;
+  linkBase: string;
   visitorHash: string;
   institutionName: string;
   name: string;
@@ -176,7 +185,7 @@ export async function registerStudent(options: {
   const at = now();
   await db.transaction().execute(async (trx) => {
     if (await queries.findUserByEmail(trx, email)) {
-      await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.publicUrl), at);
+      await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
       return;
     }
     await queries.deleteLapsedRegistrations(trx, at - PENDING_REGISTRATION_LIFETIME);

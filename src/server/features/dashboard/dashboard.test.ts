@@ -172,6 +172,15 @@ async function buildNorth(context: TestContext, cast: Cast) {
 
 const EXPECTED_NORTH: Omit<DashboardData, 'generated_at' | 'flagged_details'> = {
   unverified_flagged: [],
+  identities_shown: true,
+  num_unverified_flagged: 0,
+  // Stored straight through the rollups, these submissions opened no case.
+  follow_up: {
+    open_cases: 0,
+    overdue_cases: 0,
+    time_to_alert_sent: { count: 0, median_ms: null, p90_ms: null },
+    time_to_acknowledge: { count: 0, median_ms: null, p90_ms: null },
+  },
   months: [
     'Jan 2025',
     'Feb 2025',
@@ -263,6 +272,9 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
         tier: 'urgent',
         reasons: ['Safety answer: Sometimes'],
         submitted_at: '2025-12-10T10:00:00.000Z',
+        student_id: expect.any(Number),
+        case_id: null,
+        case_status: null,
       },
       {
         name: 'Erin Evans',
@@ -270,6 +282,9 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
         tier: 'elevated',
         reasons: ['Free text suggests hopelessness'],
         submitted_at: '2025-12-01T10:00:00.000Z',
+        student_id: expect.any(Number),
+        case_id: null,
+        case_status: null,
       },
       {
         name: 'Dave Davis',
@@ -277,6 +292,9 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
         tier: 'elevated',
         reasons: ['Mean of answers 4.3'],
         submitted_at: '2025-11-06T10:00:00.000Z',
+        student_id: expect.any(Number),
+        case_id: null,
+        case_status: null,
       },
     ]);
   });
@@ -308,7 +326,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
     expect((await dashboardAs(cast.studentA.email)).body).toEqual({
       success: false,
       code: 'FORBIDDEN',
-      message: 'Admin access required',
+      message: 'Staff access required',
     });
     const anonymous = new TestAgent(context.app);
     for (const url of [
@@ -540,5 +558,85 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
     expect(dashboard.monthly_support_perception.at(-1)).toBe(50);
     expect(dashboard.flagged_details[0]?.tier).toBe('urgent');
     expect(dashboard.flagged_details[0]?.reasons.length).toBeGreaterThan(0);
+    // The row links to the case the urgent answer opened, and shows its state.
+    const [opened] = await context.db.kysely.selectFrom('cases').select(['id', 'respondent_id']).execute();
+    expect(dashboard.flagged_details[0]).toMatchObject({
+      case_id: opened?.id,
+      case_status: 'new',
+      student_id: opened?.respondent_id,
+    });
+    expect(dashboard.follow_up).toMatchObject({ open_cases: 1, time_to_alert_sent: { count: 0 } });
+  });
+
+  it('gives the time from submission to alert sent and to acknowledgement, median and 90th percentile', async () => {
+    const east = await makeInstitution(context.db.kysely, 'East University', ['east.edu']);
+    const eastAdmin = await makeUser(context.db.kysely, {
+      email: 'admin@east.edu',
+      role: 'institution_admin',
+      institutionId: east.id,
+    });
+    const link = await context.db.kysely
+      .selectFrom('survey_templates')
+      .select(['id', 'hash_link'])
+      .where('institution_id', '=', east.id)
+      .executeTakeFirstOrThrow();
+    const questions = await context.db.kysely
+      .selectFrom('questions')
+      .select(['id', 'question_type'])
+      .where('template_id', '=', link.id)
+      .execute();
+    const start = Date.UTC(2026, 0, 5, 9);
+    vi.useFakeTimers({ toFake: ['Date'] });
+    for (const [index, name] of ['ann', 'ben', 'cat'].entries()) {
+      vi.setSystemTime(start + index * 60_000);
+      const answered = await new TestAgent(context.app).post(`/api/survey/link/${link.hash_link}/`, {
+        student_name: name,
+        school_email: `${name}@east.edu`,
+        answers: Object.fromEntries(
+          questions.map((question) => [
+            String(question.id),
+            question.question_type === 'text' ? 'I want to kill myself' : '1',
+          ]),
+        ),
+      });
+      expect(answered.status).toBe(200);
+    }
+    // The alerts go out 2 s, 3 s and 4 s after their submissions (one alert contact: the admin).
+    const alerts = await context.db.kysely
+      .selectFrom('case_mails')
+      .innerJoin('cases', 'cases.id', 'case_mails.case_id')
+      .select(['case_mails.mail_id', 'cases.first_submitted_at'])
+      .where('cases.institution_id', '=', east.id)
+      .orderBy('cases.id')
+      .execute();
+    for (const [index, alert] of alerts.entries()) {
+      await context.db.kysely
+        .updateTable('mail_outbox')
+        .set({ status: 'sent', sent_at: alert.first_submitted_at + (index + 2) * 1000 })
+        .where('id', '=', alert.mail_id)
+        .execute();
+    }
+    const admin = new TestAgent(context.app);
+    await admin.login(eastAdmin.email, 'correct-horse-battery');
+    const opened = await context.db.kysely
+      .selectFrom('cases')
+      .select('id')
+      .where('institution_id', '=', east.id)
+      .orderBy('id')
+      .execute();
+    // Acknowledged 10 minutes after the first submission, which is 10, 9 and 8 minutes after each.
+    vi.setSystemTime(start + 10 * 60_000);
+    for (const { id } of opened) await admin.post(`/api/cases/${id}/acknowledge/`);
+    vi.setSystemTime(start + 20 * 60_000);
+    const response = await admin.get<DashboardData>('/api/dashboard/');
+    vi.useRealTimers();
+    expect(response.status, response.text).toBe(200);
+    const dashboard = response.body;
+    expect(dashboard.follow_up).toEqual({
+      open_cases: 3,
+      overdue_cases: 0,
+      time_to_alert_sent: { count: 3, median_ms: 3000, p90_ms: 4000 },
+      time_to_acknowledge: { count: 3, median_ms: 9 * 60_000, p90_ms: 10 * 60_000 },
+    });
   });
 });

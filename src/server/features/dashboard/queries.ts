@@ -123,6 +123,7 @@ export function flaggedStudents(db: Executor, institutionId: number, offset: num
       'student.latest_at as submitted_at',
       'latest.student_name as name',
       'latest.reasons',
+      'latest.respondent_id',
     ])
     .orderBy('student.latest_priority', 'desc')
     .orderBy('student.latest_at', 'desc')
@@ -134,7 +135,14 @@ export function flaggedStudents(db: Executor, institutionId: number, offset: num
 export function unverifiedFlagged(db: Executor, institutionId: number, since: number, limit: number) {
   return db
     .selectFrom('submissions')
-    .select(['student_name as name', 'school_email as email', 'tier', 'reasons', 'created_at'])
+    .select([
+      'student_name as name',
+      'school_email as email',
+      'tier',
+      'reasons',
+      'created_at',
+      'respondent_id',
+    ])
     .where('institution_id', '=', institutionId)
     .where('verified_at', 'is', null)
     .where('created_at', '>=', since)
@@ -142,5 +150,73 @@ export function unverifiedFlagged(db: Executor, institutionId: number, since: nu
     .orderBy('created_at', 'desc')
     .orderBy('id', 'desc')
     .limit(limit)
+    .execute();
+}
+
+// ---------------------------------------------------------------------------------------------
+// The roster as the response rate's denominator (design section 10), once the institution has one.
+
+/**
+ * The roster's size, how many of its students answered since `activeSince`, and how many had
+ * joined it before each of `monthEnds`: indexed counts whose cost follows the roster, not the
+ * number of submissions.
+ */
+export async function rosterFigures(
+  db: Executor,
+  institutionId: number,
+  window: { activeSince: number; monthEnds: number[] },
+) {
+  const row = await db
+    .selectFrom('institutions')
+    .select((eb) => [
+      eb
+        .selectFrom('roster_students')
+        .select((sub) => sub.fn.countAll<number | string>().as('n'))
+        .where('institution_id', '=', institutionId)
+        .as('size'),
+      eb
+        .selectFrom('roster_students')
+        .innerJoin('dashboard_students', (join) =>
+          join
+            .onRef('dashboard_students.institution_id', '=', 'roster_students.institution_id')
+            .onRef('dashboard_students.email', '=', 'roster_students.email'),
+        )
+        .select((sub) => sub.fn.countAll<number | string>().as('n'))
+        .where('roster_students.institution_id', '=', institutionId)
+        .where('dashboard_students.latest_at', '>=', window.activeSince)
+        .as('active'),
+      ...window.monthEnds.map((end, index) =>
+        eb
+          .selectFrom('roster_students')
+          .select((sub) => sub.fn.countAll<number | string>().as('n'))
+          .where('institution_id', '=', institutionId)
+          .where('created_at', '<', end)
+          .as(`known_${index}`),
+      ),
+    ])
+    .where('institutions.id', '=', institutionId)
+    .executeTakeFirst();
+  const values = (row ?? {}) as Record<string, number | string | null>;
+  return {
+    size: Number(values.size ?? 0),
+    active: Number(values.active ?? 0),
+    knownBy: window.monthEnds.map((_end, index) => Number(values[`known_${index}`] ?? 0)),
+  };
+}
+
+/** Roster students who answered in each month from `fromMonth` on. */
+export function rosterRespondersByMonth(db: Executor, institutionId: number, fromMonth: number) {
+  return db
+    .selectFrom('roster_students')
+    .innerJoin('dashboard_students', (join) =>
+      join
+        .onRef('dashboard_students.institution_id', '=', 'roster_students.institution_id')
+        .onRef('dashboard_students.email', '=', 'roster_students.email'),
+    )
+    .innerJoin('dashboard_student_months', 'dashboard_student_months.student_id', 'dashboard_students.id')
+    .select((eb) => ['dashboard_student_months.month', eb.fn.countAll<number | string>().as('students')])
+    .where('roster_students.institution_id', '=', institutionId)
+    .where('dashboard_student_months.month', '>=', fromMonth)
+    .groupBy('dashboard_student_months.month')
     .execute();
 }

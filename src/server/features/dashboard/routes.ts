@@ -1,14 +1,21 @@
 import { Readable } from 'node:stream';
-import type { FastifyReply } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import { can, roleName, storedRolesWith } from '../../../common/roles';
 import { ErrorResponse } from '../../../common/schemas/common';
-import { DashboardData, FlaggedPage, FlaggedPageQuery } from '../../../common/schemas/dashboard';
-import { requireAdmin } from '../../lib/guards';
+import {
+  DashboardData,
+  DashboardEventStream,
+  FlaggedPage,
+  FlaggedPageQuery,
+} from '../../../common/schemas/dashboard';
+import { StudentDataExport } from '../../../common/schemas/identity';
+import { auditActor, recordAudit } from '../../lib/audit';
+import { requireStaff, type StaffUser } from '../../lib/guards';
 import { now } from '../../lib/time';
 import { openLiveHub } from '../../live';
 import { exportSubmissionsCsv } from './export/export';
-import { getDashboard, listFlaggedStudents, openDashboardStream } from './service';
+import { dashboardFor, getDashboard, listFlaggedStudents, openDashboardStream } from './service';
 
 const errors = { 401: ErrorResponse, 403: ErrorResponse };
 const tags = ['dashboard'];
@@ -21,6 +28,11 @@ function sendStream(reply: FastifyReply, body: Readable) {
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
+  /** Names on the dashboard are a read of identifiable data: recorded before they are sent. */
+  const recordNamesRead = async (request: FastifyRequest, user: StaffUser, action: string) => {
+    if (can(roleName(user.role), 'student_identities'))
+      await recordAudit(db.kysely, auditActor(request, user), { action });
+  };
   const hub = openLiveHub({
     db,
     log: app.log,
@@ -35,14 +47,19 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: "The admin's institution dashboard numbers",
+        summary: "The staff member's institution dashboard; a viewer's has numbers and no names",
         response: { 200: DashboardData, ...errors },
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const staff = requireStaff(request, storedRolesWith('dashboard'));
       reply.header('cache-control', 'no-store');
-      return getDashboard({ db: db.kysely, institutionId: admin.institutionId });
+      const data = dashboardFor(
+        staff.role,
+        await getDashboard({ db: db.kysely, institutionId: staff.institutionId }),
+      );
+      await recordNamesRead(request, staff, 'dashboard.read');
+      return data;
     },
   );
 
@@ -57,9 +74,15 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const staff = requireStaff(request, storedRolesWith('student_identities'));
       reply.header('cache-control', 'no-store');
-      return listFlaggedStudents({ db: db.kysely, institutionId: admin.institutionId, ...request.query });
+      const page = await listFlaggedStudents({
+        db: db.kysely,
+        institutionId: staff.institutionId,
+        ...request.query,
+      });
+      await recordNamesRead(request, staff, 'dashboard.flagged.read');
+      return page;
     },
   );
 
@@ -69,16 +92,20 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Server-Sent Events: a "dashboard" event with fresh numbers now and after every change',
-        response: { 200: z.string().describe('text/event-stream'), 429: ErrorResponse, ...errors },
+        response: { 200: DashboardEventStream, 429: ErrorResponse, ...errors },
       },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const staff = requireStaff(request, storedRolesWith('dashboard'));
       const stream = await openDashboardStream({
         db: db.kysely,
         hub,
-        admin,
+        admin: staff,
         sessionIdHash: request.session?.idHash ?? '',
+      });
+      await recordNamesRead(request, staff, 'dashboard.stream.open').catch((error: unknown) => {
+        stream.close();
+        throw error;
       });
       reply.raw.once('close', () => stream.close());
       reply
@@ -96,13 +123,14 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: "The institution's submissions as CSV, one row per submission and one column per question",
-        response: { 200: z.string().describe('text/csv'), 429: ErrorResponse, ...errors },
+        response: { 200: StudentDataExport, 429: ErrorResponse, ...errors },
       },
       // Each export reads every submission: plenty for people, a wall for a script in a loop.
       config: { rateLimit: { max: EXPORTS_PER_MINUTE, timeWindow: 60_000 } },
     },
     async (request, reply) => {
-      const admin = requireAdmin(request);
+      const staff = requireStaff(request, storedRolesWith('export'));
+      await recordAudit(db.kysely, auditActor(request, staff), { action: 'submissions.export' });
       const date = new Date(now()).toISOString().slice(0, 10);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
@@ -110,7 +138,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'no-store');
       return sendStream(
         reply,
-        Readable.from(exportSubmissionsCsv({ db: db.kysely, institutionId: admin.institutionId })),
+        Readable.from(exportSubmissionsCsv({ db: db.kysely, institutionId: staff.institutionId })),
       );
     },
   );

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { can, roleName } from '../../../common/roles';
 import {
   DASHBOARD_EVENT,
   type DashboardData,
@@ -10,15 +11,23 @@ import {
 import { databaseUnavailability } from '../../db/availability';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson, StoredReasons } from '../../db/stored-json';
-import type { Database } from '../../db/types';
+import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
-import type { AdminUser } from '../../lib/guards';
+import type { StaffUser } from '../../lib/guards';
 import { streamSlots } from '../../lib/limits';
 import { isSessionLive } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { EventStream, type LiveHub } from '../../live';
+import { type CaseLink, caseLinksOf, followUpFigures } from '../cases/dashboard';
 import * as queries from './queries';
-import { dashboardMonths, dayOf, dayStart, monthLabel, RESPONSE_WINDOW_DAYS } from './rollups/calendar';
+import {
+  dashboardMonths,
+  dayOf,
+  dayStart,
+  monthEnd,
+  monthLabel,
+  RESPONSE_WINDOW_DAYS,
+} from './rollups/calendar';
 
 /** Whole percent, rounded to nearest; 0 when there is nothing to divide by. */
 export function percent(part: number, whole: number): number {
@@ -37,13 +46,49 @@ async function readFlagged(
   limit: number,
 ): Promise<FlaggedStudent[]> {
   const rows = await queries.flaggedStudents(db, institutionId, offset, limit);
+  const cases = await caseLinksOf(
+    db,
+    institutionId,
+    rows.map((row) => row.respondent_id),
+  );
   return rows.map((row) => ({
     name: row.name,
     email: row.email,
     tier: row.tier === 'urgent' ? 'urgent' : 'elevated',
     reasons: parseReasons(row.reasons),
     submitted_at: new Date(row.submitted_at ?? 0).toISOString(),
+    ...caseColumns(row.respondent_id, cases),
   }));
+}
+
+/** The row's links: the student's history and case, and the case's state. */
+function caseColumns(respondentId: number, cases: Map<number, CaseLink>) {
+  const link = cases.get(respondentId);
+  return { student_id: respondentId, case_id: link?.id ?? null, case_status: link?.status ?? null };
+}
+
+/**
+ * The response rate and its monthly trend. Once the institution has a roster, it is the
+ * denominator (design section 10): roster students who answered over roster students known then.
+ * Until then, every student the institution knows of (design section 5): `fallback`.
+ */
+async function responseRates(
+  db: Executor,
+  institutionId: number,
+  options: { months: number[]; windowStart: number; fallback: { rate: number; monthly: number[] } },
+): Promise<{ rate: number; monthly: number[] }> {
+  const { months, windowStart } = options;
+  const roster = await queries.rosterFigures(db, institutionId, {
+    activeSince: windowStart,
+    monthEnds: months.map(monthEnd),
+  });
+  if (roster.size === 0) return options.fallback;
+  const responders = await queries.rosterRespondersByMonth(db, institutionId, months[0] ?? 0);
+  const byMonth = new Map(responders.map((row) => [Number(row.month), Number(row.students)]));
+  return {
+    rate: percent(roster.active, roster.size),
+    monthly: months.map((month, index) => percent(byMonth.get(month) ?? 0, roster.knownBy[index] ?? 0)),
+  };
 }
 
 /** Every number of the dashboard, from three small reads whatever the data size. */
@@ -59,12 +104,26 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
   const monthRows = await queries.monthRowsFrom(db, institutionId, months[0] ?? 0);
   const flagged = await readFlagged(db, institutionId, 0, FLAGGED_LIST_LIMIT);
   const unverified = await queries.unverifiedFlagged(db, institutionId, windowStart, UNVERIFIED_LIST_LIMIT);
+  const unverifiedCases = await caseLinksOf(
+    db,
+    institutionId,
+    unverified.map((row) => row.respondent_id),
+  );
+  const followUp = await followUpFigures(db, institutionId, at);
 
   const byMonth = new Map(monthRows.map((row) => [row.month, row]));
   // Students known by a month's end: everyone, minus those first seen after that month.
   const knownBy = (month: number) =>
     totals.students -
     monthRows.filter((row) => row.month > month).reduce((sum, row) => sum + row.new_students, 0);
+  const rates = await responseRates(db, institutionId, {
+    months,
+    windowStart,
+    fallback: {
+      rate: percent(activeStudents, totals.students),
+      monthly: months.map((month) => percent(byMonth.get(month)?.students ?? 0, knownBy(month))),
+    },
+  });
 
   return {
     months: months.map(monthLabel),
@@ -73,11 +132,11 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
       const row = byMonth.get(month);
       return percent(row?.support_positive ?? 0, row?.support_answers ?? 0);
     }),
-    monthly_response_rates: months.map((month) => percent(byMonth.get(month)?.students ?? 0, knownBy(month))),
+    monthly_response_rates: rates.monthly,
     num_responses: totals.responses,
     num_flagged_students: totals.flagged_students,
     num_stable_students: totals.stable_students,
-    response_rate: percent(activeStudents, totals.students),
+    response_rate: rates.rate,
     num_students: totals.students,
     num_good_sleep_quality: totals.good_sleep,
     num_bad_sleep_quality: totals.poor_sleep,
@@ -95,8 +154,28 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
       tier: row.tier === 'urgent' ? 'urgent' : 'elevated',
       reasons: parseReasons(row.reasons),
       submitted_at: new Date(row.created_at).toISOString(),
+      ...caseColumns(row.respondent_id, unverifiedCases),
     })),
+    identities_shown: true,
+    num_unverified_flagged: unverified.length,
+    follow_up: followUp,
     generated_at: new Date(at).toISOString(),
+  };
+}
+
+/**
+ * The dashboard as a role may see it: a viewer sees numbers only, so every list of students goes
+ * (their counts stay). Not rows without names: a tier, reasons and a time are enough to tell who
+ * answered in a small department.
+ */
+export function dashboardFor(role: Role, data: DashboardData): DashboardData {
+  if (can(roleName(role), 'student_identities')) return data;
+  return {
+    ...data,
+    flagged_students: [],
+    flagged_details: [],
+    unverified_flagged: [],
+    identities_shown: false,
   };
 }
 
@@ -144,16 +223,17 @@ const STREAM_SLOT_LEASE_MS = 3 * HEARTBEAT_MS;
 const RECONNECT_MS = 3_000;
 
 /**
- * A live dashboard for one admin: the current numbers at once (a reconnecting browser is back in
+ * A live dashboard for one staff member, as their role may see it: the current numbers at once (a reconnecting browser is back in
  * step), then fresh numbers after every change to the institution. Ends when the session does.
  */
 export async function openDashboardStream(options: {
   db: Kysely<Database>;
   hub: LiveHub<DashboardData>;
-  admin: AdminUser;
+  admin: StaffUser;
   sessionIdHash: string;
 }): Promise<EventStream> {
   const { db, hub, admin, sessionIdHash } = options;
+  const shown = (data: DashboardData) => dashboardFor(admin.role, data);
   const slot = await streamSlots(db, {
     perUser: MAX_STREAMS_PER_USER,
     leaseMs: STREAM_SLOT_LEASE_MS,
@@ -188,13 +268,13 @@ export async function openDashboardStream(options: {
       institutionId: admin.institutionId,
       userId: admin.id,
       deliver: async (data) => {
-        if (await stillWanted()) stream.send(DASHBOARD_EVENT, data);
+        if (await stillWanted()) stream.send(DASHBOARD_EVENT, shown(data));
         else stream.close();
       },
       close: () => stream.close(),
     });
     stream.onClose(unwatch);
-    stream.send(DASHBOARD_EVENT, await getDashboard({ db, institutionId: admin.institutionId }));
+    stream.send(DASHBOARD_EVENT, shown(await getDashboard({ db, institutionId: admin.institutionId })));
     return stream;
   } catch (error) {
     stream.close();

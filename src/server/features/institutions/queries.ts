@@ -35,3 +35,41 @@ export async function institutionDomains(db: Executor, institutionId: number): P
 export function findInstitutionIdByName(db: Executor, name: string) {
   return db.selectFrom('institutions').select('id').where('name', '=', name).executeTakeFirst();
 }
+
+/** What the follow-up needs to know of an institution: contacts, deadlines, calendar. */
+export function institutionSettingsRow(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('institutions')
+    .select([
+      'id',
+      'name',
+      'alert_emails',
+      'escalation_emails',
+      'urgent_ack_minutes',
+      'elevated_ack_minutes',
+      'time_zone',
+      'crisis_resources',
+    ])
+    .where('id', '=', institutionId)
+    .executeTakeFirst();
+}
+
+export async function updateInstitutionSettings(
+  db: Executor,
+  institutionId: number,
+  settings: {
+    alert_emails: string;
+    escalation_emails: string;
+    urgent_ack_minutes: number;
+    elevated_ack_minutes: number;
+    time_zone: string;
+    crisis_resources: string | null;
+  },
+) {
+  await db.updateTable('institutions').set(settings).where('id', '=', institutionId).execute();
+}
+
+/** Every institution's id and time zone (the daily digest runs per institution). */
+export function institutionZones(db: Executor) {
+  return db.selectFrom('institutions').select(['id', 'time_zone']).orderBy('id').execute();
+}

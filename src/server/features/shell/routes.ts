@@ -22,12 +22,23 @@ export const SCREEN_ROUTES = {
   '/': 'features/landing/LandingScreen.tsx',
   '/login/': 'features/auth/LoginScreen.tsx',
   '/register/': 'features/auth/RegisterScreen.tsx',
+  '/sign-in/second-factor/': 'features/second-factor/SecondFactorScreen.tsx',
   '/survey/': 'features/survey/SurveyScreen.tsx',
   '/survey/link/:hashLink/': 'features/survey/SurveyScreen.tsx',
+  '/survey/invite/:token/': 'features/survey/InvitationSurveyScreen.tsx',
   '/demo-survey/': 'features/demo-survey/DemoSurveyScreen.tsx',
   '/dashboard/': 'features/dashboard/DashboardScreen.tsx',
   '/admin/survey-templates/': 'features/templates/TemplatesScreen.tsx',
   '/schedule-survey/': 'features/schedule/ScheduleScreen.tsx',
+  '/admin/team/': 'features/team/TeamScreen.tsx',
+  '/admin/activity/': 'features/activity/ActivityScreen.tsx',
+  '/staff/invite/:token/': 'features/team/InvitationScreen.tsx',
+  '/cases/': 'features/cases/CasesScreen.tsx',
+  '/cases/:id/': 'features/cases/CaseScreen.tsx',
+  '/students/:id/history/': 'features/cases/StudentHistoryScreen.tsx',
+  '/admin/settings/': 'features/settings/SettingsScreen.tsx',
+  '/admin/roster/': 'features/roster/RosterScreen.tsx',
+  '/admin/campaigns/': 'features/campaigns/CampaignsScreen.tsx',
 } as const;
 
 const ASSET_BASE = '/react-static/';
@@ -41,6 +52,15 @@ export const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
 /** The shell names the current release's assets: it must never be served from a stale copy. */
 export const SHELL_CACHE_CONTROL = 'no-cache';
+
+/**
+ * Every screen asks the server at once who is signed in (src/web/main.tsx); the login screen
+ * shows its form only once it knows. The shell has the browser ask while the app's code is still
+ * on its way, and the app's request is answered from this one. Credentials and mode match the
+ * app's `fetch` (same origin, cookies included), or the browser would not reuse the answer.
+ */
+const CURRENT_USER_PRELOAD =
+  '<link rel="preload" href="/api/user/" as="fetch" crossorigin="use-credentials" />';
 
 const TITLE = /<title>[^<]*<\/title>/;
 const CONFIG_META = '<meta name="app-config" content="{}" />';
@@ -99,7 +119,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
       applyStyles: firstPaint !== '',
     });
     return shell
-      .replace('</head>', `${preloads}</head>`)
+      .replace('</head>', `${CURRENT_USER_PRELOAD}${preloads}</head>`)
       .replace(ROOT_ELEMENT, `<div id="root">${firstPaint}</div>`);
   };
 

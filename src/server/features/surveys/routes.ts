@@ -11,6 +11,7 @@ import {
 import { submissionTransactions } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
+import { appCaseOpener } from '../cases/open';
 import * as service from './service';
 
 const errors = {
@@ -33,6 +34,7 @@ function refuseNonStudentsEarly(viaLink: boolean) {
 export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const runTransaction = submissionTransactions(db);
+  const followUp = appCaseOpener(app);
 
   app.get(
     '/api/get-user-survey-questions/',
@@ -76,6 +78,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       return service.submitSurvey({
         runTransaction,
+        followUp,
         target: { templateId: body.survey_template_id },
         user: requireUser(request),
         studentName: body.student_name,
@@ -106,6 +109,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.session?.user ?? null;
       return service.submitSurvey({
         runTransaction,
+        followUp,
         target: { hashLink: request.params.hashLink, templateId: body.survey_template_id },
         user,
         ...(user ? {} : { visitorHash: visitorHash(request, reply) }),

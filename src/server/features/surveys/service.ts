@@ -7,6 +7,7 @@ import {
   type RiskResult,
   screenSubmissionSafely,
 } from '../../../common/risk';
+import { isFlagged } from '../../../common/risk/tiers';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
@@ -16,6 +17,7 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
+import { type CaseOpener, verifyCasesOf } from '../cases/open';
 import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
 import { requireInstitutionEmail } from '../institutions/email';
@@ -30,6 +32,7 @@ export const NO_SURVEY_FOR_INSTITUTION =
 export const LINK_NOT_FOUND = 'Survey link not found or has expired.';
 export const SURVEY_NOT_FOUND = 'Survey not found';
 export const ADMINS_CANNOT_SUBMIT = 'Admins cannot submit surveys';
+export const STAFF_CANNOT_SUBMIT = 'Staff cannot submit surveys';
 export const SUPERUSERS_CANNOT_SUBMIT = 'Super users cannot access this application';
 export const LOGIN_TO_SUBMIT = 'Please log in to submit the survey.';
 export const OTHER_INSTITUTION =
@@ -77,6 +80,13 @@ export async function getSurveyForUser(options: { db: Executor; user: SessionUse
   return surveyOf(db, template);
 }
 
+/** A template's survey, for a caller that has checked who may see it (a personal invitation). */
+export async function getSurveyOfTemplate(options: { db: Executor; templateId: number }) {
+  const template = await queries.findTemplateById(options.db, options.templateId);
+  if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
+  return surveyOf(options.db, template);
+}
+
 /** Anyone holding the link may see its questions. */
 export async function getSurveyForLink(options: { db: Executor; hashLink: string }) {
   const template = await queries.findTemplateByHashLink(options.db, options.hashLink);
@@ -100,8 +110,18 @@ export interface SubmissionInput {
   createdAt?: number;
   /** The sending browser (its visitor hash): on a link, it proves the address or may prove it later. */
   visitorHash?: string;
-  /** Only the demo seed sets it: its sample respondents stand for students who proved their address. */
+  /**
+   * Set by the demo seed (its sample respondents stand for students who proved their address)
+   * and by personal invitation links, which prove the address they were mailed to.
+   */
   addressProven?: true;
+  /** Files flagged submissions in cases (design section 9); the demo seed goes without. */
+  followUp?: CaseOpener;
+  /**
+   * Runs first in the submission's transaction: a personal invitation is used up there, so the
+   * submission and the invitation's use are kept together or not at all. It may refuse (throw).
+   */
+  beforeStore?: (trx: Transaction<Database>) => Promise<void>;
 }
 
 export interface Respondent {
@@ -125,6 +145,7 @@ interface CheckedAnswer {
 export function refuseNonStudents(user: SessionUser | null, viaLink: boolean) {
   if (user?.role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
   if (user?.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
+  if (user && user.role !== 'student') throw new AppError('FORBIDDEN', STAFF_CANNOT_SUBMIT);
   if (!user && !viaLink) throw new AppError('REQUIRES_AUTH', LOGIN_TO_SUBMIT, { requires_auth: true });
 }
 
@@ -279,6 +300,7 @@ export interface ScreenedSubmission {
     category: RecordedAnswer['category'];
     value: string;
   }[];
+  followUp?: CaseOpener;
 }
 
 /**
@@ -334,6 +356,17 @@ export async function saveScreenedSubmission(
   } else {
     recordUnprovenSubmission(hooks, submission.institutionId);
   }
+  // Verified or not, a flagged submission reaches a counsellor (design section 9).
+  if (submission.followUp && isFlagged(screened.tier)) {
+    submission.followUp.note(hooks, {
+      institutionId: submission.institutionId,
+      respondentId: submission.respondentId,
+      submissionId,
+      tier: screened.tier,
+      submittedAt: createdAt,
+      proven: respondent.proven,
+    });
+  }
   return submissionId;
 }
 
@@ -344,6 +377,7 @@ async function storeSubmission(
   input: SubmissionInput,
 ): Promise<SubmitSurveyResponse> {
   const createdAt = input.createdAt ?? now();
+  if (input.beforeStore) await input.beforeStore(trx);
   const { template, questions } = await findTarget(trx, input);
   const respondent = await identifyRespondent(trx, input, template, createdAt);
   const answers = checkAnswers(questions, input.answers);
@@ -370,6 +404,7 @@ async function storeSubmission(
     visitorHash: input.visitorHash,
     createdAt,
     screened,
+    ...(input.followUp ? { followUp: input.followUp } : {}),
     answers: answers.map(({ question, value }) => ({
       questionId: question.id,
       questionText: question.question_text,
@@ -420,6 +455,11 @@ export async function promoteProvenSubmissions(
       })),
     });
   }
+  await verifyCasesOf(
+    trx,
+    waiting.map((submission) => submission.id),
+    sender.at,
+  );
   return waiting.length;
 }
 

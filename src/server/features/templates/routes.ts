@@ -10,7 +10,8 @@ import {
   QuestionListResponse,
   TemplateListResponse,
 } from '../../../common/schemas/templates';
-import { requireAdmin } from '../../lib/guards';
+import { auditActor } from '../../lib/audit';
+import { guardRoutes } from '../../lib/guards';
 import * as service from './service';
 
 const errors = {
@@ -26,10 +27,7 @@ const tags = ['templates'];
 /** Template and question management: institution admins, their own institution only. */
 export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  // Before body validation, so a student or a visitor learns nothing from a 400.
-  app.addHook('preValidation', async (request) => {
-    requireAdmin(request);
-  });
+  const requireAdmin = guardRoutes(app, 'templates');
 
   app.get(
     '/api/survey-templates/',
@@ -58,7 +56,11 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request, reply) => {
       const admin = requireAdmin(request);
-      const template = await service.createTemplate({ db: db.kysely, institutionId: admin.institutionId });
+      const template = await service.createTemplate({
+        db: db.kysely,
+        institutionId: admin.institutionId,
+        actor: auditActor(request, admin),
+      });
       return reply.status(201).send({ success: true as const, message: 'Template created!', template });
     },
   );
@@ -77,6 +79,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const admin = requireAdmin(request);
       await service.deleteTemplate({
         db: db.kysely,
+        actor: auditActor(request, admin),
         institutionId: admin.institutionId,
         templateId: request.body.template_id,
       });
@@ -98,6 +101,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const admin = requireAdmin(request);
       await service.activateTemplate({
         db: db.kysely,
+        actor: auditActor(request, admin),
         institutionId: admin.institutionId,
         templateId: request.params.id,
       });
@@ -142,6 +146,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       const question = await service.addQuestion({
         db: db.kysely,
+        actor: auditActor(request, admin),
         institutionId: admin.institutionId,
         templateId: request.params.id,
         questionText: body.question_text,
@@ -169,6 +174,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
       const admin = requireAdmin(request);
       await service.deleteQuestion({
         db: db.kysely,
+        actor: auditActor(request, admin),
         institutionId: admin.institutionId,
         templateId: request.params.id,
         questionId: request.body.question_id,

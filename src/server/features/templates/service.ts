@@ -11,6 +11,7 @@ import {
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import type { Database, QuestionsTable } from '../../db/types';
+import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
 import { newHashLink } from './default-template';
@@ -65,11 +66,20 @@ export async function listTemplates(options: {
   return rows.map(toTemplateSummary);
 }
 
+/** Who made a change, when a person did: each change then writes its audit row with it. */
+type Audited = { actor?: AuditActor };
+
+async function audit(trx: Executor, options: Audited, entry: AuditEntry) {
+  if (options.actor) await recordAudit(trx, options.actor, entry);
+}
+
 /** A new, empty template; the admin adds its questions with the question editor. */
-export async function createTemplate(options: {
-  db: Kysely<Database>;
-  institutionId: number;
-}): Promise<TemplateSummary> {
+export async function createTemplate(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+  } & Audited,
+): Promise<TemplateSummary> {
   const { db, institutionId } = options;
   return db.transaction().execute(async (trx) => {
     const { count } = await queries.countTemplates(trx, institutionId);
@@ -82,6 +92,7 @@ export async function createTemplate(options: {
     const createdAt = now();
     const hashLink = newHashLink();
     const id = await queries.insertTemplate(trx, { institutionId, hashLink, createdAt });
+    await audit(trx, options, { action: 'template.create', subject: { type: 'template', id } });
     return toTemplateSummary({
       id,
       hash_link: hashLink,
@@ -92,23 +103,39 @@ export async function createTemplate(options: {
   });
 }
 
-export async function deleteTemplate(options: {
-  db: Executor;
-  institutionId: number;
-  templateId: number;
-}): Promise<void> {
-  const deleted = await queries.deleteTemplate(options.db, options.institutionId, options.templateId);
-  if (!deleted) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+export async function deleteTemplate(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+  } & Audited,
+): Promise<void> {
+  await options.db.transaction().execute(async (trx) => {
+    const deleted = await queries.deleteTemplate(trx, options.institutionId, options.templateId);
+    if (!deleted) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'template.delete',
+      subject: { type: 'template', id: options.templateId },
+    });
+  });
 }
 
 /** Activates the template and, in the same statement, deactivates whichever was active. */
-export async function activateTemplate(options: {
-  db: Executor;
-  institutionId: number;
-  templateId: number;
-}): Promise<void> {
-  const activated = await queries.activateTemplate(options.db, options.institutionId, options.templateId);
-  if (!activated) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+export async function activateTemplate(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+  } & Audited,
+): Promise<void> {
+  await options.db.transaction().execute(async (trx) => {
+    const activated = await queries.activateTemplate(trx, options.institutionId, options.templateId);
+    if (!activated) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'template.use',
+      subject: { type: 'template', id: options.templateId },
+    });
+  });
 }
 
 async function requireTemplate(db: Executor, institutionId: number, templateId: number) {
@@ -128,16 +155,18 @@ export async function listQuestions(options: {
   return rows.map(toQuestion);
 }
 
-export async function addQuestion(options: {
-  db: Kysely<Database>;
-  institutionId: number;
-  templateId: number;
-  questionText: string;
-  questionType: QuestionType;
-  category: QuestionCategory;
-  order: number;
-  answerChoices: AnswerChoices | null | undefined;
-}): Promise<Question> {
+export async function addQuestion(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    questionText: string;
+    questionType: QuestionType;
+    category: QuestionCategory;
+    order: number;
+    answerChoices: AnswerChoices | null | undefined;
+  } & Audited,
+): Promise<Question> {
   const { db, institutionId, templateId, questionType, category } = options;
   if (questionType === 'text' && category !== 'general') {
     throw new AppError('BAD_REQUEST', 'Text questions can only use the general category');
@@ -162,18 +191,32 @@ export async function addQuestion(options: {
     });
     // No row: the template was deleted between the check and the insert.
     if (!row) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'question.add',
+      subject: { type: 'question', id: row.id },
+      detail: { template_id: templateId },
+    });
     return toQuestion(row);
   });
 }
 
-export async function deleteQuestion(options: {
-  db: Executor;
-  institutionId: number;
-  templateId: number;
-  questionId: number;
-}): Promise<void> {
+export async function deleteQuestion(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    questionId: number;
+  } & Audited,
+): Promise<void> {
   const { db, institutionId, templateId, questionId } = options;
-  await requireTemplate(db, institutionId, templateId);
-  const deleted = await queries.deleteQuestion(db, templateId, questionId);
-  if (!deleted) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
+  await db.transaction().execute(async (trx) => {
+    await requireTemplate(trx, institutionId, templateId);
+    const deleted = await queries.deleteQuestion(trx, templateId, questionId);
+    if (!deleted) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'question.delete',
+      subject: { type: 'question', id: questionId },
+      detail: { template_id: templateId },
+    });
+  });
 }

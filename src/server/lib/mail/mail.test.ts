@@ -2,10 +2,11 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../../test/helpers/databases';
 import { startSmtpListener } from '../../../../test/helpers/smtp';
 import { loadConfig } from '../../config';
+import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { MINUTE } from '../time';
-import { enqueueMail, type OutgoingMail } from './outbox';
+import { claimDueMail, enqueueMail, type OutgoingMail } from './outbox';
 import { createMailTransport, type MailTransport } from './transport';
-import { deliverDueMail, MAX_ATTEMPTS, retryDelay } from './worker';
+import { deliverDueMail } from './worker';
 
 const mailConfig = (smtpUrl: string | null) => ({
   ...loadConfig({}).mail,
@@ -55,6 +56,31 @@ describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
     expect(smtp.received[0]?.from).toContain('no-reply@wellspring.test');
   });
 
+  it('claims alerts before bulk mail queued earlier, and marks a delivered batch sent together', async () => {
+    const db = test.db.kysely;
+    const at = Date.now();
+    for (let n = 0; n < 30; n += 1) await enqueueMail(db, mail(n), at, 'bulk');
+    const alertId = await enqueueMail(
+      db,
+      { to: 'duty@north.edu', subject: 'Alert', text: 'Sign in.' },
+      at,
+      'alert',
+    );
+    // The batch goes out side by side, so what counts is that the alert is in the first one.
+    const claimed = await claimDueMail(db, { at, limit: 20, leaseMs: MINUTE });
+    expect(claimed).toHaveLength(20);
+    expect(claimed.map((row) => row.id)).toContain(alertId);
+
+    const transport = createMailTransport(mailConfig(smtp.url), () => undefined);
+    // The claimed rows are leased for a minute; the rest go now, and the leased ones after it.
+    expect(await deliverDueMail({ db, transport })).toBe(11);
+    expect(await deliverDueMail({ db, transport, at: () => at + 2 * MINUTE })).toBe(20);
+    transport.close();
+    const sent = await db.selectFrom('mail_outbox').select(['status', 'sent_at']).execute();
+    expect(sent.every((row) => row.status === 'sent' && row.sent_at !== null)).toBe(true);
+    expect(smtp.received).toHaveLength(31);
+  });
+
   it('retries a failed delivery after a growing delay, then gives up', async () => {
     const db = test.db.kysely;
     await enqueueMail(db, mail(3), 0);
@@ -76,7 +102,8 @@ describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
     clock = retryDelay(1);
     await deliverDueMail({ db, transport: failing, at: () => clock });
     expect(failures).toBe(2);
-    expect(retryDelay(2)).toBe(2 * retryDelay(1));
+    expect(retryDelay(3)).toBe(2 * retryDelay(2));
+    expect(retryDelay(2)).toBeGreaterThan(retryDelay(1));
 
     for (let attempt = 3; attempt <= MAX_ATTEMPTS + 2; attempt++) {
       clock += 24 * 60 * MINUTE;

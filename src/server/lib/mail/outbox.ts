@@ -19,12 +19,21 @@ export interface OutboxRow {
   lease_token: string;
 }
 
+/** Alerts about a student go out before anything queued in bulk (a campaign's invitations). */
+export const MAIL_PRIORITY = { bulk: 0, normal: 1, alert: 2 } as const;
+export type MailPriority = keyof typeof MAIL_PRIORITY;
+
 /**
- * Queues a mail. Call it with the transaction of what causes the mail: the mail is kept exactly
- * when its cause is, and a rolled-back cause sends nothing.
+ * Queues a mail and returns its id. Call it with the transaction of what causes the mail: the
+ * mail is kept exactly when its cause is, and a rolled-back cause sends nothing.
  */
-export async function enqueueMail(trx: Executor, mail: OutgoingMail, at: number): Promise<void> {
-  await trx
+export async function enqueueMail(
+  trx: Executor,
+  mail: OutgoingMail,
+  at: number,
+  priority: MailPriority = 'normal',
+): Promise<number> {
+  const row = await trx
     .insertInto('mail_outbox')
     .values({
       to_address: mail.to,
@@ -33,8 +42,31 @@ export async function enqueueMail(trx: Executor, mail: OutgoingMail, at: number)
       status: 'pending',
       next_attempt_at: at,
       created_at: at,
+      priority: MAIL_PRIORITY[priority],
     })
-    .execute();
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  return row.id;
+}
+
+/** Queues many mails with one statement per chunk, in the caller's transaction (see enqueueMail). */
+export async function enqueueMails(trx: Executor, mails: readonly OutgoingMail[], at: number): Promise<void> {
+  const CHUNK = 500;
+  for (let start = 0; start < mails.length; start += CHUNK) {
+    await trx
+      .insertInto('mail_outbox')
+      .values(
+        mails.slice(start, start + CHUNK).map((mail) => ({
+          to_address: mail.to,
+          subject: mail.subject,
+          body: mail.text,
+          status: 'pending' as const,
+          next_attempt_at: at,
+          created_at: at,
+        })),
+      )
+      .execute();
+  }
 }
 
 /**
@@ -64,6 +96,7 @@ export async function claimDueMail(
         .where('status', '=', 'pending')
         .where('next_attempt_at', '<=', at)
         .where((w) => w.or([w('lease_until', 'is', null), w('lease_until', '<', at)]))
+        .orderBy('priority', 'desc')
         .orderBy('id')
         .limit(limit)
         .$if(isPostgres, (query) => query.forUpdate().skipLocked()),
@@ -73,13 +106,22 @@ export async function claimDueMail(
   return rows.map((row) => ({ ...row, lease_token: leaseToken }));
 }
 
-/** Marks a delivered mail sent, if this attempt still holds it. */
-export async function markSent(db: Executor, row: OutboxRow, at: number): Promise<void> {
+/**
+ * Marks delivered mails sent, those this attempt still holds, in one statement: on SQLite each
+ * write waits for the disk, and one per mail made alerts under load compete with submissions.
+ */
+export async function markSent(db: Executor, rows: readonly OutboxRow[], at: number): Promise<void> {
+  const [first] = rows;
+  if (!first) return;
   await db
     .updateTable('mail_outbox')
     .set({ status: 'sent', sent_at: at, lease_token: null, lease_until: null, last_error: null })
-    .where('id', '=', row.id)
-    .where('lease_token', '=', row.lease_token)
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .where('lease_token', 'in', [...new Set(rows.map((row) => row.lease_token))])
     .execute();
 }
 

@@ -1,6 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
-import type { Role } from '../../db/types';
+import type { Role, SignInMethod } from '../../db/types';
 import { HOUR, MINUTE, now } from '../time';
 import * as queries from './queries';
 
@@ -17,6 +17,10 @@ export interface SessionUser {
   role: Role;
   institutionId: number | null;
   institutionName: string | null;
+  /** How this session was signed in (design section 11). */
+  signInMethod: SignInMethod;
+  /** Whether the user has a second factor set up (an authenticator app). */
+  hasSecondFactor: boolean;
 }
 
 export interface Session {
@@ -32,12 +36,29 @@ export function hashSessionId(sessionId: string): string {
 export async function createSession(
   db: Executor,
   userId: number,
+  signInMethod: SignInMethod = 'password',
 ): Promise<{ sessionId: string; idHash: string }> {
   const sessionId = crypto.randomBytes(32).toString('base64url');
   const idHash = hashSessionId(sessionId);
-  await queries.insertSession(db, { idHash, userId, at: now() });
+  await queries.insertSession(db, { idHash, userId, at: now(), signInMethod });
   return { sessionId, idHash };
 }
+
+/**
+ * Replaces a session with a stronger one once the user proved more (a second factor): a new id,
+ * so that a session id seen before the proof is worth nothing after it.
+ */
+export async function strengthenSession(
+  db: Executor,
+  previous: Session,
+  signInMethod: SignInMethod,
+): Promise<{ sessionId: string; idHash: string; user: SessionUser }> {
+  await deleteSession(db, previous.idHash);
+  const created = await createSession(db, previous.user.id, signInMethod);
+  return { ...created, user: { ...previous.user, signInMethod, hasSecondFactor: true } };
+}
+
+export { deleteSessionsOfUser, userHasSecondFactor } from './queries';
 
 /** The one expiry rule: idle for too long, or open for too long, whichever comes first. */
 function hasExpired(times: { created_at: number; last_seen_at: number }, at: number): boolean {
@@ -64,6 +85,8 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
       role: row.role,
       institutionId: row.institution_id,
       institutionName: row.institution_name,
+      signInMethod: row.sign_in_method,
+      hasSecondFactor: Boolean(row.has_second_factor),
     },
   };
 }

@@ -1,9 +1,11 @@
+import type { ExpressionBuilder } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { reusableQuery } from '../../db/reusable-query';
+import type { Database, SignInMethod } from '../../db/types';
 
 export async function insertSession(
   db: Executor,
-  session: { idHash: string; userId: number; at: number },
+  session: { idHash: string; userId: number; at: number; signInMethod: SignInMethod },
 ): Promise<void> {
   await db
     .insertInto('sessions')
@@ -12,8 +14,37 @@ export async function insertSession(
       user_id: session.userId,
       created_at: session.at,
       last_seen_at: session.at,
+      sign_in_method: session.signInMethod,
     })
     .execute();
+}
+
+/** Whether the user has a second factor they can sign in with: a confirmed authenticator app or a passkey. */
+function hasSecondFactorOf(eb: ExpressionBuilder<Database, 'users'>) {
+  return eb
+    .or([
+      eb.exists(
+        eb
+          .selectFrom('totp_credentials')
+          .select('totp_credentials.user_id')
+          .whereRef('totp_credentials.user_id', '=', 'users.id')
+          .where('totp_credentials.confirmed_at', 'is not', null),
+      ),
+      eb.exists(
+        eb.selectFrom('passkeys').select('passkeys.id').whereRef('passkeys.user_id', '=', 'users.id'),
+      ),
+    ])
+    .as('has_second_factor');
+}
+
+/** Whether a user has a second factor, for a sign-in that has not opened a session yet. */
+export async function userHasSecondFactor(db: Executor, userId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('users')
+    .select((eb) => hasSecondFactorOf(eb))
+    .where('users.id', '=', userId)
+    .executeTakeFirst();
+  return Boolean(row?.has_second_factor);
 }
 
 const sessionWithUserQuery = reusableQuery((db, session: { idHash: string }) =>
@@ -24,14 +55,18 @@ const sessionWithUserQuery = reusableQuery((db, session: { idHash: string }) =>
     .select([
       'sessions.created_at',
       'sessions.last_seen_at',
+      'sessions.sign_in_method',
       'users.id',
       'users.email',
       'users.name',
       'users.role',
       'users.institution_id',
       'institutions.name as institution_name',
+      hasSecondFactorOf,
     ])
-    .where('sessions.id_hash', '=', session.idHash),
+    .where('sessions.id_hash', '=', session.idHash)
+    // A member whose access was removed is signed out everywhere, even by a session left behind.
+    .where('users.removed_at', 'is', null),
 );
 
 /** The session and its user; undefined once the session is gone (logout, expiry). */
@@ -59,4 +94,9 @@ export function sessionTimes(db: Executor, idHash: string) {
 
 export async function deleteSession(db: Executor, idHash: string): Promise<void> {
   await db.deleteFrom('sessions').where('id_hash', '=', idHash).execute();
+}
+
+/** Ends every session of a user (their second factor was reset: whoever holds one must sign in again). */
+export async function deleteSessionsOfUser(db: Executor, userId: number): Promise<void> {
+  await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }

@@ -1,9 +1,10 @@
 import { type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
+import { type Ability, accessRequiredMessage, can } from '../../../common/roles';
 import { pageTitle } from '../../config';
 import { Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
-import { loginPathFor } from '../auth/loginPath';
+import { loginPathFor, secondFactorPathFor } from '../auth/loginPath';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import styles from './AdminOnly.module.css';
 
@@ -23,6 +24,16 @@ export function useLoginRedirect(signedOut: boolean) {
   }, [signedOut]);
 }
 
+/** Sends staff whose sign-in still needs a second factor to that step; it brings them back here. */
+function useSecondFactorRedirect(needed: boolean) {
+  const navigate = useNavigate();
+  const { pathname, search } = useLocation();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: redirect once when the answer says so.
+  useEffect(() => {
+    if (needed) navigate(secondFactorPathFor(`${pathname}${search}`), { replace: true });
+  }, [needed]);
+}
+
 /** The line an administrator screen shows while its data is on the way. */
 export function LoadingStatus({ children }: { children: ReactNode }) {
   return (
@@ -32,15 +43,17 @@ export function LoadingStatus({ children }: { children: ReactNode }) {
   );
 }
 
-/** The refusal shown to a signed-in user who is not an institution administrator. */
-export function AdminAccessRequired({ title }: { title: string }) {
+/** The refusal shown to a signed-in user whose role may not open the screen. */
+export function AccessRequired({ title, ability }: { title: string; ability: Ability }) {
   return (
     <Page width="narrow">
       <div className={styles.refusal} role="alert">
         <h1>{title}</h1>
-        <p className={styles.refusalText}>{ADMIN_ACCESS_REQUIRED}</p>
+        <p className={styles.refusalText}>{accessRequiredMessage(ability)}</p>
         <p>
-          This page is for your institution&apos;s administrators. If you need access, please contact them.
+          This page is for your institution&apos;s{' '}
+          {accessRequiredMessage(ability) === ADMIN_ACCESS_REQUIRED ? 'administrators' : 'staff'}. If you need
+          access, please contact your administrator.
         </p>
       </div>
     </Page>
@@ -48,6 +61,8 @@ export function AdminAccessRequired({ title }: { title: string }) {
 }
 
 interface AdminOnlyProps {
+  /** What opening the screen takes (common/roles.ts). */
+  ability: Ability;
   /** The screen's heading and browser tab title, also shown above the refusal. */
   title: string;
   /** What the screen says while the signed-in user is being looked up. */
@@ -56,17 +71,19 @@ interface AdminOnlyProps {
 }
 
 /**
- * Screens for institution administrators: anonymous visitors go to /login/, other users read
- * "Admin access required". This is only the friendly front: the server refuses every admin
- * call on its own.
+ * Staff screens: anonymous visitors go to /login/, users whose role may not open the screen read
+ * "Admin access required" (or "Staff access required" where counsellors or viewers may). This is
+ * only the friendly front: the server refuses every call on its own.
  */
-export function AdminOnly({ title, loadingText, children }: AdminOnlyProps) {
+export function AdminOnly({ ability, title, loadingText, children }: AdminOnlyProps) {
   useDocumentTitle(pageTitle(title));
   const { data: user, isPending } = useCurrentUser();
   const signedOut = user === null;
   useLoginRedirect(signedOut);
+  const needsSecondFactor = Boolean(user?.second_factor);
+  useSecondFactorRedirect(needsSecondFactor);
 
-  if (isPending || signedOut) {
+  if (isPending || signedOut || needsSecondFactor) {
     return (
       <Page>
         <LoadingStatus>{loadingText}</LoadingStatus>
@@ -74,6 +91,6 @@ export function AdminOnly({ title, loadingText, children }: AdminOnlyProps) {
     );
   }
   // When the user lookup failed (logged only), the screen still loads and the server decides.
-  if (user && !user.is_institution_admin) return <AdminAccessRequired title={title} />;
+  if (user && !can(user.role, ability)) return <AccessRequired title={title} ability={ability} />;
   return children;
 }

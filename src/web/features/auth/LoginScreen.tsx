@@ -1,7 +1,8 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/surveys';
+import type { CurrentUser } from '../../../common/schemas/auth';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -10,6 +11,12 @@ import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import {
+  isBrowserRefusal,
+  PASSKEY_NOT_USED,
+  passkeysSupported,
+  signInWithPasskey,
+} from '../second-factor/passkeys';
 import styles from './Auth.module.css';
 import { login } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from './redirects';
@@ -63,17 +70,16 @@ export function LoginScreen() {
     else navigate(destinationAfterLogin(alreadySignedIn, next), { replace: true });
   }, [alreadySignedIn, navigate, next]);
 
-  async function signIn(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
+  /** Runs one way of signing in; on success, the message and then the redirect. */
+  async function attempt(
+    signInWith: () => Promise<{ user: CurrentUser; message: string }>,
+    fallback: string,
+  ) {
     if (inFlight.current) return;
-    const form = new FormData(event.currentTarget);
     inFlight.current = true;
     setSubmitting(true);
     try {
-      const { user, message: serverMessage } = await login({
-        email: String(form.get('email') ?? ''),
-        password: String(form.get('password') ?? ''),
-      });
+      const { user, message: serverMessage } = await signInWith();
       loggedInHere.current = true;
       setMessage({ title: 'Signed in', text: serverMessage, tone: 'success' });
       redirectTimer.current = window.setTimeout(() => {
@@ -83,10 +89,24 @@ export function LoginScreen() {
         navigate(destinationAfterLogin(user, next), { replace: true });
       }, AUTH_REDIRECT_DELAY_MS);
     } catch (error) {
-      setMessage({ title: 'Sign in failed', text: errorMessage(error, 'Login failed'), tone: 'error' });
+      const text = isBrowserRefusal(error) ? PASSKEY_NOT_USED : errorMessage(error, fallback);
+      setMessage({ title: 'Sign in failed', text, tone: 'error' });
       inFlight.current = false;
       setSubmitting(false);
     }
+  }
+
+  function signIn(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = new FormData(event.currentTarget);
+    return attempt(
+      () =>
+        login({
+          email: String(form.get('email') ?? ''),
+          password: String(form.get('password') ?? ''),
+        }),
+      'Login failed',
+    );
   }
 
   if (currentUser.isPending) {
@@ -127,6 +147,13 @@ export function LoginScreen() {
             </Button>
           </div>
         </form>
+        {passkeysSupported() && (
+          <p className={styles.alternate}>
+            <Button variant="secondary" onClick={() => attempt(signInWithPasskey, PASSKEY_NOT_USED)}>
+              Use a passkey
+            </Button>
+          </p>
+        )}
         <p className={styles.alternate}>
           <Link to="/register/">No Account? Register Now!</Link>
         </p>

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useEffect } from 'react';
+import type { RoleName } from '../../../common/roles';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import { fetchCurrentUser } from './authApi';
 import { clearDisplayCookies, readStoredAuth } from './storedAuth';
@@ -24,7 +25,7 @@ export function useCurrentUser() {
   return query;
 }
 
-export type AuthRole = 'anonymous' | 'student' | 'institution-admin' | 'superuser';
+export type AuthRole = 'anonymous' | RoleName;
 
 export interface AuthState {
   role: AuthRole;
@@ -33,9 +34,13 @@ export interface AuthState {
 
 const ANONYMOUS: AuthState = { role: 'anonymous', email: null };
 
-function roleOf(flags: { isSuperuser: boolean; isInstitutionAdmin: boolean }): AuthRole {
+/**
+ * The role the stored display cookies imply. They know admins and superusers only: anyone else
+ * reads as a student until the server answers with the exact role.
+ */
+function storedRole(flags: { isSuperuser: boolean; isInstitutionAdmin: boolean }): AuthRole {
   if (flags.isSuperuser) return 'superuser';
-  return flags.isInstitutionAdmin ? 'institution-admin' : 'student';
+  return flags.isInstitutionAdmin ? 'admin' : 'student';
 }
 
 /**
@@ -52,14 +57,11 @@ export function useAuthState(): AuthState {
   }, [user]);
 
   if (user) {
-    return {
-      role: roleOf({ isSuperuser: user.is_superuser, isInstitutionAdmin: user.is_institution_admin }),
-      email: user.email,
-    };
+    return { role: user.role, email: user.email };
   }
   if (user === null) return ANONYMOUS;
   // Pending, or the status call failed (logged only): fall back to what the browser stored.
   const stored = readStoredAuth();
-  if (stored) return { role: roleOf(stored), email: stored.email };
+  if (stored) return { role: storedRole(stored), email: stored.email };
   return ANONYMOUS;
 }

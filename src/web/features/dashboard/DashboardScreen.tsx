@@ -1,5 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
+import { Link } from 'react-router';
+import { can, type RoleName } from '../../../common/roles';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
 import { hasErrorCode } from '../../api';
@@ -7,14 +9,17 @@ import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
 import { Page } from '../../ui/Page';
-import { AdminAccessRequired, AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
+import { AccessRequired, AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { formatDuration } from '../cases/format';
 import { copyToClipboard, surveyLinkUrl } from '../templates/surveyLink';
 import { fetchTemplates, TEMPLATES_QUERY_KEY } from '../templates/templatesApi';
 import styles from './Dashboard.module.css';
 import { DashboardCharts } from './DashboardCharts';
 import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
 import { FlaggedStudents } from './FlaggedStudents';
+import { NumbersOnly } from './NumbersOnly';
 import { UnverifiedAnswers } from './UnverifiedAnswers';
 import { type LiveState, useDashboardEvents } from './useDashboardEvents';
 
@@ -35,7 +40,7 @@ function templateToShare(templates: readonly TemplateSummary[]): TemplateSummary
 
 export function DashboardScreen() {
   return (
-    <AdminOnly title={TITLE} loadingText="Loading dashboard...">
+    <AdminOnly ability="dashboard" title={TITLE} loadingText="Loading dashboard...">
       <Dashboard />
     </AdminOnly>
   );
@@ -44,13 +49,19 @@ export function DashboardScreen() {
 function Dashboard() {
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
+  // The gate above has the user; when the lookup failed, the server decides and admin tools show.
+  const role: RoleName = useCurrentUser().data?.role ?? 'admin';
   const dashboard = useQuery({ queryKey: DASHBOARD_QUERY_KEY, queryFn: fetchDashboard });
-  const templates = useQuery({ queryKey: TEMPLATES_QUERY_KEY, queryFn: fetchTemplates });
+  const templates = useQuery({
+    queryKey: TEMPLATES_QUERY_KEY,
+    queryFn: fetchTemplates,
+    enabled: can(role, 'templates'),
+  });
   const live = useDashboardEvents(dashboard.isSuccess);
 
   useLoginRedirect(hasErrorCode(dashboard.error, 'UNAUTHENTICATED'));
 
-  if (hasErrorCode(dashboard.error, 'FORBIDDEN')) return <AdminAccessRequired title={TITLE} />;
+  if (hasErrorCode(dashboard.error, 'FORBIDDEN')) return <AccessRequired title={TITLE} ability="dashboard" />;
 
   /**
    * Asks the server for the current templates (another tab may have changed them) and copies
@@ -92,18 +103,41 @@ function Dashboard() {
           <ButtonLink variant="ghost" to="/">
             Back to Homepage
           </ButtonLink>
-          <ButtonLink variant="secondary" to="/admin/survey-templates/">
-            Edit Templates
-          </ButtonLink>
-          <ButtonLink variant="secondary" to="/schedule-survey/">
-            Schedule Survey
-          </ButtonLink>
-          <a className={buttonClassName({ variant: 'secondary' })} href={DASHBOARD_EXPORT_URL} download>
-            Export CSV
-          </a>
-          <Button onClick={() => void copySurveyLink()} disabled={!hasTemplate}>
-            Copy Survey Link
-          </Button>
+          {can(role, 'templates') && (
+            <ButtonLink variant="secondary" to="/admin/survey-templates/">
+              Edit Templates
+            </ButtonLink>
+          )}
+          {can(role, 'schedule') && (
+            <ButtonLink variant="secondary" to="/schedule-survey/">
+              Schedule Survey
+            </ButtonLink>
+          )}
+          {can(role, 'schedule') && (
+            <ButtonLink variant="secondary" to="/admin/roster/">
+              Roster
+            </ButtonLink>
+          )}
+          {can(role, 'cases') && (
+            <ButtonLink variant="secondary" to="/cases/">
+              Cases
+            </ButtonLink>
+          )}
+          {can(role, 'settings') && (
+            <ButtonLink variant="secondary" to="/admin/settings/">
+              Settings
+            </ButtonLink>
+          )}
+          {can(role, 'export') && (
+            <a className={buttonClassName({ variant: 'secondary' })} href={DASHBOARD_EXPORT_URL} download>
+              Export CSV
+            </a>
+          )}
+          {can(role, 'templates') && (
+            <Button onClick={() => void copySurveyLink()} disabled={!hasTemplate}>
+              Copy Survey Link
+            </Button>
+          )}
         </nav>
       </div>
       {templates.isSuccess && !hasTemplate && (
@@ -161,9 +195,16 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <Metric label="Response Rate" value={`${data.response_rate}%`} />
         </ul>
       </section>
+      <FollowUpCards figures={data.follow_up} />
 
-      <FlaggedStudents students={data.flagged_details} total={data.num_flagged_students} />
-      <UnverifiedAnswers answers={data.unverified_flagged} />
+      {data.identities_shown ? (
+        <>
+          <FlaggedStudents students={data.flagged_details} total={data.num_flagged_students} />
+          <UnverifiedAnswers answers={data.unverified_flagged} />
+        </>
+      ) : (
+        <NumbersOnly data={data} />
+      )}
 
       <section className={styles.chartsSection} aria-labelledby={chartsHeadingId}>
         <h2 id={chartsHeadingId} className={styles.sectionTitle}>
@@ -182,11 +223,50 @@ function DashboardBody({ data }: { data: DashboardData }) {
   );
 }
 
-function Metric({ label, value, tone }: { label: string; value: string; tone?: 'alert' }) {
+/** Case work at a glance: open and overdue cases, and how fast flags reached someone. */
+function FollowUpCards({ figures }: { figures: DashboardData['follow_up'] }) {
+  const timing = (delays: DashboardData['follow_up']['time_to_alert_sent']) =>
+    delays.count === 0
+      ? 'No data yet'
+      : `${formatDuration(delays.median_ms)} median · ${formatDuration(delays.p90_ms)} 90th pct`;
+  return (
+    <section aria-label="Follow-up">
+      <ul className={`${styles.metrics} ${styles.followUp}`}>
+        <Metric label="Open Cases" value={String(figures.open_cases)} to="/cases/" />
+        <Metric
+          label="Overdue Cases"
+          value={String(figures.overdue_cases)}
+          tone={figures.overdue_cases > 0 ? 'alert' : undefined}
+          to="/cases/"
+        />
+        <Metric label="Submission to Alert Sent" value={timing(figures.time_to_alert_sent)} small />
+        <Metric label="Submission to Acknowledged" value={timing(figures.time_to_acknowledge)} small />
+      </ul>
+    </section>
+  );
+}
+
+function Metric({
+  label,
+  value,
+  tone,
+  to,
+  small,
+}: {
+  label: string;
+  value: string;
+  tone?: 'alert' | undefined;
+  /** Where the figure's details are. */
+  to?: string;
+  /** A phrase rather than a number. */
+  small?: boolean;
+}) {
   return (
     <li className={[styles.metric, tone === 'alert' && styles.metricAlert].filter(Boolean).join(' ')}>
-      <span className={styles.metricLabel}>{label}</span>
-      <span className={styles.metricValue}>{value}</span>
+      <span className={styles.metricLabel}>{to ? <Link to={to}>{label}</Link> : label}</span>
+      <span className={[styles.metricValue, small && styles.metricPhrase].filter(Boolean).join(' ')}>
+        {value}
+      </span>
     </li>
   );
 }

@@ -1,4 +1,6 @@
 import { useId, useState } from 'react';
+import { Link } from 'react-router';
+import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import { Button } from '../../ui/Button';
 import styles from './Dashboard.module.css';
@@ -45,6 +47,7 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
                 <th scope="col">Student Name</th>
                 <th scope="col">Status</th>
                 <th scope="col">Email</th>
+                <th scope="col">Case</th>
               </tr>
             </thead>
             <tbody>
@@ -69,6 +72,9 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
                       <a href={`mailto:${student.email}`} className={styles.email}>
                         {student.email}
                       </a>
+                    </td>
+                    <td data-label="Case">
+                      <CaseCell student={student} />
                     </td>
                   </tr>
                 );
@@ -96,5 +102,26 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
         </>
       )}
     </section>
+  );
+}
+
+/** The row's case and its state, and the student's history (design section 9). */
+function CaseCell({ student }: { student: FlaggedStudent }) {
+  return (
+    <span className={styles.statusCell}>
+      {student.case_id ? (
+        <Link to={`/cases/${student.case_id}/`}>
+          Case {student.case_id}
+          {student.case_status ? `: ${CASE_STATUS_LABELS[student.case_status]}` : ''}
+        </Link>
+      ) : (
+        <span>No case</span>
+      )}
+      {student.student_id !== undefined && (
+        <Link to={`/students/${student.student_id}/history/`} aria-label={`History of ${student.name}`}>
+          History
+        </Link>
+      )}
+    </span>
   );
 }

@@ -1,3 +1,4 @@
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import { appConfig } from '../../config';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';
@@ -31,7 +32,7 @@ export function ContactSection() {
               type="email"
               autoComplete="email"
               required
-              maxLength={254}
+              maxLength={EMAIL_MAX_LENGTH}
             />
           </div>
           <TextField

@@ -1,20 +1,27 @@
 import { type FormEvent, useState } from 'react';
 import { NavLink } from 'react-router';
+import type { TemplateSummary } from '../../../common/schemas/templates';
+import { errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly } from '../admin/AdminOnly';
+import { fetchRoster } from '../roster/rosterApi';
+import { fetchTemplates } from '../templates/templatesApi';
+import { createCampaign } from './campaignsApi';
 import styles from './Schedule.module.css';
 
 const TITLE = 'Schedule Survey';
 
 export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
-type Provider = 'Gmail' | 'Outlook';
+type DemoProvider = 'Gmail' | 'Outlook';
+/** The roster's groups are real (design section 10): a campaign is created for them. */
+type Provider = DemoProvider | 'Roster';
 
 /** Spec section 2: the demo's fixed group lists; nothing is fetched from a mail provider. */
-export const EMAIL_GROUPS: Record<Provider, readonly string[]> = {
+export const EMAIL_GROUPS: Record<DemoProvider, readonly string[]> = {
   Gmail: ['Students', 'Faculty', 'Staff', 'All Users'],
   Outlook: ['Department 1', 'Department 2', 'Administrators'],
 };
@@ -24,7 +31,7 @@ const twoCharacters = (value: string) => value.slice(0, 2);
 
 export function ScheduleScreen() {
   return (
-    <AdminOnly title={TITLE} loadingText="Loading...">
+    <AdminOnly ability="schedule" title={TITLE} loadingText="Loading...">
       <ScheduleForm />
     </AdminOnly>
   );
@@ -39,15 +46,77 @@ function ScheduleForm() {
   const [provider, setProvider] = useState<Provider | null>(null);
   const [group, setGroup] = useState('');
   const [message, setMessage] = useState<ModalMessage | null>(null);
+  const [roster, setRoster] = useState<{ groups: string[]; templates: TemplateSummary[] } | null>(null);
+  const [rosterStatus, setRosterStatus] = useState<string | null>(null);
+  const [templateId, setTemplateId] = useState('');
+  const [sendNow, setSendNow] = useState(false);
+  const [reminderDays, setReminderDays] = useState('2');
+  const [busy, setBusy] = useState(false);
+  const groups = provider === 'Roster' ? (roster?.groups ?? []) : provider ? EMAIL_GROUPS[provider] : [];
 
-  function connect(next: Provider) {
+  function connect(next: DemoProvider) {
     setProvider(next);
     setGroup('');
   }
 
-  /** A demo: it confirms what would be scheduled and makes no call. */
+  /** Loads the roster's groups and the templates: only now, so the demo makes no call. */
+  async function loadRoster() {
+    setProvider('Roster');
+    setGroup('');
+    setRosterStatus('Loading the roster groups...');
+    try {
+      const [page, templates] = await Promise.all([
+        fetchRoster({ q: '', group: '', offset: 0, limit: 1 }),
+        fetchTemplates(),
+      ]);
+      setRoster({ groups: page.groups, templates });
+      setTemplateId(String((templates.find((template) => template.used) ?? templates[0])?.id ?? ''));
+      setRosterStatus(
+        page.groups.length === 0
+          ? 'The roster has no groups yet. Import the registrar\u2019s file on the Roster page first.'
+          : `Roster: ${page.groups.length} group${page.groups.length === 1 ? '' : 's'} loaded.`,
+      );
+    } catch (error) {
+      setRoster(null);
+      setRosterStatus(errorMessage(error, 'The roster could not be loaded. Please try again.'));
+    }
+  }
+
+  /** A roster group: a real campaign is created, at once with "Send now". */
+  async function createRosterCampaign() {
+    if (busy) return;
+    setBusy(true);
+    try {
+      const answer = await createCampaign({
+        template_id: Number(templateId),
+        groups: [group],
+        day: day as (typeof DAYS)[number],
+        hour: Number(hour),
+        minute: Number(minute),
+        ampm: period,
+        recurring,
+        send_now: sendNow,
+        reminder_after_days: Number(reminderDays),
+      });
+      setMessage({ title: 'Survey scheduled', text: answer.message, tone: 'success' });
+    } catch (error) {
+      setMessage({
+        title: 'Survey not scheduled',
+        text: errorMessage(error, 'The campaign could not be created. Please try again.'),
+        tone: 'error',
+      });
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  /** A demo group: it confirms what would be scheduled and makes no call (spec section 2). */
   function schedule(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
+    if (provider === 'Roster') {
+      void createRosterCampaign();
+      return;
+    }
     const time = `${Number(hour)}:${minute.padStart(2, '0')} ${period}`;
     const when = recurring ? `every ${day} at ${time}` : `on ${day} at ${time}`;
     const audience = group ? ` for ${group} (${provider})` : '';
@@ -87,9 +156,16 @@ function ScheduleForm() {
         <Card className={styles.card}>
           <h1>{TITLE}</h1>
           <Lead>Choose when the wellness check-in goes out and who receives it.</Lead>
-          <p className={styles.demoNote}>
-            <strong>Demo only.</strong> Scheduling is a preview: nothing is saved and no emails are sent.
-          </p>
+          {provider === 'Roster' ? (
+            <p className={styles.rosterNote}>
+              Each student of the roster group gets a personal link by email. Times are in your
+              institution&apos;s time zone.
+            </p>
+          ) : (
+            <p className={styles.demoNote}>
+              <strong>Demo only.</strong> Scheduling is a preview: nothing is saved and no emails are sent.
+            </p>
+          )}
 
           <form className={styles.form} onSubmit={schedule}>
             <SelectField
@@ -173,11 +249,20 @@ function ScheduleForm() {
                 >
                   Connect to Outlook
                 </Button>
+                <Button
+                  variant={provider === 'Roster' ? 'primary' : 'secondary'}
+                  aria-pressed={provider === 'Roster'}
+                  onClick={() => void loadRoster()}
+                >
+                  Use the roster
+                </Button>
               </div>
               <p className={styles.connection} role="status">
-                {provider
-                  ? `Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
-                  : 'Connect an email account to choose a group.'}
+                {provider === 'Roster'
+                  ? rosterStatus
+                  : provider
+                    ? `Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
+                    : 'Connect an email account to choose a group.'}
               </p>
               <SelectField
                 label="Email Group"
@@ -187,17 +272,65 @@ function ScheduleForm() {
                 onChange={(event) => setGroup(event.currentTarget.value)}
               >
                 <option value="">{provider ? 'Select a group' : 'No account connected'}</option>
-                {provider &&
-                  EMAIL_GROUPS[provider].map((name) => (
-                    <option key={name} value={name}>
-                      {name}
-                    </option>
-                  ))}
+                {groups.map((name) => (
+                  <option key={name} value={name}>
+                    {name}
+                  </option>
+                ))}
               </SelectField>
             </fieldset>
 
+            {provider === 'Roster' && roster && (
+              <fieldset className={styles.emailFieldset}>
+                <legend>Campaign</legend>
+                <div className={styles.campaignFields}>
+                  <SelectField
+                    label="Survey template"
+                    name="template_id"
+                    required
+                    value={templateId}
+                    onChange={(event) => setTemplateId(event.currentTarget.value)}
+                  >
+                    {roster.templates.map((template) => (
+                      <option key={template.id} value={template.id}>
+                        Template {template.id}
+                        {template.used ? ' (currently used)' : ''}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <TextField
+                    label="Remind those who have not answered after (days)"
+                    hint="At most 2 reminders per round; 0 sends none."
+                    name="reminder_after_days"
+                    type="number"
+                    inputMode="numeric"
+                    min={0}
+                    max={14}
+                    required
+                    value={reminderDays}
+                    onChange={(event) => setReminderDays(twoCharacters(event.currentTarget.value))}
+                  />
+                </div>
+                <label className={styles.checkbox}>
+                  <input
+                    type="checkbox"
+                    name="send_now"
+                    checked={sendNow}
+                    onChange={(event) => setSendNow(event.currentTarget.checked)}
+                  />
+                  Send now
+                </label>
+              </fieldset>
+            )}
+
             <div>
-              <Button type="submit">Schedule Survey (Demo Only)</Button>
+              {provider === 'Roster' ? (
+                <Button type="submit" busy={busy} disabled={!group || !templateId}>
+                  {sendNow ? 'Send Survey Now' : 'Schedule Survey'}
+                </Button>
+              ) : (
+                <Button type="submit">Schedule Survey (Demo Only)</Button>
+              )}
             </div>
           </form>
         </Card>

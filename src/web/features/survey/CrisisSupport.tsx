@@ -1,4 +1,4 @@
-import type { CrisisResource } from '../../../common/risk';
+import type { CrisisResource } from '../../../common/risk/crisis-resources';
 import { ButtonLink, buttonClassName } from '../../ui/Button';
 import styles from './Survey.module.css';
 

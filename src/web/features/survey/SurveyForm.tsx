@@ -2,9 +2,9 @@ import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import {
   type DraftContent,
-  EMAIL_MAX_LENGTH,
   type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
   type SubmitSurveyResponse,
@@ -35,7 +35,7 @@ import styles from './Survey.module.css';
 import { SurveyFrame, SurveyLoading } from './SurveyFrame';
 import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
 import { newSubmissionId } from './submissionId';
-import { clearDraftAndVerify, requiresAuth, submitSurvey } from './surveyApi';
+import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey } from './surveyApi';
 import { type AutosaveFailure, useAutosave } from './useAutosave';
 
 /** Spec section 9: the pause between a successful submit and the way home. */
@@ -53,6 +53,11 @@ interface SurveyFormProps {
   templateId: number;
   hashLink: string | undefined;
   user: CurrentUser | null;
+  /**
+   * A personal invitation link (design section 10): the survey is answered as the student it was
+   * mailed to, whose address the link proves, so their name and email are fixed and no code is asked.
+   */
+  invitation?: { token: string; name: string; email: string };
   /** Loads the survey again after the server said it changed; new `questions` follow. */
   onSurveyChanged: () => Promise<void>;
 }
@@ -143,7 +148,14 @@ export function surveyChangedMessage(added: number): string {
   return `This survey was updated while you had it open. ${what} been added, marked "New". Your answers are kept: answer ${them} and submit again.`;
 }
 
-export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChanged }: SurveyFormProps) {
+export function SurveyForm({
+  questions,
+  templateId,
+  hashLink,
+  user,
+  invitation,
+  onSurveyChanged,
+}: SurveyFormProps) {
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
@@ -152,7 +164,7 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
   const formRef = useRef<HTMLFormElement>(null);
   const resultRef = useRef<HTMLElement>(null);
 
-  const isStaff = Boolean(user && (user.is_institution_admin || user.is_superuser));
+  const isStaff = Boolean(user && user.role !== 'student');
   // Logged-in students keep drafts on the server; everyone keeps a copy in this tab.
   const serverDrafts = user !== null && !isStaff;
 
@@ -175,8 +187,10 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
   const submissionId = useRef(newSubmissionId());
   const submitInProgress = useRef(false);
 
-  const studentName = user ? user.name : typedName;
-  const schoolEmail = user ? user.email : typedEmail;
+  const studentName = invitation ? invitation.name : user ? user.name : typedName;
+  const schoolEmail = invitation ? invitation.email : user ? user.email : typedEmail;
+  /** Whether name and email are given (an account or an invitation) rather than typed. */
+  const identityGiven = user !== null || invitation !== undefined;
   const draft = useMemo<DraftContent>(
     () => ({ template_id: templateId, student_name: studentName, school_email: schoolEmail, answers }),
     [templateId, studentName, schoolEmail, answers],
@@ -276,8 +290,8 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
   const locked = phase === 'submitted';
   const unanswered = unansweredQuestionIds(questions, answers);
   const missingAnswers = checked ? new Set(unanswered) : new Set<number>();
-  const nameMissing = checked && !user && studentName.trim() === '';
-  const emailMissing = checked && !user && schoolEmail.trim() === '';
+  const nameMissing = checked && !identityGiven && studentName.trim() === '';
+  const emailMissing = checked && !identityGiven && schoolEmail.trim() === '';
   const showMissingMessage = missingAnswers.size > 0 || nameMissing || emailMissing;
   const answeredCount = questions.length - unanswered.length;
 
@@ -305,11 +319,11 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
     setServerError(null);
 
     const firstUnanswered = unanswered[0];
-    const identityIncomplete = !user && (studentName.trim() === '' || schoolEmail.trim() === '');
+    const identityIncomplete = !identityGiven && (studentName.trim() === '' || schoolEmail.trim() === '');
     if (firstUnanswered !== undefined || identityIncomplete) {
       setChecked(true);
-      if (!user && studentName.trim() === '') setFocusTarget(`[name="${NAME_FIELD}"]`);
-      else if (!user && schoolEmail.trim() === '') setFocusTarget(`[name="${EMAIL_FIELD}"]`);
+      if (!identityGiven && studentName.trim() === '') setFocusTarget(`[name="${NAME_FIELD}"]`);
+      else if (!identityGiven && schoolEmail.trim() === '') setFocusTarget(`[name="${EMAIL_FIELD}"]`);
       else setFocusTarget(`#${questionBlockId(firstUnanswered ?? 0)} :is(input, textarea)`);
       return;
     }
@@ -326,7 +340,9 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
     // An autosave landing after the submit would bring back the draft the submit clears.
     await autosave.settle();
     try {
-      const response = await submitSurvey(hashLink, request);
+      const response = invitation
+        ? await submitInvitationSurvey(invitation.token, request)
+        : await submitSurvey(hashLink, request);
       if (response.verification_required) {
         // The answers are stored; this tab keeps its copy until the address is proven.
         setAwaitingCode(true);
@@ -447,8 +463,8 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
             autoComplete="name"
             value={studentName}
             onChange={(event) => setTypedName(event.currentTarget.value)}
-            readOnly={user !== null || locked}
-            required={user === null}
+            readOnly={identityGiven || locked}
+            required={!identityGiven}
             maxLength={STUDENT_NAME_MAX_LENGTH}
             aria-invalid={nameMissing || undefined}
           />
@@ -466,8 +482,8 @@ export function SurveyForm({ questions, templateId, hashLink, user, onSurveyChan
             autoComplete="email"
             value={schoolEmail}
             onChange={(event) => setTypedEmail(event.currentTarget.value)}
-            readOnly={user !== null || locked}
-            required={user === null}
+            readOnly={identityGiven || locked}
+            required={!identityGiven}
             maxLength={EMAIL_MAX_LENGTH}
             aria-invalid={emailMissing || undefined}
           />

@@ -18,7 +18,7 @@ export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may hav
 export const INSTITUTION_UNAVAILABLE_MESSAGE =
   'No survey questions are currently available for your institution. Please contact your administrator.';
 
-function SurveyUnavailable({
+export function SurveyUnavailable({
   viaLink,
   message,
   onRetry,

@@ -29,6 +29,7 @@ const STUDENT: CurrentUser = {
   email: 'sam@demo.edu',
   name: 'Sam Student',
   institution_name: 'Demo University',
+  role: 'student',
 };
 
 const NOON = Date.parse('2026-03-02T12:00:00.000Z');

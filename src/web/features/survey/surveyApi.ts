@@ -1,3 +1,4 @@
+import { InvitationSurveyResponse } from '../../../common/schemas/campaigns';
 import { SuccessMessage } from '../../../common/schemas/common';
 import {
   type AutosaveRequest,
@@ -25,6 +26,15 @@ export function fetchSurveyQuestions(hashLink: string | undefined) {
 export function submitSurvey(hashLink: string | undefined, request: SubmitSurveyRequest) {
   const path = hashLink ? `/api/survey/link/${linkSegment(hashLink)}/` : '/api/survey/';
   return api.post(path, SubmitSurveyResponse, request);
+}
+
+/** A personal invitation's survey: the questions and the student it was sent to. */
+export function fetchInvitationSurvey(token: string) {
+  return api.get(`/api/survey/invite/${linkSegment(token)}/`, InvitationSurveyResponse);
+}
+
+export function submitInvitationSurvey(token: string, request: SubmitSurveyRequest) {
+  return api.post(`/api/survey/invite/${linkSegment(token)}/`, SubmitSurveyResponse, request);
 }
 
 export function saveDraft(request: AutosaveRequest) {

@@ -33,7 +33,7 @@ export type ShowFlash = (text: string, tone?: FlashTone) => void;
 
 export function TemplatesScreen() {
   return (
-    <AdminOnly title={TITLE} loadingText="Loading templates...">
+    <AdminOnly ability="templates" title={TITLE} loadingText="Loading templates...">
       <TemplateManager />
     </AdminOnly>
   );

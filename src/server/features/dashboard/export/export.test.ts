@@ -3,7 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../../test/
 import { activeQuestions, addSubmission } from '../../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../../test/helpers/factories';
-import { csvCell, csvRow } from './csv';
+import { csvCell, csvRow } from '../../../lib/csv';
 
 /** RFC 4180 reader for the assertions: quoted cells, doubled quotes, CRLF rows. */
 function parseCsv(text: string): string[][] {

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { parseStoredJson, StoredReasons } from '../../../db/stored-json';
 import type { Database } from '../../../db/types';
-import { csvRow, UTF8_BOM } from './csv';
+import { csvRow, UTF8_BOM } from '../../../lib/csv';
 import * as queries from './queries';
 
 /** Submissions per page: bounded memory whatever the institution's size. */

@@ -21,6 +21,11 @@ export function monthLabel(month: number): string {
   return `${MONTH_NAMES[month % 12]} ${Math.floor(month / 12)}`;
 }
 
+/** The first instant after the month (UTC). */
+export function monthEnd(month: number): number {
+  return Date.UTC(Math.floor(month / 12), (month % 12) + 1, 1);
+}
+
 /** The dashboard's months, oldest first, ending with the current one. */
 export function dashboardMonths(at: number): number[] {
   const current = monthOf(at);

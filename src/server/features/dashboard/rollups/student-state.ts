@@ -67,7 +67,7 @@ function likertValue(answer: RecordedAnswer): number | null {
   return isLikertValue(value) ? Number(value) : null;
 }
 
-export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSummary {
+function likertValuesByCategory(answers: readonly RecordedAnswer[]) {
   const values: Partial<Record<QuestionCategory, number[]>> = {};
   for (const answer of answers) {
     const value = likertValue(answer);
@@ -76,8 +76,57 @@ export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSumm
     list.push(value);
     values[answer.category] = list;
   }
-  const mean = (list: number[] | undefined) =>
-    list?.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
+  return values;
+}
+
+const mean = (list: readonly number[] | undefined) =>
+  list?.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
+
+export type CategoryMeans = Partial<Record<QuestionCategory, number>>;
+
+/** Mean Likert value per category a submission asked (1 = best, 5 = worst). */
+export function categoryMeans(answers: readonly RecordedAnswer[]): CategoryMeans {
+  const means: CategoryMeans = {};
+  for (const [category, list] of Object.entries(likertValuesByCategory(answers))) {
+    const value = mean(list);
+    if (value !== null) means[category as QuestionCategory] = value;
+  }
+  return means;
+}
+
+/**
+ * A student's own baseline: per category, the mean of the category means of the given earlier
+ * (proven) submissions. Each student is compared with themselves, not with others.
+ */
+export function baselineOf(earlier: readonly CategoryMeans[]): CategoryMeans {
+  const lists: Partial<Record<QuestionCategory, number[]>> = {};
+  for (const means of earlier) {
+    for (const [category, value] of Object.entries(means)) {
+      const list = lists[category as QuestionCategory] ?? [];
+      list.push(value);
+      lists[category as QuestionCategory] = list;
+    }
+  }
+  const baseline: CategoryMeans = {};
+  for (const [category, list] of Object.entries(lists)) {
+    const value = mean(list);
+    if (value !== null) baseline[category as QuestionCategory] = value;
+  }
+  return baseline;
+}
+
+/** Each category's change from the baseline (positive = worse); categories missing on either side are left out. */
+export function changeFromBaseline(means: CategoryMeans, baseline: CategoryMeans): CategoryMeans {
+  const change: CategoryMeans = {};
+  for (const [category, value] of Object.entries(means)) {
+    const base = baseline[category as QuestionCategory];
+    if (base !== undefined) change[category as QuestionCategory] = Math.round((value - base) * 100) / 100;
+  }
+  return change;
+}
+
+export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSummary {
+  const values = likertValuesByCategory(answers);
   const support = values.support ?? [];
   return {
     sleepMean: mean(values.sleep),

@@ -1,0 +1,88 @@
+import { z } from 'zod/mini';
+
+export const AUDIT_PAGE_SIZE = 50;
+export const AUDIT_MAX_PAGE_SIZE = 200;
+
+const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+/** A calendar date (UTC) from a date input; the range includes both of its days. */
+const Day = (label: string) =>
+  z.optional(
+    z.string().check(
+      z.regex(DATE, `${label} must be a date like 2026-01-31`),
+      z.refine((value) => !Number.isNaN(Date.parse(`${value}T00:00:00Z`)), `${label} is not a real date`),
+    ),
+  );
+
+/** Filters of the Activity screen, shared by the list and its CSV export. */
+export const AuditFilters = z
+  .object({
+    /** The actor's email, exactly (case does not matter). */
+    actor: z.optional(z.string().check(z.trim(), z.maxLength(254, 'actor is too long'))),
+    /** An action (`staff.invite`) or a family of them (`staff`). */
+    action: z.optional(
+      z
+        .string()
+        .check(
+          z.trim(),
+          z.maxLength(60, 'action is too long'),
+          z.regex(/^[a-z._]*$/, 'action may hold lower-case letters, dots and underscores only'),
+        ),
+    ),
+    from: Day('from'),
+    to: Day('to'),
+  })
+  .check(
+    z.refine(
+      (filters) => !filters.from || !filters.to || filters.from <= filters.to,
+      'from must not be after to',
+    ),
+  );
+export type AuditFilters = z.infer<typeof AuditFilters>;
+
+export const AuditQuery = z.extend(AuditFilters, {
+  page: z._default(
+    z.coerce
+      .number({ error: 'page must be a number' })
+      .check(
+        z.int('page must be a whole number'),
+        z.gte(1, 'page must be at least 1'),
+        z.lte(100_000, 'page is out of range'),
+      ),
+    1,
+  ),
+  page_size: z._default(
+    z.coerce
+      .number({ error: 'page_size must be a number' })
+      .check(
+        z.int('page_size must be a whole number'),
+        z.gte(1, 'page_size must be at least 1'),
+        z.lte(AUDIT_MAX_PAGE_SIZE, `page_size must be at most ${AUDIT_MAX_PAGE_SIZE}`),
+      ),
+    AUDIT_PAGE_SIZE,
+  ),
+});
+export type AuditQuery = z.infer<typeof AuditQuery>;
+
+export const AuditEntry = z.object({
+  id: z.number().check(z.int()),
+  /** ISO 8601. */
+  at: z.string(),
+  /** Null for the product's own actions (jobs). */
+  actor_email: z.nullable(z.string()),
+  action: z.string(),
+  subject_type: z.nullable(z.string()),
+  subject_id: z.nullable(z.string()),
+  detail: z.nullable(z.record(z.string(), z.unknown())),
+  address: z.nullable(z.string()),
+});
+export type AuditEntry = z.infer<typeof AuditEntry>;
+
+export const AuditPage = z.object({
+  success: z.literal(true),
+  total: z.number().check(z.int()),
+  page: z.number().check(z.int()),
+  page_size: z.number().check(z.int()),
+  entries: z.array(AuditEntry),
+});
+export type AuditPage = z.infer<typeof AuditPage>;

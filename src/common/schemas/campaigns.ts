@@ -1,0 +1,119 @@
+import { z } from 'zod/mini';
+import { databaseId } from './common';
+import { ownData } from './identity';
+import { ROSTER_GROUP_MAX_LENGTH } from './roster';
+import { SurveyQuestionsResponse } from './surveys';
+
+/** Campaigns: the schedule form made real for roster groups (design sections 10 and 12). */
+
+export const WEEKDAYS = [
+  'Monday',
+  'Tuesday',
+  'Wednesday',
+  'Thursday',
+  'Friday',
+  'Saturday',
+  'Sunday',
+] as const;
+export const Weekday = z.enum(WEEKDAYS, { error: `day must be one of ${WEEKDAYS.join(', ')}` });
+export type Weekday = z.infer<typeof Weekday>;
+
+export const DEFAULT_REMINDER_AFTER_DAYS = 2;
+export const MAX_REMINDER_AFTER_DAYS = 14;
+/** Reminders per round, to those who have not answered. */
+export const MAX_REMINDERS = 2;
+export const MAX_CAMPAIGN_GROUPS = 50;
+
+export const CAMPAIGN_STATUSES = ['active', 'paused', 'finished', 'cancelled'] as const;
+export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
+export type CampaignStatus = z.infer<typeof CampaignStatus>;
+
+export const CampaignRequest = z.object({
+  template_id: databaseId('template_id'),
+  groups: z
+    .array(
+      z
+        .string({ error: 'Each group must be text' })
+        .check(
+          z.trim(),
+          z.minLength(1, 'A group name cannot be blank'),
+          z.maxLength(ROSTER_GROUP_MAX_LENGTH, 'A group name is too long'),
+        ),
+      { error: 'groups must be a list of roster groups' },
+    )
+    .check(
+      z.minLength(1, 'Choose at least one roster group'),
+      z.maxLength(MAX_CAMPAIGN_GROUPS, `Choose at most ${MAX_CAMPAIGN_GROUPS} groups`),
+    ),
+  day: Weekday,
+  hour: z
+    .number({ error: 'hour must be a number from 1 to 12' })
+    .check(
+      z.int('hour must be a whole number'),
+      z.gte(1, 'hour must be from 1 to 12'),
+      z.lte(12, 'hour must be from 1 to 12'),
+    ),
+  minute: z
+    .number({ error: 'minute must be a number from 0 to 59' })
+    .check(
+      z.int('minute must be a whole number'),
+      z.gte(0, 'minute must be from 0 to 59'),
+      z.lte(59, 'minute must be from 0 to 59'),
+    ),
+  ampm: z.enum(['AM', 'PM'], { error: 'ampm must be AM or PM' }),
+  recurring: z._default(z.boolean({ error: 'recurring must be true or false' }), false),
+  send_now: z._default(z.boolean({ error: 'send_now must be true or false' }), false),
+  reminder_after_days: z._default(
+    z
+      .number({ error: `reminder_after_days must be a number from 0 to ${MAX_REMINDER_AFTER_DAYS}` })
+      .check(
+        z.int('reminder_after_days must be a whole number'),
+        z.gte(0, 'reminder_after_days cannot be negative (0 sends no reminders)'),
+        z.lte(MAX_REMINDER_AFTER_DAYS, `reminder_after_days is at most ${MAX_REMINDER_AFTER_DAYS}`),
+      ),
+    DEFAULT_REMINDER_AFTER_DAYS,
+  ),
+});
+export type CampaignRequest = z.input<typeof CampaignRequest>;
+
+export const Campaign = z.object({
+  id: z.number(),
+  template_id: z.number(),
+  groups: z.array(z.string()),
+  status: CampaignStatus,
+  /** ISO 8601 time of the next round; null when none is due (one-off sent, paused, cancelled). */
+  next_run_at: z.nullable(z.string()),
+  /** Invitations sent over all rounds, answered among them, and reminders sent. */
+  invited: z.number(),
+  answered: z.number(),
+  reminded: z.number(),
+  day: Weekday,
+  /** "9:00 AM", in `time_zone`. */
+  time: z.string(),
+  time_zone: z.string(),
+  recurring: z.boolean(),
+  reminder_after_days: z.number(),
+  rounds: z.number(),
+  created_at: z.string(),
+});
+export type Campaign = z.infer<typeof Campaign>;
+
+export const CampaignListResponse = z.object({ success: z.literal(true), campaigns: z.array(Campaign) });
+export type CampaignListResponse = z.infer<typeof CampaignListResponse>;
+
+export const CampaignResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  campaign: Campaign,
+});
+export type CampaignResponse = z.infer<typeof CampaignResponse>;
+
+/**
+ * What a personal invitation link opens: the survey, for the one student it was sent to. The name
+ * and address are the holder's own, read back through their own link: not a staff read.
+ */
+export const InvitationSurveyResponse = z.extend(SurveyQuestionsResponse, {
+  student_name: ownData(z.string()),
+  school_email: ownData(z.string()),
+});
+export type InvitationSurveyResponse = z.infer<typeof InvitationSurveyResponse>;

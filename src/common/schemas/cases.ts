@@ -1,0 +1,189 @@
+import { z } from 'zod/mini';
+import { RiskTier } from '../risk/tiers';
+import { storedRolesWith } from '../roles';
+import { CaseStatus } from './case-status';
+import { databaseId } from './common';
+import { FlaggedTier } from './dashboard';
+import { StudentEmailField, StudentNameField } from './identity';
+
+/** Case work (design sections 9 and 12). */
+
+export { CASE_STATUSES, CaseStatus } from './case-status';
+
+/** How a case ended; `other` needs a note saying what happened. */
+export const CASE_OUTCOMES = [
+  'connected_to_counselling',
+  'referred_elsewhere',
+  'emergency_services',
+  'no_concern_after_contact',
+  'unable_to_reach',
+  'other',
+] as const;
+export const CaseOutcome = z.enum(CASE_OUTCOMES, {
+  error: `outcome must be one of ${CASE_OUTCOMES.join(', ')}`,
+});
+export type CaseOutcome = z.infer<typeof CaseOutcome>;
+
+export const CASE_OUTCOME_LABELS: Record<CaseOutcome, string> = {
+  connected_to_counselling: 'Connected to counselling',
+  referred_elsewhere: 'Referred elsewhere',
+  emergency_services: 'Emergency services',
+  no_concern_after_contact: 'No concern after contact',
+  unable_to_reach: 'Unable to reach',
+  other: 'Other',
+};
+
+export const CASE_STATUS_LABELS: Record<CaseStatus, string> = {
+  new: 'New',
+  acknowledged: 'Acknowledged',
+  in_progress: 'In progress',
+  resolved: 'Resolved',
+};
+
+export const CASE_NOTE_MAX_LENGTH = 5000;
+
+/** Staff roles that may work cases and read a student's history (design section 9). */
+export const CASE_WORKER_ROLES = storedRolesWith('cases');
+
+const Timestamp = z.iso.datetime();
+
+export const CaseAssignee = z.object({ id: z.number(), name: z.string(), email: z.string() });
+export type CaseAssignee = z.infer<typeof CaseAssignee>;
+
+export const CaseSummary = z.object({
+  id: z.number(),
+  student_id: z.number(),
+  student_name: StudentNameField,
+  school_email: StudentEmailField,
+  tier: FlaggedTier,
+  status: CaseStatus,
+  assigned_to: z.nullable(CaseAssignee),
+  opened_at: Timestamp,
+  acknowledge_by: Timestamp,
+  /** Not acknowledged and past acknowledge_by. */
+  overdue: z.boolean(),
+  /** Whether one of its submissions was proven to come from the student (design section 8). */
+  verified: z.boolean(),
+});
+export type CaseSummary = z.infer<typeof CaseSummary>;
+
+export const CaseListQuery = z.object({
+  status: z._default(z.enum(['open', 'all'], { error: 'status must be open or all' }), 'open'),
+});
+export type CaseListQuery = z.infer<typeof CaseListQuery>;
+
+export const CaseListResponse = z.object({
+  success: z.literal(true),
+  cases: z.array(CaseSummary),
+  /** Who may be assigned a case: the institution's admins and counsellors. */
+  assignees: z.array(CaseAssignee),
+});
+export type CaseListResponse = z.infer<typeof CaseListResponse>;
+
+/** One of the student's submissions, as staff see it in a case or the history. */
+export const StudentSubmission = z.object({
+  id: z.number(),
+  submitted_at: Timestamp,
+  tier: RiskTier,
+  reasons: z.array(z.string()),
+  verified: z.boolean(),
+  /** Mean Likert value per category (1 = best, 5 = worst); only the categories it asked. */
+  category_means: z.record(z.string(), z.number()),
+  /** The change of each category mean from the student's own baseline (positive = worse). */
+  change_from_baseline: z.record(z.string(), z.number()),
+});
+export type StudentSubmission = z.infer<typeof StudentSubmission>;
+
+export const CASE_EVENT_KINDS = [
+  'opened',
+  'submission',
+  'verified',
+  'alert_queued',
+  'acknowledged',
+  'assigned',
+  'note',
+  'escalated',
+  'resolved',
+] as const;
+export const CaseEventKind = z.enum(CASE_EVENT_KINDS);
+
+export const CaseEvent = z.object({
+  id: z.number(),
+  kind: CaseEventKind,
+  at: Timestamp,
+  /** Who did it; null for what the product did on its own (opening, alerts, escalations). */
+  actor: z.nullable(z.string()),
+  submission_id: z.nullable(z.number()),
+  /** The note's text, the outcome, the assignee's name, the escalation round. */
+  text: z.nullable(z.string()),
+});
+export type CaseEvent = z.infer<typeof CaseEvent>;
+
+export const CaseMail = z.object({
+  kind: z.enum(['alert', 'escalation']),
+  to: z.string(),
+  status: z.enum(['pending', 'sent', 'failed']),
+  queued_at: Timestamp,
+  sent_at: z.nullable(Timestamp),
+});
+export type CaseMail = z.infer<typeof CaseMail>;
+
+export const CaseDetail = z.extend(CaseSummary, {
+  acknowledged_at: z.nullable(Timestamp),
+  resolved_at: z.nullable(Timestamp),
+  outcome: z.nullable(CaseOutcome),
+  submissions: z.array(StudentSubmission),
+  events: z.array(CaseEvent),
+  mails: z.array(CaseMail),
+});
+export type CaseDetail = z.infer<typeof CaseDetail>;
+
+export const CaseDetailResponse = z.object({
+  success: z.literal(true),
+  case: CaseDetail,
+  assignees: z.array(CaseAssignee),
+});
+export type CaseDetailResponse = z.infer<typeof CaseDetailResponse>;
+
+export const AssignCaseRequest = z.object({ user_id: databaseId('user_id') });
+export type AssignCaseRequest = z.infer<typeof AssignCaseRequest>;
+
+const NoteText = z
+  .string({ error: 'text is required' })
+  .check(
+    z.trim(),
+    z.minLength(1, 'Write a note first'),
+    z.maxLength(CASE_NOTE_MAX_LENGTH, `A note must be at most ${CASE_NOTE_MAX_LENGTH} characters`),
+  );
+
+export const CaseNoteRequest = z.object({ text: NoteText });
+export type CaseNoteRequest = z.infer<typeof CaseNoteRequest>;
+
+export const ResolveCaseRequest = z.object({
+  outcome: CaseOutcome,
+  note: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(CASE_NOTE_MAX_LENGTH, `A note must be at most ${CASE_NOTE_MAX_LENGTH} characters`),
+      ),
+  ),
+});
+export type ResolveCaseRequest = z.infer<typeof ResolveCaseRequest>;
+
+export const StudentHistoryResponse = z.object({
+  success: z.literal(true),
+  student: z.object({ id: z.number(), name: StudentNameField, email: StudentEmailField }),
+  /** Mean per category over the student's proven submissions before the latest one. */
+  baseline: z.record(z.string(), z.number()),
+  submissions: z.array(StudentSubmission),
+  cases: z.array(
+    z.extend(CaseSummary, {
+      resolved_at: z.nullable(Timestamp),
+      outcome: z.nullable(CaseOutcome),
+      events: z.array(CaseEvent),
+    }),
+  ),
+});
+export type StudentHistoryResponse = z.infer<typeof StudentHistoryResponse>;

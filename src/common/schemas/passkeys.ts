@@ -1,0 +1,56 @@
+import { z } from 'zod/mini';
+import { CurrentUser } from './auth';
+
+/**
+ * Passkeys (WebAuthn) for staff (design section 11). The options and the browser's answers are
+ * WebAuthn's own JSON forms, checked here for their outline and by the WebAuthn library for
+ * everything else.
+ */
+
+const text = (label: string, max: number) =>
+  z.string({ error: `${label} must be text` }).check(z.maxLength(max, `${label} is too long`));
+
+/** Options for navigator.credentials.create() or .get(), as JSON. */
+export const PasskeyOptions = z.object({
+  success: z.literal(true),
+  options: z.looseObject({ challenge: z.string() }),
+});
+export type PasskeyOptions = z.infer<typeof PasskeyOptions>;
+
+const credentialOutline = {
+  id: text('id', 1400),
+  rawId: text('rawId', 1400),
+  type: z.literal('public-key', 'type must be "public-key"'),
+  clientExtensionResults: z.record(z.string(), z.unknown()),
+  authenticatorAttachment: z.optional(z.string()),
+};
+
+export const PasskeyRegistration = z.object({
+  credential: z.looseObject({
+    ...credentialOutline,
+    response: z.looseObject({
+      clientDataJSON: text('clientDataJSON', 10_000),
+      attestationObject: text('attestationObject', 50_000),
+    }),
+  }),
+});
+export type PasskeyRegistration = z.infer<typeof PasskeyRegistration>;
+
+export const PasskeyAuthentication = z.object({
+  credential: z.looseObject({
+    ...credentialOutline,
+    response: z.looseObject({
+      clientDataJSON: text('clientDataJSON', 10_000),
+      authenticatorData: text('authenticatorData', 10_000),
+      signature: text('signature', 10_000),
+    }),
+  }),
+});
+export type PasskeyAuthentication = z.infer<typeof PasskeyAuthentication>;
+
+export const PasskeySignedIn = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user: CurrentUser,
+});
+export type PasskeySignedIn = z.infer<typeof PasskeySignedIn>;

@@ -1,0 +1,142 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import type { AuditPage } from '../../../common/schemas/audit';
+import { recordAudit } from '../../lib/audit';
+
+const DAY1 = Date.parse('2026-03-01T10:00:00Z');
+const DAY2 = Date.parse('2026-03-02T23:59:00Z');
+const DAY3 = Date.parse('2026-03-03T00:00:00Z');
+
+describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let admin: TestAgent;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    const db = ctx.db.kysely;
+    // A history written by the audit module itself, at known times.
+    vi.useFakeTimers({ toFake: ['Date'] });
+    const north = (email: string) => ({ institutionId: cast.a.id, userId: 1, email, address: '203.0.113.9' });
+    const rows: [number, string, string][] = [
+      [DAY1, 'admin@north.edu', 'template.create'],
+      [DAY1 + 1, 'coun@north.edu', 'dashboard.read'],
+      [DAY2, 'admin@north.edu', 'staff.invite'],
+      [DAY2, 'admin@north.edu', 'staff.role.change'],
+      [DAY3, 'coun@north.edu', 'submissions.export'],
+    ];
+    for (const [at, email, action] of rows) {
+      vi.setSystemTime(at);
+      await recordAudit(db, north(email), { action, detail: { note: `${action} at ${at}` } });
+    }
+    await recordAudit(
+      db,
+      { institutionId: cast.b.id, userId: 2, email: 'admin@south.edu', address: null },
+      {
+        action: 'staff.invite',
+      },
+    );
+    vi.useRealTimers();
+    admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await ctx.close();
+  });
+
+  const list = async (query = '') => {
+    const response = await admin.get<AuditPage>(`/api/audit/${query}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body;
+  };
+  const actions = (page: AuditPage) => page.entries.map((entry) => entry.action);
+
+  it("lists the institution's entries newest first, paged, and nothing of another institution", async () => {
+    const all = await list();
+    expect(all.total).toBe(5);
+    expect(actions(all)).toEqual([
+      'submissions.export',
+      'staff.role.change',
+      'staff.invite',
+      'dashboard.read',
+      'template.create',
+    ]);
+    expect(all.entries[0]).toMatchObject({
+      actor_email: 'coun@north.edu',
+      at: new Date(DAY3).toISOString(),
+      address: '203.0.113.9',
+      detail: { note: `submissions.export at ${DAY3}` },
+    });
+    const second = await list('?page=2&page_size=2');
+    expect(second).toMatchObject({ total: 5, page: 2, page_size: 2 });
+    expect(actions(second)).toEqual(['staff.invite', 'dashboard.read']);
+    expect(JSON.stringify(all)).not.toContain('south.edu');
+  });
+
+  it('filters by actor, by action or family of actions, and by days (UTC, both ends included)', async () => {
+    expect(actions(await list('?actor=COUN@north.edu'))).toEqual(['submissions.export', 'dashboard.read']);
+    expect(actions(await list('?action=staff'))).toEqual(['staff.role.change', 'staff.invite']);
+    expect(actions(await list('?action=staff.invite'))).toEqual(['staff.invite']);
+    expect(actions(await list('?action=sta'))).toEqual([]);
+    expect(actions(await list('?from=2026-03-02&to=2026-03-02'))).toEqual([
+      'staff.role.change',
+      'staff.invite',
+    ]);
+    expect(actions(await list('?from=2026-03-03'))).toEqual(['submissions.export']);
+    expect(actions(await list('?to=2026-03-01&actor=admin@north.edu'))).toEqual(['template.create']);
+  });
+
+  it('refuses bad filters with a message', async () => {
+    for (const [query, message] of [
+      ['?page=0', 'page must be at least 1'],
+      ['?page_size=1000', 'page_size must be at most 200'],
+      ['?page=abc', 'page must be a number'],
+      ['?from=yesterday', 'from must be a date like 2026-01-31'],
+      ['?from=2026-02-31x', 'from must be a date like 2026-01-31'],
+      ['?from=2026-03-05&to=2026-03-01', 'from must not be after to'],
+      ['?action=DROP%20TABLE', 'action may hold lower-case letters, dots and underscores only'],
+    ] as const) {
+      const response = await admin.get(`/api/audit/${query}`);
+      expect(response.status, query).toBe(400);
+      expect(response.body, query).toMatchObject({ success: false, code: 'VALIDATION_FAILED' });
+      expect((response.body as { message: string }).message, query).toContain(message);
+    }
+  });
+
+  it('exports the filtered log as CSV, and records the export', async () => {
+    const response = await admin.get('/api/audit/export.csv?action=staff');
+    expect(response.status).toBe(200);
+    expect(response.headers['content-type']).toContain('text/csv');
+    const lines = response.text.replace('\uFEFF', '').trim().split('\r\n');
+    expect(lines[0]).toBe('Time (UTC),Actor,Action,Subject,Subject id,Detail,Address');
+    expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual(['staff.role.change', 'staff.invite']);
+    const exported = (await list('?action=audit.export')).entries;
+    expect(exported).toHaveLength(1);
+    expect(exported[0]).toMatchObject({
+      actor_email: 'admin@north.edu',
+      detail: { filters: { action: 'staff' } },
+    });
+  });
+
+  it('is for admins only', async () => {
+    await makeUser(ctx.db.kysely, { email: 'c@north.edu', role: 'counsellor', institutionId: cast.a.id });
+    await makeUser(ctx.db.kysely, { email: 'v@north.edu', role: 'viewer', institutionId: cast.a.id });
+    for (const email of ['c@north.edu', 'v@north.edu', cast.studentA.email]) {
+      const agent = new TestAgent(ctx.app);
+      await agent.login(email, TEST_PASSWORD);
+      expectError(await agent.get('/api/audit/'), 403, 'FORBIDDEN', 'Admin access required');
+      expectError(await agent.get('/api/audit/export.csv'), 403, 'FORBIDDEN', 'Admin access required');
+    }
+    expectError(
+      await new TestAgent(ctx.app).get('/api/audit/'),
+      401,
+      'UNAUTHENTICATED',
+      'Authentication required',
+    );
+  });
+});

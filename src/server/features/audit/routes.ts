@@ -1,0 +1,72 @@
+import { Readable } from 'node:stream';
+import type { FastifyReply } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod/mini';
+import { storedRolesWith } from '../../../common/roles';
+import { AuditFilters, AuditPage, AuditQuery } from '../../../common/schemas/audit';
+import { ErrorResponse } from '../../../common/schemas/common';
+import { auditActor, recordAudit } from '../../lib/audit';
+import { requireStaff } from '../../lib/guards';
+import { now } from '../../lib/time';
+import { exportAuditCsv, listAuditEntries } from './service';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
+const tags = ['audit'];
+const EXPORTS_PER_MINUTE = 10;
+
+/** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
+function sendStream(reply: FastifyReply, body: Readable) {
+  return reply.send(body);
+}
+
+/** The audit log (design section 9): admins read and export their institution's. */
+export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/api/audit/',
+    {
+      schema: {
+        tags,
+        summary: 'A page of the audit log, newest first, filtered by actor, action and dates (UTC)',
+        querystring: AuditQuery,
+        response: { 200: AuditPage, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireStaff(request, storedRolesWith('audit'));
+      const { page, page_size: pageSize, ...filters } = request.query;
+      return listAuditEntries({ db: db.kysely, institutionId: admin.institutionId, filters, page, pageSize });
+    },
+  );
+
+  app.get(
+    '/api/audit/export.csv',
+    {
+      schema: {
+        tags,
+        summary: 'The filtered audit log as CSV, newest first; the export is itself recorded',
+        querystring: AuditFilters,
+        response: { 200: z.string().check(z.describe('text/csv')), 429: ErrorResponse, ...errors },
+      },
+      config: { rateLimit: { max: EXPORTS_PER_MINUTE, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const admin = requireStaff(request, storedRolesWith('audit'));
+      const filters = request.query;
+      await recordAudit(db.kysely, auditActor(request, admin), {
+        action: 'audit.export',
+        detail: { filters },
+      });
+      const date = new Date(now()).toISOString().slice(0, 10);
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="activity-${date}.csv"`)
+        .header('cache-control', 'no-store');
+      return sendStream(
+        reply,
+        Readable.from(exportAuditCsv({ db: db.kysely, institutionId: admin.institutionId, filters })),
+      );
+    },
+  );
+};

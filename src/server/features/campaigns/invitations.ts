@@ -1,0 +1,72 @@
+import crypto from 'node:crypto';
+import { mailLink } from '../../lib/mail/links';
+
+/**
+ * Personal invitation links. The token is derived from the server's key and the invitation's
+ * place (campaign, round, student), so a reminder can carry the same link as the first mail
+ * without the link ever being stored: only its SHA-256 is, to find the invitation.
+ */
+
+export interface InvitationContext {
+  /** Derived from the server secret for this use only. */
+  inviteKey: Buffer;
+  brandName: string;
+  /** Where links point; without it the mail gives the path on the institution's survey site. */
+  linkBase: string;
+}
+
+export function invitationToken(
+  key: Buffer,
+  place: { campaignId: number; round: number; studentId: number },
+): string {
+  return crypto
+    .createHmac('sha256', key)
+    .update(`invitation:${place.campaignId}:${place.round}:${place.studentId}`)
+    .digest('base64url');
+}
+
+export function tokenHash(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+/** A token is 43 base64url characters; anything else is not one of ours. */
+export function isTokenShaped(token: string): boolean {
+  return /^[A-Za-z0-9_-]{43}$/.test(token);
+}
+
+export function invitationPath(token: string): string {
+  return `/survey/invite/${token}/`;
+}
+
+function invitationLink(context: InvitationContext, token: string): string {
+  const path = invitationPath(token);
+  return mailLink(context.linkBase, path);
+}
+
+/** The invitation mail: a greeting, the link and when it stops working; nothing about answers. */
+export function invitationMail(
+  context: InvitationContext,
+  invitee: { email: string; name: string },
+  token: string,
+  options: { expiresAt: number; reminder: number },
+) {
+  const brand = `${context.brandName} Health`;
+  const until = new Date(options.expiresAt).toUTCString();
+  return {
+    to: invitee.email,
+    subject:
+      options.reminder > 0 ? `Reminder: your ${brand} wellness check-in` : `Your ${brand} wellness check-in`,
+    text: [
+      `Hello ${invitee.name},`,
+      '',
+      options.reminder > 0
+        ? 'A reminder: your wellness check-in is still open. It takes a few minutes.'
+        : 'Your institution invites you to a short wellness check-in. It takes a few minutes.',
+      '',
+      'Your personal link (please do not share it; it works once, for you only):',
+      invitationLink(context, token),
+      '',
+      `The link works until ${until}.`,
+    ].join('\n'),
+  };
+}

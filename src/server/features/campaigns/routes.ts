@@ -1,0 +1,165 @@
+import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  CampaignListResponse,
+  CampaignRequest,
+  CampaignResponse,
+  InvitationSurveyResponse,
+} from '../../../common/schemas/campaigns';
+import { ErrorResponse, IdParam } from '../../../common/schemas/common';
+import { SubmitSurveyRequest, SubmitSurveyResponse } from '../../../common/schemas/surveys';
+import { submissionTransactions } from '../../db/transaction-runner';
+import { auditActor } from '../../lib/audit';
+import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { appCaseOpener } from '../cases/open';
+import type { InvitationContext } from './invitations';
+import { campaignJobs } from './jobs';
+import * as service from './service';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  429: ErrorResponse,
+};
+const CampaignParams = z.object({ id: IdParam });
+const InvitationParams = z.object({ token: z.string().max(100) });
+
+/** Campaigns of roster groups and the personal links they send (design sections 10 and 12). */
+export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationContext }> = async (
+  app,
+  options,
+) => {
+  const { db, config } = app;
+  for (const kind of campaignJobs(options.invitations)) app.jobs.handle(kind);
+
+  await app.register(async (plugin) => {
+    const admin = plugin.withTypeProvider<ZodTypeProvider>();
+    guardRoutes(admin, 'schedule');
+    const tags = ['campaigns'];
+
+    admin.get(
+      '/api/campaigns/',
+      {
+        schema: {
+          tags,
+          summary: "The institution's campaigns, newest first, with invited, answered and reminded counts",
+          response: { 200: CampaignListResponse, ...errors },
+        },
+      },
+      async (request) =>
+        service.listCampaigns({ db: db.kysely, institutionId: requireAdmin(request).institutionId }),
+    );
+
+    admin.post(
+      '/api/campaigns/',
+      {
+        schema: {
+          tags,
+          summary: 'Create a campaign for roster groups',
+          description:
+            'Each student of the groups gets one mail with a personal link per round: now with send_now, else at the day and time (in the institution time zone), weekly when recurring. Reminders go to those who have not answered after reminder_after_days (0: none), at most 2 per round.',
+          body: CampaignRequest,
+          response: { 201: CampaignResponse, ...errors },
+        },
+      },
+      async (request, reply) => {
+        const adminUser = requireAdmin(request);
+        const campaign = await service.createCampaign({
+          db: db.kysely,
+          actor: auditActor(request, adminUser),
+          request: request.body,
+        });
+        app.jobs.wake();
+        reply.status(201);
+        return {
+          success: true as const,
+          message: request.body.send_now
+            ? 'Campaign created: the invitations are on their way.'
+            : 'Campaign scheduled.',
+          campaign,
+        };
+      },
+    );
+
+    for (const change of ['pause', 'resume', 'cancel'] as const) {
+      admin.post(
+        `/api/campaigns/:id/${change}/`,
+        {
+          schema: {
+            tags,
+            summary: `${change[0]?.toUpperCase()}${change.slice(1)} a campaign`,
+            params: CampaignParams,
+            response: { 200: CampaignResponse, ...errors },
+          },
+        },
+        async (request) => {
+          const answer = await service.changeCampaign({
+            db: db.kysely,
+            actor: auditActor(request, requireAdmin(request)),
+            campaignId: request.params.id,
+            change,
+          });
+          app.jobs.wake();
+          return answer;
+        },
+      );
+    }
+  });
+
+  const runTransaction = submissionTransactions(db);
+  // A flagged answer through a personal link opens a case like any other.
+  const followUp = appCaseOpener(app);
+  const tags = ['surveys'];
+
+  app.get(
+    '/api/survey/invite/:token/',
+    {
+      schema: {
+        tags,
+        summary: 'The survey of a personal invitation link, for the student it was sent to',
+        description:
+          'The link is the proof of the address: no password, no code. It works until the next round.',
+        params: InvitationParams,
+        response: { 200: InvitationSurveyResponse, ...errors },
+      },
+    },
+    async (request) =>
+      service.getInvitationSurvey({
+        db: db.kysely,
+        token: request.params.token,
+        user: request.session?.user ?? null,
+      }),
+  );
+
+  app.post(
+    '/api/survey/invite/:token/',
+    {
+      config: { rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 } },
+      schema: {
+        tags,
+        summary: 'Submit the survey of a personal invitation link',
+        description:
+          'Answers as the invited student, whose address the link proves. Once per round: a second submit is refused. Another address is refused.',
+        params: InvitationParams,
+        body: SubmitSurveyRequest,
+        response: { 200: SubmitSurveyResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const body = request.body;
+      return service.submitInvitationSurvey({
+        db: db.kysely,
+        runTransaction,
+        followUp,
+        token: request.params.token,
+        user: request.session?.user ?? null,
+        ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),
+        answers: body.answers,
+        ...(body.submission_id === undefined ? {} : { clientSubmissionId: body.submission_id }),
+      });
+    },
+  );
+};

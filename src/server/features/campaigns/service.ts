@@ -1,0 +1,269 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { z } from 'zod/mini';
+import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
+import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
+import type { Database } from '../../db/types';
+import { type AuditActor, recordAudit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import type { SessionUser } from '../../lib/sessions';
+import { now } from '../../lib/time';
+import type { CaseOpener } from '../cases/open';
+import { readFollowUpSettings } from '../institutions/settings';
+import { getSurveyOfTemplate, refuseNonStudents, submitSurvey } from '../surveys/service';
+import { isTokenShaped, tokenHash } from './invitations';
+import { groupsOf, scheduleBatch, scheduleRound, slotOf } from './jobs';
+import * as queries from './queries';
+import { clockText, minuteOfDay, nextOccurrence } from './schedule';
+
+type CampaignInput = z.output<typeof CampaignRequest>;
+
+export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
+export const TEMPLATE_NOT_FOUND = 'Survey template not found';
+export const INVITATION_NOT_FOUND =
+  'This invitation link is not valid. Check that you opened the whole link from the mail.';
+export const INVITATION_EXPIRED =
+  'This invitation has expired. A new link comes with the next round of the survey.';
+export const INVITATION_USED = 'You have already answered this round of the survey. Thank you!';
+export const wrongStudent = (email: string) =>
+  `This invitation was sent to ${email}: only they can answer it. If you are not them, please close this page.`;
+
+const iso = (millis: number | string | null) =>
+  millis === null ? null : new Date(Number(millis)).toISOString();
+
+function toCampaign(
+  row: queries.CampaignRow & {
+    invited?: number | string | null;
+    answered?: number | string | null;
+    reminded?: number | string | null;
+  },
+): Campaign {
+  return {
+    id: row.id,
+    template_id: row.template_id,
+    groups: groupsOf(row),
+    status: row.status,
+    next_run_at: iso(row.next_run_at),
+    invited: Number(row.invited ?? 0),
+    answered: Number(row.answered ?? 0),
+    reminded: Number(row.reminded ?? 0),
+    day: row.day,
+    time: clockText(row.minute_of_day),
+    time_zone: row.time_zone,
+    recurring: Boolean(row.recurring),
+    reminder_after_days: row.reminder_after_days,
+    rounds: row.rounds,
+    created_at: new Date(Number(row.created_at)).toISOString(),
+  };
+}
+
+async function campaignView(db: Kysely<Database>, institutionId: number, campaignId: number) {
+  const rows = await queries.listCampaigns(db, institutionId);
+  const row = rows.find((candidate) => candidate.id === campaignId);
+  if (!row) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
+  return toCampaign(row);
+}
+
+/**
+ * Creates a campaign for roster groups of the admin's institution, and schedules its first
+ * round: now with `send_now`, else at the next slot. The wall-clock time is the institution's
+ * (its settings' time zone, kept by the campaign: a later change of zone moves no campaign).
+ */
+export async function createCampaign(options: {
+  db: Kysely<Database>;
+  actor: AuditActor;
+  request: CampaignInput;
+}): Promise<Campaign> {
+  const { db, actor, request } = options;
+  const { institutionId } = actor;
+  const groups = [...new Set(request.groups)];
+  const at = now();
+  const id = await runInTransaction(db, async (trx) => {
+    if (!(await queries.findTemplate(trx, request.template_id, institutionId)))
+      throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    const known = await queries.knownGroups(trx, institutionId, groups);
+    const unknown = groups.filter((group) => !known.has(group));
+    if (unknown.length > 0)
+      throw new AppError(
+        'BAD_REQUEST',
+        `No roster student is in ${unknown.length === 1 ? 'the group' : 'the groups'} ${unknown.map((group) => `"${group}"`).join(', ')}. Import the roster first, or choose another group.`,
+      );
+    const { timeZone } = await readFollowUpSettings(trx, institutionId);
+    const slot = {
+      day: request.day,
+      minuteOfDay: minuteOfDay(request.hour, request.minute, request.ampm),
+      timeZone,
+    };
+    const firstRun = request.send_now ? at : nextOccurrence(slot, at);
+    const campaignId = await queries.insertCampaign(trx, {
+      institution_id: institutionId,
+      template_id: request.template_id,
+      groups: JSON.stringify(groups),
+      day: slot.day,
+      minute_of_day: slot.minuteOfDay,
+      time_zone: timeZone,
+      recurring: request.recurring ? 1 : 0,
+      reminder_after_days: request.reminder_after_days,
+      status: 'active',
+      next_run_at: firstRun,
+      created_by: actor.userId,
+      created_at: at,
+    });
+    await scheduleRound(trx, campaignId, firstRun);
+    await recordAudit(trx, actor, {
+      action: 'campaign.create',
+      subject: { type: 'campaign', id: campaignId },
+      detail: { groups, send_now: request.send_now, recurring: request.recurring },
+    });
+    return campaignId;
+  });
+  return campaignView(db, institutionId, id);
+}
+
+export async function listCampaigns(options: { db: Kysely<Database>; institutionId: number }) {
+  const rows = await queries.listCampaigns(options.db, options.institutionId);
+  return { success: true as const, campaigns: rows.map(toCampaign) };
+}
+
+type Change = 'pause' | 'resume' | 'cancel';
+
+const CHANGE_RESULT: Record<Change, string> = {
+  pause: 'Campaign paused: no invitations or reminders go out until you resume it.',
+  resume: 'Campaign resumed.',
+  cancel: 'Campaign cancelled: nothing more is sent, and its links no longer work.',
+};
+
+/** Pauses, resumes or cancels one of the institution's campaigns. */
+export async function changeCampaign(options: {
+  db: Kysely<Database>;
+  actor: AuditActor;
+  campaignId: number;
+  change: Change;
+}) {
+  const { db, actor, campaignId, change } = options;
+  const at = now();
+  await runInTransaction(db, async (trx) => {
+    const campaign = await queries.lockCampaign(trx, campaignId, actor.institutionId);
+    if (!campaign) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
+    if (campaign.status === 'cancelled')
+      throw new AppError('CONFLICT', 'This campaign is cancelled already.');
+    if (change === 'cancel') {
+      await queries.updateCampaign(trx, campaign.id, { status: 'cancelled', next_run_at: null });
+    } else if (change === 'pause') {
+      if (campaign.status !== 'active')
+        throw new AppError('CONFLICT', 'Only an active campaign can be paused.');
+      await queries.updateCampaign(trx, campaign.id, { status: 'paused' });
+    } else {
+      if (campaign.status !== 'paused')
+        throw new AppError('CONFLICT', 'Only a paused campaign can be resumed.');
+      await resume(trx, campaign, at);
+    }
+    await recordAudit(trx, actor, {
+      action: `campaign.${change}`,
+      subject: { type: 'campaign', id: campaign.id },
+    });
+  });
+  return {
+    success: true as const,
+    message: CHANGE_RESULT[change],
+    campaign: await campaignView(db, actor.institutionId, campaignId),
+  };
+}
+
+/**
+ * Back to active. A round whose time passed while paused goes out at the next slot; the current
+ * round's invitations not yet sent are sent now (those sent already are never sent again).
+ */
+async function resume(trx: Transaction<Database>, campaign: queries.CampaignRow, at: number) {
+  const pending = campaign.next_run_at === null ? null : Number(campaign.next_run_at);
+  const stillDue = campaign.recurring === 1 || campaign.rounds === 0;
+  const next =
+    pending !== null && pending > at ? pending : stillDue ? nextOccurrence(slotOf(campaign), at) : null;
+  const finished = campaign.recurring === 0 && campaign.rounds > 0;
+  await queries.updateCampaign(trx, campaign.id, {
+    status: finished ? 'finished' : 'active',
+    next_run_at: next,
+  });
+  if (next !== null) await scheduleRound(trx, campaign.id, next);
+  if (campaign.rounds > 0 && Number(campaign.round_expires_at) > at) {
+    await scheduleBatch(
+      trx,
+      { campaignId: campaign.id, round: campaign.rounds, chain: `resume-${at}`, afterStudentId: 0 },
+      at,
+    );
+  }
+}
+
+/** The invitation a token names, refused unless its link still works. */
+async function usableInvitation(
+  db: Parameters<typeof queries.findInvitation>[0],
+  token: string,
+  at: number,
+  forUpdate = false,
+) {
+  const invitation = isTokenShaped(token)
+    ? await queries.findInvitation(db, tokenHash(token), { forUpdate })
+    : undefined;
+  if (!invitation) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND);
+  if (invitation.status === 'cancelled' || Number(invitation.expires_at) <= at)
+    throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
+  if (invitation.answered_at !== null) throw new AppError('CONFLICT', INVITATION_USED);
+  return invitation;
+}
+
+/** Who may use an invitation: its student, signed in or not; never another account, never staff. */
+function refuseOthers(user: SessionUser | null, email: string) {
+  refuseNonStudents(user, true);
+  if (user && user.email !== email) throw new AppError('FORBIDDEN', wrongStudent(email));
+}
+
+/** The survey a personal link opens, with the name and address of the student it was sent to. */
+export async function getInvitationSurvey(options: {
+  db: Kysely<Database>;
+  token: string;
+  user: SessionUser | null;
+}) {
+  const invitation = await usableInvitation(options.db, options.token, now());
+  refuseOthers(options.user, invitation.email);
+  const survey = await getSurveyOfTemplate({ db: options.db, templateId: invitation.template_id });
+  return { ...survey, student_name: invitation.name, school_email: invitation.email };
+}
+
+/**
+ * Submits the survey as the invited student: the link proves the address. The invitation is used
+ * up in the submission's own transaction, so it answers once per round.
+ */
+export async function submitInvitationSurvey(options: {
+  db: Kysely<Database>;
+  runTransaction: TransactionRunner;
+  followUp: CaseOpener;
+  token: string;
+  user: SessionUser | null;
+  schoolEmail?: string;
+  answers: Record<string, string>;
+  clientSubmissionId?: string;
+}) {
+  const { db, token } = options;
+  const invitation = await usableInvitation(db, token, now());
+  refuseOthers(options.user, invitation.email);
+  if (options.schoolEmail !== undefined && options.schoolEmail !== invitation.email)
+    throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
+  const template = await queries.findTemplate(db, invitation.template_id, invitation.institution_id);
+  if (!template) throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
+  return submitSurvey({
+    runTransaction: options.runTransaction,
+    target: { hashLink: template.hash_link, templateId: template.id },
+    user: null,
+    studentName: invitation.name,
+    schoolEmail: invitation.email,
+    answers: options.answers,
+    ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
+    addressProven: true,
+    followUp: options.followUp,
+    beforeStore: async (trx) => {
+      const at = now();
+      // Checked again under lock: two tabs submitting at once use the invitation once.
+      const current = await usableInvitation(trx, token, at, true);
+      await queries.markAnswered(trx, current.id, at);
+    },
+  });
+}

@@ -1,0 +1,480 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { proveAddress } from '../../../../test/helpers/verify';
+import type {
+  CaseDetailResponse,
+  CaseListResponse,
+  StudentHistoryResponse,
+} from '../../../common/schemas/cases';
+import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
+import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { HOUR, MINUTE } from '../../lib/time';
+import {
+  ASSIGNEE_NOT_FOUND,
+  CASE_NOT_FOUND,
+  CASE_RESOLVED,
+  OTHER_NEEDS_NOTE,
+  STUDENT_NOT_FOUND,
+} from './service';
+
+type Plan = { text?: string; likert?: string };
+
+function answersFor(questions: SurveyQuestion[], plan: Plan = {}): Record<string, string> {
+  return Object.fromEntries(
+    questions.map((question) => {
+      if (question.question_type === 'text') return [String(question.id), plan.text ?? 'Fine.'];
+      if (question.category === 'safety') return [String(question.id), '1'];
+      return [String(question.id), plan.likert ?? '2'];
+    }),
+  );
+}
+
+const URGENT: Plan = { text: 'I want to kill myself' };
+const ELEVATED: Plan = { likert: '4' };
+const CALM: Plan = { likert: '2' };
+
+const SETTINGS = {
+  alert_emails: ['alerts@north.edu', 'duty@north.edu'],
+  escalation_emails: ['head@north.edu'],
+  urgent_ack_minutes: 30,
+  elevated_ack_hours: 24,
+  time_zone: 'America/New_York',
+  crisis_resources: [],
+};
+
+describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let hashLink: string;
+  let questions: SurveyQuestion[];
+  let admin: TestAgent;
+  let counsellor: TestAgent;
+  let counsellorUser: { id: number; email: string };
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect, {}, { jobs: { poll: false } });
+    const db = ctx.db.kysely;
+    cast = await makeTwoInstitutions(db);
+    counsellorUser = await makeUser(db, {
+      email: 'casey@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+      name: 'Casey Counsellor',
+    });
+    const link = await db
+      .selectFrom('survey_templates')
+      .select('hash_link')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    hashLink = link.hash_link;
+    questions = (
+      await new TestAgent(ctx.app).get<{ questions: SurveyQuestion[] }>(
+        `/api/get-user-survey-questions/${hashLink}/`,
+      )
+    ).body.questions;
+    admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    counsellor = new TestAgent(ctx.app);
+    await counsellor.login(counsellorUser.email, TEST_PASSWORD);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await ctx.close();
+  });
+
+  const submit = (agent: TestAgent, plan: Plan, email = 'sam@north.edu', name = 'Sam Student') =>
+    agent.post(`/api/survey/link/${hashLink}/`, {
+      student_name: name,
+      school_email: email,
+      answers: answersFor(questions, plan),
+    });
+  const cases = async (agent = counsellor, status = 'open') =>
+    (await agent.get<CaseListResponse>(`/api/cases/?status=${status}`)).body.cases;
+  const caseById = async (id: number) =>
+    (await counsellor.get<CaseDetailResponse>(`/api/cases/${id}/`)).body.case;
+  const outbox = () =>
+    ctx.db.kysely
+      .selectFrom('mail_outbox')
+      .select(['id', 'to_address', 'subject', 'body', 'priority'])
+      .orderBy('id')
+      .execute();
+  const auditActions = async () =>
+    (await ctx.db.kysely.selectFrom('audit_log').select('action').orderBy('id').execute()).map(
+      (row) => row.action,
+    );
+
+  describe('institution settings', () => {
+    it('reads the defaults, saves a change and records both in the audit log', async () => {
+      const defaults = await admin.get<InstitutionSettingsResponse>('/api/institution/settings/');
+      expect(defaults.status).toBe(200);
+      expect(defaults.body).toEqual({
+        success: true,
+        alert_emails: [],
+        escalation_emails: [],
+        urgent_ack_minutes: 60,
+        elevated_ack_hours: 48,
+        time_zone: 'UTC',
+        crisis_resources: [],
+      });
+      const saved = await admin.request<InstitutionSettingsResponse>({
+        method: 'PUT',
+        url: '/api/institution/settings/',
+        payload: { ...SETTINGS, elevated_ack_hours: 0.5, alert_emails: ['Alerts@North.edu'] },
+      });
+      expect(saved.status).toBe(200);
+      expect(saved.body).toMatchObject({ elevated_ack_hours: 0.5, alert_emails: ['alerts@north.edu'] });
+      const row = await ctx.db.kysely
+        .selectFrom('institutions')
+        .select(['elevated_ack_minutes', 'time_zone'])
+        .where('id', '=', cast.a.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ elevated_ack_minutes: 30, time_zone: 'America/New_York' });
+      expect(await auditActions()).toEqual(['settings.read', 'settings.update']);
+      // Another institution's settings are its own.
+      const south = new TestAgent(ctx.app);
+      await south.login(cast.adminB.email, TEST_PASSWORD);
+      expect(
+        (await south.get<InstitutionSettingsResponse>('/api/institution/settings/')).body.time_zone,
+      ).toBe('UTC');
+    });
+
+    it.each([
+      [{ time_zone: 'Mars/Olympus' }, 'time_zone must be an IANA time zone such as Europe/London'],
+      [{ urgent_ack_minutes: 0 }, 'urgent_ack_minutes must be at least 1 minute'],
+      [{ urgent_ack_minutes: 30 * 24 * 60 + 1 }, 'urgent_ack_minutes must be at most 30 days'],
+      [{ urgent_ack_minutes: 1.5 }, 'urgent_ack_minutes must be a whole number of minutes'],
+      [{ elevated_ack_hours: 0.001 }, 'elevated_ack_hours must come to whole minutes'],
+      [{ elevated_ack_hours: 721 }, 'elevated_ack_hours must be at most 30 days (720 hours)'],
+      [{ alert_emails: ['not-an-email'] }, 'Enter a valid email address'],
+      [{ alert_emails: ['a@north.edu', 'a@north.edu'] }, 'Each alert address once'],
+    ])('refuses %o and changes nothing', async (change, message) => {
+      const response = await admin.request({
+        method: 'PUT',
+        url: '/api/institution/settings/',
+        payload: { ...SETTINGS, ...change },
+      });
+      expect(response.status).toBe(400);
+      expect((response.body as { message: string }).message).toContain(message);
+      const row = await ctx.db.kysely
+        .selectFrom('institutions')
+        .select(['time_zone', 'urgent_ack_minutes'])
+        .where('id', '=', cast.a.id)
+        .executeTakeFirstOrThrow();
+      expect(row).toEqual({ time_zone: 'UTC', urgent_ack_minutes: 60 });
+    });
+
+    it('is for admins only', async () => {
+      expectError(
+        await counsellor.get('/api/institution/settings/'),
+        403,
+        'FORBIDDEN',
+        'Admin access required',
+      );
+      const student = new TestAgent(ctx.app);
+      await student.login(cast.studentA.email, TEST_PASSWORD);
+      expectError(
+        await student.request({ method: 'PUT', url: '/api/institution/settings/', payload: SETTINGS }),
+        403,
+        'FORBIDDEN',
+        'Admin access required',
+      );
+      expectError(
+        await new TestAgent(ctx.app).get('/api/institution/settings/'),
+        401,
+        'UNAUTHENTICATED',
+        'Authentication required',
+      );
+    });
+  });
+
+  describe('opening cases', () => {
+    it('opens an unverified case for an urgent link answer and alerts the contacts at once, ahead of other mail', async () => {
+      await admin.request({ method: 'PUT', url: '/api/institution/settings/', payload: SETTINGS });
+      const visitor = new TestAgent(ctx.app);
+      expect((await submit(visitor, URGENT)).status).toBe(200);
+      const [opened] = await cases();
+      expect(opened).toMatchObject({
+        student_name: 'Sam Student',
+        school_email: 'sam@north.edu',
+        tier: 'urgent',
+        status: 'new',
+        assigned_to: null,
+        overdue: false,
+        verified: false,
+      });
+      const openedAt = Date.parse(opened?.opened_at ?? '');
+      expect(Date.parse(opened?.acknowledge_by ?? '') - openedAt).toBeGreaterThanOrEqual(30 * MINUTE - 1000);
+      const mails = (await outbox()).filter((mail) => mail.to_address !== 'sam@north.edu');
+      expect(mails.map((mail) => mail.to_address)).toEqual(['alerts@north.edu', 'duty@north.edu']);
+      for (const mail of mails) {
+        expect(mail.priority).toBe(2);
+        expect(mail.body).toContain(`/cases/${opened?.id}/`);
+        expect(`${mail.subject} ${mail.body}`).not.toMatch(/risk|urgent|elevated|kill|Sam/i);
+      }
+      const detail = await caseById(opened?.id ?? 0);
+      expect(detail.mails).toHaveLength(2);
+      expect(detail.mails[0]).toMatchObject({ kind: 'alert', status: 'pending', sent_at: null });
+      expect(detail.events.map((event) => event.kind)).toEqual(['opened', 'alert_queued']);
+    });
+
+    it('alerts the admins while no alert contacts are set, and opens elevated cases without an alert', async () => {
+      await submit(new TestAgent(ctx.app), ELEVATED, 'ella@north.edu', 'Ella');
+      expect(await outbox()).toEqual([]);
+      await submit(new TestAgent(ctx.app), URGENT, 'uri@north.edu', 'Uri');
+      expect((await outbox()).map((mail) => mail.to_address)).toEqual(['admin@north.edu']);
+      expect((await cases()).map((found) => found.student_name).sort()).toEqual(['Ella', 'Uri']);
+      await submit(new TestAgent(ctx.app), CALM, 'cal@north.edu', 'Cal');
+      expect(await cases()).toHaveLength(2);
+    });
+
+    it('keeps one open case per student: later flags join it, raise its tier, and a proof verifies it', async () => {
+      const visitor = new TestAgent(ctx.app);
+      await submit(visitor, ELEVATED);
+      const [first] = await cases();
+      await submit(visitor, URGENT);
+      const all = await cases();
+      expect(all).toHaveLength(1);
+      expect(all[0]).toMatchObject({ id: first?.id, tier: 'urgent', verified: false });
+      // The urgent deadline is sooner than the elevated one it replaces.
+      expect(Date.parse(all[0]?.acknowledge_by ?? '')).toBeLessThan(Date.parse(first?.acknowledge_by ?? ''));
+      await proveAddress(visitor, ctx.db.kysely, 'sam@north.edu', hashLink);
+      const detail = await caseById(first?.id ?? 0);
+      expect(detail.verified).toBe(true);
+      expect(detail.submissions).toHaveLength(2);
+      expect(detail.events.map((event) => event.kind)).toEqual([
+        'opened',
+        'submission',
+        'alert_queued',
+        'verified',
+      ]);
+    });
+
+    it('a signed-in student opens a verified case; after resolving, the next flag opens a new case', async () => {
+      const student = new TestAgent(ctx.app);
+      await student.login(cast.studentA.email, TEST_PASSWORD);
+      await submit(student, URGENT, cast.studentA.email, 'Sam North');
+      const [opened] = await cases();
+      expect(opened).toMatchObject({ verified: true, student_name: 'Sam North' });
+      await counsellor.post(`/api/cases/${opened?.id}/resolve/`, { outcome: 'connected_to_counselling' });
+      await submit(student, ELEVATED, cast.studentA.email, 'Sam North');
+      const all = await cases(counsellor, 'all');
+      expect(all).toHaveLength(2);
+      expect(all.map((found) => found.status)).toEqual(['new', 'resolved']);
+    });
+  });
+
+  describe('working a case', () => {
+    let caseId: number;
+    beforeEach(async () => {
+      await submit(new TestAgent(ctx.app), URGENT);
+      caseId = (await cases())[0]?.id ?? 0;
+    });
+
+    it('moves new -> acknowledged -> in progress -> resolved, each change with who and when', async () => {
+      const acknowledged = await counsellor.post<CaseDetailResponse>(`/api/cases/${caseId}/acknowledge/`);
+      expect(acknowledged.status).toBe(200);
+      expect(acknowledged.body.case).toMatchObject({
+        status: 'acknowledged',
+        assigned_to: { id: counsellorUser.id, name: 'Casey Counsellor' },
+      });
+      const assigned = await counsellor.post<CaseDetailResponse>(`/api/cases/${caseId}/assign/`, {
+        user_id: cast.adminA.id,
+      });
+      expect(assigned.body.case.assigned_to?.id).toBe(cast.adminA.id);
+      const noted = await counsellor.post<CaseDetailResponse>(`/api/cases/${caseId}/notes/`, {
+        text: '  Called, left a message.  ',
+      });
+      expect(noted.body.case.status).toBe('in_progress');
+      const resolved = await admin.post<CaseDetailResponse>(`/api/cases/${caseId}/resolve/`, {
+        outcome: 'other',
+        note: 'Met in person.',
+      });
+      expect(resolved.body.case).toMatchObject({ status: 'resolved', outcome: 'other' });
+      expect(
+        resolved.body.case.events
+          .filter((event) => event.actor !== null)
+          .map((event) => [event.kind, event.actor, event.text]),
+      ).toEqual([
+        ['acknowledged', 'Casey Counsellor', null],
+        ['assigned', 'Casey Counsellor', 'admin'],
+        ['note', 'Casey Counsellor', 'Called, left a message.'],
+        ['resolved', 'admin', 'Other: Met in person.'],
+      ]);
+      expect(await cases()).toEqual([]);
+      expect(await auditActions()).toEqual(
+        expect.arrayContaining(['case.acknowledge', 'case.assign', 'case.note', 'case.resolve', 'case.read']),
+      );
+      expectError(
+        await counsellor.post(`/api/cases/${caseId}/notes/`, { text: 'Late' }),
+        409,
+        'CONFLICT',
+        CASE_RESOLVED,
+      );
+    });
+
+    it('refuses bad input and other institutions, changing nothing', async () => {
+      const before = await ctx.db.kysely.selectFrom('case_events').select('id').execute();
+      const refusals = [
+        [await counsellor.post(`/api/cases/${caseId}/resolve/`, { outcome: 'vanished' }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/resolve/`, { outcome: 'other' }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/notes/`, { text: 'x'.repeat(5001) }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/notes/`, { text: '   ' }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/assign/`, { user_id: cast.adminB.id }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/assign/`, { user_id: cast.studentA.id }), 400],
+        [await counsellor.post(`/api/cases/${caseId}/assign/`, { user_id: 'me' }), 400],
+      ] as const;
+      expect(refusals.map(([response]) => response.status)).toEqual(refusals.map(([, status]) => status));
+      expect((refusals[0][0].body as { message: string }).message).toContain('outcome must be one of');
+      expectError(refusals[1][0], 400, 'BAD_REQUEST', OTHER_NEEDS_NOTE);
+      expect((refusals[2][0].body as { message: string }).message).toContain('at most 5000 characters');
+      expectError(refusals[4][0], 400, 'BAD_REQUEST', ASSIGNEE_NOT_FOUND);
+
+      const south = new TestAgent(ctx.app);
+      await south.login(cast.adminB.email, TEST_PASSWORD);
+      expectError(await south.get(`/api/cases/${caseId}/`), 404, 'NOT_FOUND', CASE_NOT_FOUND);
+      expectError(await south.post(`/api/cases/${caseId}/acknowledge/`), 404, 'NOT_FOUND', CASE_NOT_FOUND);
+      expectError(
+        await south.post(`/api/cases/${caseId}/resolve/`, { outcome: 'unable_to_reach' }),
+        404,
+        'NOT_FOUND',
+        CASE_NOT_FOUND,
+      );
+      expect(await cases(south)).toEqual([]);
+      expectError(await counsellor.get('/api/cases/999999/'), 404, 'NOT_FOUND', CASE_NOT_FOUND);
+      expect((await counsellor.get('/api/cases/?status=closed')).status).toBe(400);
+
+      const viewer = new TestAgent(ctx.app);
+      const viewerUser = await makeUser(ctx.db.kysely, {
+        email: 'vera@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+      });
+      await viewer.login(viewerUser.email, TEST_PASSWORD);
+      expectError(await viewer.get('/api/cases/'), 403, 'FORBIDDEN', 'Staff access required');
+      expectError(
+        await viewer.post(`/api/cases/${caseId}/acknowledge/`),
+        403,
+        'FORBIDDEN',
+        'Staff access required',
+      );
+      expect(await ctx.db.kysely.selectFrom('case_events').select('id').execute()).toEqual(before);
+      expect((await caseById(caseId)).status).toBe('new');
+    });
+
+    it("shows the student's history with means, the change from their baseline and the case trail", async () => {
+      const visitor = new TestAgent(ctx.app);
+      await proveAddress(visitor, ctx.db.kysely, 'sam@north.edu', hashLink);
+      await submit(visitor, CALM);
+      await submit(visitor, { likert: '4' });
+      const detail = await caseById(caseId);
+      const history = await counsellor.get<StudentHistoryResponse>(
+        `/api/students/${detail.student_id}/history/`,
+      );
+      expect(history.status).toBe(200);
+      const { submissions, baseline, cases: trail, student } = history.body;
+      expect(student).toEqual({ id: detail.student_id, name: 'Sam Student', email: 'sam@north.edu' });
+      expect(submissions.map((submission) => submission.tier)).toEqual(['elevated', 'none', 'urgent']);
+      // Newest first: the elevated one is compared with the two proven ones before it.
+      expect(submissions[0]?.category_means.sleep).toBe(4);
+      expect(baseline.sleep).toBe(2);
+      expect(submissions[0]?.change_from_baseline.sleep).toBe(2);
+      expect(trail).toHaveLength(1);
+      expect(trail[0]?.events.map((event) => event.kind)).toContain('opened');
+      expect(await auditActions()).toContain('student.history.read');
+
+      const south = new TestAgent(ctx.app);
+      await south.login(cast.adminB.email, TEST_PASSWORD);
+      expectError(
+        await south.get(`/api/students/${detail.student_id}/history/`),
+        404,
+        'NOT_FOUND',
+        STUDENT_NOT_FOUND,
+      );
+    });
+  });
+
+  describe('deadlines, escalation and the digest', () => {
+    // Saturday 2026-03-07 09:00 in New York: the clocks spring forward the next night.
+    const OPENED = Date.UTC(2026, 2, 7, 14);
+
+    async function openAt(at: number, plan: Plan, email = 'sam@north.edu') {
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(at);
+      await submit(new TestAgent(ctx.app), plan, email);
+      vi.useRealTimers();
+    }
+    const escalationsTo = async (to: string) =>
+      (await outbox()).filter((mail) => mail.to_address === to && mail.subject.includes('waiting')).length;
+
+    beforeEach(async () => {
+      await admin.request({
+        method: 'PUT',
+        url: '/api/institution/settings/',
+        payload: { ...SETTINGS, elevated_ack_hours: 48 },
+      });
+    });
+
+    it("escalates an elevated case at its deadline on the institution's calendar, again while overdue, and stops once acknowledged", async () => {
+      await openAt(OPENED, ELEVATED);
+      const [opened] = await cases();
+      // Two local days later at 09:00 EDT: 47 hours, across the change.
+      expect(opened?.acknowledge_by).toBe(new Date(Date.UTC(2026, 2, 9, 13)).toISOString());
+      const deadline = Date.UTC(2026, 2, 9, 13);
+      await ctx.app.jobs.runDue(() => deadline - 1);
+      expect(await escalationsTo('head@north.edu')).toBe(0);
+      await ctx.app.jobs.runDue(() => deadline);
+      expect(await escalationsTo('head@north.edu')).toBe(1);
+      // Running again at once sends nothing more; the next reminder is one window later.
+      await ctx.app.jobs.runDue(() => deadline + HOUR);
+      expect(await escalationsTo('head@north.edu')).toBe(1);
+      await ctx.app.jobs.runDue(() => Date.UTC(2026, 2, 11, 13));
+      expect(await escalationsTo('head@north.edu')).toBe(2);
+      const overdue = await cases();
+      expect(overdue[0]?.overdue).toBe(true);
+
+      await counsellor.post(`/api/cases/${opened?.id}/acknowledge/`);
+      await ctx.app.jobs.runDue(() => Date.UTC(2026, 2, 20, 13));
+      expect(await escalationsTo('head@north.edu')).toBe(2);
+      const detail = await caseById(opened?.id ?? 0);
+      expect(detail.events.filter((event) => event.kind === 'escalated').map((event) => event.text)).toEqual([
+        'Reminder 1 to 1 contact(s)',
+        'Reminder 2 to 1 contact(s)',
+      ]);
+    });
+
+    it('escalates an urgent case after its minutes, every window, and lists overdue cases first', async () => {
+      await openAt(OPENED, ELEVATED, 'ella@north.edu');
+      await openAt(OPENED + MINUTE, URGENT, 'uri@north.edu');
+      const [first] = await cases();
+      expect(first?.school_email).toBe('uri@north.edu');
+      await ctx.app.jobs.runDue(() => OPENED + 31 * MINUTE);
+      expect(await escalationsTo('head@north.edu')).toBe(1);
+      await ctx.app.jobs.runDue(() => OPENED + 61 * MINUTE);
+      expect(await escalationsTo('head@north.edu')).toBe(2);
+    });
+
+    it("sends one digest of the day's new elevated cases at 08:00 in the institution's time zone", async () => {
+      await openAt(OPENED, ELEVATED, 'ella@north.edu');
+      await openAt(OPENED + HOUR, ELEVATED, 'eli@north.edu');
+      await openAt(OPENED + 2 * HOUR, URGENT, 'uri@north.edu');
+      const digests = async () =>
+        (await outbox())
+          .filter((mail) => mail.subject.includes('to review'))
+          .map((mail) => [mail.to_address, mail.subject]);
+      // Sunday 08:00 in New York is already summer time (the clocks went forward at 02:00): 12:00 UTC.
+      const sundayEight = Date.UTC(2026, 2, 8, 12);
+      await ctx.app.jobs.runDue(() => sundayEight - 1);
+      expect(await digests()).toEqual([]);
+      await ctx.app.jobs.runDue(() => sundayEight);
+      expect(await digests()).toEqual([
+        ['alerts@north.edu', 'Wellspring: 2 new cases to review'],
+        ['duty@north.edu', 'Wellspring: 2 new cases to review'],
+      ]);
+      await ctx.app.jobs.runDue(() => sundayEight + 2 * 24 * HOUR);
+      expect(await digests()).toHaveLength(2);
+    });
+  });
+});

@@ -1,0 +1,71 @@
+import { mailLink } from '../../lib/mail/links';
+import type { OutgoingMail } from '../../lib/mail/outbox';
+
+/**
+ * Mail about cases. Never the student's answers, name, tier or the word "risk" (design
+ * section 8): only that something is waiting, and a link to sign in and look.
+ */
+
+export interface CaseMailContext {
+  brandName: string;
+  /** Where the mail's links point (config `mail.linkBase`). */
+  linkBase: string;
+}
+
+function linkTo(context: CaseMailContext, path: string): string {
+  return mailLink(context.linkBase, path);
+}
+
+export function casePath(caseId: number): string {
+  return `/cases/${caseId}/`;
+}
+
+export function alertMail(context: CaseMailContext, to: string, caseId: number): OutgoingMail {
+  const link = linkTo(context, casePath(caseId));
+  return {
+    to,
+    subject: `${context.brandName}: a student needs follow-up now`,
+    text: [
+      `A check-in at your institution needs a counsellor's attention now.`,
+      '',
+      `Sign in and open case ${caseId}: ${link}`,
+      '',
+      'Please acknowledge the case once someone is on it.',
+    ].join('\n'),
+  };
+}
+
+export function escalationMail(
+  context: CaseMailContext,
+  to: string,
+  caseId: number,
+  round: number,
+): OutgoingMail {
+  const link = linkTo(context, casePath(caseId));
+  return {
+    to,
+    subject: `${context.brandName}: case ${caseId} is waiting for acknowledgement`,
+    text: [
+      `Case ${caseId} has not been acknowledged in the time your institution set.`,
+      round > 1 ? `This is reminder ${round}.` : '',
+      '',
+      `Sign in and open it: ${link}`,
+    ]
+      .filter((line, index) => index !== 1 || line !== '')
+      .join('\n'),
+  };
+}
+
+export function digestMail(context: CaseMailContext, to: string, count: number): OutgoingMail {
+  const link = linkTo(context, '/cases/');
+  const cases = count === 1 ? '1 new case was' : `${count} new cases were`;
+  return {
+    to,
+    subject: `${context.brandName}: ${count === 1 ? '1 new case' : `${count} new cases`} to review`,
+    text: [
+      `${cases} opened at your institution in the last day.`,
+      '',
+      `Sign in to review them: ${link}`,
+    ].join('\n'),
+  };
+}

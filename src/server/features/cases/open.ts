@@ -1,0 +1,205 @@
+import type { FastifyInstance } from 'fastify';
+import type { Transaction } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
+import type { Database } from '../../db/types';
+import { scheduleJob } from '../../lib/jobs';
+import { enqueueMail } from '../../lib/mail/outbox';
+import { now } from '../../lib/time';
+import { addLocalMinutes } from '../../lib/zoned-time';
+import { type FollowUpSettings, readFollowUpSettings } from '../institutions/settings';
+import { escalationJob, scheduleDigest } from './jobs';
+import { alertMail, type CaseMailContext } from './mails';
+import * as queries from './queries';
+import { alertRecipients, recordCaseEvent } from './trail';
+
+/** A flagged submission, as the submission's transaction stored it. */
+export interface FlaggedSubmission {
+  institutionId: number;
+  respondentId: number;
+  submissionId: number;
+  tier: 'urgent' | 'elevated';
+  submittedAt: number;
+  proven: boolean;
+}
+
+/** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
+export function ackWindowMinutes(settings: FollowUpSettings, tier: 'urgent' | 'elevated'): number {
+  return tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
+}
+
+/** Files the submission in the student's open case, opening one if there is none. */
+async function fileInCase(
+  trx: Executor,
+  settings: FollowUpSettings,
+  flagged: FlaggedSubmission,
+  at: number,
+): Promise<number> {
+  const deadline = addLocalMinutes(
+    flagged.submittedAt,
+    ackWindowMinutes(settings, flagged.tier),
+    settings.timeZone,
+  );
+  const open = await queries.lockOpenCase(trx, flagged.respondentId);
+  let caseId = open?.id;
+  if (!open) {
+    caseId = await queries.insertCaseIfNoneOpen(trx, {
+      institution_id: flagged.institutionId,
+      respondent_id: flagged.respondentId,
+      open_respondent_id: flagged.respondentId,
+      tier: flagged.tier,
+      status: 'new',
+      verified_at: flagged.proven ? flagged.submittedAt : null,
+      first_submitted_at: flagged.submittedAt,
+      opened_at: at,
+      acknowledge_by: deadline,
+      next_escalation_at: deadline,
+    });
+    if (caseId !== undefined) {
+      await recordCaseEvent(trx, { caseId, kind: 'opened', submissionId: flagged.submissionId, at });
+      await scheduleJob(trx, escalationJob, {
+        key: escalationJob.keyOf(caseId, deadline),
+        runAt: deadline,
+        payload: { caseId, dueAt: deadline },
+        at,
+      });
+      if (flagged.tier === 'elevated') await scheduleDigest(trx, settings, at);
+      return caseId;
+    }
+  }
+  // A case is open (or another transaction opened it meanwhile): the submission joins it.
+  const current = open ?? (await queries.lockOpenCase(trx, flagged.respondentId));
+  if (!current) throw new Error(`No open case for respondent ${flagged.respondentId}`);
+  await recordCaseEvent(trx, {
+    caseId: current.id,
+    kind: 'submission',
+    submissionId: flagged.submissionId,
+    at,
+  });
+  const changes: Parameters<typeof queries.updateCase>[2] = {};
+  if (flagged.tier === 'urgent' && current.tier !== 'urgent') {
+    changes.tier = 'urgent';
+    // Still waiting for someone: the sooner deadline of the more serious tier holds.
+    if (current.acknowledged_at === null && deadline < current.acknowledge_by) {
+      changes.acknowledge_by = deadline;
+      changes.next_escalation_at = deadline;
+      await scheduleJob(trx, escalationJob, {
+        key: escalationJob.keyOf(current.id, deadline),
+        runAt: deadline,
+        payload: { caseId: current.id, dueAt: deadline },
+        at,
+      });
+    }
+  }
+  if (flagged.proven && current.verified_at === null) {
+    changes.verified_at = flagged.submittedAt;
+    await recordCaseEvent(trx, {
+      caseId: current.id,
+      kind: 'verified',
+      submissionId: flagged.submissionId,
+      at,
+    });
+  }
+  if (Object.keys(changes).length > 0) await queries.updateCase(trx, current.id, changes);
+  return current.id;
+}
+
+/** Mails the alert contacts about an urgent submission at once, ahead of bulk mail. */
+async function queueAlert(
+  trx: Executor,
+  context: CaseMailContext,
+  settings: FollowUpSettings,
+  caseId: number,
+  at: number,
+): Promise<void> {
+  const recipients = await alertRecipients(trx, settings, settings.alertEmails);
+  for (const to of recipients) {
+    const mailId = await enqueueMail(trx, alertMail(context, to, caseId), at, 'alert');
+    await queries.linkCaseMail(trx, { case_id: caseId, mail_id: mailId, kind: 'alert' });
+  }
+  await recordCaseEvent(trx, {
+    caseId,
+    kind: 'alert_queued',
+    at,
+    detail: { recipients: recipients.length },
+  });
+}
+
+interface PendingCases {
+  flagged: FlaggedSubmission[];
+}
+
+/**
+ * Files flagged submissions in cases as part of the submissions' own transaction, written with
+ * its commit: a submission and its case are kept together or not at all. Only flagged
+ * submissions add anything, so the calm majority of the submission path costs nothing more.
+ */
+export interface CaseOpener {
+  /** Call inside the submission's transaction, once the submission is stored. */
+  note(hooks: CommitHooks, flagged: FlaggedSubmission): void;
+}
+
+/**
+ * Alerts committed within this long go out in one delivery pass. Each pass writes twice (the
+ * claim and the sent mark), and on SQLite every write waits for the disk: waking the outbox after
+ * every group commit under load tripled the flushes and cut submissions/s by almost half.
+ */
+export const ALERT_GATHER_MS = 250;
+
+export function caseOpener(context: CaseMailContext & { wakeMail: () => void }): CaseOpener {
+  let gathering = false;
+  const wakeMail = () => {
+    if (gathering) return;
+    gathering = true;
+    setTimeout(() => {
+      gathering = false;
+      context.wakeMail();
+    }, ALERT_GATHER_MS);
+  };
+  const hook: BeforeCommit<PendingCases> = {
+    start: () => ({ flagged: [] }),
+    merge(into, from) {
+      into.flagged.push(...from.flagged);
+    },
+    async write(trx: Transaction<Database>, pending) {
+      const at = now();
+      const settingsOf = new Map<number, FollowUpSettings>();
+      for (const flagged of pending.flagged) {
+        let settings = settingsOf.get(flagged.institutionId);
+        if (!settings) {
+          settings = await readFollowUpSettings(trx, flagged.institutionId);
+          settingsOf.set(flagged.institutionId, settings);
+        }
+        const caseId = await fileInCase(trx, settings, flagged, at);
+        if (flagged.tier === 'urgent') await queueAlert(trx, context, settings, caseId, at);
+      }
+    },
+  };
+  return {
+    note(hooks, flagged) {
+      hooks.beforeCommit(hook).flagged.push(flagged);
+      if (flagged.tier === 'urgent') hooks.afterCommit(wakeMail);
+    },
+  };
+}
+
+/**
+ * Submissions just proven to come from the student (design section 8): a case they are in that
+ * nothing had verified is verified now. Call inside the transaction that records the proof.
+ */
+export async function verifyCasesOf(trx: Executor, submissionIds: number[], at: number): Promise<void> {
+  if (submissionIds.length === 0) return;
+  for (const { id } of await queries.unverifiedCasesOfSubmissions(trx, submissionIds)) {
+    await queries.updateCase(trx, id, { verified_at: at });
+    await recordCaseEvent(trx, { caseId: id, kind: 'verified', at });
+  }
+}
+
+/** The case opener of a running app: its brand and address in the mails, its mail worker woken. */
+export function appCaseOpener(app: FastifyInstance): CaseOpener {
+  return caseOpener({
+    brandName: app.config.web.brandName,
+    linkBase: app.config.mail.linkBase,
+    wakeMail: () => app.mail.wake(),
+  });
+}

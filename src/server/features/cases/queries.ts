@@ -1,0 +1,302 @@
+import type { Insertable, Updateable } from 'kysely';
+import { type Executor, isPostgres } from '../../db/executor';
+import type { CaseEventsTable, CaseMailsTable, CasesTable } from '../../db/types';
+
+/** The student's open case, locked for the rest of the transaction on PostgreSQL. */
+export function lockOpenCase(db: Executor, respondentId: number) {
+  return db
+    .selectFrom('cases')
+    .selectAll()
+    .where('open_respondent_id', '=', respondentId)
+    .$if(isPostgres(db), (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+export type CaseRow = NonNullable<Awaited<ReturnType<typeof lockOpenCase>>>;
+
+/**
+ * Opens a case unless the student has an open one; returns the new id or undefined. On
+ * PostgreSQL a concurrent opening for the same student waits for the other to commit and then
+ * does nothing, so the caller reads the case it opened instead.
+ */
+export async function insertCaseIfNoneOpen(
+  db: Executor,
+  row: Insertable<CasesTable>,
+): Promise<number | undefined> {
+  const inserted = await db
+    .insertInto('cases')
+    .values(row)
+    .onConflict((conflict) => conflict.column('open_respondent_id').doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  return inserted?.id;
+}
+
+export async function updateCase(db: Executor, caseId: number, changes: Updateable<CasesTable>) {
+  await db.updateTable('cases').set(changes).where('id', '=', caseId).execute();
+}
+
+/** One of the institution's cases by id, locked for the transaction on PostgreSQL. */
+export function lockCaseOf(db: Executor, institutionId: number, caseId: number) {
+  return db
+    .selectFrom('cases')
+    .selectAll()
+    .where('id', '=', caseId)
+    .where('institution_id', '=', institutionId)
+    .$if(isPostgres(db), (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+export function lockCase(db: Executor, caseId: number) {
+  return db
+    .selectFrom('cases')
+    .selectAll()
+    .where('id', '=', caseId)
+    .$if(isPostgres(db), (query) => query.forUpdate())
+    .executeTakeFirst();
+}
+
+export async function insertCaseEvent(db: Executor, event: Insertable<CaseEventsTable>) {
+  await db.insertInto('case_events').values(event).execute();
+}
+
+export async function linkCaseMail(db: Executor, link: CaseMailsTable) {
+  await db.insertInto('case_mails').values(link).execute();
+}
+
+/** Cases containing any of these submissions that no proven submission has verified yet. */
+export function unverifiedCasesOfSubmissions(db: Executor, submissionIds: number[]) {
+  return db
+    .selectFrom('case_events')
+    .innerJoin('cases', 'cases.id', 'case_events.case_id')
+    .select(['cases.id'])
+    .distinct()
+    .where('case_events.submission_id', 'in', submissionIds)
+    .where('cases.verified_at', 'is', null)
+    .execute();
+}
+
+/** Cases with the student's name and address and the assignee, for lists. */
+function casesWithStudent(db: Executor) {
+  return db
+    .selectFrom('cases')
+    .innerJoin('respondents', 'respondents.id', 'cases.respondent_id')
+    .leftJoin('users as assignee', 'assignee.id', 'cases.assigned_to')
+    .select([
+      'cases.id',
+      'cases.respondent_id',
+      'cases.tier',
+      'cases.status',
+      'cases.verified_at',
+      'cases.first_submitted_at',
+      'cases.opened_at',
+      'cases.acknowledge_by',
+      'cases.acknowledged_at',
+      'cases.resolved_at',
+      'cases.outcome',
+      'cases.assigned_to',
+      'respondents.name as student_name',
+      'respondents.email as school_email',
+      'assignee.name as assignee_name',
+      'assignee.email as assignee_email',
+    ]);
+}
+
+export type CaseListRow = Awaited<ReturnType<typeof listCases>>[number];
+
+/** Overdue first (by how long overdue), then the rest by deadline; resolved ones last, newest first. */
+export function listCases(db: Executor, options: { institutionId: number; openOnly: boolean; at: number }) {
+  return casesWithStudent(db)
+    .where('cases.institution_id', '=', options.institutionId)
+    .$if(options.openOnly, (query) => query.where('cases.resolved_at', 'is', null))
+    .orderBy((eb) => eb.case().when('cases.resolved_at', 'is', null).then(0).else(1).end())
+    .orderBy((eb) =>
+      eb
+        .case()
+        .when(eb.and([eb('cases.acknowledged_at', 'is', null), eb('cases.acknowledge_by', '<=', options.at)]))
+        .then(0)
+        .else(1)
+        .end(),
+    )
+    .orderBy('cases.acknowledge_by')
+    .orderBy('cases.id', 'desc')
+    .limit(1000)
+    .execute();
+}
+
+export function findCaseWithStudent(db: Executor, institutionId: number, caseId: number) {
+  return casesWithStudent(db)
+    .where('cases.institution_id', '=', institutionId)
+    .where('cases.id', '=', caseId)
+    .executeTakeFirst();
+}
+
+export function casesOfRespondent(db: Executor, respondentId: number) {
+  return casesWithStudent(db)
+    .where('cases.respondent_id', '=', respondentId)
+    .orderBy('cases.id', 'desc')
+    .execute();
+}
+
+export function caseEvents(db: Executor, caseIds: number[]) {
+  if (caseIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('case_events')
+    .select(['id', 'case_id', 'kind', 'actor_name', 'submission_id', 'detail', 'at'])
+    .where('case_id', 'in', caseIds)
+    .orderBy('id')
+    .execute();
+}
+
+export function caseMails(db: Executor, caseId: number) {
+  return db
+    .selectFrom('case_mails')
+    .innerJoin('mail_outbox', 'mail_outbox.id', 'case_mails.mail_id')
+    .select([
+      'case_mails.kind',
+      'mail_outbox.to_address',
+      'mail_outbox.status',
+      'mail_outbox.created_at',
+      'mail_outbox.sent_at',
+    ])
+    .where('case_mails.case_id', '=', caseId)
+    .orderBy('mail_outbox.id')
+    .execute();
+}
+
+/** Staff of the institution who may work cases. */
+export function caseWorkers(db: Executor, institutionId: number, roles: readonly string[]) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'name', 'email'])
+    .where('institution_id', '=', institutionId)
+    .where('role', 'in', roles as never)
+    .orderBy('name')
+    .orderBy('id')
+    .execute();
+}
+
+export function institutionAdminEmails(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('users')
+    .select('email')
+    .where('institution_id', '=', institutionId)
+    .where('role', '=', 'institution_admin')
+    .orderBy('id')
+    .execute();
+}
+
+export function findRespondent(db: Executor, institutionId: number, respondentId: number) {
+  return db
+    .selectFrom('respondents')
+    .select(['id', 'name', 'email'])
+    .where('institution_id', '=', institutionId)
+    .where('id', '=', respondentId)
+    .executeTakeFirst();
+}
+
+/** The student's submissions with their answers' categories and values, oldest first. */
+export async function submissionsOfRespondent(db: Executor, respondentId: number) {
+  const submissions = await db
+    .selectFrom('submissions')
+    .select(['id', 'created_at', 'tier', 'reasons', 'verified_at'])
+    .where('respondent_id', '=', respondentId)
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(500)
+    .execute();
+  if (submissions.length === 0) return [];
+  const answers = await db
+    .selectFrom('answers')
+    .select(['submission_id', 'category', 'question_type', 'value'])
+    .where(
+      'submission_id',
+      'in',
+      submissions.map((submission) => submission.id),
+    )
+    .execute();
+  const bySubmission = new Map<number, typeof answers>();
+  for (const answer of answers) {
+    const list = bySubmission.get(answer.submission_id) ?? [];
+    list.push(answer);
+    bySubmission.set(answer.submission_id, list);
+  }
+  return submissions.map((submission) => ({ ...submission, answers: bySubmission.get(submission.id) ?? [] }));
+}
+
+/** Elevated cases the institution opened in [from, to), for the daily digest. */
+export async function countElevatedOpened(db: Executor, institutionId: number, from: number, to: number) {
+  const row = await db
+    .selectFrom('cases')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('institution_id', '=', institutionId)
+    .where('tier', '=', 'elevated')
+    .where('opened_at', '>=', from)
+    .where('opened_at', '<', to)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Open and overdue counts, and per case the submission, first alert sent and acknowledgement times. */
+export async function caseFigures(db: Executor, institutionId: number, at: number) {
+  const counts = await db
+    .selectFrom('cases')
+    .select((eb) => [
+      eb.fn.countAll<number>().as('open'),
+      eb.fn
+        .sum<number>(
+          eb
+            .case()
+            .when(eb.and([eb('acknowledged_at', 'is', null), eb('acknowledge_by', '<=', at)]))
+            .then(1)
+            .else(0)
+            .end(),
+        )
+        .as('overdue'),
+    ])
+    .where('institution_id', '=', institutionId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  const alerts = await db
+    .selectFrom('cases')
+    .innerJoin('case_mails', 'case_mails.case_id', 'cases.id')
+    .innerJoin('mail_outbox', 'mail_outbox.id', 'case_mails.mail_id')
+    .select(['cases.id', 'cases.first_submitted_at'])
+    .select((eb) => eb.fn.min('mail_outbox.sent_at').as('sent_at'))
+    .where('cases.institution_id', '=', institutionId)
+    .where('case_mails.kind', '=', 'alert')
+    .where('mail_outbox.sent_at', 'is not', null)
+    .groupBy(['cases.id', 'cases.first_submitted_at'])
+    .orderBy('cases.id', 'desc')
+    .limit(1000)
+    .execute();
+  const acknowledgements = await db
+    .selectFrom('cases')
+    .select(['first_submitted_at', 'acknowledged_at'])
+    .where('institution_id', '=', institutionId)
+    .where('acknowledged_at', 'is not', null)
+    .orderBy('id', 'desc')
+    .limit(1000)
+    .execute();
+  return {
+    open: Number(counts?.open ?? 0),
+    overdue: Number(counts?.overdue ?? 0),
+    alertDelays: alerts.map((row) => Number(row.sent_at) - Number(row.first_submitted_at)),
+    acknowledgementDelays: acknowledgements.map(
+      (row) => Number(row.acknowledged_at) - Number(row.first_submitted_at),
+    ),
+  };
+}
+
+/** The cases of these students, open ones first, then newest: the first per student is the one to link to. */
+export function casesOfRespondents(db: Executor, institutionId: number, respondentIds: number[]) {
+  if (respondentIds.length === 0) return Promise.resolve([]);
+  return db
+    .selectFrom('cases')
+    .select(['id', 'status', 'respondent_id'])
+    .where('institution_id', '=', institutionId)
+    .where('respondent_id', 'in', respondentIds)
+    .orderBy((eb) => eb.case().when('resolved_at', 'is', null).then(0).else(1).end())
+    .orderBy('id', 'desc')
+    .execute();
+}

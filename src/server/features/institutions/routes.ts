@@ -1,0 +1,58 @@
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { storedRolesWith } from '../../../common/roles';
+import { ErrorResponse } from '../../../common/schemas/common';
+import { InstitutionSettings, InstitutionSettingsResponse } from '../../../common/schemas/settings';
+import { runInTransaction } from '../../db/transaction-runner';
+import { auditActor } from '../../lib/audit';
+import { requireStaff } from '../../lib/guards';
+import { getInstitutionSettings, updateInstitutionSettings } from './settings';
+
+const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
+const tags = ['institution'];
+
+/** The institution's follow-up settings (design section 12): admins only. */
+export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
+  const { db } = app;
+
+  app.get(
+    '/api/institution/settings/',
+    {
+      schema: {
+        tags,
+        summary: 'Alert and escalation contacts, acknowledgement deadlines, time zone and crisis resources',
+        response: { 200: InstitutionSettingsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireStaff(request, storedRolesWith('settings'));
+      return getInstitutionSettings({
+        db: db.kysely,
+        institutionId: admin.institutionId,
+        actor: auditActor(request, admin),
+      });
+    },
+  );
+
+  app.put(
+    '/api/institution/settings/',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the follow-up settings; deadlines apply to cases opened from now on',
+        body: InstitutionSettings,
+        response: { 200: InstitutionSettingsResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireStaff(request, storedRolesWith('settings'));
+      return runInTransaction(db.kysely, (trx) =>
+        updateInstitutionSettings({
+          db: trx,
+          institutionId: admin.institutionId,
+          actor: auditActor(request, admin),
+          settings: request.body,
+        }),
+      );
+    },
+  );
+};

@@ -1,0 +1,119 @@
+import { sql } from 'kysely';
+import type { Executor } from '../../db/executor';
+import type { RosterRow } from './csv';
+
+/** Rows per insert: within both databases' limits on bound parameters. */
+const BATCH = 1_000;
+
+/** The addresses already on the institution's roster. */
+export async function rosterEmails(db: Executor, institutionId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('roster_students')
+    .select('email')
+    .where('institution_id', '=', institutionId)
+    .execute();
+  return new Set(rows.map((row) => row.email));
+}
+
+/**
+ * Adds the rows' students and updates the names (and groups, when the file has a group column)
+ * of those already there: one row per address, whatever the file repeats.
+ */
+export async function upsertStudents(
+  db: Executor,
+  institutionId: number,
+  rows: readonly RosterRow[],
+  options: { withGroups: boolean; at: number },
+): Promise<void> {
+  const { withGroups, at } = options;
+  for (let start = 0; start < rows.length; start += BATCH) {
+    const values = rows.slice(start, start + BATCH).map((row) => ({
+      institution_id: institutionId,
+      email: row.email,
+      name: row.name,
+      group_name: row.group ?? null,
+      created_at: at,
+      updated_at: at,
+    }));
+    await db
+      .insertInto('roster_students')
+      .values(values)
+      .onConflict((conflict) =>
+        conflict.columns(['institution_id', 'email']).doUpdateSet((eb) => ({
+          name: eb.ref('excluded.name'),
+          updated_at: eb.ref('excluded.updated_at'),
+          ...(withGroups ? { group_name: eb.ref('excluded.group_name') } : {}),
+        })),
+      )
+      .execute();
+  }
+}
+
+/** `%` and `_` in a search are meant literally. */
+function likePattern(search: string): string {
+  return `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
+}
+
+export interface RosterFilter {
+  institutionId: number;
+  search?: string;
+  group?: string;
+}
+
+function filtered(db: Executor, filter: RosterFilter) {
+  let query = db
+    .selectFrom('roster_students')
+    .where('roster_students.institution_id', '=', filter.institutionId);
+  if (filter.group !== undefined) query = query.where('roster_students.group_name', '=', filter.group);
+  if (filter.search) {
+    const pattern = likePattern(filter.search);
+    query = query.where((eb) =>
+      eb.or([
+        sql<boolean>`lower(roster_students.name) like ${pattern} escape '\\'`,
+        sql<boolean>`roster_students.email like ${pattern} escape '\\'`,
+      ]),
+    );
+  }
+  return query;
+}
+
+export async function countStudents(db: Executor, filter: RosterFilter): Promise<number> {
+  const row = await filtered(db, filter)
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** A page of students by name, with when each was last invited and last answered. */
+export function listStudents(db: Executor, filter: RosterFilter, page: { offset: number; limit: number }) {
+  return filtered(db, filter)
+    .leftJoin('dashboard_students', (join) =>
+      join
+        .onRef('dashboard_students.institution_id', '=', 'roster_students.institution_id')
+        .onRef('dashboard_students.email', '=', 'roster_students.email'),
+    )
+    .select([
+      'roster_students.name',
+      'roster_students.email',
+      'roster_students.group_name',
+      'roster_students.last_invited_at',
+      'dashboard_students.latest_at',
+    ])
+    .orderBy('roster_students.name')
+    .orderBy('roster_students.id')
+    .offset(page.offset)
+    .limit(page.limit)
+    .execute();
+}
+
+export async function listGroups(db: Executor, institutionId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('roster_students')
+    .select('group_name')
+    .distinct()
+    .where('institution_id', '=', institutionId)
+    .where('group_name', 'is not', null)
+    .orderBy('group_name')
+    .execute();
+  return rows.map((row) => row.group_name as string);
+}

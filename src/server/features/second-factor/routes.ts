@@ -1,0 +1,198 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { ErrorResponse, IdParam, SuccessMessage } from '../../../common/schemas/common';
+import {
+  RecoveryCodesResponse,
+  SecondFactorStatus,
+  SecondFactorVerifyRequest,
+  SecondFactorVerifyResponse,
+  TotpConfirmRequest,
+  TotpSetupResponse,
+} from '../../../common/schemas/second-factor';
+import { auditActor } from '../../lib/audit';
+import { requireAdmin, requireSession, requireUser } from '../../lib/guards';
+import type { Session, SessionUser } from '../../lib/sessions';
+import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
+import { toCurrentUser } from '../auth/service';
+import {
+  confirmTotpEnrolment,
+  regenerateRecoveryCodes,
+  resetSecondFactor,
+  type SecondFactorContext,
+  secondFactorStatus,
+  startTotpEnrolment,
+  verifySecondFactor,
+} from './service';
+
+const errors = {
+  400: ErrorResponse,
+  401: ErrorResponse,
+  403: ErrorResponse,
+  404: ErrorResponse,
+  409: ErrorResponse,
+  429: ErrorResponse,
+};
+const tags = ['second factor'];
+
+/** The session, whether or not its sign-in is complete (these calls are how it completes). */
+function requireAnySession(request: FastifyRequest): Session {
+  requireSession(request);
+  return request.session as Session;
+}
+
+/** The browser now holds the stronger session: its cookie, and a CSRF token bound to it. */
+function giveStrongerSession(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  stronger: { sessionId: string; idHash: string; user: SessionUser },
+) {
+  setSessionCookie(request, reply, stronger.sessionId);
+  setDisplayCookies(request, reply, stronger.user);
+  issueCsrfToken(request, reply, stronger.idHash);
+}
+
+/** A second factor for staff: an authenticator app with recovery codes (design section 11). */
+export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorContext }> = async (
+  app,
+  options,
+) => {
+  const { db, config } = app;
+  const { context } = options;
+  const signedIn = async (request: FastifyRequest) => {
+    requireSession(request);
+  };
+  const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
+
+  app.get(
+    '/api/second-factor/',
+    {
+      schema: {
+        tags,
+        summary: "The staff member's second factors",
+        response: { 200: SecondFactorStatus, ...errors },
+      },
+    },
+    async (request) => secondFactorStatus({ db: db.kysely, user: requireSession(request) }),
+  );
+
+  app.post(
+    '/api/second-factor/totp/setup/',
+    {
+      schema: {
+        tags,
+        summary: 'Start setting up an authenticator app',
+        description:
+          'Gives a new secret and its QR code; the app is set up once its first code is confirmed. Refused once an app is set up (another admin resets a lost one).',
+        response: { 200: TotpSetupResponse, ...errors },
+      },
+    },
+    async (request) => startTotpEnrolment({ db: db.kysely, context, user: requireSession(request) }),
+  );
+
+  app.post(
+    '/api/second-factor/totp/confirm/',
+    {
+      config: perClient,
+      // Before body validation, so a visitor learns nothing from a 400.
+      preValidation: signedIn,
+      schema: {
+        tags,
+        summary: 'Confirm the authenticator app with its first code',
+        description:
+          'Sets the app up, answers ten single-use recovery codes (shown this once) and completes the sign-in.',
+        body: TotpConfirmRequest,
+        response: { 200: RecoveryCodesResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const session = requireAnySession(request);
+      const { recoveryCodes, stronger } = await confirmTotpEnrolment({
+        db: db.kysely,
+        context,
+        session,
+        code: request.body.code,
+      });
+      if (stronger) giveStrongerSession(request, reply, stronger);
+      return {
+        success: true as const,
+        message: 'Your authenticator app is set up. Keep the recovery codes somewhere safe.',
+        recovery_codes: recoveryCodes,
+        user: toCurrentUser(stronger?.user ?? { ...session.user, hasSecondFactor: true }),
+      };
+    },
+  );
+
+  app.post(
+    '/api/second-factor/verify/',
+    {
+      config: perClient,
+      preValidation: signedIn,
+      schema: {
+        tags,
+        summary: 'Complete a password sign-in with an app code or a recovery code',
+        description:
+          'Each app code and each recovery code works once. Five wrong codes make the account wait.',
+        body: SecondFactorVerifyRequest,
+        response: { 200: SecondFactorVerifyResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const stronger = await verifySecondFactor({
+        db: db.kysely,
+        context,
+        session: requireAnySession(request),
+        code: request.body.code,
+      });
+      giveStrongerSession(request, reply, stronger);
+      return { success: true as const, message: 'Signed in', user: toCurrentUser(stronger.user) };
+    },
+  );
+
+  app.post(
+    '/api/second-factor/recovery-codes/',
+    {
+      schema: {
+        tags,
+        summary: 'Replace the recovery codes with ten new ones',
+        response: { 200: RecoveryCodesResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const user = requireUser(request);
+      const codes = await regenerateRecoveryCodes({ db: db.kysely, context, user, address: request.ip });
+      return {
+        success: true as const,
+        message: 'New recovery codes: the old ones no longer work.',
+        recovery_codes: codes,
+        user: toCurrentUser(user),
+      };
+    },
+  );
+
+  app.post(
+    '/api/staff/:id/second-factor/reset/',
+    {
+      preValidation: async (request) => {
+        requireAdmin(request);
+      },
+      schema: {
+        tags,
+        summary: "Reset a staff member's lost second factor (another admin of the institution)",
+        description:
+          'Removes their authenticator app and recovery codes and signs them out everywhere; they set up a new one at their next sign-in. Recorded in the audit log.',
+        params: z.object({ id: IdParam }),
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      return resetSecondFactor({
+        db: db.kysely,
+        admin,
+        actor: auditActor(request, admin),
+        targetId: request.params.id,
+      });
+    },
+  );
+};

@@ -1,0 +1,234 @@
+import type { Kysely } from 'kysely';
+import type { Database } from '../../db/types';
+import { type AuditActor, recordAudit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import {
+  type AdminUser,
+  needsSecondFactor,
+  SECOND_FACTOR_REQUIRED_MESSAGE,
+  secondFactorStep,
+} from '../../lib/guards';
+import { clearLimit, enforceLimit } from '../../lib/limits';
+import { seal, unseal } from '../../lib/sealed';
+import { deleteSessionsOfUser, type Session, type SessionUser, strengthenSession } from '../../lib/sessions';
+import { MINUTE, now } from '../../lib/time';
+import * as queries from './queries';
+import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
+import { matchTotp, newTotpSecret, qrCodeDataUrl, totpUri } from './totp';
+
+/** Keys and names the second factor needs, derived once from the server secret (app.ts). */
+export interface SecondFactorContext {
+  /** Seals authenticator-app secrets in the database. */
+  sealKey: Buffer;
+  /** Keys the recovery-code hashes. */
+  recoveryKey: Buffer;
+  /** The name the authenticator app shows for the entry. */
+  issuer: string;
+}
+
+/** Wrong codes allowed per account inside the window; then the account waits. */
+export const CODE_FAILURES_ALLOWED = 5;
+export const CODE_FAILURE_WINDOW = 15 * MINUTE;
+
+export const WRONG_CODE = 'That code is not right. Check the app and try again, or use a recovery code.';
+export const WRONG_SETUP_CODE =
+  'That code is not right. Check that the app shows the new entry, and try again.';
+export const TOO_MANY_CODES = 'Too many wrong codes. Please wait 15 minutes and try again.';
+export const STAFF_ONLY = 'A second factor is for staff accounts.';
+export const ALREADY_SET_UP =
+  'An authenticator app is already set up for this account. If you lost it, ask another administrator to reset it.';
+export const NOT_SET_UP = 'Set up an authenticator app first.';
+
+function requireStaffAccount(user: SessionUser) {
+  if (!needsSecondFactor(user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
+}
+
+/** Counts the attempt before the code is checked, so simultaneous guesses are counted too. */
+async function countCodeAttempt(db: Kysely<Database>, userId: number): Promise<string> {
+  const key = `second-factor:user:${userId}`;
+  await enforceLimit(db, key, { max: CODE_FAILURES_ALLOWED, windowMs: CODE_FAILURE_WINDOW }, TOO_MANY_CODES);
+  return key;
+}
+
+export async function secondFactorStatus(options: { db: Kysely<Database>; user: SessionUser }) {
+  requireStaffAccount(options.user);
+  const totp = await queries.findTotp(options.db, options.user.id);
+  return {
+    success: true as const,
+    totp: Boolean(totp?.confirmed_at),
+    recovery_codes_left: await queries.countUnusedRecoveryCodes(options.db, options.user.id),
+  };
+}
+
+/**
+ * A password alone may set up the first factor (there is nothing else to ask for); adding an app
+ * to a passkey needs a complete sign-in. An app set up is replaced only through a reset.
+ */
+async function requireMayAddApp(db: Kysely<Database>, user: SessionUser) {
+  requireStaffAccount(user);
+  if ((await queries.findTotp(db, user.id))?.confirmed_at) throw new AppError('CONFLICT', ALREADY_SET_UP);
+  if (secondFactorStep(user) === 'verify')
+    throw new AppError('SECOND_FACTOR_REQUIRED', SECOND_FACTOR_REQUIRED_MESSAGE.verify, {
+      second_factor: 'verify',
+    });
+}
+
+/** A new secret for the staff member's authenticator app, to be confirmed with its first code. */
+export async function startTotpEnrolment(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  user: SessionUser;
+}) {
+  const { db, context, user } = options;
+  await requireMayAddApp(db, user);
+  const secret = newTotpSecret();
+  await queries.putPendingTotp(db, user.id, seal(context.sealKey, secret), now());
+  const uri = totpUri(context.issuer, user.email, secret);
+  return { success: true as const, secret, otpauth_uri: uri, qr_code: qrCodeDataUrl(uri) };
+}
+
+async function issueRecoveryCodes(
+  db: Kysely<Database>,
+  context: SecondFactorContext,
+  userId: number,
+  at: number,
+) {
+  const codes = newRecoveryCodes();
+  await queries.replaceRecoveryCodes(
+    db,
+    userId,
+    codes.map((code) => hashRecoveryCode(context.recoveryKey, userId, code)),
+    at,
+  );
+  return codes;
+}
+
+/**
+ * Confirms the enrolment with the app's first code: the app is set up, ten recovery codes are
+ * issued (shown once), and a session signed in with a password alone becomes a complete one.
+ */
+export async function confirmTotpEnrolment(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  session: Session;
+  code: string;
+}) {
+  const { db, context, session, code } = options;
+  const { user } = session;
+  await requireMayAddApp(db, user);
+  const limitKey = await countCodeAttempt(db, user.id);
+  const pending = await queries.findTotp(db, user.id);
+  const secret = pending && !pending.confirmed_at ? unseal(context.sealKey, pending.secret_sealed) : null;
+  if (!secret) throw new AppError('CONFLICT', 'Start the set-up again: scan the new code with the app.');
+  const at = now();
+  const step = await matchTotp({ secret, code, at, usedStep: pending?.last_time_step ?? null });
+  if (step === null) throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
+  const result = await db.transaction().execute(async (trx) => {
+    if (!(await queries.claimTimeStep(trx, user.id, step, at)))
+      throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
+    const recoveryCodes = await issueRecoveryCodes(trx, context, user.id, at);
+    // Added to a complete sign-in (after a passkey, say), the session stays as it was.
+    const stronger =
+      user.signInMethod === 'password'
+        ? await strengthenSession(trx, session, 'password_and_second_factor')
+        : null;
+    return { recoveryCodes, stronger };
+  });
+  await clearLimit(db, limitKey);
+  return result;
+}
+
+/** Proves the second factor after a password sign-in, with an app code or a recovery code. */
+export async function verifySecondFactor(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  session: Session;
+  code: string;
+}) {
+  const { db, context, session, code } = options;
+  const { user } = session;
+  requireStaffAccount(user);
+  if (!user.hasSecondFactor) throw new AppError('CONFLICT', NOT_SET_UP);
+  if (secondFactorStep(user) === null) throw new AppError('CONFLICT', 'Your sign-in is already confirmed.');
+  const limitKey = await countCodeAttempt(db, user.id);
+  const at = now();
+  const accepted = /^[0-9]{6}$/.test(code)
+    ? await acceptAppCode(db, context, user.id, code, at)
+    : await queries.spendRecoveryCode(db, user.id, hashRecoveryCode(context.recoveryKey, user.id, code), at);
+  if (!accepted) throw new AppError('BAD_REQUEST', WRONG_CODE);
+  await clearLimit(db, limitKey);
+  return strengthenSession(db, session, 'password_and_second_factor');
+}
+
+async function acceptAppCode(
+  db: Kysely<Database>,
+  context: SecondFactorContext,
+  userId: number,
+  code: string,
+  at: number,
+): Promise<boolean> {
+  const totp = await queries.findTotp(db, userId);
+  const secret = totp?.confirmed_at ? unseal(context.sealKey, totp.secret_sealed) : null;
+  if (!totp || !secret) return false;
+  const step = await matchTotp({ secret, code, at, usedStep: totp.last_time_step });
+  return step !== null && (await queries.claimTimeStep(db, userId, step, null));
+}
+
+/** New recovery codes, replacing the old ones (all of them, used or not). */
+export async function regenerateRecoveryCodes(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  user: SessionUser;
+  address: string;
+}) {
+  const { db, context, user } = options;
+  requireStaffAccount(user);
+  if (!user.hasSecondFactor || user.institutionId === null) throw new AppError('CONFLICT', NOT_SET_UP);
+  const actor = {
+    institutionId: user.institutionId,
+    userId: user.id,
+    email: user.email,
+    address: options.address,
+  };
+  return db.transaction().execute(async (trx) => {
+    const codes = await issueRecoveryCodes(trx, context, user.id, now());
+    await recordAudit(trx, actor, {
+      action: 'staff.recovery_codes_replace',
+      subject: { type: 'user', id: user.id },
+    });
+    return codes;
+  });
+}
+
+export const CANNOT_RESET_OWN =
+  'You cannot reset your own second factor. Ask another administrator of your institution.';
+export const STAFF_NOT_FOUND = 'Staff member not found';
+
+/**
+ * A staff member lost their device: another admin of the institution removes their second factor
+ * and signs them out everywhere. They set up a new one at their next sign-in. Recorded in the
+ * audit log with the reset.
+ */
+export async function resetSecondFactor(options: {
+  db: Kysely<Database>;
+  admin: AdminUser;
+  actor: AuditActor;
+  targetId: number;
+}) {
+  const { db, admin, targetId } = options;
+  if (targetId === admin.id) throw new AppError('BAD_REQUEST', CANNOT_RESET_OWN);
+  const target = await queries.findInstitutionMember(db, admin.institutionId, targetId);
+  if (!target || !needsSecondFactor(target.role)) throw new AppError('NOT_FOUND', STAFF_NOT_FOUND);
+  await db.transaction().execute(async (trx) => {
+    await queries.deleteSecondFactors(trx, target.id);
+    await deleteSessionsOfUser(trx, target.id);
+    await recordAudit(trx, options.actor, {
+      action: 'staff.second_factor_reset',
+      subject: { type: 'user', id: target.id },
+    });
+  });
+  return {
+    success: true as const,
+    message: `The second factor of ${target.email} was reset. They set up a new one at their next sign-in.`,
+  };
+}

@@ -1,0 +1,49 @@
+import type { FastifyRequest } from 'fastify';
+import type { Executor } from '../../db/executor';
+import type { SessionUser } from '../sessions';
+import { now } from '../time';
+import { insertAuditEntry } from './queries';
+
+/**
+ * The audit log (design section 9): append-only, one row for every read of identifiable student
+ * data and every change, with who, when and from which address. Written in the transaction of
+ * the change it records, so a change and its record are kept together or not at all.
+ */
+
+/** Who acted: a staff member from a request, or the product itself (a job) with no user. */
+export interface AuditActor {
+  institutionId: number;
+  userId: number | null;
+  email: string | null;
+  address: string | null;
+}
+
+export interface AuditEntry {
+  /** What happened, as `thing.verb`: `case.read`, `case.acknowledge`, `staff.invite`, ... */
+  action: string;
+  subject?: { type: string; id: string | number };
+  /** What a reader of the log needs to understand the entry later; never answers or notes. */
+  detail?: Record<string, unknown>;
+}
+
+/** The signed-in staff member behind a request, at the address the request came from. */
+export function auditActor(
+  request: FastifyRequest,
+  user: SessionUser & { institutionId: number },
+): AuditActor {
+  return { institutionId: user.institutionId, userId: user.id, email: user.email, address: request.ip };
+}
+
+export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  await insertAuditEntry(db, {
+    institution_id: actor.institutionId,
+    actor_user_id: actor.userId,
+    actor_email: actor.email,
+    action: entry.action,
+    subject_type: entry.subject?.type ?? null,
+    subject_id: entry.subject === undefined ? null : String(entry.subject.id),
+    detail: entry.detail === undefined ? null : JSON.stringify(entry.detail),
+    address: actor.address,
+    at: now(),
+  });
+}

@@ -1,0 +1,152 @@
+import type { Kysely, Transaction } from 'kysely';
+import type { z } from 'zod/mini';
+import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
+import { type CommitHooks, runInTransaction } from '../../db/transaction-runner';
+import type { Database } from '../../db/types';
+import { MAX_ATTEMPTS, retryDelay } from '../backoff';
+import { type Poller, startPoller } from '../poller';
+import { MINUTE, now } from '../time';
+import { claimDueJobs, failJob, finishJob, insertJob, type JobRow } from './queries';
+
+/**
+ * Durable jobs (design section 10): sending, reminders, escalations. A job's run and everything
+ * it writes (rows, mail in the outbox, follow-up jobs) commit in one transaction with the job
+ * being marked done, so a job's effects happen exactly once: a run that fails or whose process
+ * dies leaves nothing behind, and the job runs again after its lease.
+ */
+
+/** What one run of a job gets: its transaction, commit hooks, payload and the time of the run. */
+export interface JobRun<Payload> {
+  trx: Transaction<Database>;
+  hooks: CommitHooks;
+  payload: Payload;
+  key: string;
+  at: number;
+}
+
+/** A kind of job: its name, the schema of its payload and what a run does. */
+export interface JobKind<Schema extends z.core.$ZodType = z.core.$ZodType> {
+  kind: string;
+  payload: Schema;
+  run(run: JobRun<z.output<Schema>>): Promise<void>;
+}
+
+/**
+ * Schedules work in the caller's transaction, so it exists exactly when its cause does. The key
+ * names the work itself (`case-escalation:12:3`, `campaign:7:round:2026-11-30`): scheduling a key
+ * that exists already does nothing and returns false, which is what keeps work from doubling
+ * when two instances or two retries schedule the same thing.
+ */
+export function scheduleJob<Schema extends z.core.$ZodType>(
+  trx: Executor,
+  job: Pick<JobKind<Schema>, 'kind'>,
+  options: { key: string; runAt: number; payload: z.input<Schema>; at?: number },
+): Promise<boolean> {
+  return insertJob(trx, {
+    kind: job.kind,
+    key: options.key,
+    payload: JSON.stringify(options.payload),
+    runAt: options.runAt,
+    at: options.at ?? now(),
+  });
+}
+
+/** Longer than any run may take: a run holds a transaction, so it must be short anyway. */
+const LEASE_MS = 2 * MINUTE;
+const BATCH = 20;
+
+/** The run lost its job to another instance (its lease ran out): its work is rolled back. */
+class LeaseLost extends Error {}
+
+/**
+ * Runs the jobs that are due, one batch after another until none is left; returns how many ran.
+ * A job whose kind this instance does not know (an older instance during a rollout) or whose run
+ * fails is tried again later with a growing delay, and kept as failed after MAX_ATTEMPTS.
+ */
+export async function runDueJobs(options: {
+  db: Kysely<Database>;
+  kinds: ReadonlyMap<string, JobKind>;
+  at?: () => number;
+  onError?: (job: JobRow, error: unknown) => void;
+}): Promise<number> {
+  const { db, kinds } = options;
+  const clock = options.at ?? now;
+  let ran = 0;
+  for (;;) {
+    const jobs = await claimDueJobs(db, { at: clock(), limit: BATCH, leaseMs: LEASE_MS });
+    if (jobs.length === 0) return ran;
+    for (const job of jobs) {
+      try {
+        await runOne(db, kinds, job, clock());
+        ran += 1;
+      } catch (error) {
+        if (error instanceof LeaseLost) continue;
+        options.onError?.(job, error);
+        await failJob(db, job, {
+          error: error instanceof Error ? error.message : String(error),
+          retryAt: job.attempts >= MAX_ATTEMPTS ? null : clock() + retryDelay(job.attempts),
+        });
+      }
+    }
+  }
+}
+
+async function runOne(db: Kysely<Database>, kinds: ReadonlyMap<string, JobKind>, job: JobRow, at: number) {
+  const kind = kinds.get(job.kind);
+  if (!kind) throw new Error(`No handler for jobs of kind ${job.kind}`);
+  const payload = parseStoredJson(kind.payload, job.payload);
+  if (payload === null) throw new Error(`The payload of job ${job.key} does not fit its kind`);
+  await runInTransaction(db, async (trx, hooks) => {
+    if (!(await finishJob(trx, job, at))) throw new LeaseLost();
+    await kind.run({ trx, hooks, payload, key: job.key, at });
+  });
+}
+
+export interface JobWorker extends Poller {
+  /** Adds a kind of job this instance runs; each feature adds its own as it is registered. */
+  handle<Schema extends z.core.$ZodType>(kind: JobKind<Schema>): void;
+  /** Starts polling, once every kind has its handler (a due job must not meet an unknown kind). */
+  start(): void;
+  /** One pass over the due jobs now, at `at` (tests move the clock with it). */
+  runDue(at?: () => number): Promise<number>;
+}
+
+/**
+ * Polls for due jobs and runs them, once started. Every instance runs one; leases keep them
+ * from running a job twice, and jobs that fell due while every instance was down run at the
+ * first poll. Without `pollMs` it never polls on its own: a test drives it with `runDue`.
+ */
+export function createJobWorker(options: {
+  db: Kysely<Database>;
+  pollMs: number | null;
+  onError: (error: unknown) => void;
+  /** After a pass that ran jobs: they may have queued mail. */
+  afterRuns?: () => void;
+}): JobWorker {
+  const kinds = new Map<string, JobKind>();
+  const runDue = async (at?: () => number) => {
+    const ran = await runDueJobs({
+      db: options.db,
+      kinds,
+      ...(at ? { at } : {}),
+      onError: (_job, error) => options.onError(error),
+    });
+    if (ran > 0) options.afterRuns?.();
+    return ran;
+  };
+  let poller: Poller | undefined;
+  return {
+    handle(kind) {
+      if (kinds.has(kind.kind)) throw new Error(`Jobs of kind ${kind.kind} already have a handler`);
+      kinds.set(kind.kind, kind as unknown as JobKind);
+    },
+    start() {
+      if (poller || options.pollMs === null) return;
+      poller = startPoller({ work: () => runDue(), pollMs: options.pollMs, onError: options.onError });
+    },
+    runDue,
+    wake: () => poller?.wake(),
+    stop: async () => poller?.stop(),
+  };
+}

@@ -1,0 +1,263 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import { Link, useParams } from 'react-router';
+import {
+  CASE_NOTE_MAX_LENGTH,
+  CASE_OUTCOME_LABELS,
+  CASE_OUTCOMES,
+  type CaseDetailResponse,
+  type CaseOutcome,
+} from '../../../common/schemas/cases';
+import { errorMessage } from '../../api';
+import { Button, ButtonLink } from '../../ui/Button';
+import { SelectField, TextAreaField } from '../../ui/Field';
+import { Flash, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
+import { Card, Page } from '../../ui/Page';
+import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
+import layout from '../admin/AdminPage.module.css';
+import { NotFoundScreen } from '../not-found/NotFoundScreen';
+import { CaseBadges } from './CaseBadges';
+import styles from './Cases.module.css';
+import { CaseTrail } from './CaseTrail';
+import {
+  acknowledgeCase,
+  addCaseNote,
+  assignCase,
+  CASES_QUERY_KEY,
+  caseQueryKey,
+  fetchCase,
+  historyPath,
+  resolveCase,
+} from './casesApi';
+import { formatDateTime } from './format';
+import { SubmissionList } from './SubmissionList';
+
+const TITLE = 'Case';
+
+const MAIL_STATUS: Record<string, string> = { pending: 'Waiting to send', sent: 'Sent', failed: 'Failed' };
+
+export function CaseScreen() {
+  return (
+    <AdminOnly ability="cases" title={TITLE} loadingText="Loading the case...">
+      <CaseDetail />
+    </AdminOnly>
+  );
+}
+
+function CaseDetail() {
+  const id = Number(useParams().id);
+  const valid = Number.isInteger(id) && id > 0;
+  const query = useQuery({ queryKey: caseQueryKey(id), queryFn: () => fetchCase(id), enabled: valid });
+  if (!valid) return <NotFoundScreen />;
+  return (
+    <Page>
+      {query.isPending ? (
+        <LoadingStatus>Loading case...</LoadingStatus>
+      ) : query.isError ? (
+        <LoadError
+          message={errorMessage(query.error, 'Failed to load the case')}
+          onRetry={() => void query.refetch()}
+        />
+      ) : (
+        <CaseView data={query.data} />
+      )}
+    </Page>
+  );
+}
+
+function CaseView({ data }: { data: CaseDetailResponse }) {
+  const item = data.case;
+  const queryClient = useQueryClient();
+  const { flash, showFlash } = useFlash();
+  const [assignee, setAssignee] = useState(String(item.assigned_to?.id ?? data.assignees[0]?.id ?? ''));
+  const [note, setNote] = useState('');
+  const [outcome, setOutcome] = useState<CaseOutcome>('connected_to_counselling');
+  const [resolution, setResolution] = useState('');
+
+  const change = useMutation({
+    mutationFn: (work: () => Promise<CaseDetailResponse>) => work(),
+    onSuccess: (updated, _work) => {
+      queryClient.setQueryData(caseQueryKey(item.id), updated);
+      void queryClient.invalidateQueries({ queryKey: CASES_QUERY_KEY, exact: true });
+    },
+    onError: (error) =>
+      showFlash(errorMessage(error, 'The change could not be saved. Please try again.'), 'error'),
+  });
+  const run = (work: () => Promise<CaseDetailResponse>, done: string, after?: () => void) =>
+    change.mutate(work, {
+      onSuccess: () => {
+        showFlash(done);
+        after?.();
+      },
+    });
+
+  const open = item.status !== 'resolved';
+
+  function submitNote(event: FormEvent) {
+    event.preventDefault();
+    run(
+      () => addCaseNote(item.id, note),
+      'Note added.',
+      () => setNote(''),
+    );
+  }
+  function submitResolve(event: FormEvent) {
+    event.preventDefault();
+    run(
+      () => resolveCase(item.id, outcome, resolution),
+      'Case resolved.',
+      () => setResolution(''),
+    );
+  }
+  function submitAssign(event: FormEvent) {
+    event.preventDefault();
+    run(() => assignCase(item.id, Number(assignee)), 'Case assigned.');
+  }
+
+  return (
+    <>
+      <Flash flash={flash} floating />
+      <div className={layout.heading}>
+        <div>
+          <h1>
+            Case {item.id}: {item.student_name}
+          </h1>
+          <CaseBadges item={item} />
+        </div>
+        <nav className={layout.toolbar} aria-label="Case links">
+          <ButtonLink variant="secondary" to="/cases/">
+            All cases
+          </ButtonLink>
+          <ButtonLink variant="secondary" to={historyPath(item.student_id)}>
+            Student history
+          </ButtonLink>
+        </nav>
+      </div>
+      <div className={styles.layout}>
+        <div>
+          <Card className={styles.section}>
+            <h2>Details</h2>
+            <dl className={styles.facts}>
+              <dt>Email</dt>
+              <dd>{item.school_email}</dd>
+              <dt>Opened</dt>
+              <dd>{formatDateTime(item.opened_at)}</dd>
+              <dt>Acknowledge by</dt>
+              <dd>{formatDateTime(item.acknowledge_by)}</dd>
+              <dt>Acknowledged</dt>
+              <dd>{item.acknowledged_at ? formatDateTime(item.acknowledged_at) : 'Not yet'}</dd>
+              <dt>Assigned to</dt>
+              <dd>{item.assigned_to?.name ?? 'Nobody yet'}</dd>
+              {item.outcome && (
+                <>
+                  <dt>Outcome</dt>
+                  <dd>{CASE_OUTCOME_LABELS[item.outcome]}</dd>
+                </>
+              )}
+            </dl>
+          </Card>
+          <Card className={styles.section}>
+            <h2>Check-ins in this case</h2>
+            <SubmissionList submissions={[...item.submissions].reverse()} />
+          </Card>
+          <Card className={styles.section}>
+            <h2>Trail</h2>
+            <CaseTrail events={item.events} />
+          </Card>
+        </div>
+        <div>
+          {open && (
+            <Card className={styles.section}>
+              <h2>Work on this case</h2>
+              <div className={styles.actions}>
+                {item.status === 'new' && (
+                  <Button
+                    busy={change.isPending}
+                    onClick={() => run(() => acknowledgeCase(item.id), 'Case acknowledged.')}
+                  >
+                    Acknowledge
+                  </Button>
+                )}
+                <form onSubmit={submitAssign}>
+                  <SelectField
+                    label="Assign to"
+                    value={assignee}
+                    onChange={(event) => setAssignee(event.target.value)}
+                  >
+                    {data.assignees.map((person) => (
+                      <option key={person.id} value={String(person.id)}>
+                        {person.name}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <Button type="submit" variant="secondary" disabled={change.isPending || !assignee}>
+                    Assign
+                  </Button>
+                </form>
+                <form onSubmit={submitNote}>
+                  <TextAreaField
+                    label="Note"
+                    hint="Staff only; never shown to the student."
+                    value={note}
+                    maxLength={CASE_NOTE_MAX_LENGTH}
+                    rows={4}
+                    onChange={(event) => setNote(event.target.value)}
+                  />
+                  <Button type="submit" variant="secondary" disabled={change.isPending || !note.trim()}>
+                    Add note
+                  </Button>
+                </form>
+                <form onSubmit={submitResolve}>
+                  <SelectField
+                    label="Outcome"
+                    value={outcome}
+                    onChange={(event) => setOutcome(event.target.value as CaseOutcome)}
+                  >
+                    {CASE_OUTCOMES.map((code) => (
+                      <option key={code} value={code}>
+                        {CASE_OUTCOME_LABELS[code]}
+                      </option>
+                    ))}
+                  </SelectField>
+                  <TextAreaField
+                    label="What happened"
+                    hint={outcome === 'other' ? 'Required for Other.' : 'Optional.'}
+                    value={resolution}
+                    maxLength={CASE_NOTE_MAX_LENGTH}
+                    rows={3}
+                    onChange={(event) => setResolution(event.target.value)}
+                  />
+                  <Button type="submit" disabled={change.isPending}>
+                    Resolve case
+                  </Button>
+                </form>
+              </div>
+            </Card>
+          )}
+          <Card className={styles.section}>
+            <h2>Mail about this case</h2>
+            {item.mails.length === 0 ? (
+              <p className={styles.muted}>No alert or escalation mail.</p>
+            ) : (
+              <ul className={styles.trail}>
+                {item.mails.map((mail) => (
+                  <li key={`${mail.kind}-${mail.to}-${mail.queued_at}`}>
+                    <strong>{mail.kind === 'alert' ? 'Alert' : 'Escalation'}</strong> to {mail.to}
+                    <div className={styles.muted}>
+                      {MAIL_STATUS[mail.status] ?? mail.status}
+                      {mail.sent_at ? ` ${formatDateTime(mail.sent_at)}` : ''}
+                    </div>
+                  </li>
+                ))}
+              </ul>
+            )}
+          </Card>
+          <p className={styles.muted}>
+            <Link to="/cases/">Back to all cases</Link>
+          </p>
+        </div>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,39 @@
+const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+
+export function formatDateTime(iso: string | null): string {
+  if (!iso) return '';
+  const date = new Date(iso);
+  return Number.isNaN(date.getTime()) ? '' : dateTime.format(date);
+}
+
+/** A span of time as people say it: "0.4 s", "40 s", "12 min", "3.5 h", "2.1 days". */
+export function formatDuration(ms: number | null): string {
+  if (ms === null) return '–';
+  const seconds = ms / 1000;
+  if (seconds < 10) return `${Math.round(seconds * 10) / 10} s`;
+  if (seconds < 90) return `${Math.round(seconds)} s`;
+  const minutes = seconds / 60;
+  if (minutes < 90) return `${Math.round(minutes)} min`;
+  const hours = minutes / 60;
+  if (hours < 36) return `${Math.round(hours * 10) / 10} h`;
+  return `${Math.round((hours / 24) * 10) / 10} days`;
+}
+
+const CATEGORY_LABELS: Record<string, string> = {
+  general: 'Wellbeing',
+  sleep: 'Sleep',
+  stress: 'Stress',
+  support: 'Support',
+  safety: 'Safety',
+};
+
+export function categoryLabel(category: string): string {
+  return CATEGORY_LABELS[category] ?? category;
+}
+
+/** A change from the baseline, signed; on the 1 (best) to 5 (worst) scale, up is worse. */
+export function formatChange(change: number | undefined): string {
+  if (change === undefined) return '';
+  if (change === 0) return '±0';
+  return `${change > 0 ? '+' : '−'}${Math.abs(change).toFixed(1)}`;
+}

@@ -1,0 +1,268 @@
+import { keepPreviousData, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId, useState } from 'react';
+import type { RosterImportResponse, RosterStudent } from '../../../common/schemas/roster';
+import { errorMessage } from '../../api';
+import { Button, ButtonLink } from '../../ui/Button';
+import { SelectField, TextField } from '../../ui/Field';
+import { LoadError } from '../../ui/LoadError';
+import { Card, Lead, Page } from '../../ui/Page';
+import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
+import { isUnauthenticated } from '../templates/templatesApi';
+import styles from './Roster.module.css';
+import { fetchRoster, ROSTER_QUERY_KEY, type RosterSearch, uploadRoster } from './rosterApi';
+
+const TITLE = 'Roster';
+const PAGE_SIZE = 50;
+
+export function RosterScreen() {
+  return (
+    <AdminOnly ability="schedule" title={TITLE} loadingText="Loading roster...">
+      <Page>
+        <div className={styles.header}>
+          <h1>{TITLE}</h1>
+          <div className={styles.actions}>
+            <ButtonLink variant="ghost" to="/dashboard/">
+              Back to Dashboard
+            </ButtonLink>
+            <ButtonLink variant="secondary" to="/schedule-survey/">
+              Schedule Survey
+            </ButtonLink>
+            <ButtonLink variant="secondary" to="/admin/campaigns/">
+              Campaigns
+            </ButtonLink>
+          </div>
+        </div>
+        <Lead>
+          The students your institution surveys, from the registrar&apos;s list. The response rate counts them
+          once a roster is here.
+        </Lead>
+        <RosterUpload />
+        <RosterList />
+      </Page>
+    </AdminOnly>
+  );
+}
+
+function RosterUpload() {
+  const queryClient = useQueryClient();
+  const [file, setFile] = useState<File | null>(null);
+  const [result, setResult] = useState<RosterImportResponse | null>(null);
+  const [failure, setFailure] = useState<string | null>(null);
+  const upload = useMutation({
+    mutationFn: uploadRoster,
+    onSuccess: (answer) => {
+      setResult(answer);
+      setFailure(null);
+      void queryClient.invalidateQueries({ queryKey: ROSTER_QUERY_KEY });
+    },
+    onError: (error) => {
+      setResult(null);
+      setFailure(errorMessage(error, 'The roster could not be imported. Please try again.'));
+    },
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!file || upload.isPending) return;
+    upload.mutate(file);
+  }
+
+  return (
+    <Card className={styles.card}>
+      <h2>Import the registrar&apos;s file</h2>
+      <form className={styles.uploadForm} onSubmit={submit}>
+        <TextField
+          label="Roster file (CSV)"
+          hint='A header line naming the columns "name", "email" and optionally "group", then one student per line. Uploading again updates names and groups; nobody is listed twice.'
+          name="roster"
+          type="file"
+          accept=".csv,text/csv"
+          required
+          onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)}
+        />
+        <div>
+          <Button type="submit" busy={upload.isPending}>
+            {upload.isPending ? 'Importing...' : 'Import roster'}
+          </Button>
+        </div>
+      </form>
+      <div role="status" className={styles.outcome}>
+        {result && <ImportSummary result={result} />}
+      </div>
+      {failure && (
+        <p role="alert" className={styles.failure}>
+          {failure}
+        </p>
+      )}
+    </Card>
+  );
+}
+
+function ImportSummary({ result }: { result: RosterImportResponse }) {
+  const students = (count: number) => `${count.toLocaleString()} student${count === 1 ? '' : 's'}`;
+  return (
+    <>
+      <p className={styles.success}>
+        Imported: {students(result.imported)} added, {students(result.updated)} updated.
+        {result.errors.length > 0 &&
+          ` ${result.errors.length.toLocaleString()} line${result.errors.length === 1 ? ' was' : 's were'} not imported.`}
+      </p>
+      {result.errors.length > 0 && (
+        <table className={styles.table}>
+          <caption className={styles.caption}>Lines not imported</caption>
+          <thead>
+            <tr>
+              <th scope="col">Line</th>
+              <th scope="col">Reason</th>
+            </tr>
+          </thead>
+          <tbody>
+            {result.errors.slice(0, 200).map((error) => (
+              <tr key={error.line}>
+                <td data-label="Line">{error.line}</td>
+                <td data-label="Reason" className={styles.wrap}>
+                  {error.message}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      )}
+    </>
+  );
+}
+
+const dateText = (iso: string | null) =>
+  iso
+    ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
+    : 'Never';
+
+function RosterList() {
+  const searchId = useId();
+  const [draft, setDraft] = useState('');
+  const [search, setSearch] = useState<RosterSearch>({ q: '', group: '', offset: 0, limit: PAGE_SIZE });
+  const roster = useQuery({
+    queryKey: [...ROSTER_QUERY_KEY, search],
+    queryFn: () => fetchRoster(search),
+    placeholderData: keepPreviousData,
+  });
+  useLoginRedirect(isUnauthenticated(roster.error));
+
+  function find(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    setSearch((current) => ({ ...current, q: draft, offset: 0 }));
+  }
+
+  const page = roster.data;
+  const first = page && page.total > 0 ? page.offset + 1 : 0;
+  const last = page ? page.offset + page.students.length : 0;
+  return (
+    <Card className={styles.card}>
+      <h2 id={searchId}>Students</h2>
+      <form className={styles.filters} onSubmit={find} aria-labelledby={searchId}>
+        <TextField
+          label="Search by name or email"
+          name="q"
+          type="search"
+          value={draft}
+          onChange={(event) => setDraft(event.currentTarget.value)}
+        />
+        <SelectField
+          label="Group"
+          name="group"
+          value={search.group}
+          onChange={(event) => {
+            const group = event.currentTarget.value;
+            setSearch((current) => ({ ...current, group, offset: 0 }));
+          }}
+        >
+          <option value="">All groups</option>
+          {page?.groups.map((group) => (
+            <option key={group} value={group}>
+              {group}
+            </option>
+          ))}
+        </SelectField>
+        <div className={styles.searchButton}>
+          <Button type="submit" variant="secondary">
+            Search
+          </Button>
+        </div>
+      </form>
+
+      {roster.isPending && <LoadingStatus>Loading students...</LoadingStatus>}
+      {roster.isError && !isUnauthenticated(roster.error) && (
+        <LoadError
+          message={errorMessage(roster.error, 'The roster could not be loaded.')}
+          onRetry={() => void roster.refetch()}
+        />
+      )}
+      {page && page.total === 0 && (
+        <p className={styles.empty}>
+          {search.q || search.group
+            ? 'No students match this search.'
+            : 'No roster yet. Import the registrar\u2019s CSV file above.'}
+        </p>
+      )}
+      {page && page.total > 0 && (
+        <>
+          <StudentTable students={page.students} />
+          <nav className={styles.pager} aria-label="Roster pages">
+            <p className={styles.pageNote} role="status">
+              Showing {first.toLocaleString()}&ndash;{last.toLocaleString()} of {page.total.toLocaleString()}
+            </p>
+            <Button
+              variant="secondary"
+              size="small"
+              disabled={page.offset === 0}
+              onClick={() =>
+                setSearch((current) => ({ ...current, offset: Math.max(0, current.offset - PAGE_SIZE) }))
+              }
+            >
+              Previous page
+            </Button>
+            <Button
+              variant="secondary"
+              size="small"
+              disabled={last >= page.total}
+              onClick={() => setSearch((current) => ({ ...current, offset: current.offset + PAGE_SIZE }))}
+            >
+              Next page
+            </Button>
+          </nav>
+        </>
+      )}
+    </Card>
+  );
+}
+
+function StudentTable({ students }: { students: RosterStudent[] }) {
+  return (
+    <table className={styles.table}>
+      <thead>
+        <tr>
+          <th scope="col">Name</th>
+          <th scope="col">Email</th>
+          <th scope="col">Group</th>
+          <th scope="col">Last invited</th>
+          <th scope="col">Last answered</th>
+        </tr>
+      </thead>
+      <tbody>
+        {students.map((student) => (
+          <tr key={student.email}>
+            <th scope="row" className={styles.wrap}>
+              {student.name}
+            </th>
+            <td data-label="Email" className={styles.wrap}>
+              {student.email}
+            </td>
+            <td data-label="Group">{student.group ?? 'No group'}</td>
+            <td data-label="Last invited">{dateText(student.last_invited_at)}</td>
+            <td data-label="Last answered">{dateText(student.last_answered_at)}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

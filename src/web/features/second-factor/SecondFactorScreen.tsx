@@ -1,0 +1,308 @@
+import { useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { useNavigate, useSearchParams } from 'react-router';
+import type { CurrentUser } from '../../../common/schemas/auth';
+import type { TotpSetupResponse } from '../../../common/schemas/second-factor';
+import { errorMessage } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useLoginRedirect } from '../admin/AdminOnly';
+import styles from '../auth/Auth.module.css';
+import { CheckingAuthentication } from '../auth/LoginScreen';
+import { destinationAfterLogin } from '../auth/redirects';
+import { safeNextPath } from '../auth/safeNext';
+import { CURRENT_USER_QUERY_KEY, useCurrentUser } from '../auth/useCurrentUser';
+import {
+  addPasskey,
+  isBrowserRefusal,
+  PASSKEY_NOT_USED,
+  passkeysSupported,
+  signInWithPasskey,
+} from './passkeys';
+import own from './SecondFactor.module.css';
+import { confirmAppSetup, startAppSetup, verifySecondFactor } from './secondFactorApi';
+
+/**
+ * Staff who signed in with a password complete the sign-in here (design section 11): the first
+ * time by setting up an authenticator app (then saving recovery codes), later with its code.
+ */
+export function SecondFactorScreen() {
+  useDocumentTitle(pageTitle('Confirm your sign-in'));
+  const [searchParams] = useSearchParams();
+  const next = safeNextPath(searchParams.get('next'));
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const { data: user, isPending } = useCurrentUser();
+  const [saved, setSaved] = useState<{ codes: string[]; user: CurrentUser } | null>(null);
+  useLoginRedirect(user === null);
+
+  function finish(signedIn: CurrentUser) {
+    // Answers cached while the sign-in was incomplete were refusals: start afresh.
+    queryClient.clear();
+    queryClient.setQueryData(CURRENT_USER_QUERY_KEY, signedIn);
+    navigate(destinationAfterLogin(signedIn, next), { replace: true });
+  }
+
+  // Nothing (more) to do here: on to where the sign-in was going.
+  const complete = Boolean(user && !user.second_factor && !saved);
+  // biome-ignore lint/correctness/useExhaustiveDependencies: leave once, when the answer says so.
+  useEffect(() => {
+    if (complete && user) navigate(destinationAfterLogin(user, next), { replace: true });
+  }, [complete]);
+
+  if (isPending || !user || complete) {
+    return (
+      <Page width="narrow">
+        <CheckingAuthentication />
+      </Page>
+    );
+  }
+  return (
+    <Page width="narrow">
+      <Card>
+        {saved ? (
+          <RecoveryCodes codes={saved.codes} onContinue={() => finish(saved.user)} />
+        ) : user.second_factor === 'enrol' ? (
+          <AppSetup onDone={(codes, signedIn) => setSaved({ codes, user: signedIn })} onPasskey={finish} />
+        ) : (
+          <CodePrompt onDone={finish} />
+        )}
+      </Card>
+    </Page>
+  );
+}
+
+/** The secret in groups of four, easier to type into an app by hand. */
+function grouped(secret: string): string {
+  return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
+}
+
+function CodeError({ text }: { text: string | null }) {
+  if (!text) return null;
+  return (
+    <p className={own.error} role="alert">
+      {text}
+    </p>
+  );
+}
+
+/** Runs a passkey ceremony; its failure is a message for the screen. */
+async function withPasskey(ceremony: () => Promise<{ user: CurrentUser }>): Promise<CurrentUser | string> {
+  try {
+    return (await ceremony()).user;
+  } catch (failure) {
+    return isBrowserRefusal(failure) ? PASSKEY_NOT_USED : errorMessage(failure, PASSKEY_NOT_USED);
+  }
+}
+
+/** The other way to prove it is you: a passkey on this device, where the browser has them. */
+function PasskeyOption({
+  label,
+  ceremony,
+  onDone,
+}: {
+  label: string;
+  ceremony: () => Promise<{ user: CurrentUser }>;
+  onDone: (user: CurrentUser) => void;
+}) {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  if (!passkeysSupported()) return null;
+
+  async function run() {
+    setBusy(true);
+    setError(null);
+    const outcome = await withPasskey(ceremony);
+    if (typeof outcome === 'string') {
+      setError(outcome);
+      setBusy(false);
+    } else onDone(outcome);
+  }
+
+  return (
+    <div className={styles.alternate}>
+      <Button variant="secondary" busy={busy} onClick={run}>
+        {label}
+      </Button>
+      <CodeError text={error} />
+    </div>
+  );
+}
+
+function AppSetup({
+  onDone,
+  onPasskey,
+}: {
+  onDone: (codes: string[], user: CurrentUser) => void;
+  onPasskey: (user: CurrentUser) => void;
+}) {
+  const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+  const started = useRef(false);
+
+  useEffect(() => {
+    if (started.current) return;
+    started.current = true;
+    startAppSetup()
+      .then(setSetup)
+      .catch((failure: unknown) =>
+        setError(errorMessage(failure, 'The set-up could not start. Reload the page.')),
+      );
+  }, []);
+
+  async function confirm(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await confirmAppSetup(String(new FormData(event.currentTarget).get('code') ?? ''));
+      onDone(answer.recovery_codes, answer.user);
+    } catch (failure) {
+      setError(errorMessage(failure, 'That code could not be checked. Try again.'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h1>Set up your authenticator app</h1>
+      <Lead>Staff accounts sign in with a password and a code from an app on your phone.</Lead>
+      <ol className={own.steps}>
+        <li>
+          Open an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password).
+        </li>
+        <li>Scan the QR code, or enter the key by hand.</li>
+        <li>Enter the 6-digit code the app shows.</li>
+      </ol>
+      {setup ? (
+        <>
+          <img
+            className={own.qr}
+            src={setup.qr_code}
+            alt="QR code to scan with your authenticator app"
+            width={192}
+            height={192}
+          />
+          <p>
+            Key: <code className={own.secret}>{grouped(setup.secret)}</code>
+          </p>
+        </>
+      ) : (
+        !error && <CheckingAuthentication />
+      )}
+      <form className={styles.form} onSubmit={confirm}>
+        <TextField
+          label="6-digit code"
+          name="code"
+          inputMode="numeric"
+          autoComplete="one-time-code"
+          pattern="[0-9]{6}"
+          maxLength={6}
+          required
+          disabled={!setup}
+        />
+        <CodeError text={error} />
+        <div className={styles.actions}>
+          <Button type="submit" busy={busy} disabled={!setup}>
+            Confirm
+          </Button>
+        </div>
+      </form>
+      <PasskeyOption label="Use a passkey instead" ceremony={addPasskey} onDone={onPasskey} />
+    </>
+  );
+}
+
+function RecoveryCodes({ codes, onContinue }: { codes: string[]; onContinue: () => void }) {
+  return (
+    <>
+      <h1>Save your recovery codes</h1>
+      <Lead>
+        If you lose your phone, each of these codes signs you in once. Keep them somewhere safe: they are
+        shown only now.
+      </Lead>
+      <ol className={own.codes} aria-label="Recovery codes">
+        {codes.map((code) => (
+          <li key={code}>{code}</li>
+        ))}
+      </ol>
+      <div className={styles.actions}>
+        <Button onClick={onContinue}>I saved them, continue</Button>
+      </div>
+    </>
+  );
+}
+
+function CodePrompt({ onDone }: { onDone: (user: CurrentUser) => void }) {
+  const [recovery, setRecovery] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  async function verify(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (busy) return;
+    setBusy(true);
+    setError(null);
+    try {
+      const answer = await verifySecondFactor(String(new FormData(event.currentTarget).get('code') ?? ''));
+      onDone(answer.user);
+    } catch (failure) {
+      setError(errorMessage(failure, 'That code could not be checked. Try again.'));
+      setBusy(false);
+    }
+  }
+
+  return (
+    <>
+      <h1>Confirm it&apos;s you</h1>
+      <Lead>
+        {recovery
+          ? 'Enter one of the recovery codes you saved. Each works once.'
+          : 'Enter the 6-digit code from your authenticator app.'}
+      </Lead>
+      <form className={styles.form} onSubmit={verify} key={recovery ? 'recovery' : 'app'}>
+        {recovery ? (
+          <TextField
+            label="Recovery code"
+            name="code"
+            autoComplete="off"
+            spellCheck={false}
+            maxLength={40}
+            required
+          />
+        ) : (
+          <TextField
+            label="6-digit code"
+            name="code"
+            inputMode="numeric"
+            autoComplete="one-time-code"
+            pattern="[0-9]{6}"
+            maxLength={6}
+            required
+          />
+        )}
+        <CodeError text={error} />
+        <div className={styles.actions}>
+          <Button type="submit" busy={busy}>
+            Verify
+          </Button>
+        </div>
+      </form>
+      <p className={own.switch}>
+        <Button variant="ghost" onClick={() => setRecovery(!recovery)}>
+          {recovery ? 'Use the code from the app instead' : 'Use a recovery code instead'}
+        </Button>
+      </p>
+      <PasskeyOption label="Use a passkey" ceremony={signInWithPasskey} onDone={onDone} />
+      <p className={styles.alternate}>
+        Lost your phone and your recovery codes? Ask another administrator of your institution to reset your
+        second factor.
+      </p>
+    </>
+  );
+}

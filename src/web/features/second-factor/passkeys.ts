@@ -1,0 +1,45 @@
+import type {
+  PublicKeyCredentialCreationOptionsJSON,
+  PublicKeyCredentialRequestOptionsJSON,
+} from '@simplewebauthn/browser';
+import { PasskeyOptions, PasskeySignedIn } from '../../../common/schemas/passkeys';
+import { api } from '../../api';
+
+/**
+ * Passkeys in the browser. The WebAuthn helper library is loaded only when a passkey is used,
+ * so the public pages do not carry it.
+ */
+
+/** Whether this browser can use passkeys at all (the buttons are shown only then). */
+export function passkeysSupported(): boolean {
+  return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+/** The browser's own refusal (the person cancelled, or no passkey fits) rather than the server's. */
+export function isBrowserRefusal(error: unknown): boolean {
+  return (
+    error instanceof Error && ['NotAllowedError', 'AbortError', 'InvalidStateError'].includes(error.name)
+  );
+}
+
+export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in another way.';
+
+/** Creates a passkey on this device for the signed-in staff member and registers it. */
+export async function addPasskey() {
+  const { options } = await api.post('/api/passkeys/registration/options/', PasskeyOptions);
+  const { startRegistration } = await import('@simplewebauthn/browser');
+  const credential = await startRegistration({
+    optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
+  });
+  return api.post('/api/passkeys/registration/', PasskeySignedIn, { credential });
+}
+
+/** Signs in with a passkey: alone, or as the second factor of a password sign-in. */
+export async function signInWithPasskey() {
+  const { options } = await api.post('/api/passkeys/authentication/options/', PasskeyOptions);
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  const credential = await startAuthentication({
+    optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
+  });
+  return api.post('/api/passkeys/authentication/', PasskeySignedIn, { credential });
+}

@@ -1,0 +1,243 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import type { CrisisResource } from '../../../common/risk/crisis-resources';
+import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk/crisis-resources';
+import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
+import { timeZoneNames } from '../../../common/time-zones';
+import { errorMessage } from '../../api';
+import { Button, ButtonLink } from '../../ui/Button';
+import { SelectField, TextAreaField, TextField } from '../../ui/Field';
+import { Flash, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
+import { Card, Lead, Page } from '../../ui/Page';
+import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
+import layout from '../admin/AdminPage.module.css';
+import styles from './Settings.module.css';
+import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
+
+const TITLE = 'Institution settings';
+
+export function SettingsScreen() {
+  return (
+    <AdminOnly ability="settings" title={TITLE} loadingText="Loading settings...">
+      <Settings />
+    </AdminOnly>
+  );
+}
+
+function Settings() {
+  const query = useQuery({ queryKey: SETTINGS_QUERY_KEY, queryFn: fetchSettings });
+  return (
+    <Page width="medium">
+      <div className={layout.heading}>
+        <div>
+          <h1>{TITLE}</h1>
+          <Lead>Who hears of flagged check-ins, and how soon a case must be acknowledged.</Lead>
+        </div>
+        <nav className={layout.toolbar} aria-label="Settings links">
+          <ButtonLink variant="secondary" to="/cases/">
+            Cases
+          </ButtonLink>
+          <ButtonLink variant="secondary" to="/dashboard/">
+            Dashboard
+          </ButtonLink>
+        </nav>
+      </div>
+      {query.isPending ? (
+        <LoadingStatus>Loading settings...</LoadingStatus>
+      ) : query.isError ? (
+        <LoadError message="Failed to load settings" onRetry={() => void query.refetch()} />
+      ) : (
+        <SettingsForm initial={query.data} />
+      )}
+    </Page>
+  );
+}
+
+const lines = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+type ResourceDraft = { name: string; description: string; phone: string; sms: string; url: string };
+
+const toDraft = (resource: CrisisResource): ResourceDraft => ({
+  name: resource.name,
+  description: resource.description,
+  phone: resource.phone ?? '',
+  sms: resource.sms ?? '',
+  url: resource.url ?? '',
+});
+
+function fromDraft(draft: ResourceDraft): CrisisResource {
+  return {
+    name: draft.name,
+    description: draft.description,
+    ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
+    ...(draft.sms.trim() ? { sms: draft.sms.trim() } : {}),
+    ...(draft.url.trim() ? { url: draft.url.trim() } : {}),
+  };
+}
+
+function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
+  const queryClient = useQueryClient();
+  const { flash, showFlash } = useFlash();
+  const [alertEmails, setAlertEmails] = useState(initial.alert_emails.join('\n'));
+  const [escalationEmails, setEscalationEmails] = useState(initial.escalation_emails.join('\n'));
+  const [urgentMinutes, setUrgentMinutes] = useState(String(initial.urgent_ack_minutes));
+  const [elevatedHours, setElevatedHours] = useState(String(initial.elevated_ack_hours));
+  const [timeZone, setTimeZone] = useState(initial.time_zone);
+  const [resources, setResources] = useState<ResourceDraft[]>(initial.crisis_resources.map(toDraft));
+  const zones = timeZoneNames();
+
+  const save = useMutation({
+    mutationFn: saveSettings,
+    onSuccess: (saved) => {
+      queryClient.setQueryData(SETTINGS_QUERY_KEY, saved);
+      showFlash('Settings saved.');
+    },
+    onError: (error) => showFlash(errorMessage(error, 'The settings could not be saved.'), 'error'),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate({
+      alert_emails: lines(alertEmails),
+      escalation_emails: lines(escalationEmails),
+      urgent_ack_minutes: Number(urgentMinutes),
+      elevated_ack_hours: Number(elevatedHours),
+      time_zone: timeZone,
+      crisis_resources: resources.map(fromDraft),
+    });
+  }
+
+  const updateResource = (index: number, field: keyof ResourceDraft, value: string) =>
+    setResources((list) => list.map((item, at) => (at === index ? { ...item, [field]: value } : item)));
+
+  return (
+    <Card>
+      <Flash flash={flash} floating />
+      <form className={styles.form} onSubmit={submit} noValidate>
+        <fieldset className={styles.group}>
+          <legend>Contacts</legend>
+          <TextAreaField
+            label="Alert addresses"
+            hint="Mailed at once when a check-in is urgent, and daily about new cases. One per line. Without any, your admins are mailed."
+            rows={3}
+            value={alertEmails}
+            onChange={(event) => setAlertEmails(event.target.value)}
+          />
+          <TextAreaField
+            label="Escalation addresses"
+            hint="Mailed when a case is not acknowledged in time, and again while it stays overdue. Without any, your admins are mailed."
+            rows={3}
+            value={escalationEmails}
+            onChange={(event) => setEscalationEmails(event.target.value)}
+          />
+        </fieldset>
+        <fieldset className={styles.group}>
+          <legend>Deadlines</legend>
+          <div className={styles.pair}>
+            <TextField
+              label="Urgent: acknowledge within (minutes)"
+              type="number"
+              inputMode="numeric"
+              min={1}
+              max={43200}
+              step={1}
+              value={urgentMinutes}
+              onChange={(event) => setUrgentMinutes(event.target.value)}
+            />
+            <TextField
+              label="Elevated: acknowledge within (hours)"
+              hint="Whole minutes, e.g. 0.5 for 30 minutes; at most 720 (30 days)."
+              type="number"
+              inputMode="decimal"
+              min={0}
+              max={720}
+              step="any"
+              value={elevatedHours}
+              onChange={(event) => setElevatedHours(event.target.value)}
+            />
+          </div>
+          <SelectField
+            label="Time zone"
+            hint="Deadlines, escalations and the daily digest (08:00) follow this calendar."
+            value={timeZone}
+            onChange={(event) => setTimeZone(event.target.value)}
+          >
+            {zones.map((zone) => (
+              <option key={zone} value={zone}>
+                {zone}
+              </option>
+            ))}
+          </SelectField>
+        </fieldset>
+        <fieldset className={styles.group}>
+          <legend>Crisis resources</legend>
+          <p className={styles.muted}>
+            Shown at once to a student whose answers are urgent.{' '}
+            {resources.length === 0 &&
+              `Without your own, students see: ${DEFAULT_CRISIS_RESOURCES.map((item) => item.name).join(', ')}.`}
+          </p>
+          {resources.map((resource, index) => (
+            // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; their place is who they are.
+            <div key={index} className={styles.resource}>
+              <h3>Resource {index + 1}</h3>
+              <TextField
+                label="Name"
+                value={resource.name}
+                onChange={(event) => updateResource(index, 'name', event.target.value)}
+              />
+              <TextField
+                label="Description"
+                value={resource.description}
+                onChange={(event) => updateResource(index, 'description', event.target.value)}
+              />
+              <div className={styles.pair}>
+                <TextField
+                  label="Phone"
+                  inputMode="tel"
+                  value={resource.phone}
+                  onChange={(event) => updateResource(index, 'phone', event.target.value)}
+                />
+                <TextField
+                  label="Text number"
+                  inputMode="tel"
+                  value={resource.sms}
+                  onChange={(event) => updateResource(index, 'sms', event.target.value)}
+                />
+              </div>
+              <TextField
+                label="Web address"
+                type="url"
+                value={resource.url}
+                onChange={(event) => updateResource(index, 'url', event.target.value)}
+              />
+              <Button
+                variant="secondary"
+                size="small"
+                onClick={() => setResources((list) => list.filter((_, at) => at !== index))}
+              >
+                Remove resource {index + 1}
+              </Button>
+            </div>
+          ))}
+          <Button
+            variant="secondary"
+            size="small"
+            onClick={() =>
+              setResources((list) => [...list, { name: '', description: '', phone: '', sms: '', url: '' }])
+            }
+          >
+            Add a crisis resource
+          </Button>
+        </fieldset>
+        <Button type="submit" className={styles.submit} busy={save.isPending}>
+          Save settings
+        </Button>
+      </form>
+    </Card>
+  );
+}

@@ -1,0 +1,53 @@
+import { useQuery } from '@tanstack/react-query';
+import { useParams } from 'react-router';
+import { errorMessage, hasErrorCode, mayPassOnRetry } from '../../api';
+import { pageTitle } from '../../config';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { SurveyForm } from './SurveyForm';
+import { SurveyLoading } from './SurveyFrame';
+import { LINK_UNAVAILABLE_MESSAGE, SurveyUnavailable } from './SurveyScreen';
+import { fetchInvitationSurvey } from './surveyApi';
+
+/**
+ * The survey of a personal invitation link, /survey/invite/{token}/ (design section 10): answered
+ * as the student it was mailed to, without a password or a code, once per round.
+ */
+export function InvitationSurveyScreen() {
+  useDocumentTitle(pageTitle('Student Wellness Check'));
+  const { token = '' } = useParams();
+  const currentUser = useCurrentUser();
+  const survey = useQuery({
+    queryKey: ['survey-questions', 'invitation', token],
+    queryFn: () => fetchInvitationSurvey(token),
+    retry: (count, error) => count < 2 && mayPassOnRetry(error),
+  });
+
+  if (survey.isPending || currentUser.isPending) return <SurveyLoading viaLink />;
+  if (survey.error) {
+    // The server says why: not a link of ours, expired, already answered, or someone else's.
+    const known = hasErrorCode(survey.error, 'NOT_FOUND', 'CONFLICT', 'FORBIDDEN');
+    return (
+      <SurveyUnavailable
+        viaLink
+        message={known ? errorMessage(survey.error, LINK_UNAVAILABLE_MESSAGE) : LINK_UNAVAILABLE_MESSAGE}
+        onRetry={mayPassOnRetry(survey.error) ? () => void survey.refetch() : undefined}
+      />
+    );
+  }
+  const { questions, template_id: templateId, student_name: name, school_email: email } = survey.data;
+  if (questions.length === 0) return <SurveyUnavailable viaLink message={LINK_UNAVAILABLE_MESSAGE} />;
+  return (
+    <SurveyForm
+      key={`${templateId}:${token}`}
+      questions={questions}
+      templateId={templateId}
+      hashLink={undefined}
+      user={currentUser.data ?? null}
+      invitation={{ token, name, email }}
+      onSurveyChanged={async () => {
+        await survey.refetch();
+      }}
+    />
+  );
+}

@@ -1,0 +1,121 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Link, useNavigate, useParams } from 'react-router';
+import { ROLE_LABELS } from '../../../common/roles';
+import { errorMessage } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { MessageModal, type ModalMessage } from '../../ui/Modal';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { LoadingStatus } from '../admin/AdminOnly';
+import styles from '../auth/Auth.module.css';
+import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from '../auth/redirects';
+import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
+import { acceptInvitation, fetchInvitation } from './teamApi';
+
+const TITLE = 'Join your team';
+
+/**
+ * Where an invitation mail leads (design section 9): the invited person sees whom the link is
+ * for, chooses their own password (the registration rules) and is signed in.
+ */
+export function InvitationScreen() {
+  useDocumentTitle(pageTitle(TITLE));
+  const { token = '' } = useParams();
+  const navigate = useNavigate();
+  const queryClient = useQueryClient();
+  const invitation = useQuery({
+    queryKey: ['invitation', token],
+    queryFn: () => fetchInvitation(token),
+    retry: false,
+  });
+  const [message, setMessage] = useState<ModalMessage | null>(null);
+  const [submitting, setSubmitting] = useState(false);
+  const redirectTimer = useRef<number | undefined>(undefined);
+
+  useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
+
+  async function join(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (submitting) return;
+    const form = new FormData(event.currentTarget);
+    setSubmitting(true);
+    try {
+      const { user } = await acceptInvitation(
+        token,
+        String(form.get('password') ?? ''),
+        String(form.get('confirm_password') ?? ''),
+      );
+      setMessage({ title: 'Welcome', text: 'Your password is set and you are signed in.', tone: 'success' });
+      redirectTimer.current = window.setTimeout(() => {
+        queryClient.clear();
+        queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
+        navigate(destinationAfterLogin(user, null), { replace: true });
+      }, AUTH_REDIRECT_DELAY_MS);
+    } catch (error) {
+      setMessage({ title: 'Could not join', text: errorMessage(error, 'Joining failed'), tone: 'error' });
+      setSubmitting(false);
+    }
+  }
+
+  if (invitation.isPending)
+    return (
+      <Page width="narrow">
+        <LoadingStatus>Checking your invitation...</LoadingStatus>
+      </Page>
+    );
+
+  if (invitation.isError)
+    return (
+      <Page width="narrow">
+        <Card>
+          <h1>{TITLE}</h1>
+          <p role="alert">{errorMessage(invitation.error, 'This invitation cannot be used.')}</p>
+          <p className={styles.alternate}>
+            <Link to="/login/">Go to the login page</Link>
+          </p>
+        </Card>
+      </Page>
+    );
+
+  const details = invitation.data;
+  const article = details.role === 'admin' ? 'an' : 'a';
+  return (
+    <Page width="narrow">
+      <Card>
+        <h1>{TITLE}</h1>
+        <Lead>
+          {details.institution_name} invited you as {article} {ROLE_LABELS[details.role].toLowerCase()}.
+          Choose a password to finish.
+        </Lead>
+        <form className={styles.form} onSubmit={join}>
+          <TextField label="Name" value={details.name} readOnly />
+          <TextField label="Email" type="email" value={details.email} autoComplete="username" readOnly />
+          <TextField
+            label="Password"
+            name="password"
+            type="password"
+            autoComplete="new-password"
+            required
+            hint="At least 8 characters; a few unusual words are easy to remember and hard to guess."
+          />
+          <TextField
+            label="Confirm Password"
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            required
+          />
+          <div className={styles.actions}>
+            <Button type="submit" busy={submitting}>
+              Set password and sign in
+            </Button>
+          </div>
+        </form>
+      </Card>
+      <MessageModal message={message} onClose={() => setMessage(null)} />
+    </Page>
+  );
+}

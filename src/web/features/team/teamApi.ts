@@ -1,0 +1,36 @@
+import type { StaffRoleName } from '../../../common/roles';
+import { LoginResponse } from '../../../common/schemas/auth';
+import { SuccessMessage } from '../../../common/schemas/common';
+import {
+  InvitationDetails,
+  InvitationResponse,
+  type InviteRequest,
+  MemberResponse,
+  TeamResponse,
+} from '../../../common/schemas/staff';
+import { api } from '../../api';
+
+export const TEAM_QUERY_KEY = ['staff'] as const;
+
+export const fetchTeam = () => api.get('/api/staff/', TeamResponse);
+
+export const inviteMember = (request: InviteRequest) => api.post('/api/staff/', InvitationResponse, request);
+
+export const changeRole = (id: number, role: StaffRoleName) =>
+  api.put(`/api/staff/${id}/`, MemberResponse, { role });
+
+export const removeMember = (id: number) => api.delete(`/api/staff/${id}/`, SuccessMessage);
+
+export const resendInvitation = (id: number) =>
+  api.post(`/api/staff/invitations/${id}/resend/`, InvitationResponse);
+
+export const revokeInvitation = (id: number) => api.delete(`/api/staff/invitations/${id}/`, SuccessMessage);
+
+export const fetchInvitation = (token: string) =>
+  api.get(`/api/staff/invite/${encodeURIComponent(token)}/`, InvitationDetails);
+
+export const acceptInvitation = (token: string, password: string, confirmPassword: string) =>
+  api.post(`/api/staff/invite/${encodeURIComponent(token)}/`, LoginResponse, {
+    password,
+    confirm_password: confirmPassword,
+  });

@@ -1,0 +1,117 @@
+import {
+  createInstitutionWithAdmin,
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  mailsTo,
+  openAs,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  test,
+  waitForMails,
+} from './support';
+import { answerEverything, SUBMIT_BUTTON } from './survey-helpers';
+
+/**
+ * The roster journey with real mail: a three-student roster, "Send now" from the schedule form,
+ * one student opens the personal link from their mail and answers, and the dashboard's response
+ * rate counts the roster: one of three is 33%.
+ */
+test('a roster campaign sent now reaches each student, and one answer makes the response rate 33%', async ({
+  page,
+  browser,
+}) => {
+  const institution = await createInstitutionWithAdmin();
+  const { domain } = institution;
+  const students = ['ada', 'ben', 'cy'].map((name) => `${name}@${domain}`);
+  await openAs(page, institution.admin, '/admin/roster/', 'Roster');
+  await page.getByLabel('Roster file (CSV)').setInputFiles({
+    name: 'registrar.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      `\ufeffname,email,group\r\n"Lovelace, Ada",${students[0]},Year 1\r\nBen Okafor,${students[1]},Year 1\r\nCy Park,${students[2]},Year 1\r\n`,
+    ),
+  });
+  await page.getByRole('button', { name: 'Import roster' }).click();
+  await expect(page.getByText('Imported: 3 students added, 0 students updated.')).toBeVisible();
+
+  await page.goto('/schedule-survey/');
+  await page.getByLabel('Day').selectOption('Monday');
+  await page.getByLabel('Hour').fill('9');
+  await page.getByLabel('Minute').fill('0');
+  await page.getByRole('button', { name: 'Use the roster' }).click();
+  await expect(page.getByText('Roster: 1 group loaded.')).toBeVisible();
+  await page.getByLabel('Email Group').selectOption('Year 1');
+  await page.getByLabel('Send now').check();
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'schedule-roster');
+  }
+  await page.getByRole('button', { name: 'Send Survey Now' }).click();
+  await expect(page.getByRole('dialog', { name: 'Survey scheduled' })).toContainText(
+    'invitations are on their way',
+  );
+
+  for (const email of students) await waitForMails(email, 1);
+  for (const email of students) expect(mailsTo(email)).toHaveLength(1);
+  const link = /\/survey\/invite\/[A-Za-z0-9_-]+\//.exec(mailsTo(students[1] as string)[0]?.text ?? '')?.[0];
+  expect(link, 'a personal link in the mail').toBeTruthy();
+
+  // The student opens the link in a browser of their own: no password, no code.
+  const studentContext = await browser.newContext();
+  const student = await studentContext.newPage();
+  await student.goto(link as string);
+  await expect(student.getByLabel('Full Name')).toHaveValue('Ben Okafor');
+  await expect(student.getByLabel('School Email')).toHaveValue(students[1] as string);
+  await expectNoA11yViolations(student);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await student.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(student);
+    await saveScreenshot(student, 'survey-invitation');
+  }
+  await answerEverything(student);
+  await student.getByRole('button', { name: SUBMIT_BUTTON }).click();
+  await expect(
+    student.getByRole('heading', { name: 'Thank you! Your responses have been submitted.' }),
+  ).toBeVisible();
+  // Once per round: the link does not open the survey again.
+  await student.goto(link as string);
+  await expect(
+    student.getByText('You have already answered this round of the survey. Thank you!'),
+  ).toBeVisible();
+  await studentContext.close();
+
+  await page.goto('/dashboard/');
+  const responseRate = page.getByRole('listitem').filter({ hasText: 'Response Rate' });
+  await expect(responseRate).toHaveText(/Response Rate\s*33%$/);
+
+  await page.goto('/admin/campaigns/');
+  const row = page.getByRole('row', { name: /Year 1/ });
+  await expect(row.getByRole('cell').nth(3)).toHaveText('3');
+  await expect(row.getByRole('cell').nth(4)).toHaveText('1');
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'campaigns');
+  }
+});
+
+test('choosing a demo group keeps the demo: a success alert and no call', async ({ page }) => {
+  const institution = await createInstitutionWithAdmin();
+  await openAs(page, institution.admin, '/schedule-survey/', 'Schedule Survey');
+  const calls: string[] = [];
+  page.on('request', (request) => {
+    if (new URL(request.url()).pathname.startsWith('/api/campaigns/')) calls.push(request.url());
+  });
+  await page.getByLabel('Day').selectOption('Friday');
+  await page.getByLabel('Hour').fill('3');
+  await page.getByLabel('Minute').fill('15');
+  await page.getByRole('button', { name: 'Connect to Gmail' }).click();
+  await page.getByLabel('Email Group').selectOption('Students');
+  await page.getByRole('button', { name: 'Schedule Survey (Demo Only)' }).click();
+  await expect(page.getByRole('dialog', { name: 'Survey scheduled' })).toContainText('This is a demo');
+  expect(calls).toEqual([]);
+});

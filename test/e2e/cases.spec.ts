@@ -1,0 +1,138 @@
+import path from 'node:path';
+import Database from 'better-sqlite3';
+import { answerSharedLink, apiOf, URGENT } from './admin-support';
+import {
+  type Account,
+  completeSecondFactorOnScreen,
+  createAdmin,
+  createInstitutionWithAdmin,
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  mailsTo,
+  type Page,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  signIn,
+  test,
+  uniqueId,
+} from './support';
+
+/**
+ * The follow-up loop (design section 9) with real mail: a student answers urgently on a shared
+ * link, the alert reaches the counsellor's inbox at the run's SMTP listener, and the counsellor
+ * follows its link, acknowledges, writes a note and resolves the case.
+ */
+
+/**
+ * A counsellor of the institution. The CLI creates admins only (the Team screen invites the
+ * rest); the test turns a fresh account into a counsellor in the run's database, as an
+ * invitation would have made it.
+ */
+async function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
+  const account = await createAdmin(institution.name, institution.domain);
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
+  const db = new Database(path.join(dataDir, 'wellness.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE users SET role = 'counsellor' WHERE email = ?").run(account.email);
+  } finally {
+    db.close();
+  }
+  return account;
+}
+
+async function checkScreen(page: Page, name: string, heading: RegExp | string) {
+  for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expectNoA11yViolations(page, `${name} at ${width}px`);
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, name);
+  }
+  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
+}
+
+test('an urgent answer reaches a counsellor by mail, who acknowledges, notes and resolves its case', async ({
+  page,
+  browser,
+}) => {
+  const institution = await createInstitutionWithAdmin();
+  const counsellor = await createCounsellor(institution);
+
+  // The admin names the counsellor as the alert contact on the settings screen.
+  await signIn(page, institution.admin);
+  await page.goto('/admin/settings/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Institution settings' })).toBeVisible();
+  await page.getByLabel('Alert addresses').fill(counsellor.email);
+  await page.getByLabel('Time zone').selectOption('Europe/London');
+  await page.getByRole('button', { name: 'Save settings' }).click();
+  await expect(page.getByText('Settings saved.')).toBeVisible();
+  await checkScreen(page, 'institution-settings', 'Institution settings');
+
+  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
+  if (!template) throw new Error('The institution has an active template');
+  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
+  await answerSharedLink(
+    template.hash_link,
+    student,
+    { ...URGENT, text: 'I cannot go on.' },
+    { prove: false },
+  );
+
+  // The alert arrives over SMTP, with a link and nothing of the answers.
+  await expect.poll(() => mailsTo(counsellor.email).length, { timeout: 20_000 }).toBe(1);
+  const [alert] = mailsTo(counsellor.email);
+  const link = /\/cases\/(\d+)\//.exec(alert?.text ?? '');
+  expect(link, alert?.text).not.toBeNull();
+  expect(`${alert?.subject} ${alert?.text}`).not.toMatch(/risk|urgent|elevated|Robin|cannot go on/i);
+
+  // The counsellor follows the link: sign in first, then straight to the case.
+  const counsellorContext = await browser.newContext();
+  const desk = await counsellorContext.newPage();
+  await desk.goto(link?.[0] ?? '/cases/');
+  await expect(desk).toHaveURL(/\/login\/\?next=/);
+  await desk.getByLabel('Email').fill(counsellor.email);
+  await desk.getByLabel('Password').fill(counsellor.password);
+  await desk.getByRole('button', { name: 'Sign In' }).click();
+  // Staff confirm their sign-in with a second factor; then the link's case opens.
+  await completeSecondFactorOnScreen(desk, counsellor);
+  const caseHeading = new RegExp(`^Case ${link?.[1]}: ${student.name}$`);
+  await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
+  await expect(desk.getByText('Unverified').first()).toBeVisible();
+  await expect(desk.getByRole('listitem').filter({ hasText: `to ${counsellor.email}` })).toContainText(
+    'Sent',
+  );
+
+  await desk.getByRole('button', { name: 'Acknowledge' }).click();
+  await expect(desk.getByText('Case acknowledged.')).toBeVisible();
+  await desk.getByLabel('Note').fill('Called Robin; meeting at the counselling centre at 3 pm.');
+  await desk.getByRole('button', { name: 'Add note' }).click();
+  await expect(desk.getByText('Note added.')).toBeVisible();
+  await expect(desk.getByText('Called Robin; meeting at the counselling centre at 3 pm.')).toBeVisible();
+  await checkScreen(desk, 'case', caseHeading);
+
+  // The cases list and the student's history, as the counsellor sees them.
+  await desk.goto('/cases/');
+  await expect(desk.getByRole('link', { name: student.name })).toBeVisible();
+  await checkScreen(desk, 'cases', 'Cases');
+  await desk.getByRole('link', { name: student.name }).click();
+  await desk.getByRole('link', { name: 'Student history' }).click();
+  await expect(desk.getByRole('heading', { level: 1, name: student.name })).toBeVisible();
+  await checkScreen(desk, 'student-history', student.name);
+
+  await desk.goBack();
+  await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
+  await desk.getByLabel('Outcome').selectOption('connected_to_counselling');
+  await desk.getByRole('button', { name: 'Resolve case' }).click();
+  await expect(desk.getByText('Case resolved.')).toBeVisible();
+  await expect(desk.getByText('Resolved').first()).toBeVisible();
+  await expect(desk.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+  await counsellorContext.close();
+
+  // An unproven answer is counted on no dashboard, but its case is on the admin's Cases screen too.
+  await page.goto('/cases/');
+  await page.getByLabel('State').selectOption('resolved');
+  await expect(page.getByRole('link', { name: student.name })).toBeVisible();
+});

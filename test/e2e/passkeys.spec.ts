@@ -1,0 +1,126 @@
+import type { CDPSession } from '@playwright/test';
+import {
+  baseUrl,
+  createAdmin,
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  type Page,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  signInWithForm,
+  test,
+} from './support';
+
+/**
+ * Passkeys for staff (design section 11), with Chromium's virtual authenticator (the CDP WebAuthn
+ * domain): a passkey as the first second factor, as the second factor after a password, and as a
+ * sign-in of its own. WebAuthn does not accept an IP address as the site, so these tests use the
+ * server by the name localhost.
+ */
+
+function siteUrl(path: string): string {
+  return new URL(path, baseUrl().replace('127.0.0.1', 'localhost')).href;
+}
+
+/** A platform authenticator that holds discoverable passkeys and verifies its user. */
+async function addAuthenticator(page: Page): Promise<{ cdp: CDPSession; authenticatorId: string }> {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('WebAuthn.enable');
+  const { authenticatorId } = await cdp.send('WebAuthn.addVirtualAuthenticator', {
+    options: {
+      protocol: 'ctap2',
+      transport: 'internal',
+      hasResidentKey: true,
+      hasUserVerification: true,
+      isUserVerified: true,
+      automaticPresenceSimulation: true,
+    },
+  });
+  return { cdp, authenticatorId };
+}
+
+async function signOut(page: Page) {
+  await page.context().clearCookies();
+}
+
+test.describe('passkeys for staff', () => {
+  test('a passkey is the first second factor, then the second factor after a password, then a sign-in alone', async ({
+    page,
+  }) => {
+    const admin = await createAdmin();
+    await page.goto(siteUrl('/login/'));
+    const { cdp, authenticatorId } = await addAuthenticator(page);
+
+    await signInWithForm(page, admin, siteUrl('/login/'));
+    await expect(
+      page.getByRole('heading', { level: 1, name: 'Set up your authenticator app' }),
+    ).toBeVisible();
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' })).toBeVisible();
+    const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
+    expect(credentials).toHaveLength(1);
+    expect(credentials[0]?.isResidentCredential).toBe(true);
+
+    // A password, then the passkey.
+    await signOut(page);
+    await signInWithForm(page, admin, siteUrl('/login/'));
+    await expect(page.getByRole('heading', { level: 1, name: "Confirm it's you" })).toBeVisible();
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+
+    // The passkey alone, but only when the authenticator verifies its user.
+    await signOut(page);
+    await page.goto(siteUrl('/login/'));
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: false });
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page.getByRole('alertdialog')).toContainText('Sign in failed');
+    await page.getByRole('button', { name: 'Close' }).click();
+    await expect(page).toHaveURL(/\/login\/$/);
+
+    await cdp.send('WebAuthn.setUserVerified', { authenticatorId, isUserVerified: true });
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await expect(page.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' })).toBeVisible();
+    const user = await page.context().request.get(siteUrl('/api/user/'));
+    expect(await user.json()).toMatchObject({ email: admin.email, is_institution_admin: true });
+    expect(await user.json()).not.toHaveProperty('second_factor');
+  });
+
+  test('a passkey that is not registered here signs no one in', async ({ page }) => {
+    await page.goto(siteUrl('/login/'));
+    const { cdp, authenticatorId } = await addAuthenticator(page);
+    // A discoverable passkey for this site that the server never registered.
+    const created = await page.evaluate(async () => {
+      const credential = await navigator.credentials.create({
+        publicKey: {
+          challenge: crypto.getRandomValues(new Uint8Array(32)),
+          rp: { id: 'localhost', name: 'Stranger' },
+          user: { id: crypto.getRandomValues(new Uint8Array(16)), name: 'stranger', displayName: 'Stranger' },
+          pubKeyCredParams: [{ type: 'public-key', alg: -7 }],
+          authenticatorSelection: { residentKey: 'required', userVerification: 'required' },
+        },
+      });
+      return credential !== null;
+    });
+    expect(created).toBe(true);
+    expect((await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials).toHaveLength(1);
+    await page.getByRole('button', { name: 'Use a passkey' }).click();
+    await expect(page.getByRole('alertdialog')).toContainText('This passkey could not be checked');
+    expect(await (await page.context().request.get(siteUrl('/api/user/'))).status()).toBe(401);
+  });
+
+  for (const [device, width] of Object.entries(SCREEN_WIDTHS)) {
+    test(`login with the passkey button: no serious axe violations; screenshot at ${width} px (${device})`, async ({
+      page,
+    }) => {
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto(siteUrl('/login/'));
+      await expect(page.getByRole('button', { name: 'Use a passkey' })).toBeVisible();
+      await expectNoA11yViolations(page, 'login with passkeys');
+      await expectNoHorizontalOverflow(page);
+      await saveScreenshot(page, 'login-passkey');
+    });
+  }
+});

@@ -1,0 +1,182 @@
+import type { Page } from '@playwright/test';
+import { answerSharedLink, URGENT } from './admin-support';
+import {
+  type Account,
+  createInstitutionWithAdmin,
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  mailsTo,
+  openAs,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  signIn,
+  TEST_PASSWORD,
+  test,
+  uniqueId,
+} from './support';
+import { listTemplates } from './survey-helpers';
+
+/**
+ * The team and the audit log (design section 9), through the real server and its SMTP listener:
+ * an admin invites a counsellor by mail, the counsellor joins and sees what a counsellor may
+ * open, the admin reads it all in Activity, and a viewer sees numbers without a name.
+ */
+
+/** The invitation link of the newest mail to the address, once it has arrived. */
+async function invitationPath(email: string): Promise<string> {
+  await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
+  const mail = mailsTo(email).at(-1);
+  const path = /(\/staff\/invite\/[A-Za-z0-9_-]+\/)/.exec(mail?.text ?? '')?.[1];
+  if (!path) throw new Error(`No invitation link in the mail to ${email}: ${mail?.text}`);
+  return path;
+}
+
+/** Looks at a screen at both widths: axe, no sideways scroll, and a screenshot to review. */
+async function reviewScreen(page: Page, name: string) {
+  for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoA11yViolations(page, `${name} at ${width}px`);
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, name);
+  }
+  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
+}
+
+async function menuLinks(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button').first().click();
+  const links = await nav.getByRole('list').last().getByRole('link').allTextContents();
+  await page.keyboard.press('Escape');
+  return links;
+}
+
+test.describe('team and activity', () => {
+  test('an admin invites a counsellor by mail; the counsellor joins, sees names, and the admin sees it all in Activity', async ({
+    page,
+    browser,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    const [template] = await listTemplates(institution.admin);
+    if (!template) throw new Error('the new institution has no template');
+    const student = {
+      name: `Ursula Urgent ${uniqueId()}`,
+      email: `ursula-${uniqueId()}@${institution.domain}`,
+    };
+    await answerSharedLink(template.hash_link, student, URGENT);
+
+    await openAs(page, institution.admin, '/admin/team/', 'Team');
+    await reviewScreen(page, 'team');
+    const counsellor: Account = {
+      name: `Cora Counsel ${uniqueId()}`,
+      email: `cora-${uniqueId()}@${institution.domain}`,
+      password: TEST_PASSWORD,
+    };
+    await page.getByLabel('Name').fill(counsellor.name);
+    await page.getByLabel('Email').fill(counsellor.email);
+    await page.getByLabel('Role', { exact: true }).selectOption('counsellor');
+    await page.getByRole('button', { name: 'Send invitation' }).click();
+    await expect(page.getByText(`Invitation sent to ${counsellor.email}`)).toBeVisible();
+    await expect(page.getByRole('heading', { name: 'Invitations waiting (1)' })).toBeVisible();
+    await expect(page.getByRole('listitem').filter({ hasText: counsellor.email })).toContainText(
+      'Counsellor',
+    );
+    await reviewScreen(page, 'team-invited');
+
+    // The counsellor, in a browser of their own, follows the mailed link.
+    const path = await invitationPath(counsellor.email);
+    const mail = mailsTo(counsellor.email).at(-1);
+    expect(mail?.text).not.toMatch(/risk|urgent/i);
+    const counsellorContext = await browser.newContext();
+    const counsellorPage = await counsellorContext.newPage();
+    await counsellorPage.goto(path);
+    await expect(counsellorPage.getByRole('heading', { level: 1, name: 'Join your team' })).toBeVisible();
+    await expect(counsellorPage.getByText(`${institution.name} invited you as a counsellor`)).toBeVisible();
+    await reviewScreen(counsellorPage, 'invitation');
+    await counsellorPage.getByLabel('Password', { exact: true }).fill(counsellor.password);
+    await counsellorPage.getByLabel('Confirm Password').fill(counsellor.password);
+    await counsellorPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(counsellorPage).toHaveURL('/dashboard/');
+    await expect(
+      counsellorPage.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' }),
+    ).toBeVisible();
+    await expect(counsellorPage.getByText(student.name)).toBeVisible();
+    await expect(counsellorPage.getByRole('link', { name: 'Export CSV' })).toBeVisible();
+    await expect(counsellorPage.getByRole('link', { name: 'Edit Templates' })).toHaveCount(0);
+    await expect(counsellorPage.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
+    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard']);
+    await counsellorPage.goto('/admin/team/');
+    await expect(counsellorPage.getByRole('alert')).toContainText('Admin access required');
+    await counsellorPage.goto('/admin/activity/');
+    await expect(counsellorPage.getByRole('alert')).toContainText('Admin access required');
+    await counsellorContext.close();
+
+    // The admin sees who joined and who read the names.
+    await page.goto('/admin/team/');
+    await expect(page.getByRole('heading', { name: 'Invitations waiting (0)' })).toBeVisible();
+    await expect(page.getByRole('combobox', { name: `Role of ${counsellor.name}` })).toHaveValue(
+      'counsellor',
+    );
+    await page.goto('/admin/activity/');
+    await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+    const table = page.getByRole('table');
+    for (const action of ['staff.invite', 'staff.join', 'dashboard.read'])
+      await expect(table.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
+    await page.getByLabel('Person (email)').fill(counsellor.email);
+    await page.getByRole('button', { name: 'Filter' }).click();
+    await expect(table.getByRole('cell', { name: 'staff.invite', exact: true })).toHaveCount(0);
+    await expect(table.getByRole('cell', { name: 'staff.join', exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+      'href',
+      `/api/audit/export.csv?actor=${encodeURIComponent(counsellor.email)}`,
+    );
+    await reviewScreen(page, 'activity');
+  });
+
+  test('a viewer sees the numbers and never a name or an email', async ({ page }) => {
+    const institution = await createInstitutionWithAdmin();
+    const [template] = await listTemplates(institution.admin);
+    if (!template) throw new Error('the new institution has no template');
+    const student = {
+      name: `Hidden Student ${uniqueId()}`,
+      email: `hidden-${uniqueId()}@${institution.domain}`,
+    };
+    await answerSharedLink(template.hash_link, student, URGENT);
+
+    // The admin invites the viewer through the API; the viewer joins from the mailed link.
+    await signIn(page, institution.admin);
+    const viewer: Account = {
+      name: `Vera Viewer ${uniqueId()}`,
+      email: `vera-${uniqueId()}@${institution.domain}`,
+      password: TEST_PASSWORD,
+    };
+    const request = page.context().request;
+    const csrf = async () =>
+      (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+    const invited = await request.post('/api/staff/', {
+      headers: { 'X-CSRFToken': await csrf() },
+      data: { email: viewer.email, name: viewer.name, role: 'viewer' },
+    });
+    expect(invited.status(), await invited.text()).toBe(201);
+    await page.context().clearCookies();
+    await page.goto(await invitationPath(viewer.email));
+    await page.getByLabel('Password', { exact: true }).fill(viewer.password);
+    await page.getByLabel('Confirm Password').fill(viewer.password);
+    await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await expect(page).toHaveURL('/dashboard/');
+
+    await expect(page.getByRole('heading', { name: 'Students Requiring Immediate Support' })).toBeVisible();
+    await expect(page.getByText('1 student needs support')).toBeVisible();
+    await expect(
+      page.getByText('Names and email addresses are shown to counsellors and administrators only.'),
+    ).toBeVisible();
+    const text = await page.locator('main').innerText();
+    expect(text).not.toContain(student.name);
+    expect(text).not.toContain(student.email);
+    await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveCount(0);
+    expect(await menuLinks(page)).toEqual(['Dashboard']);
+    const flagged = await page.context().request.get('/api/dashboard/flagged/');
+    expect(flagged.status()).toBe(403);
+    await reviewScreen(page, 'dashboard-viewer');
+  });
+});

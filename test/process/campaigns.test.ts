@@ -1,0 +1,260 @@
+/**
+ * Campaign sending as real server processes: killed with SIGKILL while a send-now campaign is
+ * sending, restarted, and every student ends up invited exactly once (one invitation row and one
+ * queued mail each); and two instances on one PostgreSQL database, sharing the jobs and the
+ * outbox, deliver each invitation to a real SMTP listener once.
+ */
+
+import type { ChildProcess } from 'node:child_process';
+import crypto from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { describe, expect, it } from 'vitest';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { createStaffAccount } from '../../src/server/features/auth/service';
+import { createCampaign } from '../../src/server/features/campaigns/service';
+import { createInstitution } from '../../src/server/features/institutions/service';
+import { importRoster } from '../../src/server/features/roster/service';
+import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
+import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
+import { startSmtpListener } from '../helpers/smtp';
+
+/** Only stops a hung run; nothing is timed. */
+const TEST_LIMIT_MS = 600_000;
+
+interface Store {
+  env: Record<string, string>;
+  open(): Db;
+  drop(): Promise<void>;
+}
+
+async function freshStore(dialect: string): Promise<Store> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-campaigns-'));
+  if (dialect === 'sqlite') {
+    const file = path.join(dataDir, 'wellness.sqlite');
+    return {
+      env: { DATA_DIR: dataDir, DATABASE_URL: `sqlite:${file}` },
+      open: () => openDatabase({ kind: 'sqlite', file }),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const { url, drop } = await createPostgresSchema('campaigns');
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    open: () => openDatabase({ kind: 'postgres', url }),
+    async drop() {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** An institution with a roster of `students` in one group and a send-now campaign for it, due at once. */
+async function seedCampaign(db: Db, students: number) {
+  await migrateToLatest(db);
+  const institution = await createInstitution(db.kysely, { name: 'Kill University', domains: ['kill.edu'] });
+  const admin = await createStaffAccount({
+    db: db.kysely,
+    role: 'institution_admin',
+    institutionName: 'Kill University',
+    name: 'Kim Admin',
+    email: 'admin@kill.edu',
+    password: 'sturdy-campaign-passphrase-5',
+  });
+  const actor = { institutionId: institution.id, userId: admin.id, email: 'admin@kill.edu', address: null };
+  const lines = ['name,email,group'];
+  for (let index = 0; index < students; index += 1)
+    lines.push(`Student ${index},s${index}@kill.edu,Everyone`);
+  const imported = await importRoster({ db: db.kysely, actor, csv: lines.join('\n') });
+  expect(imported.imported).toBe(students);
+  const template = await db.kysely
+    .selectFrom('active_templates')
+    .select('template_id')
+    .where('institution_id', '=', institution.id)
+    .executeTakeFirstOrThrow();
+  const campaign = await createCampaign({
+    db: db.kysely,
+    actor,
+    request: {
+      template_id: template.template_id,
+      groups: ['Everyone'],
+      day: 'Monday',
+      hour: 9,
+      minute: 0,
+      ampm: 'AM',
+      recurring: false,
+      send_now: true,
+      reminder_after_days: 2,
+    },
+  });
+  return campaign.id;
+}
+
+async function counts(db: Db) {
+  const invitations = await db.kysely
+    .selectFrom('campaign_invitations')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('rows'),
+      eb.fn.count<number | string>('student_id').distinct().as('students'),
+    ])
+    .executeTakeFirstOrThrow();
+  const mails = await db.kysely
+    .selectFrom('mail_outbox')
+    .select((eb) => [
+      eb.fn.countAll<number | string>().as('mails'),
+      eb.fn.count<number | string>('to_address').distinct().as('addresses'),
+    ])
+    .where('body', 'like', '%/survey/invite/%')
+    .executeTakeFirstOrThrow();
+  const pendingJobs = await db.kysely
+    .selectFrom('jobs')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('status', '=', 'pending')
+    .where('kind', 'in', ['campaign.round', 'campaign.batch'])
+    .executeTakeFirstOrThrow();
+  return {
+    rows: Number(invitations.rows),
+    students: Number(invitations.students),
+    mails: Number(mails.mails),
+    addresses: Number(mails.addresses),
+    pendingSendJobs: Number(pendingJobs.n),
+  };
+}
+
+/** Invitation rows as a new connection sees them now (a long-lived one may keep reading a snapshot). */
+async function rowsNow(store: Store): Promise<number> {
+  const db = store.open();
+  try {
+    const row = await db.kysely
+      .selectFrom('campaign_invitations')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .executeTakeFirstOrThrow();
+    return Number(row.n);
+  } finally {
+    await db.close();
+  }
+}
+
+async function waitFor<T>(probe: () => Promise<T>, done: (value: T) => boolean, what: string): Promise<T> {
+  const deadline = Date.now() + TEST_LIMIT_MS / 2;
+  for (;;) {
+    const value = await probe();
+    if (done(value)) return value;
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}: ${JSON.stringify(value)}`);
+    await delay(5);
+  }
+}
+
+describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
+  it(
+    'killed with SIGKILL while sending, then restarted: every student invited exactly once',
+    async () => {
+      const STUDENTS = 10_000;
+      const store = await freshStore(dialect);
+      const watcher = store.open();
+      let server: ServerProcess | null = null;
+      try {
+        await seedCampaign(watcher, STUDENTS);
+        const env = { ...store.env, SESSION_SECRET: crypto.randomBytes(32).toString('hex') };
+        // Jobs due at start run as the server starts, before it listens: watch from the spawn on.
+        let child: ChildProcess | null = null;
+        const starting = startServer(env, {
+          onSpawn: (spawned) => {
+            child = spawned;
+          },
+        }).catch((error: unknown) => error);
+        // The first batches are committed: the send is under way, and far from over.
+        const atKill = await waitFor(
+          () => rowsNow(store),
+          (rows) => rows > 0,
+          'the first invitations',
+        );
+        (child as ChildProcess | null)?.kill('SIGKILL');
+        // Whether the start had finished when the kill came does not matter here.
+        await starting;
+        const afterKill = await counts(watcher);
+        console.log(
+          `campaign on ${dialect}: killed with ${afterKill.rows.toLocaleString('en-US')} of ${STUDENTS.toLocaleString('en-US')} invited`,
+        );
+        expect(atKill, 'the kill came while the campaign was sending').toBeLessThan(STUDENTS);
+        // What a killed run committed is whole: every invitation row has its one mail.
+        expect(afterKill.mails).toBe(afterKill.rows);
+
+        server = await startServer(env);
+        const final = await waitFor(
+          () => counts(watcher),
+          (c) => c.rows >= STUDENTS && c.pendingSendJobs === 0,
+          'the campaign to finish after the restart',
+        );
+        expect(final).toEqual({
+          rows: STUDENTS,
+          students: STUDENTS,
+          mails: STUDENTS,
+          addresses: STUDENTS,
+          pendingSendJobs: 0,
+        });
+      } finally {
+        if (server) await stopServer(server, 'SIGKILL');
+        await watcher.close();
+        await store.drop();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+});
+
+const withPostgres = TEST_DIALECTS.includes('postgres');
+if (!withPostgres)
+  console.log('two instances sending a campaign: skipped, it needs PostgreSQL (set TEST_DATABASE_URL)');
+
+describe.skipIf(!withPostgres)('two instances on PostgreSQL', () => {
+  it(
+    'deliver each invitation of a send-now campaign once',
+    async () => {
+      const STUDENTS = 1_000;
+      const smtp = await startSmtpListener();
+      const store = await freshStore('postgres');
+      const watcher = store.open();
+      const servers: ServerProcess[] = [];
+      try {
+        await seedCampaign(watcher, STUDENTS);
+        const env = {
+          ...store.env,
+          SESSION_SECRET: crypto.randomBytes(32).toString('hex'),
+          SMTP_URL: smtp.url,
+        };
+        // Both start together: each one's worker finds the campaign's jobs due at once.
+        servers.push(...(await Promise.all([startServer(env), startServer(env)])));
+        await waitFor(
+          async () => smtp.received.filter((mail) => mail.subject.includes('wellness check-in')).length,
+          (count) => count >= STUDENTS,
+          'every invitation to reach the SMTP listener',
+        );
+        // Anything sent twice would arrive right behind the rest.
+        await delay(3_000);
+        const invitations = smtp.received.filter((mail) => mail.subject.includes('wellness check-in'));
+        const perAddress = new Map<string, number>();
+        for (const mail of invitations)
+          for (const to of mail.to) perAddress.set(to, (perAddress.get(to) ?? 0) + 1);
+        expect(invitations).toHaveLength(STUDENTS);
+        expect(perAddress.size).toBe(STUDENTS);
+        expect([...perAddress.values()].every((count) => count === 1)).toBe(true);
+        const ran = await watcher.kysely
+          .selectFrom('jobs')
+          .select(['status'])
+          .where('kind', '=', 'campaign.batch')
+          .execute();
+        expect(ran.length).toBeGreaterThan(1);
+        expect(ran.every((job) => job.status === 'done')).toBe(true);
+      } finally {
+        await Promise.all(servers.map((server) => stopServer(server)));
+        await watcher.close();
+        await store.drop();
+        await smtp.close();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+});

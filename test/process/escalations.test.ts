@@ -1,0 +1,242 @@
+/**
+ * Alerts and escalations across real server processes. With escalations due, the server is
+ * killed with SIGKILL part-way through running them, and a new process on the same data finishes
+ * the work: each escalation is mailed exactly once. On PostgreSQL, two instances take urgent
+ * answers side by side and each alert is mailed once. Nothing is timed.
+ */
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { createInstitution } from '../../src/server/features/institutions/service';
+import { updateInstitutionSettings } from '../../src/server/features/institutions/settings';
+import { buildTestApp, TestAgent } from '../helpers/app';
+import { createPostgresSchema, TEST_DIALECTS, type TestDialect } from '../helpers/databases';
+import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process';
+import { type ReceivedMail, startSmtpListener } from '../helpers/smtp';
+
+const DOMAIN = 'escalate.edu';
+const ALERTS = `alerts@${DOMAIN}`;
+const HEAD = `head@${DOMAIN}`;
+/** Enough that their escalations take a while to run, so the kill lands part-way through. */
+const CASES = 200;
+/** Only stops a hung run; nothing is timed. */
+const TEST_LIMIT_MS = 600_000;
+
+interface Store {
+  env: Record<string, string>;
+  open(): Db;
+  drop(): Promise<void>;
+}
+
+async function freshStore(dialect: TestDialect): Promise<Store> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-escalations-'));
+  if (dialect === 'sqlite') {
+    const file = path.join(dataDir, 'wellness.sqlite');
+    return {
+      env: { DATA_DIR: dataDir },
+      open: () => openDatabase({ kind: 'sqlite', file }),
+      drop: async () => fs.rmSync(dataDir, { recursive: true, force: true }),
+    };
+  }
+  const { url, drop } = await createPostgresSchema('escalations');
+  return {
+    env: { DATA_DIR: dataDir, DATABASE_URL: url },
+    open: () => openDatabase({ kind: 'postgres', url }),
+    async drop() {
+      await drop();
+      fs.rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** The institution, with alert and escalation contacts and a one-hour urgent deadline. */
+async function prepare(db: Db) {
+  await migrateToLatest(db);
+  const { id } = await createInstitution(db.kysely, { name: 'Escalation University', domains: [DOMAIN] });
+  await updateInstitutionSettings({
+    db: db.kysely,
+    institutionId: id,
+    actor: { institutionId: id, userId: null, email: null, address: null },
+    settings: {
+      alert_emails: [ALERTS],
+      escalation_emails: [HEAD],
+      urgent_ack_minutes: 60,
+      elevated_ack_hours: 48,
+      time_zone: 'Europe/London',
+      crisis_resources: [],
+    },
+  });
+  const link = await db.kysely
+    .selectFrom('survey_templates')
+    .select('hash_link')
+    .where('institution_id', '=', id)
+    .executeTakeFirstOrThrow();
+  return { institutionId: id, hashLink: link.hash_link };
+}
+
+async function urgentAnswer(agent: TestAgent, hashLink: string, n: number) {
+  const questions = (
+    await agent.get<{ questions: { id: number; question_type: string }[] }>(
+      `/api/get-user-survey-questions/${hashLink}/`,
+    )
+  ).body.questions;
+  const response = await agent.post(`/api/survey/link/${hashLink}/`, {
+    student_name: `Student ${n}`,
+    school_email: `student-${n}@${DOMAIN}`,
+    answers: Object.fromEntries(
+      questions.map((question) => [
+        String(question.id),
+        question.question_type === 'text' ? 'I want to die' : '1',
+      ]),
+    ),
+  });
+  if (response.status !== 200) throw new Error(`submit ${n}: ${response.status} ${response.text}`);
+}
+
+/** The case a mail is about, from the link it carries. */
+const caseOf = (mail: ReceivedMail) => /\/cases\/(\d+)\//.exec(mail.text)?.[1];
+
+function countBy(mails: ReceivedMail[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const mail of mails) {
+    const id = caseOf(mail) ?? 'none';
+    counts.set(id, (counts.get(id) ?? 0) + 1);
+  }
+  return counts;
+}
+
+async function waitFor(check: () => Promise<boolean> | boolean, what: string, pollMs = 100) {
+  const deadline = Date.now() + TEST_LIMIT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`gave up waiting for ${what}`);
+    await delay(pollMs);
+  }
+}
+
+describe.each(TEST_DIALECTS)('alerts and escalations in server processes on %s', (dialect) => {
+  afterEach(() => {
+    vi.useRealTimers();
+  });
+
+  it(
+    'mails each due escalation exactly once across a SIGKILL and a restart',
+    async () => {
+      const store = await freshStore(dialect);
+      const smtp = await startSmtpListener();
+      const servers: ServerProcess[] = [];
+      const db = store.open();
+      try {
+        const { hashLink } = await prepare(db);
+        // The cases were opened two hours ago: their one-hour deadlines have passed.
+        const app = await buildTestApp(
+          db,
+          { limits: { linkSubmissionsPerIpPerMinute: 10 * CASES } },
+          { jobs: { poll: false } },
+        );
+        await app.ready();
+        vi.useFakeTimers({ toFake: ['Date'] });
+        vi.setSystemTime(Date.now() - 2 * 60 * 60_000);
+        const visitor = new TestAgent(app);
+        for (let n = 0; n < CASES; n += 1) await urgentAnswer(visitor, hashLink, n);
+        vi.useRealTimers();
+        await app.close();
+        const escalated = async () =>
+          Number(
+            (
+              await db.kysely
+                .selectFrom('case_events')
+                .select((eb) => eb.fn.countAll<number>().as('count'))
+                .where('kind', '=', 'escalated')
+                .executeTakeFirstOrThrow()
+            ).count,
+          );
+        expect(await escalated()).toBe(0);
+
+        // The first process cannot reach its mail server: whatever it queues stays in the outbox.
+        const first = await startServer({ ...store.env, SMTP_URL: `smtp://127.0.0.1:${await freePort()}` });
+        servers.push(first);
+        await waitFor(async () => (await escalated()) > 0, 'the first escalation', 5);
+        await stopServer(first, 'SIGKILL');
+        const beforeKill = await escalated();
+        console.log(
+          `escalations on ${dialect}: ${beforeKill} of ${CASES} had run when the server was killed`,
+        );
+
+        const second = await startServer({ ...store.env, SMTP_URL: smtp.url });
+        servers.push(second);
+        const received = (to: string) => smtp.received.filter((mail) => mail.to.includes(to));
+        await waitFor(() => received(HEAD).length >= CASES && received(ALERTS).length >= CASES, 'every mail');
+        // Settled: nothing left to run or to send, so no late copy can still arrive.
+        await waitFor(async () => {
+          const pending = await db.kysely
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where('status', '=', 'pending')
+            .execute();
+          return pending.length === 0;
+        }, 'the outbox to empty');
+        await stopServer(second);
+
+        const escalations = countBy(received(HEAD));
+        const alerts = countBy(received(ALERTS));
+        expect(escalations.size).toBe(CASES);
+        expect([...escalations.values()].every((count) => count === 1)).toBe(true);
+        expect(alerts.size).toBe(CASES);
+        expect([...alerts.values()].every((count) => count === 1)).toBe(true);
+        expect(received(HEAD).every((mail) => !/reminder/i.test(mail.text))).toBe(true);
+        expect(await escalated()).toBe(CASES);
+      } finally {
+        for (const server of servers) await stopServer(server, 'SIGKILL');
+        await smtp.close();
+        await db.close();
+        await store.drop();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+
+  it.runIf(dialect === 'postgres')(
+    'mails each alert once when two instances take urgent answers side by side',
+    async () => {
+      const store = await freshStore(dialect);
+      const smtp = await startSmtpListener();
+      const servers: ServerProcess[] = [];
+      const db = store.open();
+      try {
+        const { hashLink } = await prepare(db);
+        servers.push(await startServer({ ...store.env, SMTP_URL: smtp.url }));
+        servers.push(await startServer({ ...store.env, SMTP_URL: smtp.url }));
+        // Within the per-address limit on link answers, which both instances count together.
+        const answers = 24;
+        await Promise.all(
+          Array.from({ length: answers }, (_, n) =>
+            urgentAnswer(new TestAgent((servers[n % 2] as ServerProcess).baseUrl), hashLink, n),
+          ),
+        );
+        const alerts = () => smtp.received.filter((mail) => mail.to.includes(ALERTS));
+        await waitFor(() => alerts().length >= answers, 'every alert');
+        await waitFor(async () => {
+          const pending = await db.kysely
+            .selectFrom('mail_outbox')
+            .select('id')
+            .where('status', '=', 'pending')
+            .execute();
+          return pending.length === 0;
+        }, 'the outbox to empty');
+        for (const server of servers) await stopServer(server);
+        const counts = countBy(alerts());
+        expect(counts.size).toBe(answers);
+        expect([...counts.values()].every((count) => count === 1)).toBe(true);
+      } finally {
+        for (const server of servers) await stopServer(server, 'SIGKILL');
+        await smtp.close();
+        await db.close();
+        await store.drop();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+});
