@@ -95,6 +95,22 @@ async function holdScripts(page: Page): Promise<() => void> {
   return release;
 }
 
+/**
+ * Waits for the page's stylesheets. The browser paints nothing before they arrive, but a
+ * script asking where an element is gets the layout of the bare markup meanwhile, so a box
+ * measured earlier is one no one ever saw.
+ */
+async function stylesheetsApplied(page: Page): Promise<void> {
+  await page.waitForFunction(
+    () =>
+      [...document.querySelectorAll<HTMLLinkElement>('link[rel="stylesheet"]')].every(
+        (link) => link.sheet !== null,
+      ),
+    undefined,
+    WAIT,
+  );
+}
+
 const brand = (page: Page) => page.getByRole('banner').getByRole('link').first();
 
 test.describe('first paint of the public pages on a phone', () => {
@@ -113,6 +129,7 @@ test.describe('first paint of the public pages on a phone', () => {
       const firstPaint = publicPage.firstPaint(page);
       await expect(firstPaint).toBeVisible();
       await expect(brand(page)).toBeVisible();
+      await stylesheetsApplied(page);
       // The footer is the app's alone: nothing of the app has run yet.
       await expect(page.getByRole('contentinfo')).toHaveCount(0);
       await expectNoHorizontalOverflow(page);

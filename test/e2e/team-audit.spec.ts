@@ -2,6 +2,7 @@ import type { Page } from '@playwright/test';
 import { answerSharedLink, URGENT } from './admin-support';
 import {
   type Account,
+  completeSecondFactorOnScreen,
   createInstitutionWithAdmin,
   expect,
   expectNoA11yViolations,
@@ -96,6 +97,8 @@ test.describe('team and activity', () => {
     await counsellorPage.getByLabel('Password', { exact: true }).fill(counsellor.password);
     await counsellorPage.getByLabel('Confirm Password').fill(counsellor.password);
     await counsellorPage.getByRole('button', { name: 'Set password and sign in' }).click();
+    // Staff confirm their sign-in with a second factor, the first time by setting one up.
+    await completeSecondFactorOnScreen(counsellorPage, counsellor);
     await expect(counsellorPage).toHaveURL('/dashboard/');
     await expect(
       counsellorPage.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' }),
@@ -104,7 +107,7 @@ test.describe('team and activity', () => {
     await expect(counsellorPage.getByRole('link', { name: 'Export CSV' })).toBeVisible();
     await expect(counsellorPage.getByRole('link', { name: 'Edit Templates' })).toHaveCount(0);
     await expect(counsellorPage.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
-    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard']);
+    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard', 'Cases']);
     await counsellorPage.goto('/admin/team/');
     await expect(counsellorPage.getByRole('alert')).toContainText('Admin access required');
     await counsellorPage.goto('/admin/activity/');
@@ -163,6 +166,7 @@ test.describe('team and activity', () => {
     await page.getByLabel('Password', { exact: true }).fill(viewer.password);
     await page.getByLabel('Confirm Password').fill(viewer.password);
     await page.getByRole('button', { name: 'Set password and sign in' }).click();
+    await completeSecondFactorOnScreen(page, viewer);
     await expect(page).toHaveURL('/dashboard/');
 
     await expect(page.getByRole('heading', { name: 'Students Requiring Immediate Support' })).toBeVisible();
