@@ -64,6 +64,8 @@ const Environment = z.object({
     .pipe(z.url({ protocol: /^smtps?$/, error: 'SMTP_URL must start with smtp:// or smtps://' }).nullable())
     .default(null),
   MAIL_FROM: z.string().trim().min(3).max(254).optional(),
+  // Connections kept open to the SMTP server. Some relays allow only a few per client.
+  SMTP_CONNECTIONS: z.preprocess(blankIsUnset, wholeNumber(1, 100).default(10)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
   LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
@@ -155,6 +157,11 @@ export interface MailConfig {
   linkBase: string;
   /** Where mail is sent; null writes every mail to the server log instead (the embedded default). */
   smtpUrl: string | null;
+  /**
+   * SMTP connections kept open side by side. Under load each mail's round trips wait on a busy
+   * event loop, so one connection sends only a few dozen mails a second; alerts need several.
+   */
+  smtpConnections: number;
   /** The From header of every mail. */
   from: string;
 }
@@ -228,6 +235,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     mail: {
       linkBase: e.PUBLIC_URL ?? `http://${linkHost(e.HOST)}:${e.PORT}`,
       smtpUrl: e.SMTP_URL,
+      smtpConnections: e.SMTP_CONNECTIONS,
       from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
     },
     web: {

@@ -19,6 +19,7 @@ describe('loadConfig', () => {
       mail: {
         linkBase: 'http://localhost:8000',
         smtpUrl: null,
+        smtpConnections: 10,
         from: 'Wellspring Health <no-reply@localhost>',
       },
       web: {
@@ -50,8 +51,11 @@ describe('loadConfig', () => {
     ).toEqual({
       linkBase: 'http://localhost:8000',
       smtpUrl: 'smtp://mail.north.edu:2525',
+      smtpConnections: 10,
       from: 'Care <care@north.edu>',
     });
+    expect(loadConfig({ SMTP_CONNECTIONS: '3' }).mail.smtpConnections).toBe(3);
+    expect(() => loadConfig({ SMTP_CONNECTIONS: '0' })).toThrow(/SMTP_CONNECTIONS/);
     expect(() => loadConfig({ SMTP_URL: 'http://mail.north.edu' })).toThrow(/SMTP_URL/);
   });
 

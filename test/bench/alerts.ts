@@ -1,12 +1,12 @@
 // Alerts under load: the submission benchmark's load (logged-in students posting the starter
-// survey to the real server on a SQLite file with synchronous=FULL, through autocannon), once
-// with every answer calm (no alerts) and once with a share of urgent answers, each opening or
-// joining a case and mailing the alert contact over real SMTP (a listener in this process).
-// Reports submissions/s of both runs and, for every alert, the time from its submission to the
-// mail being sent (p50, p99).
+// survey to the real server on a SQLite file with synchronous=FULL, through autocannon), in
+// rounds of two runs: every answer calm (no alerts), and a share of urgent answers, each opening
+// or joining a case and mailing the alert contact over real SMTP (a listener in a thread of this
+// process). Reports submissions/s of every run, their ratio per round and its median, and, for
+// every alert, the time from its submission to the mail being sent (p50, p99).
 //
 // Environment: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_URGENT_SHARE
-// (default 0.1).
+// (default 0.1), BENCH_ROUNDS (default 3; the ratio reported is the median of the rounds').
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -28,6 +28,7 @@ const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const URGENT_SHARE = Number(process.env.BENCH_URGENT_SHARE ?? 0.1);
 const WARM_UP_SECONDS = 3;
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STUDENTS = 200;
 const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
 const SERVER_ROLE = 'alert-benchmark-server';
@@ -272,46 +273,75 @@ const percentile = (sorted: number[], share: number) =>
     ? Number.NaN
     : (sorted[Math.min(sorted.length, Math.ceil(share * sorted.length)) - 1] ?? Number.NaN);
 
+/** Runs one load run of `kind` on a fresh database; the urgent run waits for its alerts to go out. */
+async function measure(kind: 'calm' | 'urgent', dbFile: string, dir: string, smtpUrl: string) {
+  const { survey, sessionIds } = await prepareDatabase(dbFile);
+  const server = await startServer(dbFile, dir, smtpUrl);
+  try {
+    const result = await loadRun(server.port, survey, sessionIds, kind === 'urgent' ? URGENT_SHARE : 0);
+    if (kind === 'urgent') {
+      // Every alert queued under load goes out before the figures are read.
+      const deadline = Date.now() + 120_000;
+      while (pendingMail(dbFile) > 0 && Date.now() < deadline) await delay(200);
+    }
+    return result;
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (values: number[]) =>
+  percentile(
+    [...values].sort((a, b) => a - b),
+    0.5,
+  );
+
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-alert-bench-'));
   const smtpWorker = await startWorker<{ url: string }>({ role: SMTP_ROLE });
   const smtp = { url: smtpWorker.ready.url, close: smtpWorker.stop };
   try {
-    const runs: Record<'calm' | 'urgent', Awaited<ReturnType<typeof loadRun>>> = {} as never;
-    let urgentDb = '';
-    for (const kind of ['calm', 'urgent'] as const) {
-      const dbFile = path.join(dir, `${kind}.sqlite`);
-      const { survey, sessionIds } = await prepareDatabase(dbFile);
-      const server = await startServer(dbFile, dir, smtp.url);
-      runs[kind] = await loadRun(server.port, survey, sessionIds, kind === 'urgent' ? URGENT_SHARE : 0);
-      if (kind === 'urgent') {
-        // Every alert queued under load goes out before the figures are read.
-        const deadline = Date.now() + 120_000;
-        while (pendingMail(dbFile) > 0 && Date.now() < deadline) await delay(200);
-        urgentDb = dbFile;
-      }
-      await server.stop();
-    }
-    const { latencies, unsent } = alertLatencies(urgentDb);
-    const p50 = percentile(latencies, 0.5);
-    const p99 = percentile(latencies, 0.99);
-    const ratio = runs.urgent.perSecond / runs.calm.perSecond;
     console.log(
       `${CONNECTIONS} connections, ${SECONDS} s per run after a ${WARM_UP_SECONDS} s warm-up; SQLite WAL, synchronous=FULL; ` +
-        `urgent share ${URGENT_SHARE}; alert mail over SMTP to a local listener\n`,
+        `urgent share ${URGENT_SHARE}; alert mail over SMTP to a local listener; ${ROUNDS} rounds, ` +
+        'each a run without alerts and one with them, in alternating order so a machine that gets busier or quieter ' +
+        'during the benchmark weighs on both alike\n',
     );
-    console.log(`${''.padEnd(36)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}`);
-    for (const [label, result] of [
-      ['POST /api/survey/, no alerts', runs.calm],
-      [`POST /api/survey/, ${Math.round(URGENT_SHARE * 100)}% urgent`, runs.urgent],
-    ] as const) {
-      console.log(
-        `${label.padEnd(36)}${result.perSecond.toFixed(0).padStart(8)}${result.p99.toFixed(1).padStart(8)}${String(result.errors).padStart(8)}`,
-      );
+    console.log(
+      `${'round'.padEnd(8)}${'run'.padEnd(30)}${'req/s'.padStart(8)}${'p99 ms'.padStart(8)}${'errors'.padStart(8)}`,
+    );
+    const ratios: number[] = [];
+    const latencies: number[] = [];
+    let unsent = 0;
+    for (let round = 1; round <= ROUNDS; round++) {
+      const order = round % 2 === 1 ? (['calm', 'urgent'] as const) : (['urgent', 'calm'] as const);
+      const results: Partial<Record<'calm' | 'urgent', Awaited<ReturnType<typeof loadRun>>>> = {};
+      for (const kind of order) {
+        const dbFile = path.join(dir, `${kind}-${round}.sqlite`);
+        const result = await measure(kind, dbFile, dir, smtp.url);
+        results[kind] = result;
+        if (kind === 'urgent') {
+          const alerts = alertLatencies(dbFile);
+          latencies.push(...alerts.latencies);
+          unsent += alerts.unsent;
+        }
+        const label =
+          kind === 'calm'
+            ? 'POST /api/survey/, no alerts'
+            : `POST /api/survey/, ${Math.round(URGENT_SHARE * 100)}% urgent`;
+        console.log(
+          `${String(round).padEnd(8)}${label.padEnd(30)}${result.perSecond.toFixed(0).padStart(8)}${result.p99.toFixed(1).padStart(8)}${String(result.errors).padStart(8)}`,
+        );
+      }
+      if (results.calm && results.urgent) ratios.push(results.urgent.perSecond / results.calm.perSecond);
     }
+    latencies.sort((a, b) => a - b);
+    const p50 = percentile(latencies, 0.5);
+    const p99 = percentile(latencies, 0.99);
+    const ratio = median(ratios);
     console.log(
       `\nalerts sent: ${latencies.length} (${unsent} not sent); submission to alert sent: p50 ${p50.toFixed(0)} ms, p99 ${p99.toFixed(0)} ms` +
-        `\nwith alerts / without:  ${ratio.toFixed(2)}`,
+        `\nwith alerts / without, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)}`,
     );
     console.log(
       `\ntargets: p99 < ${TARGETS.p99Ms} ms ${p99 < TARGETS.p99Ms ? 'met' : 'MISSED'}; ` +

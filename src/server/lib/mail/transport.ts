@@ -13,8 +13,6 @@ export type MailLog = (fields: Record<string, unknown>, message: string) => void
 
 /** An attempt must end well inside the outbox lease, or another instance could send the mail too. */
 const SMTP_TIMEOUT_MS = 30_000;
-/** Connections kept open to the SMTP server; a batch of due mail is shared among them. */
-const SMTP_CONNECTIONS = 5;
 
 /**
  * SMTP through nodemailer when `SMTP_URL` is set. Without it (the embedded default) every mail is
@@ -35,7 +33,8 @@ export function createMailTransport(config: MailConfig, log: MailLog): MailTrans
   const transporter = nodemailer.createTransport({
     url: config.smtpUrl,
     pool: true,
-    maxConnections: SMTP_CONNECTIONS,
+    // A batch of due mail is shared among the pooled connections (MailConfig.smtpConnections).
+    maxConnections: config.smtpConnections,
     connectionTimeout: SMTP_TIMEOUT_MS,
     greetingTimeout: SMTP_TIMEOUT_MS,
     socketTimeout: SMTP_TIMEOUT_MS,

@@ -8,7 +8,7 @@ import type { MailTransport } from './transport';
 
 /** Longer than any SMTP attempt can take (the transport times out well before). */
 const LEASE_MS = 2 * MINUTE;
-const BATCH = 20;
+const BATCH = 50;
 
 /**
  * Delivers the mail that is due, one batch after another until none is left; returns how many
