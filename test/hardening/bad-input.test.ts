@@ -23,6 +23,13 @@ const ROUTES = await discoverApiRoutes();
 const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
+/**
+ * Each endpoint's property takes RUNS requests, each with a fingerprint of the database before and
+ * after; the database grows with every endpoint's world, so the last endpoints take the longest,
+ * and a shared CI machine under load can take several times the usual test time for them.
+ */
+const ENDPOINT_TIMEOUT_MS = 180_000;
+
 const prototypeNames = () => Object.getOwnPropertyNames(Object.prototype).sort().join(',');
 
 describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
@@ -43,77 +50,81 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
   });
 
   for (const route of ROUTES) {
-    it(route, async () => {
-      const entry = entryOf<FuzzEntry>(FUZZ_TABLE, route, 'fuzz table');
-      const world = await createWorld(ctx.app, ctx.db);
-      const actor = world.actors[entry.actor];
-      const secrets = foreignSecrets(world, entry.actor);
-      const prototypeBefore = prototypeNames();
-      let run = 0;
-      const base = () => {
-        run += 1;
-        return buildRequest(route, {
-          world,
-          actor: entry.actor,
-          target: entry.target,
-          unique: `${world.tag}-f${run}`,
-        });
-      };
+    it(
+      route,
+      async () => {
+        const entry = entryOf<FuzzEntry>(FUZZ_TABLE, route, 'fuzz table');
+        const world = await createWorld(ctx.app, ctx.db);
+        const actor = world.actors[entry.actor];
+        const secrets = foreignSecrets(world, entry.actor);
+        const prototypeBefore = prototypeNames();
+        let run = 0;
+        const base = () => {
+          run += 1;
+          return buildRequest(route, {
+            world,
+            actor: entry.actor,
+            target: entry.target,
+            unique: `${world.tag}-f${run}`,
+          });
+        };
 
-      await fc.assert(
-        fc.asyncProperty(mutationsFor(route, base()), async (mutations) => {
-          const request = applyMutations(route, base(), mutations);
-          const label = `${request.method} ${request.url.slice(0, 200)} ${String(request.raw ?? '').slice(0, 200)}`;
-          const before = await fingerprint(ctx.db, entry.mayChange);
-          const unsafe = request.method !== 'GET';
-          const otherBefore = unsafe ? await institutionSlice(ctx.db, world.B.id) : null;
-          const response = await send(ctx.app, actor, request);
-          cases += 1;
-          statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+        await fc.assert(
+          fc.asyncProperty(mutationsFor(route, base()), async (mutations) => {
+            const request = applyMutations(route, base(), mutations);
+            const label = `${request.method} ${request.url.slice(0, 200)} ${String(request.raw ?? '').slice(0, 200)}`;
+            const before = await fingerprint(ctx.db, entry.mayChange);
+            const unsafe = request.method !== 'GET';
+            const otherBefore = unsafe ? await institutionSlice(ctx.db, world.B.id) : null;
+            const response = await send(ctx.app, actor, request);
+            cases += 1;
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
 
-          expect(response.status, `${label} -> ${response.text.slice(0, 300)}`).toBeLessThan(500);
-          if (response.status >= 400) {
-            // The contact form's own refusal is a page for the browser that posted it; a body
-            // the parsers refuse before it gets there is answered in JSON like everywhere else.
-            const htmlForm = String(response.headers['content-type']).includes('text/html');
-            if (htmlForm)
-              expect(route, 'an HTML error page outside the contact form').toBe('POST /api/contact/');
-            if (htmlForm) {
-              expect(String(response.headers['content-type'])).toContain('text/html');
-              expect(response.text).toContain('Please check the form');
-            } else {
-              expect(response.json, `${label} -> ${response.text.slice(0, 300)}`).toMatchObject({
-                success: false,
-                message: expect.stringMatching(/\S/),
-              });
+            expect(response.status, `${label} -> ${response.text.slice(0, 300)}`).toBeLessThan(500);
+            if (response.status >= 400) {
+              // The contact form's own refusal is a page for the browser that posted it; a body
+              // the parsers refuse before it gets there is answered in JSON like everywhere else.
+              const htmlForm = String(response.headers['content-type']).includes('text/html');
+              if (htmlForm)
+                expect(route, 'an HTML error page outside the contact form').toBe('POST /api/contact/');
+              if (htmlForm) {
+                expect(String(response.headers['content-type'])).toContain('text/html');
+                expect(response.text).toContain('Please check the form');
+              } else {
+                expect(response.json, `${label} -> ${response.text.slice(0, 300)}`).toMatchObject({
+                  success: false,
+                  message: expect.stringMatching(/\S/),
+                });
+                expect(
+                  ErrorResponse.safeParse(response.json).success,
+                  `${label} -> a body without a valid code: ${response.text.slice(0, 300)}`,
+                ).toBe(true);
+                expect(
+                  Object.keys(response.json as object).every((key) =>
+                    ['success', 'code', 'message', 'requires_auth'].includes(key),
+                  ),
+                ).toBe(true);
+              }
               expect(
-                ErrorResponse.safeParse(response.json).success,
-                `${label} -> a body without a valid code: ${response.text.slice(0, 300)}`,
-              ).toBe(true);
-              expect(
-                Object.keys(response.json as object).every((key) =>
-                  ['success', 'code', 'message', 'requires_auth'].includes(key),
-                ),
-              ).toBe(true);
+                await fingerprint(ctx.db, entry.mayChange),
+                `${label} was refused but changed the database`,
+              ).toEqual(before);
             }
-            expect(
-              await fingerprint(ctx.db, entry.mayChange),
-              `${label} was refused but changed the database`,
-            ).toEqual(before);
-          }
-          if (otherBefore) {
-            expect(
-              await institutionSlice(ctx.db, world.B.id),
-              `${label} touched the other institution`,
-            ).toEqual(otherBefore);
-          }
-          for (const secret of secrets)
-            expect(response.text.includes(secret), `${label} leaked ${secret}`).toBe(false);
-          expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
-          expect(prototypeNames(), 'Object.prototype changed').toBe(prototypeBefore);
-        }),
-        { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
-      );
-    });
+            if (otherBefore) {
+              expect(
+                await institutionSlice(ctx.db, world.B.id),
+                `${label} touched the other institution`,
+              ).toEqual(otherBefore);
+            }
+            for (const secret of secrets)
+              expect(response.text.includes(secret), `${label} leaked ${secret}`).toBe(false);
+            expect(({} as Record<string, unknown>).polluted, 'Object.prototype polluted').toBeUndefined();
+            expect(prototypeNames(), 'Object.prototype changed').toBe(prototypeBefore);
+          }),
+          { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
+        );
+      },
+      ENDPOINT_TIMEOUT_MS,
+    );
   }
 });
