@@ -14,7 +14,7 @@ import {
   saveDemoPassword,
   seedDemo,
 } from './seed/demo';
-import { seedSampleResponses } from './seed/sample-responses';
+import { sampleResponsesSeeder } from './seed/sample-responses';
 
 async function main() {
   const config = loadConfig();
@@ -54,8 +54,12 @@ async function prepareDemo(db: Db, config: Config) {
   const chosen = config.demoPassword !== null;
   const password = config.demoPassword ?? generateDemoPassword();
   if (chosen) checkDemoPassword(password, config.web.brandName);
+  const seedResponses = sampleResponsesSeeder({
+    brandName: config.web.brandName,
+    linkBase: config.mail.linkBase,
+  });
   const seeded =
-    (await seedDemo(db.kysely, { password, seedResponses: seedSampleResponses })) ||
+    (await seedDemo(db.kysely, { password, seedResponses })) ||
     (await retirePublishedDemoPassword(db.kysely, password));
   const file = path.join(config.dataDir, DEMO_PASSWORD_FILE);
   if (seeded && !chosen) saveDemoPassword(config.dataDir, password);

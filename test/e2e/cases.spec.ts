@@ -7,12 +7,13 @@ import {
   createAdmin,
   createInstitutionWithAdmin,
   expect,
-  expectNoA11yViolations,
-  expectNoHorizontalOverflow,
+  expectNoStudentIdentity,
+  inviteStaff,
+  joinFromInvitation,
   mailsTo,
+  menuLinks,
   type Page,
-  SCREEN_WIDTHS,
-  saveScreenshot,
+  reviewScreen,
   signIn,
   test,
   uniqueId,
@@ -21,7 +22,8 @@ import {
 /**
  * The follow-up loop (design section 9) with real mail: a student answers urgently on a shared
  * link, the alert reaches the counsellor's inbox at the run's SMTP listener, and the counsellor
- * follows its link, acknowledges, writes a note and resolves the case.
+ * follows its link, acknowledges, writes a note and resolves the case. The admin then finds each
+ * step (and each read of the case) in Activity, and a viewer sees the figures without a name.
  */
 
 /**
@@ -43,21 +45,50 @@ async function createCounsellor(institution: { name: string; domain: string }): 
   return account;
 }
 
-async function checkScreen(page: Page, name: string, heading: RegExp | string) {
-  for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
-    await page.setViewportSize({ width, height: 900 });
-    await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
-    await expectNoA11yViolations(page, `${name} at ${width}px`);
-    await expectNoHorizontalOverflow(page);
-    await saveScreenshot(page, name);
-  }
-  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
+/** Activity, filtered to one person: the entries on the case must include each of `actions`. */
+async function expectCaseActivity(page: Page, actor: string, caseId: string, actions: string[]) {
+  await page.goto('/admin/activity/');
+  await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
+  await page.getByLabel('Person (email)').fill(actor);
+  await page.getByRole('button', { name: 'Filter' }).click();
+  await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
+    'href',
+    `/api/audit/export.csv?actor=${encodeURIComponent(actor)}`,
+  );
+  const entriesOnCase = page
+    .getByRole('row')
+    .filter({ has: page.getByRole('cell', { name: new RegExp(`^case ${caseId}( ·|$)`) }) });
+  for (const action of actions)
+    await expect(
+      entriesOnCase.filter({ has: page.getByRole('cell', { name: action, exact: true }) }).first(),
+    ).toBeVisible();
+  // Only the counsellor's own entries: the admin's settings change is not among them.
+  await expect(page.getByRole('cell', { name: 'settings.update', exact: true })).toHaveCount(0);
+  await expect(page.getByRole('cell', { name: actor, exact: true }).first()).toBeVisible();
 }
 
-test('an urgent answer reaches a counsellor by mail, who acknowledges, notes and resolves its case', async ({
+/**
+ * The viewer's dashboard once the case is resolved: nothing open or overdue, the acknowledgement
+ * timed, and the unproven answer counted, not named; the case figures lead nowhere for a viewer.
+ */
+async function expectLoopFigures(page: Page) {
+  const figure = (label: string) => page.getByRole('listitem').filter({ hasText: label });
+  await expect(figure('Open Cases')).toHaveText(/^Open Cases\s*0$/);
+  await expect(figure('Overdue Cases')).toHaveText(/^Overdue Cases\s*0$/);
+  await expect(figure('Submission to Alert Sent')).toContainText('median');
+  await expect(figure('Submission to Acknowledged')).toContainText('median');
+  await expect(page.getByRole('link', { name: 'Open Cases' })).toHaveCount(0);
+  await expect(
+    page.getByText('0 students need support; 1 unverified answer waits for a counsellor to judge.'),
+  ).toBeVisible();
+}
+
+test('an urgent answer reaches a counsellor by mail, who resolves its case; the admin sees it in Activity, a viewer sees numbers only', async ({
   page,
   browser,
 }) => {
+  // The whole loop, through three people's browsers, each signing in with a second factor.
+  test.setTimeout(180_000);
   const institution = await createInstitutionWithAdmin();
   const counsellor = await createCounsellor(institution);
 
@@ -69,7 +100,7 @@ test('an urgent answer reaches a counsellor by mail, who acknowledges, notes and
   await page.getByLabel('Time zone').selectOption('Europe/London');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();
-  await checkScreen(page, 'institution-settings', 'Institution settings');
+  await reviewScreen(page, 'institution-settings', 'Institution settings');
 
   const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
   if (!template) throw new Error('The institution has an active template');
@@ -111,16 +142,16 @@ test('an urgent answer reaches a counsellor by mail, who acknowledges, notes and
   await desk.getByRole('button', { name: 'Add note' }).click();
   await expect(desk.getByText('Note added.')).toBeVisible();
   await expect(desk.getByText('Called Robin; meeting at the counselling centre at 3 pm.')).toBeVisible();
-  await checkScreen(desk, 'case', caseHeading);
+  await reviewScreen(desk, 'case', caseHeading);
 
   // The cases list and the student's history, as the counsellor sees them.
   await desk.goto('/cases/');
   await expect(desk.getByRole('link', { name: student.name })).toBeVisible();
-  await checkScreen(desk, 'cases', 'Cases');
+  await reviewScreen(desk, 'cases', 'Cases');
   await desk.getByRole('link', { name: student.name }).click();
   await desk.getByRole('link', { name: 'Student history' }).click();
   await expect(desk.getByRole('heading', { level: 1, name: student.name })).toBeVisible();
-  await checkScreen(desk, 'student-history', student.name);
+  await reviewScreen(desk, 'student-history', student.name);
 
   await desk.goBack();
   await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
@@ -135,4 +166,25 @@ test('an urgent answer reaches a counsellor by mail, who acknowledges, notes and
   await page.goto('/cases/');
   await page.getByLabel('State').selectOption('resolved');
   await expect(page.getByRole('link', { name: student.name })).toBeVisible();
+
+  // The admin reads the counsellor's work on the case in Activity: every step, and every read.
+  const caseId = link?.[1] ?? '';
+  await expectCaseActivity(page, counsellor.email, caseId, [
+    'case.read',
+    'case.acknowledge',
+    'case.note',
+    'case.resolve',
+  ]);
+
+  // A viewer joins from a mailed invitation and sees the loop's numbers, never the student.
+  const viewer = await inviteStaff(page, 'viewer', institution.domain);
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await joinFromInvitation(viewerPage, viewer);
+  await expectLoopFigures(viewerPage);
+  await expectNoStudentIdentity(viewerPage, student);
+  expect(await menuLinks(viewerPage)).toEqual(['Dashboard']);
+  expect((await viewerPage.context().request.get(`/api/cases/${caseId}/`)).status()).toBe(403);
+  expect((await viewerPage.context().request.get('/api/cases/')).status()).toBe(403);
+  await viewerContext.close();
 });

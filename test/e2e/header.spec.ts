@@ -1,16 +1,35 @@
+import { DISPLAY_COOKIES } from '../../src/common/displayCookies';
 import {
   type Account,
   createAdmin,
   createStudent,
+  DEMO_INSTITUTION,
   expect,
   fakeSuperuserSession,
+  inviteStaff,
+  joinFromInvitation,
+  menuLinks,
   type Page,
+  type StaffRole,
   signIn,
   test,
 } from './support';
 
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const footerNav = (page: Page) => page.getByRole('navigation', { name: 'Footer' });
+
+/** Holds every `/api/user/` call until the returned function is called: the header has only the cookies. */
+async function holdUserCalls(page: Page): Promise<() => void> {
+  let answerUserCalls: () => void = () => {};
+  const serverAnswered = new Promise<void>((resolve) => {
+    answerUserCalls = resolve;
+  });
+  await page.route('**/api/user/', async (route) => {
+    await serverAnswered;
+    await route.continue();
+  });
+  return answerUserCalls;
+}
 
 /** The footer repeats the header's visitor links, so a signed-in user sees neither of them there. */
 async function expectSignedInFooter(page: Page) {
@@ -173,14 +192,7 @@ test.describe('header', () => {
       { name: 'is_institution_admin', value: 'true', url },
       { name: 'is_superuser', value: 'false', url },
     ]);
-    let answerUserCall: () => void = () => {};
-    const serverAnswered = new Promise<void>((resolve) => {
-      answerUserCall = resolve;
-    });
-    await page.route('**/api/user/', async (route) => {
-      await serverAnswered;
-      await route.continue();
-    });
+    const answerUserCall = await holdUserCalls(page);
 
     await page.goto('/');
     await expect(mainNav(page).getByRole('button', { name: 'former@demo.edu' })).toBeVisible();
@@ -192,6 +204,33 @@ test.describe('header', () => {
     expect(names).not.toContain('user_email');
     expect(names).not.toContain('auth_token');
   });
+});
+
+/** Each staff role's menu, as common/roles.ts gives it. */
+const STAFF_MENUS: { role: StaffRole; links: string[] }[] = [
+  { role: 'counsellor', links: ['Dashboard', 'Cases'] },
+  { role: 'viewer', links: ['Dashboard'] },
+];
+
+test.describe('header at first paint', () => {
+  for (const { role, links } of STAFF_MENUS) {
+    test(`a ${role} gets the ${role}'s menu from the display cookies, before the server answers`, async ({
+      page,
+    }) => {
+      const admin = await createAdmin();
+      await signIn(page, admin);
+      const member = await inviteStaff(page, role, DEMO_INSTITUTION.domain);
+      await page.context().clearCookies();
+      await joinFromInvitation(page, member);
+
+      const answerUserCalls = await holdUserCalls(page);
+      await page.goto('/');
+      expect(await menuLinks(page)).toEqual(links);
+      answerUserCalls();
+      await expect(mainNav(page).getByRole('button', { name: member.email })).toBeVisible();
+      expect(await menuLinks(page)).toEqual(links);
+    });
+  }
 });
 
 test.describe('logout', () => {
@@ -209,7 +248,7 @@ test.describe('logout', () => {
     await expect(footerNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const names = (await context.cookies()).map((cookie) => cookie.name);
-    for (const name of ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin', 'sessionid']) {
+    for (const name of [...DISPLAY_COOKIES, 'sessionid']) {
       expect(names).not.toContain(name);
     }
     const user = await page.request.get('/api/user/');
@@ -230,7 +269,7 @@ test.describe('logout', () => {
     await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const names = (await context.cookies()).map((cookie) => cookie.name);
-    for (const name of ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin']) {
+    for (const name of DISPLAY_COOKIES) {
       expect(names).not.toContain(name);
     }
   });

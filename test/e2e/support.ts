@@ -431,3 +431,79 @@ export async function mailedCode(email: string, count = 1): Promise<string> {
   if (!code) throw new Error(`The newest mail to ${email} carries no code`);
   return code;
 }
+
+// ---------------------------------------------------------------------------------------------
+// The team: invitations by mail, and what a staff member's screens offer.
+
+export type StaffRole = 'admin' | 'counsellor' | 'viewer';
+
+/** The invitation link of the newest mail to the address, once it has arrived. */
+export async function invitationPath(email: string): Promise<string> {
+  await waitForMails(email, 1);
+  const mail = mailsTo(email).at(-1);
+  const path = /(\/staff\/invite\/[A-Za-z0-9_-]+\/)/.exec(mail?.text ?? '')?.[1];
+  if (!path) throw new Error(`No invitation link in the mail to ${email}: ${mail?.text}`);
+  return path;
+}
+
+/** Invites a new staff member through the API, as the admin signed in on `page`. */
+export async function inviteStaff(page: Page, role: StaffRole, domain: string): Promise<Account> {
+  const id = uniqueId();
+  const account: Account = { name: `Staff ${id}`, email: `staff-${id}@${domain}`, password: TEST_PASSWORD };
+  const invited = await page.context().request.post('/api/staff/', {
+    headers: { 'X-CSRFToken': await csrfCookie(page) },
+    data: { email: account.email, name: account.name, role },
+  });
+  expect(invited.status(), await invited.text()).toBe(201);
+  return account;
+}
+
+/**
+ * Joins from the mailed invitation in `page`'s browser, as the invited person does: sets the
+ * password, sets up the second factor, and lands on the dashboard.
+ */
+export async function joinFromInvitation(page: Page, account: Account): Promise<void> {
+  await page.goto(await invitationPath(account.email));
+  await page.getByLabel('Password', { exact: true }).fill(account.password);
+  await page.getByLabel('Confirm Password').fill(account.password);
+  await page.getByRole('button', { name: 'Set password and sign in' }).click();
+  await completeSecondFactorOnScreen(page, account);
+  await expect(page).toHaveURL('/dashboard/');
+}
+
+/** The links of the header's main menu, in order. */
+export async function menuLinks(page: Page): Promise<string[]> {
+  const nav = page.getByRole('navigation', { name: 'Main' });
+  await nav.getByRole('button').first().click();
+  const links = await nav.getByRole('list').last().getByRole('link').allTextContents();
+  await page.keyboard.press('Escape');
+  return links;
+}
+
+/**
+ * Looks at a screen at both widths: its level-one heading when given, axe, no sideways scroll,
+ * and a screenshot to review.
+ */
+export async function reviewScreen(page: Page, name: string, heading?: RegExp | string): Promise<void> {
+  for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
+    await page.setViewportSize({ width, height: 900 });
+    if (heading) await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+    await expectNoA11yViolations(page, `${name} at ${width}px`);
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, name);
+  }
+  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
+}
+
+/**
+ * A viewer's screen shows numbers only (design section 9): the note that says so, and nowhere on
+ * the page the student's name or email.
+ */
+export async function expectNoStudentIdentity(page: Page, student: { name: string; email: string }) {
+  await expect(
+    page.getByText('Names and email addresses are shown to counsellors and administrators only.'),
+  ).toBeVisible();
+  const text = await page.locator('body').innerText();
+  expect(text).not.toContain(student.name);
+  expect(text).not.toContain(student.email);
+}

@@ -1,16 +1,17 @@
-import type { Page } from '@playwright/test';
 import { answerSharedLink, URGENT } from './admin-support';
 import {
   type Account,
   completeSecondFactorOnScreen,
   createInstitutionWithAdmin,
   expect,
-  expectNoA11yViolations,
-  expectNoHorizontalOverflow,
+  expectNoStudentIdentity,
+  invitationPath,
+  inviteStaff,
+  joinFromInvitation,
   mailsTo,
+  menuLinks,
   openAs,
-  SCREEN_WIDTHS,
-  saveScreenshot,
+  reviewScreen,
   signIn,
   TEST_PASSWORD,
   test,
@@ -23,34 +24,6 @@ import { listTemplates } from './survey-helpers';
  * an admin invites a counsellor by mail, the counsellor joins and sees what a counsellor may
  * open, the admin reads it all in Activity, and a viewer sees numbers without a name.
  */
-
-/** The invitation link of the newest mail to the address, once it has arrived. */
-async function invitationPath(email: string): Promise<string> {
-  await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(1);
-  const mail = mailsTo(email).at(-1);
-  const path = /(\/staff\/invite\/[A-Za-z0-9_-]+\/)/.exec(mail?.text ?? '')?.[1];
-  if (!path) throw new Error(`No invitation link in the mail to ${email}: ${mail?.text}`);
-  return path;
-}
-
-/** Looks at a screen at both widths: axe, no sideways scroll, and a screenshot to review. */
-async function reviewScreen(page: Page, name: string) {
-  for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
-    await page.setViewportSize({ width, height: 900 });
-    await expectNoA11yViolations(page, `${name} at ${width}px`);
-    await expectNoHorizontalOverflow(page);
-    await saveScreenshot(page, name);
-  }
-  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
-}
-
-async function menuLinks(page: Page): Promise<string[]> {
-  const nav = page.getByRole('navigation', { name: 'Main' });
-  await nav.getByRole('button').first().click();
-  const links = await nav.getByRole('list').last().getByRole('link').allTextContents();
-  await page.keyboard.press('Escape');
-  return links;
-}
 
 test.describe('team and activity', () => {
   test('an admin invites a counsellor by mail; the counsellor joins, sees names, and the admin sees it all in Activity', async ({
@@ -148,35 +121,13 @@ test.describe('team and activity', () => {
 
     // The admin invites the viewer through the API; the viewer joins from the mailed link.
     await signIn(page, institution.admin);
-    const viewer: Account = {
-      name: `Vera Viewer ${uniqueId()}`,
-      email: `vera-${uniqueId()}@${institution.domain}`,
-      password: TEST_PASSWORD,
-    };
-    const request = page.context().request;
-    const csrf = async () =>
-      (await page.context().cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
-    const invited = await request.post('/api/staff/', {
-      headers: { 'X-CSRFToken': await csrf() },
-      data: { email: viewer.email, name: viewer.name, role: 'viewer' },
-    });
-    expect(invited.status(), await invited.text()).toBe(201);
+    const viewer = await inviteStaff(page, 'viewer', institution.domain);
     await page.context().clearCookies();
-    await page.goto(await invitationPath(viewer.email));
-    await page.getByLabel('Password', { exact: true }).fill(viewer.password);
-    await page.getByLabel('Confirm Password').fill(viewer.password);
-    await page.getByRole('button', { name: 'Set password and sign in' }).click();
-    await completeSecondFactorOnScreen(page, viewer);
-    await expect(page).toHaveURL('/dashboard/');
+    await joinFromInvitation(page, viewer);
 
     await expect(page.getByRole('heading', { name: 'Students Requiring Immediate Support' })).toBeVisible();
     await expect(page.getByText('1 student needs support')).toBeVisible();
-    await expect(
-      page.getByText('Names and email addresses are shown to counsellors and administrators only.'),
-    ).toBeVisible();
-    const text = await page.locator('main').innerText();
-    expect(text).not.toContain(student.name);
-    expect(text).not.toContain(student.email);
+    await expectNoStudentIdentity(page, student);
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveCount(0);
     expect(await menuLinks(page)).toEqual(['Dashboard']);
     const flagged = await page.context().request.get('/api/dashboard/flagged/');

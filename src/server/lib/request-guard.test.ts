@@ -3,13 +3,13 @@ import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
 import { expectError } from '../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
+import { DISPLAY_COOKIES } from '../../common/displayCookies';
 import { ABSOLUTE_TIMEOUT, IDLE_TIMEOUT, SESSION_COOKIE } from './sessions';
 import { MINUTE } from './time';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
 const CSRF_REFUSED = 'CSRF token missing or incorrect. Reload the page and try again.';
-const DISPLAY_COOKIES = ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin'];
 
 const registration = {
   institution_name: 'North University',

@@ -9,9 +9,10 @@ import {
   retirePublishedDemoPassword,
   seedDemo,
 } from './demo';
-import { seedSampleResponses } from './sample-responses';
+import { sampleResponsesSeeder } from './sample-responses';
 
 const DEMO_TEST_PASSWORD = 'Quiet-Meadow-Compass-17';
+const DEMO_MAIL = { brandName: 'Wellspring', linkBase: 'http://localhost:8000' };
 
 describe.each(TEST_DIALECTS)('the demo seed (%s)', (dialect) => {
   let context: TestContext;
@@ -52,7 +53,10 @@ describe.each(TEST_DIALECTS)('the demo seed (%s)', (dialect) => {
 
   it('shows the demo admin the numbers a full rebuild gives, sample responses included', async () => {
     expect(
-      await seedDemo(context.db.kysely, { password: DEMO_TEST_PASSWORD, seedResponses: seedSampleResponses }),
+      await seedDemo(context.db.kysely, {
+        password: DEMO_TEST_PASSWORD,
+        seedResponses: sampleResponsesSeeder(DEMO_MAIL),
+      }),
     ).toBe(true);
     const seeded = await expectSameAsRebuild();
     expect(seeded.num_students).toBeGreaterThan(1);

@@ -24,3 +24,25 @@ export function firstStudent(db: Executor, institutionId: number) {
     .orderBy('id')
     .executeTakeFirst();
 }
+
+/** The institution's first admin account, if any. */
+export function firstAdmin(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'name'])
+    .where('institution_id', '=', institutionId)
+    .where('role', '=', 'institution_admin')
+    .orderBy('id')
+    .executeTakeFirst();
+}
+
+export function elevatedCasesOldestFirst(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('cases')
+    .select('id')
+    .where('institution_id', '=', institutionId)
+    .where('tier', '=', 'elevated')
+    .orderBy('first_submitted_at')
+    .orderBy('id')
+    .execute();
+}

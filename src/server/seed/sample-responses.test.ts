@@ -3,16 +3,20 @@ import { createTestApp, TestAgent, type TestContext } from '../../../test/helper
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
 import { DAY } from '../lib/time';
 import { seedDemo } from './demo';
-import { seedSampleResponses } from './sample-responses';
+import { sampleResponsesSeeder } from './sample-responses';
 
 const DEMO_TEST_PASSWORD = 'Quiet-Meadow-Compass-17';
+const DEMO_MAIL = { brandName: 'Wellspring', linkBase: 'http://localhost:8000' };
 
 describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
   let ctx: TestContext;
 
   beforeEach(async () => {
     ctx = await createTestApp(dialect);
-    await seedDemo(ctx.db.kysely, { password: DEMO_TEST_PASSWORD, seedResponses: seedSampleResponses });
+    await seedDemo(ctx.db.kysely, {
+      password: DEMO_TEST_PASSWORD,
+      seedResponses: sampleResponsesSeeder(DEMO_MAIL),
+    });
   });
 
   afterEach(async () => {
@@ -74,5 +78,42 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
       .where('tier', '=', 'urgent')
       .executeTakeFirstOrThrow();
     expect(dashboard.body.flagged_students[0]).toEqual([urgent.student_name, urgent.school_email]);
+  });
+
+  it('opens a case for each flagged student, as a live submission would, some already worked on', async () => {
+    // The work is the admin's, in the audit log like any other (read before this test's own reads).
+    const audited = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select('action')
+      .where('action', 'like', 'case.%')
+      .execute();
+    expect(audited.map((entry) => entry.action).sort()).toEqual(
+      ['case.acknowledge', 'case.acknowledge', 'case.note', 'case.note', 'case.resolve'].sort(),
+    );
+
+    const admin = new TestAgent(ctx.app);
+    await admin.login('admin@demo.edu', DEMO_TEST_PASSWORD);
+    const list = await admin.get<{ cases: { tier: string; status: string; school_email: string }[] }>(
+      '/api/cases/?status=all',
+    );
+    expect(list.status).toBe(200);
+    const flagged = (await latestTiers()).filter((tier) => tier === 'urgent' || tier === 'elevated');
+    expect(list.body.cases).toHaveLength(flagged.length);
+    const statuses = list.body.cases.map((row) => row.status);
+    expect(statuses.filter((status) => status === 'resolved')).toHaveLength(1);
+    expect(statuses.filter((status) => status === 'in_progress')).toHaveLength(1);
+    expect(list.body.cases.find((row) => row.tier === 'urgent')?.status).toBe('new');
+
+    // The urgent case's alert waits in the outbox for the admin, as after a live submission.
+    const alerts = await ctx.db.kysely
+      .selectFrom('case_mails')
+      .innerJoin('mail_outbox', 'mail_outbox.id', 'case_mails.mail_id')
+      .select('mail_outbox.to_address')
+      .where('case_mails.kind', '=', 'alert')
+      .execute();
+    expect(alerts).toEqual([{ to_address: 'admin@demo.edu' }]);
+
+    const dashboard = await admin.get<{ follow_up: { open_cases: number } }>('/api/dashboard/');
+    expect(dashboard.body.follow_up.open_cases).toBe(flagged.length - 1);
   });
 });

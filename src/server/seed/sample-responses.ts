@@ -1,16 +1,20 @@
 import type { Kysely } from 'kysely';
 import { transactionPerCall } from '../db/transaction-runner';
 import type { Database } from '../db/types';
+import type { CaseMailContext } from '../features/cases/mails';
+import { type CaseOpener, caseOpener } from '../features/cases/open';
 import * as queries from '../features/surveys/queries';
 import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
 import { listQuestions } from '../features/templates/queries';
 import type { SessionUser } from '../lib/sessions';
 import { DAY, HOUR, now } from '../lib/time';
+import type { SampleResponsesSeeder } from './demo';
 import { firstStudent } from './queries';
+import { seedCaseWork } from './sample-cases';
 
 /**
  * Sample responses for the demo institution: half a year of varied check-ins, stored through
- * the real submission path (screening, rollups and all) with back-dated times, so the demo
+ * the real submission path (screening, rollups, cases and all) with back-dated times, so the demo
  * dashboard shows what a live one would. Seeded random numbers: every demo looks the same.
  */
 
@@ -158,7 +162,15 @@ function sampleAnswers(
   );
 }
 
-export async function seedSampleResponses(db: Kysely<Database>, institutionId: number): Promise<void> {
+/**
+ * Stores the sample check-ins; `followUp` files the flagged ones in cases as a live submission's
+ * would (and queues the urgent one's alert), then some of that case work is done already.
+ */
+export async function seedSampleResponses(
+  db: Kysely<Database>,
+  institutionId: number,
+  followUp: CaseOpener,
+): Promise<void> {
   const template = await queries.findCurrentTemplate(db, institutionId);
   if (!template) return;
   const questions = await listQuestions(db, template.id);
@@ -189,6 +201,18 @@ export async function seedSampleResponses(db: Kysely<Database>, institutionId: n
       answers: sampleAnswers(random, questions, planned.outlook),
       createdAt: planned.createdAt,
       addressProven: true,
+      followUp,
     });
   }
+  await seedCaseWork(db, institutionId);
+}
+
+/**
+ * The sample responses as the demo seed runs them, with cases opened by the real case opener.
+ * Their mail (the urgent case's alert) is queued like any; the app's mail worker sends it once it
+ * runs, so nothing needs waking.
+ */
+export function sampleResponsesSeeder(context: CaseMailContext): SampleResponsesSeeder {
+  const followUp = caseOpener({ ...context, wakeMail: () => {} });
+  return (db, institutionId) => seedSampleResponses(db, institutionId, followUp);
 }

@@ -137,6 +137,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         user: { email: 'student@north.edu', is_institution_admin: false, is_superuser: false },
       });
       expect(cookie(response, SESSION_COOKIE)?.value).toBeTruthy();
+      expect(cookie(response, 'user_role')?.value).toBe('student');
       expect((await agent.get('/api/user/')).status).toBe(200);
     });
 
@@ -148,6 +149,8 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         user: { email: 'admin@north.edu', is_institution_admin: true },
       });
       expect(cookie(response, 'is_institution_admin')?.value).toBe('true');
+      // The role for the header's first paint, as the API names it.
+      expect(cookie(response, 'user_role')?.value).toBe('admin');
     });
 
     it('treats the email case-insensitively', async () => {
@@ -430,6 +433,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         'user_email',
         'is_superuser',
         'is_institution_admin',
+        'user_role',
       ]) {
         expect(agent.jar.has(name), name).toBe(false);
       }

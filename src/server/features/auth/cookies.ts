@@ -1,10 +1,10 @@
 import crypto from 'node:crypto';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { DISPLAY_COOKIES } from '../../../common/displayCookies';
+import { roleName } from '../../../common/roles';
 import { ABSOLUTE_TIMEOUT, SESSION_COOKIE, type SessionUser } from '../../lib/sessions';
 
 export const CSRF_COOKIE = 'csrftoken';
-/** Script-readable cookies the header uses for display only; authorization never reads them. */
-const DISPLAY_COOKIES = ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin'] as const;
 
 function baseOptions(request: FastifyRequest) {
   return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https' };
@@ -18,6 +18,7 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
   });
 }
 
+/** The display cookies of DISPLAY_COOKIES, for the signed-in user. */
 export function setDisplayCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
   const options = { ...baseOptions(request), httpOnly: false, maxAge: ABSOLUTE_TIMEOUT / 1000 };
   // A random marker, deliberately unrelated to the session id, so scripts never hold the session.
@@ -25,6 +26,7 @@ export function setDisplayCookies(request: FastifyRequest, reply: FastifyReply, 
   reply.setCookie('user_email', user.email, options);
   reply.setCookie('is_superuser', String(user.role === 'superuser'), options);
   reply.setCookie('is_institution_admin', String(user.role === 'institution_admin'), options);
+  reply.setCookie('user_role', roleName(user.role), options);
 }
 
 export function clearAuthCookies(request: FastifyRequest, reply: FastifyReply) {

@@ -115,7 +115,7 @@ export interface SubmissionInput {
    * and by personal invitation links, which prove the address they were mailed to.
    */
   addressProven?: true;
-  /** Files flagged submissions in cases (design section 9); the demo seed goes without. */
+  /** Files flagged submissions in cases (design section 9). */
   followUp?: CaseOpener;
   /**
    * Runs first in the submission's transaction: a personal invitation is used up there, so the

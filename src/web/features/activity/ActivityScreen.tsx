@@ -6,6 +6,7 @@ import { Button, buttonClassName } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { Lead, Page } from '../../ui/Page';
+import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import styles from './Activity.module.css';
@@ -103,7 +104,7 @@ function Activity() {
         data && (
           <>
             <div className={styles.tableWrap}>
-              <table className={styles.table}>
+              <table className={tableClassName({ cardsBelow: '40rem', labels: 'inline' }, styles.table)}>
                 <caption className="visually-hidden">Activity, newest first</caption>
                 <thead>
                   <tr>

@@ -1,28 +1,35 @@
+import { DISPLAY_COOKIES, displayedRole } from '../../../common/displayCookies';
+import type { RoleName } from '../../../common/roles';
 import { readCookie } from '../../api';
 
 /**
- * The display-only login state the server keeps in script-readable cookies (`auth_token`,
- * `user_email`, `is_superuser`, `is_institution_admin`). They let the header show the right
- * state before `/api/user/` answers; they grant nothing: the server decides every permission.
+ * The display-only login state the server keeps in script-readable cookies (DISPLAY_COOKIES).
+ * They let the header show the right state before `/api/user/` answers; they grant nothing: the
+ * server decides every permission.
  */
-
-const DISPLAY_COOKIES = ['auth_token', 'user_email', 'is_superuser', 'is_institution_admin'] as const;
 
 export interface StoredAuth {
   email: string;
-  isSuperuser: boolean;
-  isInstitutionAdmin: boolean;
+  role: RoleName;
+}
+
+/**
+ * The role the cookies show: `user_role`, or, from a sign-in before it was set, the spec's two
+ * flags (which know admins and superusers only: anyone else reads as a student until the server
+ * answers with the exact role).
+ */
+function storedRole(): RoleName {
+  const role = displayedRole(readCookie('user_role'));
+  if (role) return role;
+  if (readCookie('is_superuser') === 'true') return 'superuser';
+  return readCookie('is_institution_admin') === 'true' ? 'admin' : 'student';
 }
 
 export function readStoredAuth(): StoredAuth | null {
   const token = readCookie('auth_token');
   const email = readCookie('user_email');
   if (!token || !email) return null;
-  return {
-    email,
-    isSuperuser: readCookie('is_superuser') === 'true',
-    isInstitutionAdmin: readCookie('is_institution_admin') === 'true',
-  };
+  return { email, role: storedRole() };
 }
 
 /** Removes the display cookies, e.g. when the server says the session has ended. */

@@ -35,15 +35,6 @@ export interface AuthState {
 const ANONYMOUS: AuthState = { role: 'anonymous', email: null };
 
 /**
- * The role the stored display cookies imply. They know admins and superusers only: anyone else
- * reads as a student until the server answers with the exact role.
- */
-function storedRole(flags: { isSuperuser: boolean; isInstitutionAdmin: boolean }): AuthRole {
-  if (flags.isSuperuser) return 'superuser';
-  return flags.isInstitutionAdmin ? 'admin' : 'student';
-}
-
-/**
  * The header's view of who is signed in (spec section 4): taken from the stored display
  * cookies (token plus email) while the server has not answered yet, and from `/api/user/`
  * once it has. When the server says nobody is signed in, stale display cookies are removed
@@ -62,6 +53,6 @@ export function useAuthState(): AuthState {
   if (user === null) return ANONYMOUS;
   // Pending, or the status call failed (logged only): fall back to what the browser stored.
   const stored = readStoredAuth();
-  if (stored) return { role: storedRole(stored), email: stored.email };
+  if (stored) return { role: stored.role, email: stored.email };
   return ANONYMOUS;
 }

@@ -6,6 +6,7 @@ import { ButtonLink } from '../../ui/Button';
 import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
+import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { CaseBadges } from './CaseBadges';
@@ -103,7 +104,7 @@ function Cases() {
           {shown.length === 0 ? (
             <p className={styles.empty}>No cases match these filters.</p>
           ) : (
-            <table className={styles.table}>
+            <table className={tableClassName({ cardsBelow: '48rem', labels: 'inline' })}>
               <thead>
                 <tr>
                   <th scope="col">Student</th>

@@ -149,7 +149,7 @@ function Dashboard() {
       ) : dashboard.isError ? (
         <LoadError message="Failed to load dashboard data" onRetry={() => void dashboard.refetch()} />
       ) : (
-        <DashboardBody data={dashboard.data} />
+        <DashboardBody data={dashboard.data} canOpenCases={can(role, 'cases')} />
       )}
     </Page>
   );
@@ -184,7 +184,7 @@ function LiveStatus({ state, data, updates }: { state: LiveState; data: Dashboar
   );
 }
 
-function DashboardBody({ data }: { data: DashboardData }) {
+function DashboardBody({ data, canOpenCases }: { data: DashboardData; canOpenCases: boolean }) {
   const chartsHeadingId = useId();
   return (
     <>
@@ -195,7 +195,7 @@ function DashboardBody({ data }: { data: DashboardData }) {
           <Metric label="Response Rate" value={`${data.response_rate}%`} />
         </ul>
       </section>
-      <FollowUpCards figures={data.follow_up} />
+      <FollowUpCards figures={data.follow_up} casesLink={canOpenCases ? '/cases/' : undefined} />
 
       {data.identities_shown ? (
         <>
@@ -223,8 +223,17 @@ function DashboardBody({ data }: { data: DashboardData }) {
   );
 }
 
-/** Case work at a glance: open and overdue cases, and how fast flags reached someone. */
-function FollowUpCards({ figures }: { figures: DashboardData['follow_up'] }) {
+/**
+ * Case work at a glance: open and overdue cases, and how fast flags reached someone. The case
+ * figures link to the Cases screen for those who may open it; a viewer sees the numbers only.
+ */
+function FollowUpCards({
+  figures,
+  casesLink,
+}: {
+  figures: DashboardData['follow_up'];
+  casesLink: string | undefined;
+}) {
   const timing = (delays: DashboardData['follow_up']['time_to_alert_sent']) =>
     delays.count === 0
       ? 'No data yet'
@@ -232,12 +241,12 @@ function FollowUpCards({ figures }: { figures: DashboardData['follow_up'] }) {
   return (
     <section aria-label="Follow-up">
       <ul className={`${styles.metrics} ${styles.followUp}`}>
-        <Metric label="Open Cases" value={String(figures.open_cases)} to="/cases/" />
+        <Metric label="Open Cases" value={String(figures.open_cases)} to={casesLink} />
         <Metric
           label="Overdue Cases"
           value={String(figures.overdue_cases)}
           tone={figures.overdue_cases > 0 ? 'alert' : undefined}
-          to="/cases/"
+          to={casesLink}
         />
         <Metric label="Submission to Alert Sent" value={timing(figures.time_to_alert_sent)} small />
         <Metric label="Submission to Acknowledged" value={timing(figures.time_to_acknowledge)} small />
@@ -257,7 +266,7 @@ function Metric({
   value: string;
   tone?: 'alert' | undefined;
   /** Where the figure's details are. */
-  to?: string;
+  to?: string | undefined;
   /** A phrase rather than a number. */
   small?: boolean;
 }) {

@@ -4,6 +4,7 @@ import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import { Button } from '../../ui/Button';
 import styles from './Dashboard.module.css';
+import { DASHBOARD_TABLE } from './dashboardTable';
 
 /** Spec section 9: the table shows 3 students until the user asks for more. */
 export const FLAGGED_ROWS_SHOWN = 3;
@@ -41,7 +42,7 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
         <p className={styles.emptyTable}>No students currently flagged for intervention.</p>
       ) : (
         <>
-          <table id={tableId} className={styles.table}>
+          <table id={tableId} className={DASHBOARD_TABLE}>
             <thead>
               <tr>
                 <th scope="col">Student Name</th>

@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import styles from './Dashboard.module.css';
+import { DASHBOARD_TABLE } from './dashboardTable';
 
 const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
@@ -21,7 +22,7 @@ export function UnverifiedAnswers({ answers }: { answers: readonly FlaggedStuden
         Sent through a shared link by someone who has not confirmed the email address they gave. They are not
         counted in the numbers above until the address is confirmed.
       </p>
-      <table className={styles.table}>
+      <table className={DASHBOARD_TABLE}>
         <thead>
           <tr>
             <th scope="col">Name Given</th>

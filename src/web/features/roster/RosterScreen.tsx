@@ -6,10 +6,14 @@ import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
+import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import { isUnauthenticated } from '../templates/templatesApi';
 import styles from './Roster.module.css';
 import { fetchRoster, ROSTER_QUERY_KEY, type RosterSearch, uploadRoster } from './rosterApi';
+
+/** Both roster tables: five columns do not fit a phone, so one card per student there. */
+const ROSTER_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'above' }, styles.table);
 
 const TITLE = 'Roster';
 const PAGE_SIZE = 50;
@@ -108,7 +112,7 @@ function ImportSummary({ result }: { result: RosterImportResponse }) {
           ` ${result.errors.length.toLocaleString()} line${result.errors.length === 1 ? ' was' : 's were'} not imported.`}
       </p>
       {result.errors.length > 0 && (
-        <table className={styles.table}>
+        <table className={ROSTER_TABLE}>
           <caption className={styles.caption}>Lines not imported</caption>
           <thead>
             <tr>
@@ -238,7 +242,7 @@ function RosterList() {
 
 function StudentTable({ students }: { students: RosterStudent[] }) {
   return (
-    <table className={styles.table}>
+    <table className={ROSTER_TABLE}>
       <thead>
         <tr>
           <th scope="col">Name</th>
