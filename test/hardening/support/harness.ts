@@ -297,8 +297,8 @@ export function answersFor(questions: QuestionInfo[], text = 'All good this week
   );
 }
 
-/** Enough waiting invitations for every acceptance the suites send to one institution of a world. */
-const INVITATIONS_PER_WORLD = 8;
+/** Enough waiting invitations for every acceptance the suites send to one institution of a world (one per actor). */
+const INVITATIONS_PER_WORLD = 9;
 
 /** The token of the invitation mailed to an address, read from its mail as the invitee would. */
 export async function mailedInvitationToken(db: Db, email: string): Promise<string> {
