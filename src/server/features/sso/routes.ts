@@ -150,7 +150,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         return reply.redirect(url.href, 302);
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
-        request.log.warn({ reason: error.reason }, 'single sign-on could not start');
+        request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on could not start');
         return reply.redirect(loginWithError(error.reason), 302);
       }
     },
@@ -185,7 +185,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         return reply.redirect(signedIn.destination, 302);
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
-        request.log.warn({ reason: error.reason }, 'single sign-on refused');
+        request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on refused');
         return reply.redirect(loginWithError(error.reason), 302);
       }
     },

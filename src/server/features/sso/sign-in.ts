@@ -29,9 +29,17 @@ const NO_PASSWORD = '!sso';
 
 /** A sign-in through the institution that did not work, with the reason the login screen explains. */
 export class SsoFailure extends Error {
-  constructor(readonly reason: SsoError) {
+  constructor(
+    readonly reason: SsoError,
+    /** What the provider or the checks said, for the server log (never shown to the visitor). */
+    readonly detail?: string,
+  ) {
     super(`single sign-on failed: ${reason}`);
   }
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown error';
 }
 
 function hashState(state: string): string {
@@ -86,7 +94,7 @@ async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
   try {
     return await discoverProvider(client);
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed');
+    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', describe(error));
   }
 }
 
@@ -130,10 +138,14 @@ export async function completeSsoSignIn(options: {
       codeVerifier: attempt.code_verifier,
     });
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed');
+    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', describe(error));
   }
   const email = identity.email;
-  if (!email || identity.emailVerified === false) throw new SsoFailure('failed');
+  if (!email || identity.emailVerified === false)
+    throw new SsoFailure(
+      'failed',
+      email ? 'the provider says the address is not verified' : 'no email claim',
+    );
   if (!sso.domains.includes(emailDomain(email))) throw new SsoFailure('domain');
 
   const userId = await runInTransaction(db, async (trx, hooks) => {
