@@ -18,7 +18,7 @@ const callbackUrl = () => new URL('/api/sso/callback/', window.location.origin).
 export function SingleSignOnSection() {
   const query = useQuery({ queryKey: SSO_QUERY_KEY, queryFn: fetchSso });
   return (
-    <Card>
+    <Card className={styles.section}>
       <h2 className={styles.sectionTitle} id="sso-heading">
         Single sign-on
       </h2>
@@ -79,7 +79,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
   return (
     <>
       <Flash flash={flash} floating />
-      <p className={styles.muted}>
+      <p className={`${styles.muted} ${styles.intro}`}>
         {sso
           ? 'On: people with these addresses can sign in with their university account.'
           : 'Off: everyone signs in with a password.'}{' '}
