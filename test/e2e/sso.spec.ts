@@ -134,9 +134,13 @@ test.describe('single sign-on', () => {
       status: 200,
       body: expect.objectContaining({ email, role: 'student', institution_name: institution.name }),
     });
-    // The account stays: the next sign-in through the institution is the same student.
+    // The account stays: the next sign-in through the institution is the same student. A `next`
+    // that leaves the site (as a forged link would carry it) is dropped: the student lands at home.
     await page.context().clearCookies();
-    await startSignIn(page, institution, email);
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(email);
+    const start = page.getByRole('link', { name: `Sign in with ${institution.name}` });
+    await page.goto(`${await start.getAttribute('href')}&next=${encodeURIComponent('//evil.example/')}`);
     await signInAtProvider(page, email);
     await expect(page).toHaveURL('/survey/');
     expect((await currentUser(page)).body).toMatchObject({ email, role: 'student' });

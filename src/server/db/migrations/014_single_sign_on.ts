@@ -33,8 +33,9 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     )
     .addColumn('nonce', 'varchar(100)', (c) => c.notNull())
     .addColumn('code_verifier', 'varchar(200)', (c) => c.notNull())
-    // Where to go once signed in: a path on this site, already checked.
-    .addColumn('next_path', 'varchar(2000)')
+    // Where to go once signed in: a path on this site, already checked (text: normalising a
+    // path may lengthen it).
+    .addColumn('next_path', 'text')
     .addColumn('expires_at', ...millis())
     .execute();
   await db.schema.createIndex('sso_attempts_expiry_idx').on('sso_attempts').column('expires_at').execute();

@@ -20,6 +20,8 @@ const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404
 const tags = ['single sign-on'];
 /** Discovery is one call per address typed on the login page; plenty for people, a wall for listing domains. */
 const DISCOVERIES_PER_MINUTE = 30;
+/** Each start and callback calls the provider: a person needs a few, a script gets no relay out of it. */
+const SIGN_INS_PER_MINUTE = 20;
 
 const StartQuery = z.object({
   institution: IdParam,
@@ -134,8 +136,9 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         description:
           'Answers 302 to the provider, or to /login/?sso_error=<reason> when the sign-in cannot start. `next` is kept when it stays on this site.',
         querystring: StartQuery,
-        response: { ...Redirect, 400: ErrorResponse },
+        response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
+      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
     },
     async (request, reply) => {
       const next = safeNextPath(request.query.next, new URL(config.mail.linkBase).origin);
@@ -165,8 +168,9 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         description:
           'Answers 302 to where the sign-in was going (or the home of the role), or to /login/?sso_error=<reason>. Each state works once.',
         querystring: CallbackQuery,
-        response: { ...Redirect, 400: ErrorResponse },
+        response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
+      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
     },
     async (request, reply) => {
       try {
