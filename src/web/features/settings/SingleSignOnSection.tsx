@@ -88,7 +88,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
       <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="sso-heading">
         <TextField
           label="Issuer URL"
-          hint="Your provider's address, e.g. https://login.example.edu"
+          hint="Your provider's issuer, exactly as it names itself, e.g. https://login.example.edu"
           type="url"
           inputMode="url"
           autoComplete="off"
