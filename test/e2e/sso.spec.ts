@@ -6,8 +6,9 @@ import {
   SHORT_CODE_TTL_S,
   startTestProvider,
   type TestProvider,
-} from './oidc-provider';
+} from '../helpers/oidc-provider';
 import {
+  baseUrl,
   completeSecondFactorOnScreen,
   createInstitutionWithAdmin,
   createStudent,
@@ -34,10 +35,13 @@ const FAILED = 'Sign-in with your institution did not work. Try again, or sign i
 const EXPIRED = 'That sign-in took too long or was already used. Start again.';
 const UNREACHABLE = "Your institution's sign-in service could not be reached.";
 
+/** The app's callback, registered with the provider. */
+const CALLBACK = () => new URL('/api/sso/callback/', baseUrl()).href;
+
 let provider: TestProvider;
 
 test.beforeAll(async () => {
-  provider = await startTestProvider();
+  provider = await startTestProvider(CALLBACK());
 });
 test.afterAll(async () => {
   await provider.stop();
@@ -210,7 +214,7 @@ test.describe('single sign-on', () => {
 
   test('a provider that is down is explained, and passwords still work', async ({ page, browser }) => {
     const institution = await createInstitutionWithAdmin();
-    const down = await startTestProvider();
+    const down = await startTestProvider(CALLBACK());
     await setUpSso(browser, institution, { issuer: down.issuer });
     await down.stop();
     await startSignIn(page, institution, institution.admin.email);

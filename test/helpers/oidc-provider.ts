@@ -1,10 +1,9 @@
 import type { Server } from 'node:http';
 import net from 'node:net';
 import Provider from 'oidc-provider';
-import { baseUrl } from './support';
 
 /**
- * A real OpenID Connect provider for the single sign-on specs (oidc-provider), on a free loopback
+ * A real OpenID Connect provider for the single sign-on tests (oidc-provider), on a free loopback
  * port: its development sign-in form accepts any login (the address to sign in as) with any
  * password, and every account's address is verified. Three clients, all sending people back to
  * the app's callback: an ordinary one, one whose codes last a second, and one for which the
@@ -38,10 +37,10 @@ function freePort(): Promise<number> {
   });
 }
 
-export async function startTestProvider(): Promise<TestProvider> {
+/** Starts the provider; `redirectUri` is the app's callback, where every client sends people back. */
+export async function startTestProvider(redirectUri: string): Promise<TestProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
-  const redirectUri = new URL('/api/sso/callback/', baseUrl()).href;
   const client = (clientId: string) => ({
     client_id: clientId,
     client_secret: CLIENT_SECRET,
