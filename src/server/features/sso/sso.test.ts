@@ -3,6 +3,12 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import {
+  CLIENT_SECRET,
+  CLIENTS,
+  startTestProvider,
+  type TestProvider,
+} from '../../../../test/helpers/oidc-provider';
 
 /**
  * Who may set up single sign-on, that the client secret never comes back out, and how every
@@ -209,5 +215,144 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
       (await student.post('/api/login/', { email: cast.studentB.email, password: TEST_PASSWORD })).status,
     ).toBe(200);
     await new TestAgent(ctx.app).login(cast.adminA.email, TEST_PASSWORD);
+  });
+});
+
+/**
+ * Walks the provider's own sign-in as a browser would (its development form takes any login as
+ * the address, then asks for consent), and returns the address it sends the browser back to.
+ */
+async function signInAtProvider(authorizationUrl: string, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const go = async (url: string, form?: Record<string, string>) => {
+    const response = await fetch(url, {
+      redirect: 'manual',
+      method: form ? 'POST' : 'GET',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const pair = cookie.split(';')[0] ?? '';
+      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+    return response;
+  };
+  let url = authorizationUrl;
+  for (let step = 0; step < 12; step += 1) {
+    const response = await go(url);
+    const location = response.headers.get('location');
+    if (location?.includes('/api/sso/callback/')) return location;
+    if (location) {
+      url = new URL(location, url).href;
+      continue;
+    }
+    const page = await response.text();
+    const action = page.match(/<form[^>]*action="([^"]+)"/)?.[1];
+    if (!action) throw new Error(`the provider showed no form: ${page.slice(0, 200)}`);
+    const form: Record<string, string> = page.includes('name="login"')
+      ? { prompt: 'login', login: email, password: 'any password' }
+      : { prompt: 'consent' };
+    const submitted = await go(new URL(action, url).href, form);
+    url = new URL(submitted.headers.get('location') ?? '', url).href;
+  }
+  throw new Error('the provider never sent the browser back');
+}
+
+describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let provider: TestProvider;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    provider = await startTestProvider(new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href);
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const saved = await admin.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: {
+        issuer: provider.issuer,
+        client_id: CLIENTS.ordinary,
+        client_secret: CLIENT_SECRET,
+        domains: ['north.edu'],
+        student_password_sign_in: true,
+      },
+    });
+    expect(saved.status).toBe(200);
+  });
+  afterEach(async () => {
+    await provider.stop();
+    await ctx.close();
+  });
+
+  /** Starts at the app, signs in at the provider, and brings the browser back; the callback's answer. */
+  async function signIn(browser: TestAgent, email: string, next?: string) {
+    const query = next ? `&next=${encodeURIComponent(next)}` : '';
+    const started = await browser.get(`/api/sso/start/?institution=${cast.a.id}${query}`);
+    expect(started.status).toBe(302);
+    const back = new URL(await signInAtProvider(String(started.headers.location), email));
+    return {
+      path: `${back.pathname}${back.search}`,
+      answer: await browser.get(`${back.pathname}${back.search}`),
+    };
+  }
+
+  const sessionsOf = (email: string) =>
+    ctx.db.kysely
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.sign_in_method', 'users.role'])
+      .where('users.email', '=', email)
+      .execute();
+
+  it('makes an unknown address of the institution a student, proven, with no password', async () => {
+    const browser = new TestAgent(ctx.app);
+    const { answer } = await signIn(browser, 'new.student@north.edu');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe('/survey/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({
+      email: 'new.student@north.edu',
+      role: 'student',
+      institution_name: 'North University',
+    });
+    expect(await sessionsOf('new.student@north.edu')).toEqual([{ sign_in_method: 'sso', role: 'student' }]);
+    const proofs = await ctx.db.kysely
+      .selectFrom('address_proofs')
+      .select('email')
+      .where('email', '=', 'new.student@north.edu')
+      .execute();
+    expect(proofs).toHaveLength(1);
+    expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
+  });
+
+  it('lets staff keep their role, with no second factor of ours, and keeps a safe next', async () => {
+    const browser = new TestAgent(ctx.app);
+    const { path, answer } = await signIn(browser, cast.adminA.email, '/admin/settings/');
+    expect(answer.headers.location).toBe('/admin/settings/');
+    const user = await browser.get('/api/user/');
+    expect(user.body).toMatchObject({ email: cast.adminA.email, role: 'admin' });
+    expect(user.body).not.toHaveProperty('second_factor');
+    expect((await browser.get('/api/institution/sso/')).status).toBe(200);
+
+    // The same way back a second time: refused, and nobody is signed in by it.
+    const replay = new TestAgent(ctx.app);
+    const again = await replay.get(path);
+    expect(again.headers.location).toBe('/login/?sso_error=expired');
+    expect((await replay.get('/api/user/')).status).toBe(401);
+  });
+
+  it("refuses an address outside the institution's single sign-on domains", async () => {
+    const browser = new TestAgent(ctx.app);
+    const { answer } = await signIn(browser, 'someone@south.edu');
+    expect(answer.headers.location).toBe('/login/?sso_error=domain');
+    expect((await browser.get('/api/user/')).status).toBe(401);
+    expect(
+      await ctx.db.kysely.selectFrom('users').select('id').where('email', '=', 'someone@south.edu').execute(),
+    ).toEqual([]);
   });
 });
