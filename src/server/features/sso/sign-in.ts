@@ -38,7 +38,7 @@ export class SsoFailure extends Error {
   }
 }
 
-function describe(error: unknown): string {
+function summarise(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown error';
 }
 
@@ -94,7 +94,7 @@ async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
   try {
     return await discoverProvider(client);
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', describe(error));
+    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', summarise(error));
   }
 }
 
@@ -138,7 +138,7 @@ export async function completeSsoSignIn(options: {
       codeVerifier: attempt.code_verifier,
     });
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', describe(error));
+    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', summarise(error));
   }
   const email = identity.email;
   if (!email || identity.emailVerified === false)
