@@ -25,6 +25,7 @@ import { passkeyRoutes } from './features/passkeys/routes';
 import { rosterRoutes } from './features/roster/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { shellRoutes } from './features/shell/routes';
+import { ssoRoutes } from './features/sso/routes';
 import { staffRoutes } from './features/staff/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
@@ -208,6 +209,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(institutionRoutes);
+  await app.register(ssoRoutes, { sealKey: sealingKey(secret, 'oidc client secrets') });
   await app.register(caseRoutes);
   await app.register(templateRoutes);
   await app.register(surveyRoutes);

@@ -1,6 +1,7 @@
 /**
- * Every endpoint x {anonymous, student of A, admin, counsellor and viewer of A, admin of B,
- * superuser, admin of A signed in with a password and no second factor yet}, aimed at A's data
+ * Every endpoint x {anonymous, student of A (signed in with a password, and another through
+ * single sign-on), admin, counsellor and viewer of A, admin of B, superuser, admin of A signed in
+ * with a password and no second factor yet}, aimed at A's data
  * and, for routes that take ids or links, at B's: the expected status, no other institution's
  * data in any response (and no student's name or email to a viewer), and nothing changed by a
  * refusal or by a read. An allowed write leaves the other institution exactly as it was.

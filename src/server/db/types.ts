@@ -45,10 +45,36 @@ export interface UsersTable {
 }
 
 /**
- * How a session was signed in: a password alone, a password and then a second factor, or a
- * passkey alone (design section 11). Staff sessions signed in with a password alone reach nothing of staff.
+ * How a session was signed in: a password alone, a password and then a second factor, a
+ * passkey alone, or the institution's single sign-on (design section 11). Staff sessions signed
+ * in with a password alone reach nothing of staff.
  */
-export type SignInMethod = 'password' | 'password_and_second_factor' | 'passkey';
+export type SignInMethod = 'password' | 'password_and_second_factor' | 'passkey' | 'sso';
+
+/** An institution's OpenID Connect provider (design section 11). */
+export interface SsoSettingsTable {
+  institution_id: number;
+  issuer: string;
+  client_id: string;
+  /** Sealed (lib/sealed.ts); null for a public client. */
+  client_secret_sealed: string | null;
+  /** JSON array of lower-case email domains allowed to sign in this way. */
+  domains: string;
+  /** 1 or 0: whether the institution's students may still sign in with a password. */
+  student_password_sign_in: number;
+  updated_at: Millis;
+}
+
+/** A sign-in sent to a provider and not yet back: used once, on any instance. */
+export interface SsoAttemptsTable {
+  /** SHA-256 of the state: the state itself is never stored. */
+  state_hash: string;
+  institution_id: number;
+  nonce: string;
+  code_verifier: string;
+  next_path: string | null;
+  expires_at: Millis;
+}
 
 export interface SessionsTable {
   /** SHA-256 of the cookie value: a stolen database does not yield live sessions. */
@@ -428,6 +454,8 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
+  sso_settings: SsoSettingsTable;
+  sso_attempts: SsoAttemptsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */

@@ -11,6 +11,9 @@ describe('redactUrl', () => {
     expect(redactUrl('/survey/invite/tok_EN-1#top')).toBe('/survey/invite/[redacted]#top');
     expect(redactUrl('/api/survey/LINK/abc%2F123/')).toBe('/api/survey/LINK/[redacted]/');
     expect(redactUrl('/dashboard/?q=1')).toBe('/dashboard/?q=1');
+    expect(redactUrl('/api/sso/callback/?code=abc-123&state=xyz&iss=http%3A%2F%2Fidp')).toBe(
+      '/api/sso/callback/?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp',
+    );
   });
 });
 

@@ -9,9 +9,14 @@ import type { Config } from '../config';
  * their raw or percent-encoded form, so the segment is replaced before a URL reaches a log line.
  */
 const TOKEN_SEGMENT = /(\/(?:link|invite)\/)[^/?#]+/gi;
+/**
+ * The authorization code and state a sign-in provider sends back (`/api/sso/callback/?code=&state=`)
+ * are one-time credentials too, until the callback has used them.
+ */
+const TOKEN_PARAMETER = /([?&](?:code|state)=)[^&#]*/gi;
 
 export function redactUrl(url: string): string {
-  return url.replace(TOKEN_SEGMENT, '$1[redacted]');
+  return url.replace(TOKEN_SEGMENT, '$1[redacted]').replace(TOKEN_PARAMETER, '$1[redacted]');
 }
 
 /** Fastify's own request serializer, with the URL redacted. */

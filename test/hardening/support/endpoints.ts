@@ -239,6 +239,34 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       crisis_resources: [],
     },
   }),
+  'GET /api/institution/sso/': () => ({ method: 'GET', url: '/api/institution/sso/' }),
+  // Each admin sets up their own institution, with its own domain (no one may claim another's).
+  'PUT /api/institution/sso/': ({ world, actor }) => ({
+    method: 'PUT',
+    url: '/api/institution/sso/',
+    body: {
+      issuer: 'https://login.example.edu',
+      client_id: 'wellspring',
+      domains: [(world.actors[actor].institution === 'B' ? world.B : world.A).domain],
+      student_password_sign_in: false,
+    },
+  }),
+  'DELETE /api/institution/sso/': () => ({ method: 'DELETE', url: '/api/institution/sso/' }),
+  'POST /api/sso/discover/': (context) => ({
+    method: 'POST',
+    url: '/api/sso/discover/',
+    body: { email: `someone-${context.unique}@${inst(context).domain}` },
+  }),
+  // The world's provider is down: the sign-in starts and is sent back to the login page at once.
+  'GET /api/sso/start/': (context) => ({
+    method: 'GET',
+    url: `/api/sso/start/?institution=${inst(context).id}&next=%2Fsurvey%2F`,
+  }),
+  // A state no sign-in was started with: back to the login page for everyone.
+  'GET /api/sso/callback/': (context) => ({
+    method: 'GET',
+    url: `/api/sso/callback/?state=forged-${context.unique}&code=forged`,
+  }),
   'GET /api/cases/': () => ({ method: 'GET', url: '/api/cases/?status=all' }),
   'GET /api/cases/:id/': (context) => ({ method: 'GET', url: `/api/cases/${inst(context).caseId}/` }),
   'POST /api/cases/:id/acknowledge/': (context) => ({
@@ -396,6 +424,7 @@ const NO_SECOND_FACTOR = 403;
 const admins = (ok: number): Statuses => ({
   anonymous: 401,
   studentA: 403,
+  studentSso: 403,
   adminA: ok,
   counsellorA: 403,
   viewerA: 403,
@@ -415,6 +444,7 @@ const ownerAdmin = (ok: number): Pick<AccessEntry, 'A' | 'B'> => ({
   A: {
     anonymous: 401,
     studentA: 403,
+    studentSso: 403,
     adminA: ok,
     counsellorA: 403,
     viewerA: 403,
@@ -425,6 +455,7 @@ const ownerAdmin = (ok: number): Pick<AccessEntry, 'A' | 'B'> => ({
   B: {
     anonymous: 401,
     studentA: 403,
+    studentSso: 403,
     adminA: 404,
     counsellorA: 403,
     viewerA: 403,
@@ -448,6 +479,7 @@ const ownerDraft: Pick<AccessEntry, 'A' | 'B'> = {
   A: {
     anonymous: 401,
     studentA: 200,
+    studentSso: 200,
     adminA: 200,
     counsellorA: 200,
     viewerA: 200,
@@ -458,6 +490,7 @@ const ownerDraft: Pick<AccessEntry, 'A' | 'B'> = {
   B: {
     anonymous: 401,
     studentA: 404,
+    studentSso: 404,
     adminA: 404,
     counsellorA: 404,
     viewerA: 404,
@@ -471,6 +504,7 @@ const ownerDraft: Pick<AccessEntry, 'A' | 'B'> = {
 const secondFactor = (admin: number, pending: number): Statuses => ({
   anonymous: 401,
   studentA: 403,
+  studentSso: 403,
   adminA: admin,
   counsellorA: admin,
   viewerA: admin,
@@ -516,11 +550,11 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     ],
   },
   'POST /api/survey/': {
-    A: { ...everyone(403), anonymous: 401, studentA: 200 },
-    B: { ...everyone(403), anonymous: 401, studentA: 404 },
+    A: { ...everyone(403), anonymous: 401, studentA: 200, studentSso: 200 },
+    B: { ...everyone(403), anonymous: 401, studentA: 404, studentSso: 404 },
   },
   'POST /api/survey/link/:hashLink/': {
-    A: { ...everyone(403), anonymous: 200, studentA: 200 },
+    A: { ...everyone(403), anonymous: 200, studentA: 200, studentSso: 200 },
     B: { ...everyone(403), anonymous: 200 },
   },
   // Anyone may ask for a code for an address of the link's institution, and gets the same answer.
@@ -547,6 +581,13 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/audit/export.csv': { A: admins(200) },
   'GET /api/institution/settings/': { A: admins(200) },
   'PUT /api/institution/settings/': { A: admins(200) },
+  'GET /api/institution/sso/': { A: admins(200) },
+  'PUT /api/institution/sso/': { A: admins(200) },
+  'DELETE /api/institution/sso/': { A: admins(200) },
+  // The login page asks before anyone is signed in; the answer names no one.
+  'POST /api/sso/discover/': { A: everyone(200) },
+  'GET /api/sso/start/': { A: everyone(302) },
+  'GET /api/sso/callback/': { A: everyone(302) },
   'GET /api/cases/': { A: namesReaders(200) },
   'GET /api/cases/:id/': ownerCaseWorker(200),
   'POST /api/cases/:id/acknowledge/': ownerCaseWorker(200),
@@ -594,6 +635,7 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     A: {
       anonymous: 401,
       studentA: 403,
+      studentSso: 403,
       adminA: 200,
       counsellorA: 403,
       viewerA: 403,
@@ -604,6 +646,7 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     B: {
       anonymous: 401,
       studentA: 403,
+      studentSso: 403,
       adminA: 404,
       counsellorA: 403,
       viewerA: 403,
@@ -676,6 +719,9 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'DELETE /api/staff/invitations/:id/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/invite/:token/': { actor: 'anonymous', target: 'A', control: 200 },
   'PUT /api/institution/settings/': { actor: 'adminA', target: 'A', control: 200 },
+  'PUT /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
+  'DELETE /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/sso/discover/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/cases/:id/assign/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/cases/:id/notes/': { actor: 'adminA', target: 'A', control: 200 },
@@ -763,6 +809,12 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/audit/export.csv': as('adminA'),
   'GET /api/institution/settings/': as('adminA'),
   'PUT /api/institution/settings/': as('adminA'),
+  'GET /api/institution/sso/': as('adminA'),
+  'PUT /api/institution/sso/': as('adminA'),
+  'DELETE /api/institution/sso/': as('adminA'),
+  'POST /api/sso/discover/': as('anonymous'),
+  'GET /api/sso/start/': as('anonymous'),
+  'GET /api/sso/callback/': as('anonymous'),
   'GET /api/cases/': as('adminA'),
   'GET /api/cases/:id/': as('adminA'),
   'POST /api/cases/:id/acknowledge/': as('adminA'),
@@ -793,7 +845,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
 
 /** Routes whose success is not a JSON body (pages, files, streams); their failures still are. */
 export function answersWithJson(route: RouteKey): boolean {
-  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export)|GET \/api\/audit\/export)/.test(
+  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export)|GET \/api\/audit\/export|GET \/api\/sso\/(start|callback)\/)/.test(
     route,
   );
 }

@@ -18,11 +18,13 @@ import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
 
 /**
  * `pendingAdminA` is an admin of A who signed in with a password and has no second factor yet
- * (design section 11): refused on every staff endpoint until they set one up.
+ * (design section 11): refused on every staff endpoint until they set one up. `studentSso` is a
+ * student of A signed in through A's single sign-on: a student like any other.
  */
 export const ACTORS = [
   'anonymous',
   'studentA',
+  'studentSso',
   'adminA',
   'counsellorA',
   'viewerA',
@@ -295,8 +297,8 @@ export function answersFor(questions: QuestionInfo[], text = 'All good this week
   );
 }
 
-/** Enough waiting invitations for every acceptance the suites send to one institution of a world. */
-const INVITATIONS_PER_WORLD = 8;
+/** Enough waiting invitations for every acceptance the suites send to one institution of a world (one per actor). */
+const INVITATIONS_PER_WORLD = 9;
 
 /** The token of the invitation mailed to an address, read from its mail as the invitee would. */
 export async function mailedInvitationToken(db: Db, email: string): Promise<string> {
@@ -459,6 +461,26 @@ async function addCampaigns(app: FastifyInstance, db: Db, inst: InstitutionWorld
   }
 }
 
+/**
+ * Single sign-on through a provider that is down (a loopback port nothing listens on): settings
+ * to read, change and switch off, and a sign-in that starts and fails fast, never reaching out.
+ */
+async function addSingleSignOn(app: FastifyInstance, inst: InstitutionWorld, admin: Actor) {
+  await expectOk(
+    send(app, admin, {
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      body: {
+        issuer: 'http://127.0.0.1:1',
+        client_id: `wellspring-${inst.key}`,
+        client_secret: `secret-of-${inst.key}`,
+        domains: [inst.domain],
+        student_password_sign_in: true,
+      },
+    }),
+  );
+}
+
 /** An invitation token no request has answered with yet (the last one, once all are used). */
 export function nextInviteToken(inst: InstitutionWorld): string {
   return (inst.inviteTokens.length > 2 ? inst.inviteTokens.pop() : inst.inviteTokens.at(-1)) ?? '';
@@ -488,10 +510,12 @@ export async function createWorld(app: FastifyInstance, db: Db): Promise<World> 
   const pendingAdminA = await user(`pending-admin@${A.domain}`, 'institution_admin', A.id);
   const superuser = await user(`root-${tag}@vendor.example`, 'superuser', null);
   const member = await user(`member@${A.domain}`, 'student', A.id);
+  const studentSso = await user(`sso-student@${A.domain}`, 'student', A.id);
   const actors: Record<AnyActor, Actor> = {
     anonymous: await actorFor(app, db, 'anonymous', null, null),
     studentA: await actorFor(app, db, 'studentA', 'A', studentA),
     studentB: await actorFor(app, db, 'studentB', 'B', studentB),
+    studentSso: await actorFor(app, db, 'studentSso', 'A', studentSso, 'sso'),
     adminA: await actorFor(app, db, 'adminA', 'A', adminA, 'password_and_second_factor'),
     counsellorA: await actorFor(app, db, 'counsellorA', 'A', counsellorA, 'password_and_second_factor'),
     viewerA: await actorFor(app, db, 'viewerA', 'A', viewerA, 'password_and_second_factor'),
@@ -502,6 +526,8 @@ export async function createWorld(app: FastifyInstance, db: Db): Promise<World> 
   const world: World = { tag, A, B, actors, member: { email: member.email, password: TEST_PASSWORD } };
   await addCampaigns(app, db, A, actors.adminA);
   await addCampaigns(app, db, B, actors.adminB);
+  await addSingleSignOn(app, A, actors.adminA);
+  await addSingleSignOn(app, B, actors.adminB);
 
   // Private data in both institutions, written through the API as the product writes it.
   for (const inst of [A, B]) {
@@ -611,6 +637,8 @@ const TABLES = [
   'recovery_codes',
   'passkeys',
   'passkey_challenges',
+  'sso_settings',
+  'sso_attempts',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];
@@ -763,6 +791,12 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
         .selectAll('campaign_invitations')
         .where('campaigns.institution_id', '=', institutionId)
         .execute(),
+    ),
+    sso_settings: json(
+      await k.selectFrom('sso_settings').selectAll().where('institution_id', '=', institutionId).execute(),
+    ),
+    sso_attempts: json(
+      await k.selectFrom('sso_attempts').selectAll().where('institution_id', '=', institutionId).execute(),
     ),
   };
 }

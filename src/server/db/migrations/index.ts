@@ -12,6 +12,7 @@ import * as staffSignIn from './010_staff_sign_in';
 import * as staffTeam from './011_staff_team';
 import * as passkeys from './012_passkeys';
 import * as campaigns from './013_campaigns';
+import * as singleSignOn from './014_single_sign_on';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -31,4 +32,5 @@ export const migrations: Record<string, Migration> = {
   '011_staff_team': staffTeam,
   '012_passkeys': passkeys,
   '013_campaigns': campaigns,
+  '014_single_sign_on': singleSignOn,
 };

@@ -15,6 +15,7 @@ import { createSession, deleteSession, type SessionUser, userHasSecondFactor } f
 import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
+import { studentPasswordRefusal } from '../sso/settings';
 import { type CodeContext, issueCode } from '../verify/codes';
 import * as queries from './queries';
 
@@ -90,6 +91,10 @@ export async function authenticate(options: {
   if (!user || !valid || user.removed_at !== null) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
   await clearLimit(db, throttleKey);
   if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
+  if (user.role === 'student' && user.institution_id !== null) {
+    const refusal = await studentPasswordRefusal(db, user.institution_id);
+    if (refusal) throw new AppError('FORBIDDEN', refusal);
+  }
   return {
     id: user.id,
     email: user.email,

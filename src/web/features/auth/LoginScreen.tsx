@@ -3,9 +3,10 @@ import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
+import { SSO_ERROR_MESSAGES, SSO_ERRORS, type SsoError } from '../../../common/schemas/sso';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
-import { Button } from '../../ui/Button';
+import { Button, buttonClassName } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
@@ -22,6 +23,19 @@ import { login } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from './redirects';
 import { safeNextPath } from './safeNext';
 import { CURRENT_USER_QUERY_KEY, useCurrentUser } from './useCurrentUser';
+import { type SsoOffer, useSsoDiscovery } from './useSsoDiscovery';
+
+/** Why the last sign-in through the institution failed, from the address it sent the browser back to. */
+function ssoErrorOf(raw: string | null): string | null {
+  if (raw === null) return null;
+  const reason = (SSO_ERRORS as readonly string[]).includes(raw) ? (raw as SsoError) : 'failed';
+  return SSO_ERROR_MESSAGES[reason];
+}
+
+/** Where the institution's sign-in starts, carrying the page the visitor was going to. */
+function ssoStartUrl(offer: SsoOffer, next: string | null): string {
+  return next ? `${offer.start_url}&next=${encodeURIComponent(next)}` : offer.start_url;
+}
 
 const SUPERUSER_PAGE_REFUSAL: ModalMessage = {
   title: 'Access denied',
@@ -49,6 +63,9 @@ export function LoginScreen() {
   useDocumentTitle(pageTitle('Login'));
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
+  const ssoError = ssoErrorOf(searchParams.get('sso_error'));
+  const [email, setEmail] = useState('');
+  const sso = useSsoDiscovery(email);
   const navigate = useNavigate();
   const goBack = useGoBack();
   const queryClient = useQueryClient();
@@ -122,6 +139,11 @@ export function LoginScreen() {
       <Card>
         <h1>Login</h1>
         <Lead>{next ? 'Please sign in to continue.' : 'Sign in with your institution account.'}</Lead>
+        {ssoError && (
+          <p className={styles.ssoError} role="alert">
+            {ssoError}
+          </p>
+        )}
         <form className={styles.form} onSubmit={signIn}>
           <TextField
             label="Email"
@@ -130,7 +152,20 @@ export function LoginScreen() {
             autoComplete="username"
             required
             maxLength={EMAIL_MAX_LENGTH}
+            value={email}
+            onChange={(event) => setEmail(event.target.value)}
           />
+          {sso && (
+            <p className={styles.sso}>
+              <a
+                className={buttonClassName({ variant: 'primary', fullWidth: true })}
+                href={ssoStartUrl(sso, next)}
+              >
+                Sign in with {sso.institution_name}
+              </a>
+              <span className={styles.ssoOr}>or with your password:</span>
+            </p>
+          )}
           <TextField
             label="Password"
             name="password"

@@ -13,6 +13,7 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import styles from './Settings.module.css';
+import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
 
 const TITLE = 'Institution settings';
@@ -50,6 +51,7 @@ function Settings() {
       ) : (
         <SettingsForm initial={query.data} />
       )}
+      <SingleSignOnSection />
     </Page>
   );
 }

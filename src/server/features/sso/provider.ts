@@ -1,0 +1,151 @@
+import * as oidc from 'openid-client';
+
+/**
+ * The one place that speaks OpenID Connect to an institution's provider (authorization code flow
+ * with PKCE S256, state and nonce), through openid-client: discovery, the authorization address,
+ * and the code exchange with the checks of the ID token (signature, issuer, audience, nonce).
+ */
+
+/** A provider that does not answer within this long is treated as down; the browser is not kept waiting. */
+export const PROVIDER_TIMEOUT_SECONDS = 5;
+
+export interface ProviderClient {
+  issuer: string;
+  clientId: string;
+  /** Null for a public client (PKCE alone). */
+  clientSecret: string | null;
+}
+
+/** The provider could not be reached or did not answer in time (as opposed to refusing). */
+export class ProviderUnreachable extends Error {}
+
+const NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+  'UND_ERR_SOCKET',
+]);
+
+/** Whether an error (or one it was caused by) is the network failing rather than the provider answering. */
+export function isNetworkFailure(error: unknown): boolean {
+  for (let current = error, depth = 0; current && depth < 5; depth++) {
+    if (current instanceof ProviderUnreachable) return true;
+    if (typeof current !== 'object') return false;
+    const { name, code, message, cause } = current as {
+      name?: unknown;
+      code?: unknown;
+      message?: unknown;
+      cause?: unknown;
+    };
+    if (name === 'TimeoutError' || name === 'AbortError') return true;
+    if (typeof code === 'string' && NETWORK_CODES.has(code)) return true;
+    if (name === 'TypeError' && message === 'fetch failed') return true;
+    current = cause;
+  }
+  return false;
+}
+
+function isLoopbackHttp(issuer: URL): boolean {
+  return issuer.protocol === 'http:';
+}
+
+/** Reads the provider's metadata (its endpoints and keys' address). */
+export async function discoverProvider(client: ProviderClient): Promise<oidc.Configuration> {
+  const issuer = new URL(client.issuer);
+  try {
+    return await oidc.discovery(
+      issuer,
+      client.clientId,
+      client.clientSecret ?? undefined,
+      client.clientSecret === null ? oidc.None() : undefined,
+      {
+        timeout: PROVIDER_TIMEOUT_SECONDS,
+        // Plain http only reaches a provider on this machine: the settings refuse any other.
+        ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
+      },
+    );
+  } catch (error) {
+    if (isNetworkFailure(error)) throw new ProviderUnreachable('provider unreachable', { cause: error });
+    throw error;
+  }
+}
+
+/** What a sign-in keeps until the browser comes back: all random, used once. */
+export interface SignInChecks {
+  state: string;
+  nonce: string;
+  codeVerifier: string;
+}
+
+export function newSignInChecks(): SignInChecks {
+  return {
+    state: oidc.randomState(),
+    nonce: oidc.randomNonce(),
+    codeVerifier: oidc.randomPKCECodeVerifier(),
+  };
+}
+
+export async function authorizationUrl(
+  config: oidc.Configuration,
+  options: { redirectUri: string; checks: SignInChecks; loginHint?: string },
+): Promise<URL> {
+  const { checks } = options;
+  return oidc.buildAuthorizationUrl(config, {
+    redirect_uri: options.redirectUri,
+    scope: 'openid email profile',
+    response_type: 'code',
+    state: checks.state,
+    nonce: checks.nonce,
+    code_challenge: await oidc.calculatePKCECodeChallenge(checks.codeVerifier),
+    code_challenge_method: 'S256',
+    ...(options.loginHint ? { login_hint: options.loginHint } : {}),
+  });
+}
+
+/** Who the provider says signed in, from the verified ID token. */
+export interface ProvenIdentity {
+  email: string | null;
+  /** The email_verified claim; null when the provider does not send it. */
+  emailVerified: boolean | null;
+  name: string | null;
+}
+
+/**
+ * Exchanges the code from the callback address and verifies the ID token (issuer, audience,
+ * signature, expiry, nonce); throws when any check fails or the provider refuses.
+ */
+export async function exchangeCode(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  checks: SignInChecks,
+): Promise<ProvenIdentity> {
+  try {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      expectedState: checks.state,
+      expectedNonce: checks.nonce,
+      pkceCodeVerifier: checks.codeVerifier,
+      idTokenExpected: true,
+    });
+    const idToken = tokens.claims();
+    if (!idToken) throw new Error('no ID token');
+    // Some providers put the address in the ID token, others only behind the userinfo endpoint,
+    // which answers for the same subject only (openid-client checks `sub`).
+    const claims: Record<string, unknown> =
+      typeof idToken.email === 'string'
+        ? idToken
+        : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
+    return {
+      email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null,
+      emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : null,
+      name: typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : null,
+    };
+  } catch (error) {
+    if (isNetworkFailure(error)) throw new ProviderUnreachable('provider unreachable', { cause: error });
+    throw error;
+  }
+}

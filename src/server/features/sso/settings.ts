@@ -1,0 +1,160 @@
+import { z } from 'zod/mini';
+import type { SsoSettingsRequest, SsoSettingsResponse } from '../../../common/schemas/sso';
+import type { Executor } from '../../db/executor';
+import { parseStoredJson } from '../../db/stored-json';
+import { type AuditActor, recordAudit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import { seal, unseal } from '../../lib/sealed';
+import { now } from '../../lib/time';
+import { institutionDomains } from '../institutions/queries';
+import type { ProviderClient } from './provider';
+import * as queries from './queries';
+
+/** An institution's single sign-on as the sign-in uses it; the secret opened. */
+export interface InstitutionSso {
+  institutionId: number;
+  institutionName: string;
+  client: ProviderClient;
+  domains: string[];
+  studentPasswordSignIn: boolean;
+}
+
+const StoredDomains = z.array(z.string());
+
+/** The stored domains of a settings row; none when the stored value no longer reads. */
+export function storedDomains(row: { domains: string }): string[] {
+  return parseStoredJson(StoredDomains, row.domains) ?? [];
+}
+
+export const SSO_NOT_CONFIGURED = 'Single sign-on is not set up for this institution';
+
+/**
+ * The institution's single sign-on, or null when it has none. A sealed secret that no longer
+ * opens (the server secret changed) reads as no secret: the provider then refuses the exchange
+ * and the sign-in fails cleanly, and the admin enters the secret again.
+ */
+export async function readInstitutionSso(
+  db: Executor,
+  institutionId: number,
+  sealKey: Buffer,
+): Promise<InstitutionSso | null> {
+  const row = await queries.ssoSettingsRow(db, institutionId);
+  if (!row) return null;
+  return {
+    institutionId: row.institution_id,
+    institutionName: row.institution_name,
+    client: {
+      issuer: row.issuer,
+      clientId: row.client_id,
+      clientSecret: row.client_secret_sealed === null ? null : unseal(sealKey, row.client_secret_sealed),
+    },
+    domains: storedDomains(row),
+    studentPasswordSignIn: row.student_password_sign_in === 1,
+  };
+}
+
+/** The answer of the settings API: never the secret, only whether one is stored. */
+async function toResponse(db: Executor, institutionId: number): Promise<SsoSettingsResponse> {
+  const row = await queries.ssoSettingsRow(db, institutionId);
+  if (!row) return { success: true, sso: null };
+  return {
+    success: true,
+    sso: {
+      issuer: row.issuer,
+      client_id: row.client_id,
+      has_client_secret: row.client_secret_sealed !== null,
+      domains: storedDomains(row),
+      student_password_sign_in: row.student_password_sign_in === 1,
+    },
+  };
+}
+
+export async function getSsoSettings(options: {
+  db: Executor;
+  institutionId: number;
+  actor: AuditActor;
+}): Promise<SsoSettingsResponse> {
+  await recordAudit(options.db, options.actor, {
+    action: 'sso.read',
+    subject: { type: 'institution', id: options.institutionId },
+  });
+  return toResponse(options.db, options.institutionId);
+}
+
+/**
+ * Sets up or changes single sign-on. Only the institution's own email domains may sign in this
+ * way, so no institution can claim another's students (and an address finds one provider). A
+ * request without a secret keeps the stored one.
+ */
+export async function saveSsoSettings(options: {
+  db: Executor;
+  institutionId: number;
+  actor: AuditActor;
+  sealKey: Buffer;
+  settings: SsoSettingsRequest;
+}): Promise<SsoSettingsResponse> {
+  const { db, institutionId, settings } = options;
+  const own = await institutionDomains(db, institutionId);
+  const foreign = settings.domains.filter((domain) => !own.includes(domain));
+  if (foreign.length > 0)
+    throw new AppError(
+      'BAD_REQUEST',
+      `Only your institution's email domains can sign in this way (${own.join(', ') || 'none set up'}); not ${foreign.join(', ')}`,
+    );
+  const before = await queries.ssoSettingsRow(db, institutionId);
+  const newSecret = settings.client_secret ? seal(options.sealKey, settings.client_secret) : undefined;
+  const row = {
+    institution_id: institutionId,
+    issuer: settings.issuer,
+    client_id: settings.client_id,
+    client_secret_sealed: newSecret ?? before?.client_secret_sealed ?? null,
+    domains: JSON.stringify(settings.domains),
+    student_password_sign_in: settings.student_password_sign_in ? 1 : 0,
+    updated_at: now(),
+  };
+  await queries.saveSsoSettings(db, row);
+  const changed = before
+    ? Object.entries({
+        issuer: before.issuer !== row.issuer,
+        client_id: before.client_id !== row.client_id,
+        client_secret: newSecret !== undefined,
+        domains: before.domains !== row.domains,
+        student_password_sign_in: before.student_password_sign_in !== row.student_password_sign_in,
+      })
+        .filter(([, isChanged]) => isChanged)
+        .map(([field]) => field)
+    : ['enabled'];
+  // The secret itself is never written to the log: only that it changed.
+  await recordAudit(db, options.actor, {
+    action: 'sso.update',
+    subject: { type: 'institution', id: institutionId },
+    detail: { changed },
+  });
+  return toResponse(db, institutionId);
+}
+
+/** Switches single sign-on off: everyone signs in with a password again. */
+export async function disableSso(options: {
+  db: Executor;
+  institutionId: number;
+  actor: AuditActor;
+}): Promise<SsoSettingsResponse> {
+  if (!(await queries.deleteSsoSettings(options.db, options.institutionId)))
+    throw new AppError('NOT_FOUND', SSO_NOT_CONFIGURED);
+  await recordAudit(options.db, options.actor, {
+    action: 'sso.disable',
+    subject: { type: 'institution', id: options.institutionId },
+  });
+  return { success: true, sso: null };
+}
+
+/**
+ * Why a student of this institution may not sign in with a password, or null when they may: the
+ * institution has single sign-on and switched students' passwords off (staff keep theirs, with
+ * their second factor).
+ */
+export async function studentPasswordRefusal(db: Executor, institutionId: number): Promise<string | null> {
+  const row = await queries.ssoSettingsRow(db, institutionId);
+  if (!row || row.student_password_sign_in === 1) return null;
+  return `Students of ${row.institution_name} sign in with their institution account: use "Sign in with ${row.institution_name}" on the login page.`;
+}

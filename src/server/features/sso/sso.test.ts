@@ -1,0 +1,358 @@
+import net from 'node:net';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import {
+  CLIENT_SECRET,
+  CLIENTS,
+  startTestProvider,
+  type TestProvider,
+} from '../../../../test/helpers/oidc-provider';
+
+/**
+ * Who may set up single sign-on, that the client secret never comes back out, and how every
+ * sign-in that cannot work ends on the login page with a reason. Signing in through a real
+ * provider runs in the browser tests (test/e2e/sso.spec.ts).
+ */
+
+/** A loopback port nothing listens on: a provider that is down. */
+function closedPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject()));
+    });
+  });
+}
+
+/** A refusal in the API's shape; the wording is checked where it matters to the person reading it. */
+function expectError(response: { status: number; body: unknown }, status: number, code: string) {
+  expect(response.status).toBe(status);
+  expect(response.body).toEqual({ success: false, code, message: expect.any(String) });
+}
+
+const SECRET = 'provider-client-secret-that-must-stay-here';
+
+describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let adminA: TestAgent;
+  let downIssuer: string;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    adminA = new TestAgent(ctx.app);
+    await adminA.login(cast.adminA.email, TEST_PASSWORD);
+    downIssuer = `http://127.0.0.1:${await closedPort()}`;
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const settings = (overrides: Record<string, unknown> = {}) => ({
+    issuer: downIssuer,
+    client_id: 'wellspring',
+    client_secret: SECRET,
+    domains: ['north.edu'],
+    student_password_sign_in: true,
+    ...overrides,
+  });
+
+  it('keeps the client secret sealed and never returns it', async () => {
+    expect((await adminA.get('/api/institution/sso/')).body).toEqual({ success: true, sso: null });
+    const saved = await adminA.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toEqual({
+      success: true,
+      sso: {
+        issuer: downIssuer,
+        client_id: 'wellspring',
+        has_client_secret: true,
+        domains: ['north.edu'],
+        student_password_sign_in: true,
+      },
+    });
+    const read = await adminA.get('/api/institution/sso/');
+    expect(read.text).not.toContain(SECRET);
+    expect(read.body).toEqual(saved.body);
+    const row = await ctx.db.kysely.selectFrom('sso_settings').selectAll().executeTakeFirstOrThrow();
+    expect(row.client_secret_sealed).not.toContain(SECRET);
+
+    // Saved again without a secret: the stored one stays.
+    const { client_secret: _omitted, ...withoutSecret } = settings({ client_id: 'renamed' });
+    const kept = await adminA.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: withoutSecret,
+    });
+    expect(kept.body).toMatchObject({ sso: { client_id: 'renamed', has_client_secret: true } });
+    const after = await ctx.db.kysely.selectFrom('sso_settings').selectAll().executeTakeFirstOrThrow();
+    expect(after.client_secret_sealed).toBe(row.client_secret_sealed);
+
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'detail'])
+      .where('action', 'like', 'sso.%')
+      .orderBy('id')
+      .execute();
+    expect(audit.map((entry) => entry.action)).toEqual(['sso.read', 'sso.update', 'sso.read', 'sso.update']);
+    expect(JSON.stringify(audit)).not.toContain(SECRET);
+
+    const off = await adminA.delete('/api/institution/sso/');
+    expect(off.body).toEqual({ success: true, sso: null });
+    expectError(await adminA.delete('/api/institution/sso/'), 404, 'NOT_FOUND');
+  });
+
+  it('is for admins of the institution only, and only for its own domains', async () => {
+    const student = new TestAgent(ctx.app);
+    await student.login(cast.studentA.email, TEST_PASSWORD);
+    expectError(await student.get('/api/institution/sso/'), 403, 'FORBIDDEN');
+    expectError(
+      await student.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() }),
+      403,
+      'FORBIDDEN',
+    );
+    expectError(await new TestAgent(ctx.app).get('/api/institution/sso/'), 401, 'UNAUTHENTICATED');
+
+    // Another institution's domain cannot be claimed.
+    const foreign = await adminA.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: settings({ domains: ['south.edu'] }),
+    });
+    expectError(foreign, 400, 'BAD_REQUEST');
+    expect(foreign.body).toMatchObject({ message: expect.stringContaining('south.edu') });
+
+    // The other institution's admin sees and changes only their own.
+    await adminA.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() });
+    const adminB = new TestAgent(ctx.app);
+    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    expect((await adminB.get('/api/institution/sso/')).body).toEqual({ success: true, sso: null });
+    expectError(await adminB.delete('/api/institution/sso/'), 404, 'NOT_FOUND');
+  });
+
+  it.each([
+    ['an issuer that is not https', { issuer: 'http://login.north.edu' }, 'issuer must be an https URL'],
+    ['an issuer that is not a URL', { issuer: 'north' }, 'issuer must be a URL'],
+    ['no client id', { client_id: ' ' }, 'client_id is required'],
+    ['no domain', { domains: [] }, 'At least one email domain is required'],
+    ['a malformed domain', { domains: ['north edu'] }, 'Each domain must look like example.edu'],
+    ['a flag that is not a boolean', { student_password_sign_in: 'yes' }, 'student_password_sign_in'],
+  ])('refuses %s with a 400', async (_what, change, message) => {
+    const response = await adminA.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: settings(change),
+    });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ success: false, message: expect.stringContaining(message) });
+  });
+
+  it('finds the institution from an address, only where single sign-on is on', async () => {
+    const anonymous = new TestAgent(ctx.app);
+    const discover = (email: string) => anonymous.post('/api/sso/discover/', { email });
+    expect((await discover('someone@north.edu')).body).toEqual({ success: true, sso: null });
+    await adminA.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() });
+    expect((await discover('Someone@North.edu')).body).toEqual({
+      success: true,
+      sso: { institution_name: 'North University', start_url: `/api/sso/start/?institution=${cast.a.id}` },
+    });
+    expect((await discover('someone@south.edu')).body).toEqual({ success: true, sso: null });
+    expect((await discover('someone@elsewhere.example')).body).toEqual({ success: true, sso: null });
+    expectError(await discover('not an address'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('sends a sign-in that cannot start back to the login page with a reason', async () => {
+    const browser = new TestAgent(ctx.app);
+    const noSso = await browser.get(`/api/sso/start/?institution=${cast.a.id}`);
+    expect(noSso.status).toBe(302);
+    expect(noSso.headers.location).toBe('/login/?sso_error=failed');
+
+    await adminA.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() });
+    const down = await browser.get(`/api/sso/start/?institution=${cast.a.id}&next=/dashboard/`);
+    expect(down.status).toBe(302);
+    expect(down.headers.location).toBe('/login/?sso_error=unreachable');
+    expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
+
+    expectError(await browser.get('/api/sso/start/?institution=abc'), 400, 'VALIDATION_FAILED');
+  });
+
+  it('refuses a callback whose state it never issued, without signing anyone in', async () => {
+    const browser = new TestAgent(ctx.app);
+    for (const query of ['', '?state=forged&code=abc', '?error=access_denied&state=forged']) {
+      const response = await browser.get(`/api/sso/callback/${query}`);
+      expect(response.status).toBe(302);
+      expect(response.headers.location).toBe('/login/?sso_error=expired');
+    }
+    expect(browser.jar.has('sessionid')).toBe(false);
+  });
+
+  it('refuses a student password sign-in once the institution switches it off; staff keep theirs', async () => {
+    await adminA.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: settings({ student_password_sign_in: false }),
+    });
+    const student = new TestAgent(ctx.app);
+    const refused = await student.post('/api/login/', {
+      email: cast.studentA.email,
+      password: TEST_PASSWORD,
+    });
+    expectError(refused, 403, 'FORBIDDEN');
+    expect(refused.body).toMatchObject({ message: expect.stringContaining('Sign in with North University') });
+    // A wrong password is told what any wrong password is: nothing about the institution.
+    expectError(
+      await student.post('/api/login/', { email: cast.studentA.email, password: 'wrong-password-1' }),
+      401,
+      'UNAUTHENTICATED',
+    );
+    // South's students are not concerned, and North's admin still signs in with a password.
+    expect(
+      (await student.post('/api/login/', { email: cast.studentB.email, password: TEST_PASSWORD })).status,
+    ).toBe(200);
+    await new TestAgent(ctx.app).login(cast.adminA.email, TEST_PASSWORD);
+  });
+});
+
+/**
+ * Walks the provider's own sign-in as a browser would (its development form takes any login as
+ * the address, then asks for consent), and returns the address it sends the browser back to.
+ */
+async function signInAtProvider(authorizationUrl: string, email: string): Promise<string> {
+  const jar = new Map<string, string>();
+  const go = async (url: string, form?: Record<string, string>) => {
+    const response = await fetch(url, {
+      redirect: 'manual',
+      method: form ? 'POST' : 'GET',
+      headers: {
+        cookie: [...jar].map(([name, value]) => `${name}=${value}`).join('; '),
+        ...(form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(form ? { body: new URLSearchParams(form).toString() } : {}),
+    });
+    for (const cookie of response.headers.getSetCookie()) {
+      const pair = cookie.split(';')[0] ?? '';
+      jar.set(pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1));
+    }
+    return response;
+  };
+  let url = authorizationUrl;
+  for (let step = 0; step < 12; step += 1) {
+    const response = await go(url);
+    const location = response.headers.get('location');
+    if (location?.includes('/api/sso/callback/')) return location;
+    if (location) {
+      url = new URL(location, url).href;
+      continue;
+    }
+    const page = await response.text();
+    const action = page.match(/<form[^>]*action="([^"]+)"/)?.[1];
+    if (!action) throw new Error(`the provider showed no form: ${page.slice(0, 200)}`);
+    const form: Record<string, string> = page.includes('name="login"')
+      ? { prompt: 'login', login: email, password: 'any password' }
+      : { prompt: 'consent' };
+    const submitted = await go(new URL(action, url).href, form);
+    url = new URL(submitted.headers.get('location') ?? '', url).href;
+  }
+  throw new Error('the provider never sent the browser back');
+}
+
+describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let provider: TestProvider;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    provider = await startTestProvider(new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href);
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const saved = await admin.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: {
+        issuer: provider.issuer,
+        client_id: CLIENTS.ordinary,
+        client_secret: CLIENT_SECRET,
+        domains: ['north.edu'],
+        student_password_sign_in: true,
+      },
+    });
+    expect(saved.status).toBe(200);
+  });
+  afterEach(async () => {
+    await provider.stop();
+    await ctx.close();
+  });
+
+  /** Starts at the app, signs in at the provider, and brings the browser back; the callback's answer. */
+  async function signIn(browser: TestAgent, email: string, next?: string) {
+    const query = next ? `&next=${encodeURIComponent(next)}` : '';
+    const started = await browser.get(`/api/sso/start/?institution=${cast.a.id}${query}`);
+    expect(started.status).toBe(302);
+    const back = new URL(await signInAtProvider(String(started.headers.location), email));
+    return {
+      path: `${back.pathname}${back.search}`,
+      answer: await browser.get(`${back.pathname}${back.search}`),
+    };
+  }
+
+  const sessionsOf = (email: string) =>
+    ctx.db.kysely
+      .selectFrom('sessions')
+      .innerJoin('users', 'users.id', 'sessions.user_id')
+      .select(['sessions.sign_in_method', 'users.role'])
+      .where('users.email', '=', email)
+      .execute();
+
+  it('makes an unknown address of the institution a student, proven, with no password', async () => {
+    const browser = new TestAgent(ctx.app);
+    const { answer } = await signIn(browser, 'new.student@north.edu');
+    expect(answer.status).toBe(302);
+    expect(answer.headers.location).toBe('/survey/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({
+      email: 'new.student@north.edu',
+      role: 'student',
+      institution_name: 'North University',
+    });
+    expect(await sessionsOf('new.student@north.edu')).toEqual([{ sign_in_method: 'sso', role: 'student' }]);
+    const proofs = await ctx.db.kysely
+      .selectFrom('address_proofs')
+      .select('email')
+      .where('email', '=', 'new.student@north.edu')
+      .execute();
+    expect(proofs).toHaveLength(1);
+    expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
+  });
+
+  it('lets staff keep their role, with no second factor of ours, and keeps a safe next', async () => {
+    const browser = new TestAgent(ctx.app);
+    const { path, answer } = await signIn(browser, cast.adminA.email, '/admin/settings/');
+    expect(answer.headers.location).toBe('/admin/settings/');
+    const user = await browser.get('/api/user/');
+    expect(user.body).toMatchObject({ email: cast.adminA.email, role: 'admin' });
+    expect(user.body).not.toHaveProperty('second_factor');
+    expect((await browser.get('/api/institution/sso/')).status).toBe(200);
+
+    // The same way back a second time: refused, and nobody is signed in by it.
+    const replay = new TestAgent(ctx.app);
+    const again = await replay.get(path);
+    expect(again.headers.location).toBe('/login/?sso_error=expired');
+    expect((await replay.get('/api/user/')).status).toBe(401);
+  });
+
+  it("refuses an address outside the institution's single sign-on domains", async () => {
+    const browser = new TestAgent(ctx.app);
+    const { answer } = await signIn(browser, 'someone@south.edu');
+    expect(answer.headers.location).toBe('/login/?sso_error=domain');
+    expect((await browser.get('/api/user/')).status).toBe(401);
+    expect(
+      await ctx.db.kysely.selectFrom('users').select('id').where('email', '=', 'someone@south.edu').execute(),
+    ).toEqual([]);
+  });
+});

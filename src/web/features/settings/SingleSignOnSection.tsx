@@ -1,0 +1,144 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import type { SsoSettingsResponse } from '../../../common/schemas/sso';
+import { errorMessage } from '../../api';
+import { Button } from '../../ui/Button';
+import { TextAreaField, TextField } from '../../ui/Field';
+import { Flash, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
+import { Card } from '../../ui/Page';
+import { LoadingStatus } from '../admin/AdminOnly';
+import styles from './Settings.module.css';
+import { disableSso, fetchSso, SSO_QUERY_KEY, saveSso } from './ssoApi';
+
+/** Where the provider sends people back: what the admin registers with the provider. */
+const callbackUrl = () => new URL('/api/sso/callback/', window.location.origin).href;
+
+/** Single sign-on through the institution's OpenID Connect provider (design section 11). */
+export function SingleSignOnSection() {
+  const query = useQuery({ queryKey: SSO_QUERY_KEY, queryFn: fetchSso });
+  return (
+    <Card className={styles.section}>
+      <h2 className={styles.sectionTitle} id="sso-heading">
+        Single sign-on
+      </h2>
+      {query.isPending ? (
+        <LoadingStatus>Loading single sign-on...</LoadingStatus>
+      ) : query.isError ? (
+        <LoadError message="Failed to load single sign-on" onRetry={() => void query.refetch()} />
+      ) : (
+        <SingleSignOnForm initial={query.data} />
+      )}
+    </Card>
+  );
+}
+
+const domainList = (text: string) =>
+  text
+    .split(/[\s,;]+/)
+    .map((domain) => domain.trim())
+    .filter(Boolean);
+
+function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
+  const queryClient = useQueryClient();
+  const { flash, showFlash } = useFlash();
+  const sso = initial.sso;
+  const [issuer, setIssuer] = useState(sso?.issuer ?? '');
+  const [clientId, setClientId] = useState(sso?.client_id ?? '');
+  const [clientSecret, setClientSecret] = useState('');
+  const [domains, setDomains] = useState(sso?.domains.join('\n') ?? '');
+  const [studentPasswords, setStudentPasswords] = useState(sso?.student_password_sign_in ?? true);
+
+  const saved = (answer: SsoSettingsResponse, text: string) => {
+    queryClient.setQueryData(SSO_QUERY_KEY, answer);
+    setClientSecret('');
+    showFlash(text);
+  };
+  const save = useMutation({
+    mutationFn: saveSso,
+    onSuccess: (answer) => saved(answer, 'Single sign-on saved.'),
+    onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be saved.'), 'error'),
+  });
+  const switchOff = useMutation({
+    mutationFn: disableSso,
+    onSuccess: (answer) => saved(answer, 'Single sign-on is off: everyone signs in with a password.'),
+    onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be switched off.'), 'error'),
+  });
+
+  function submit(event: FormEvent) {
+    event.preventDefault();
+    save.mutate({
+      issuer: issuer.trim(),
+      client_id: clientId.trim(),
+      ...(clientSecret ? { client_secret: clientSecret } : {}),
+      domains: domainList(domains),
+      student_password_sign_in: studentPasswords,
+    });
+  }
+
+  return (
+    <>
+      <Flash flash={flash} floating />
+      <p className={`${styles.muted} ${styles.intro}`}>
+        {sso
+          ? 'On: people with these addresses can sign in with their university account.'
+          : 'Off: everyone signs in with a password.'}{' '}
+        Register this sign-in address with your provider: <code className={styles.code}>{callbackUrl()}</code>
+      </p>
+      <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="sso-heading">
+        <TextField
+          label="Issuer URL"
+          hint="Your provider's issuer, exactly as it names itself, e.g. https://login.example.edu"
+          type="url"
+          inputMode="url"
+          autoComplete="off"
+          value={issuer}
+          onChange={(event) => setIssuer(event.target.value)}
+        />
+        <TextField
+          label="Client ID"
+          autoComplete="off"
+          value={clientId}
+          onChange={(event) => setClientId(event.target.value)}
+        />
+        <TextField
+          label="Client secret"
+          hint={
+            sso?.has_client_secret
+              ? 'A secret is stored. Leave empty to keep it; type a new one to replace it.'
+              : 'No secret is stored.'
+          }
+          type="password"
+          autoComplete="new-password"
+          value={clientSecret}
+          onChange={(event) => setClientSecret(event.target.value)}
+        />
+        <TextAreaField
+          label="Email domains"
+          hint="Addresses of these domains sign in this way. One per line, e.g. example.edu."
+          rows={2}
+          value={domains}
+          onChange={(event) => setDomains(event.target.value)}
+        />
+        <label className={styles.checkbox}>
+          <input
+            type="checkbox"
+            checked={studentPasswords}
+            onChange={(event) => setStudentPasswords(event.currentTarget.checked)}
+          />
+          Students may also sign in with a password
+        </label>
+        <div className={styles.buttons}>
+          <Button type="submit" busy={save.isPending}>
+            Save single sign-on
+          </Button>
+          {sso && (
+            <Button variant="secondary" busy={switchOff.isPending} onClick={() => switchOff.mutate()}>
+              Switch single sign-on off
+            </Button>
+          )}
+        </div>
+      </form>
+    </>
+  );
+}

@@ -1,0 +1,268 @@
+import { setTimeout as delay } from 'node:timers/promises';
+import type { Browser } from '@playwright/test';
+import {
+  CLIENT_SECRET,
+  CLIENTS,
+  SHORT_CODE_TTL_S,
+  startTestProvider,
+  type TestProvider,
+} from '../helpers/oidc-provider';
+import {
+  baseUrl,
+  completeSecondFactorOnScreen,
+  createInstitutionWithAdmin,
+  createStudent,
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  type Page,
+  SCREEN_WIDTHS,
+  saveScreenshot,
+  signIn,
+  signInWithForm,
+  type TestInstitution,
+  test,
+  uniqueId,
+} from './support';
+
+/**
+ * Design section 11: students and staff sign in with their university account through the
+ * institution's OpenID Connect provider, a real one started here (oidc-provider). Each test sets
+ * up an institution of its own, through the admin API as an admin would.
+ */
+
+const FAILED = 'Sign-in with your institution did not work. Try again, or sign in with your password.';
+const EXPIRED = 'That sign-in took too long or was already used. Start again.';
+const UNREACHABLE = "Your institution's sign-in service could not be reached.";
+
+/** The app's callback, registered with the provider. */
+const CALLBACK = () => new URL('/api/sso/callback/', baseUrl()).href;
+
+let provider: TestProvider;
+
+test.beforeAll(async () => {
+  provider = await startTestProvider(CALLBACK());
+});
+test.afterAll(async () => {
+  await provider.stop();
+});
+
+/** Sets up single sign-on for the institution as its admin does, from a browser of the admin's own. */
+async function setUpSso(
+  browser: Browser,
+  institution: TestInstitution,
+  settings: { issuer?: string; clientId?: string; studentPasswords?: boolean } = {},
+) {
+  const context = await browser.newContext({
+    extraHTTPHeaders: {
+      'X-Forwarded-For': `10.250.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250) + 1}`,
+    },
+  });
+  try {
+    const page = await context.newPage();
+    await signIn(page, institution.admin);
+    const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+    const response = await context.request.put('/api/institution/sso/', {
+      headers: { 'X-CSRFToken': csrf },
+      data: {
+        issuer: settings.issuer ?? provider.issuer,
+        client_id: settings.clientId ?? CLIENTS.ordinary,
+        client_secret: CLIENT_SECRET,
+        domains: [institution.domain],
+        student_password_sign_in: settings.studentPasswords ?? true,
+      },
+    });
+    expect(response.status(), await response.text()).toBe(200);
+    expect(await response.text()).not.toContain(CLIENT_SECRET);
+  } finally {
+    await context.close();
+  }
+}
+
+/** Types the address on the login page and follows the institution's button to the provider. */
+async function startSignIn(page: Page, institution: TestInstitution, email: string, loginPath = '/login/') {
+  await page.goto(loginPath);
+  await page.getByLabel('Email').fill(email);
+  await page.getByRole('link', { name: `Sign in with ${institution.name}` }).click();
+}
+
+/** Signs in at the provider's own (development) form, and agrees to share the address. */
+async function signInAtProvider(page: Page, email: string) {
+  await page.getByPlaceholder('Enter any login').fill(email);
+  await page.getByPlaceholder('and password').fill('any password');
+  await page.getByRole('button', { name: 'Sign-in' }).click();
+  await page.getByRole('button', { name: 'Continue' }).click();
+}
+
+/**
+ * Keeps the browser at the provider once the person agreed: the provider's answer (which issues
+ * the code) is fetched, and the address it would send the browser back to is given to the test
+ * instead. (Redirects cannot be held in the browser itself.)
+ */
+function holdTheWayBack(page: Page): Promise<string> {
+  return new Promise((resolve, reject) => {
+    void page.route(`${provider.issuer}/interaction/**`, async (route) => {
+      if (!route.request().postData()?.includes('prompt=consent')) return route.continue();
+      try {
+        const agreed = await route.fetch({ maxRedirects: 0 });
+        const resume = new URL(agreed.headers().location ?? '', provider.issuer).href;
+        const issued = await page.context().request.get(resume, { maxRedirects: 0 });
+        const location = issued.headers().location ?? '';
+        if (!location.includes('/api/sso/callback/')) throw new Error(`no way back: ${location}`);
+        await route.fulfill({ status: 200, contentType: 'text/plain', body: 'Held at the provider' });
+        resolve(location);
+      } catch (error) {
+        reject(error);
+      }
+    });
+  });
+}
+
+async function currentUser(page: Page) {
+  const response = await page.context().request.get('/api/user/');
+  return { status: response.status(), body: (await response.json()) as Record<string, unknown> };
+}
+
+test.describe('single sign-on', () => {
+  test('a new student signs in with the university account and has an account from then on', async ({
+    page,
+    browser,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    await setUpSso(browser, institution);
+    const email = `new-${uniqueId()}@${institution.domain}`;
+    await startSignIn(page, institution, email);
+    await signInAtProvider(page, email);
+    await expect(page).toHaveURL('/survey/');
+    expect(await currentUser(page)).toEqual({
+      status: 200,
+      body: expect.objectContaining({ email, role: 'student', institution_name: institution.name }),
+    });
+    // The account stays: the next sign-in through the institution is the same student. A `next`
+    // that leaves the site (as a forged link would carry it) is dropped: the student lands at home.
+    await page.context().clearCookies();
+    await page.goto('/login/');
+    await page.getByLabel('Email').fill(email);
+    const start = page.getByRole('link', { name: `Sign in with ${institution.name}` });
+    await page.goto(`${await start.getAttribute('href')}&next=${encodeURIComponent('//evil.example/')}`);
+    await signInAtProvider(page, email);
+    await expect(page).toHaveURL('/survey/');
+    expect((await currentUser(page)).body).toMatchObject({ email, role: 'student' });
+  });
+
+  test('a returning admin keeps the role and is asked for no second factor', async ({ page, browser }) => {
+    const institution = await createInstitutionWithAdmin();
+    // The admin signed in with a password before, and set up an authenticator app then.
+    await setUpSso(browser, institution);
+    await startSignIn(page, institution, institution.admin.email, '/login/?next=/admin/settings/');
+    await signInAtProvider(page, institution.admin.email);
+    await expect(page).toHaveURL('/admin/settings/');
+    await expect(page.getByRole('heading', { level: 1, name: 'Institution settings' })).toBeVisible();
+    const user = await currentUser(page);
+    expect(user.body).toMatchObject({ email: institution.admin.email, role: 'admin' });
+    expect(user.body).not.toHaveProperty('second_factor');
+  });
+
+  test('a token meant for another application is refused', async ({ page, browser }) => {
+    const institution = await createInstitutionWithAdmin();
+    await setUpSso(browser, institution, { clientId: CLIENTS.wrongAudience });
+    const email = `aud-${uniqueId()}@${institution.domain}`;
+    await startSignIn(page, institution, email);
+    await signInAtProvider(page, email);
+    await expect(page).toHaveURL('/login/?sso_error=failed');
+    await expect(page.getByRole('alert')).toHaveText(FAILED);
+    expect((await currentUser(page)).status).toBe(401);
+  });
+
+  test('the address the provider sent back works once', async ({ page, browser }) => {
+    const institution = await createInstitutionWithAdmin();
+    await setUpSso(browser, institution);
+    const email = `replay-${uniqueId()}@${institution.domain}`;
+    await startSignIn(page, institution, email);
+    const callback = page.waitForRequest((request) => request.url().includes('/api/sso/callback/'));
+    await signInAtProvider(page, email);
+    const callbackUrl = (await callback).url();
+    await expect(page).toHaveURL('/survey/');
+
+    // Someone who got hold of the address (a shared computer's history, a log) tries it again.
+    const other = await browser.newPage();
+    try {
+      await other.goto(callbackUrl);
+      await expect(other).toHaveURL('/login/?sso_error=expired');
+      await expect(other.getByRole('alert')).toHaveText(EXPIRED);
+      expect((await currentUser(other)).status).toBe(401);
+    } finally {
+      await other.close();
+    }
+  });
+
+  test('a code used after it expired is refused', async ({ page, browser }) => {
+    const institution = await createInstitutionWithAdmin();
+    await setUpSso(browser, institution, { clientId: CLIENTS.shortLivedCodes });
+    const email = `late-${uniqueId()}@${institution.domain}`;
+    const callbackUrl = holdTheWayBack(page);
+    await startSignIn(page, institution, email);
+    await signInAtProvider(page, email);
+    const url = await callbackUrl;
+    // The browser comes back only once the code has expired (a slow network, a sleeping laptop).
+    await delay((SHORT_CODE_TTL_S + 1) * 1000);
+    await page.goto(url);
+    await expect(page).toHaveURL('/login/?sso_error=failed');
+    await expect(page.getByRole('alert')).toHaveText(FAILED);
+    expect((await currentUser(page)).status).toBe(401);
+  });
+
+  test('a provider that is down is explained, and passwords still work', async ({ page, browser }) => {
+    const institution = await createInstitutionWithAdmin();
+    const down = await startTestProvider(CALLBACK());
+    await setUpSso(browser, institution, { issuer: down.issuer });
+    await down.stop();
+    await startSignIn(page, institution, institution.admin.email);
+    await expect(page).toHaveURL('/login/?sso_error=unreachable');
+    await expect(page.getByRole('alert')).toContainText(UNREACHABLE);
+    await signInWithForm(page, institution.admin);
+    await completeSecondFactorOnScreen(page, institution.admin);
+    await expect(page).toHaveURL('/dashboard/');
+  });
+
+  test('students of an institution that switched their passwords off are sent to its sign-in', async ({
+    page,
+    browser,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    const student = await createStudent(institution);
+    await setUpSso(browser, institution, { studentPasswords: false });
+    await signInWithForm(page, student);
+    await expect(page.getByRole('alertdialog')).toContainText(`Sign in with ${institution.name}`);
+    expect((await currentUser(page)).status).toBe(401);
+  });
+
+  for (const [label, width] of Object.entries(SCREEN_WIDTHS)) {
+    test(`the login page offers the institution's sign-in, and the admin sets it up (${label})`, async ({
+      page,
+      browser,
+    }) => {
+      const institution = await createInstitutionWithAdmin();
+      await setUpSso(browser, institution);
+      await page.setViewportSize({ width, height: 900 });
+      await page.goto('/login/?sso_error=unreachable');
+      await page.getByLabel('Email').fill(`someone@${institution.domain}`);
+      await expect(page.getByRole('link', { name: `Sign in with ${institution.name}` })).toBeVisible();
+      await expectNoA11yViolations(page);
+      await expectNoHorizontalOverflow(page);
+      await saveScreenshot(page, 'sso-login');
+
+      await signIn(page, institution.admin);
+      await page.goto('/admin/settings/');
+      const section = page.getByRole('heading', { level: 2, name: 'Single sign-on' });
+      await expect(section).toBeVisible();
+      await expect(page.getByLabel('Issuer URL')).toHaveValue(provider.issuer);
+      await expect(page.getByLabel('Client secret')).toHaveValue('');
+      await expect(page.getByText('A secret is stored.')).toBeVisible();
+      await section.scrollIntoViewIfNeeded();
+      await expectNoA11yViolations(page);
+      await expectNoHorizontalOverflow(page);
+      await saveScreenshot(page, 'sso-settings');
+    });
+  }
+});

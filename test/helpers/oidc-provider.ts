@@ -1,0 +1,88 @@
+import type { Server } from 'node:http';
+import net from 'node:net';
+import Provider from 'oidc-provider';
+
+/**
+ * A real OpenID Connect provider for the single sign-on tests (oidc-provider), on a free loopback
+ * port: its development sign-in form accepts any login (the address to sign in as) with any
+ * password, and every account's address is verified. Three clients, all sending people back to
+ * the app's callback: an ordinary one, one whose codes last a second, and one for which the
+ * provider misbehaves and issues ID tokens meant for another application.
+ */
+
+export const CLIENT_SECRET = 'provider-secret-for-the-browser-tests';
+export const CLIENTS = {
+  ordinary: 'wellspring',
+  shortLivedCodes: 'wellspring-short-codes',
+  wrongAudience: 'wellspring-wrong-audience',
+} as const;
+/** How long the short-lived client's codes last, in seconds. */
+export const SHORT_CODE_TTL_S = 1;
+
+export interface TestProvider {
+  issuer: string;
+  stop: () => Promise<void>;
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() =>
+        typeof address === 'object' && address ? resolve(address.port) : reject(new Error('No port')),
+      );
+    });
+  });
+}
+
+/** Starts the provider; `redirectUri` is the app's callback, where every client sends people back. */
+export async function startTestProvider(redirectUri: string): Promise<TestProvider> {
+  const port = await freePort();
+  const issuer = `http://127.0.0.1:${port}`;
+  const client = (clientId: string) => ({
+    client_id: clientId,
+    client_secret: CLIENT_SECRET,
+    redirect_uris: [redirectUri],
+    grant_types: ['authorization_code'],
+    response_types: ['code'],
+    token_endpoint_auth_method: 'client_secret_post',
+  });
+  const provider = new Provider(issuer, {
+    clients: Object.values(CLIENTS).map(client),
+    findAccount: (_ctx: unknown, id: string) => ({
+      accountId: id,
+      claims: () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id.split('@')[0]}` }),
+    }),
+    claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
+    features: { devInteractions: { enabled: true } },
+    pkce: { required: () => true },
+    ttl: {
+      AuthorizationCode: (_ctx: unknown, _code: unknown, forClient: { clientId: string }) =>
+        forClient.clientId === CLIENTS.shortLivedCodes ? SHORT_CODE_TTL_S : 60,
+    },
+    cookies: { keys: ['cookie-key-for-the-browser-tests'] },
+  });
+  // The misbehaving case: ID tokens for the wrong-audience client name another application.
+  const issue = provider.IdToken.prototype.issue;
+  provider.IdToken.prototype.issue = function (this: { client?: { clientId?: string } }, ...args: unknown[]) {
+    const real = this.client;
+    if (real?.clientId === CLIENTS.wrongAudience)
+      this.client = new Proxy(real, {
+        get: (target, key) => (key === 'clientId' ? 'another-application' : Reflect.get(target, key)),
+      });
+    return issue.apply(this, args);
+  };
+  const server: Server = await new Promise((resolve) => {
+    const listening = provider.listen(port, '127.0.0.1', () => resolve(listening));
+  });
+  return {
+    issuer,
+    stop: () =>
+      new Promise((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
