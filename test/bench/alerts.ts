@@ -23,6 +23,7 @@ import { findCurrentTemplate } from '../../src/server/features/surveys/queries';
 import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
 import { startSmtpListener } from '../helpers/smtp';
+import { BENCH_SECRET } from './databases';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -30,7 +31,6 @@ const URGENT_SHARE = Number(process.env.BENCH_URGENT_SHARE ?? 0.1);
 const WARM_UP_SECONDS = 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STUDENTS = 200;
-const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
 const SERVER_ROLE = 'alert-benchmark-server';
 const SMTP_ROLE = 'alert-benchmark-smtp';
 const ALERT_CONTACT = 'alerts@bench.edu';
@@ -60,7 +60,12 @@ async function serve(data: ServerData) {
     DATA_DIR: data.dataDir,
     SMTP_URL: data.smtpUrl,
   });
-  const app = await buildApp({ db, config, secret: SECRET, webRoot: path.join(data.dataDir, 'no-web') });
+  const app = await buildApp({
+    db,
+    config,
+    secret: BENCH_SECRET,
+    webRoot: path.join(data.dataDir, 'no-web'),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   port.postMessage({ port: (app.server.address() as { port: number }).port });
   port.once('message', async () => {

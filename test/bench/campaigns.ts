@@ -7,52 +7,15 @@
 // SQLite file database (WAL, synchronous=FULL), and PostgreSQL too when BENCH_DATABASE_URL is
 // set (in a schema of its own, dropped after). BENCH_CAMPAIGN_STUDENTS overrides the size.
 import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
-import pg from 'pg';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import type { Db } from '../../src/server/db';
 import { enqueueMails } from '../../src/server/lib/mail/outbox';
 import { TestAgent } from '../helpers/app';
 import { makeInstitution, makeUser, TEST_PASSWORD } from '../helpers/factories';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
 
 const STUDENTS = Number(process.env.BENCH_CAMPAIGN_STUDENTS ?? 5_000);
-const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
-const postgresUrl = process.env.BENCH_DATABASE_URL;
-
-async function openBenchDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
-  if (kind === 'postgres' && postgresUrl) {
-    const schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { schema });
-    await migrateToLatest(db);
-    return {
-      db,
-      async drop() {
-        await db.close();
-        const cleanup = new pg.Client({ connectionString: postgresUrl });
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'campaign-bench-'));
-  const db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.sqlite') });
-  await migrateToLatest(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 async function countOf(db: Db, table: 'mail_outbox' | 'campaign_invitations'): Promise<number> {
   const row = await db.kysely
@@ -63,12 +26,12 @@ async function countOf(db: Db, table: 'mail_outbox' | 'campaign_invitations'): P
 }
 
 async function benchOn(kind: 'sqlite' | 'postgres') {
-  const { db, drop } = await openBenchDatabase(kind);
+  const { db, drop } = await openBenchDatabase(kind, 'campaign');
   const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
   const app = await buildApp({
     db,
     config,
-    secret: SECRET,
+    secret: BENCH_SECRET,
     webRoot: '/nonexistent',
     mail: { worker: false },
     jobs: { poll: false },
@@ -142,6 +105,6 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
 
 export async function run(): Promise<void> {
   await benchOn('sqlite');
-  if (postgresUrl) await benchOn('postgres');
+  if (benchPostgresUrl) await benchOn('postgres');
   else console.log('PostgreSQL: set BENCH_DATABASE_URL=postgres://... to measure it too');
 }

@@ -1,30 +1,13 @@
-// Dashboard latency at two sizes: an institution of 50,000 students with 1,000,000 answers, and
-// one of 1,000 students with answers in the same proportion. The claim under test: a dashboard
-// request costs the same whatever the number of submissions (rollups kept in the submit
-// transaction), so the large p50 stays within 2x of the small one and under 20 ms.
-//
-// Data is written in bulk (multi-row inserts inside one transaction), then the rollups are built
-// by the same code that rebuilds them in production, so they are exactly what the submit path
-// would have produced. Requests go through the real app over HTTP, one at a time, on a keep-alive
-// connection per target, alternating between the small app, the large app and a bare Fastify JSON
-// route (the HTTP floor), so load from other processes on a shared machine hits all three alike.
-//
-// SQLite file database by default (the embedded production setup, synchronous=FULL); set
-// BENCH_DATABASE_URL=postgres://... to run on PostgreSQL (in a schema of its own, dropped after).
-// BENCH_REQUESTS (default 2000) sets the measured requests per size.
-import crypto from 'node:crypto';
-import fs from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { type Insertable, type Kysely, sql } from 'kysely';
-import pg from 'pg';
 import { DashboardData } from '../../src/common/schemas/dashboard';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import type { Db } from '../../src/server/db';
 import type {
   Database,
   NewUser,
@@ -35,13 +18,12 @@ import type {
 import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { createSession } from '../../src/server/lib/sessions';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const WARM_UP_REQUESTS = 300;
-const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
 const TARGETS = { largeP50Ms: 20, largeToSmallP50: 2 };
 const DAY = 86_400_000;
-const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 interface Size {
   label: string;
@@ -68,40 +50,6 @@ interface Generated {
 }
 
 // ---------------------------------------------------------------- databases
-
-async function openBenchDatabase(): Promise<{ db: Db; drop(): Promise<void>; where: string }> {
-  if (postgresUrl) {
-    const schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { schema });
-    await migrateToLatest(db);
-    return {
-      db,
-      where: `PostgreSQL schema ${schema}`,
-      async drop() {
-        await db.close();
-        const cleanup = new pg.Client({ connectionString: postgresUrl });
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'dashboard-bench-'));
-  const db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.sqlite') });
-  await migrateToLatest(db);
-  return {
-    db,
-    where: 'SQLite file (WAL, synchronous=FULL)',
-    async drop() {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
 
 // ---------------------------------------------------------------- data
 
@@ -446,10 +394,15 @@ interface Prepared {
 
 /** A database of the given size behind the real app, checked to answer with the generated data. */
 async function prepare(size: Size): Promise<Prepared> {
-  const { db, drop, where } = await openBenchDatabase();
+  const { db, drop, where } = await openBenchDatabase(benchPostgresUrl ? 'postgres' : 'sqlite', 'dashboard');
   const { adminId, generated } = await generate(db, size);
   const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
-  const app = await buildApp({ db, config, secret: SECRET, webRoot: path.join(os.tmpdir(), 'no-web-root') });
+  const app = await buildApp({
+    db,
+    config,
+    secret: BENCH_SECRET,
+    webRoot: path.join(os.tmpdir(), 'no-web-root'),
+  });
   const { sessionId } = await createSession(db.kysely, adminId);
   const target = new Target(size.label, `${await listen(app)}/api/dashboard/`, {
     cookie: `sessionid=${sessionId}`,

@@ -1,27 +1,13 @@
-// Roster import: a registrar's CSV of 50,000 students (quoted names with commas, CRLF, a BOM)
-// uploaded through the real route, once onto an empty roster and once again as a re-upload that
-// updates every row. The claim under test: 50,000 rows import in under 10 s. The baseline is
-// csv-parse reading the same file with no checks and no database, measured in the same run.
-//
-// SQLite file database (WAL, synchronous=FULL), and PostgreSQL too when BENCH_DATABASE_URL is
-// set (in a schema of its own, dropped after).
-import crypto from 'node:crypto';
-import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { parse } from 'csv-parse/sync';
-import pg from 'pg';
 import type { RosterImportResponse } from '../../src/common/schemas/roster';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { TestAgent } from '../helpers/app';
 import { makeInstitution, makeUser, TEST_PASSWORD } from '../helpers/factories';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
 
 const ROWS = Number(process.env.BENCH_ROSTER_ROWS ?? 50_000);
 const TARGET_SECONDS = 10;
-const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
-const postgresUrl = process.env.BENCH_DATABASE_URL;
 
 function registrarFile(rows: number, variant: string): string {
   const lines = ['\ufeffName,Email,Group'];
@@ -29,38 +15,6 @@ function registrarFile(rows: number, variant: string): string {
     lines.push(`"Student ${variant}, Number ${index}",student${index}@bench.edu,Group ${index % 40}`);
   }
   return `${lines.join('\r\n')}\r\n`;
-}
-
-async function openBenchDatabase(kind: 'sqlite' | 'postgres'): Promise<{ db: Db; drop(): Promise<void> }> {
-  if (kind === 'postgres' && postgresUrl) {
-    const schema = `bench_${crypto.randomBytes(5).toString('hex')}`;
-    const admin = new pg.Client({ connectionString: postgresUrl });
-    await admin.connect();
-    await admin.query(`CREATE SCHEMA ${schema}`);
-    await admin.end();
-    const db = openDatabase({ kind: 'postgres', url: postgresUrl }, { schema });
-    await migrateToLatest(db);
-    return {
-      db,
-      async drop() {
-        await db.close();
-        const cleanup = new pg.Client({ connectionString: postgresUrl });
-        await cleanup.connect();
-        await cleanup.query(`DROP SCHEMA ${schema} CASCADE`);
-        await cleanup.end();
-      },
-    };
-  }
-  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'roster-bench-'));
-  const db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'bench.sqlite') });
-  await migrateToLatest(db);
-  return {
-    db,
-    async drop() {
-      await db.close();
-      fs.rmSync(dir, { recursive: true, force: true });
-    },
-  };
 }
 
 async function timeUpload(agent: TestAgent, csv: string) {
@@ -78,12 +32,12 @@ async function timeUpload(agent: TestAgent, csv: string) {
 }
 
 async function benchOn(kind: 'sqlite' | 'postgres', parseSeconds: number) {
-  const { db, drop } = await openBenchDatabase(kind);
+  const { db, drop } = await openBenchDatabase(kind, 'roster');
   const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0' });
   const app = await buildApp({
     db,
     config,
-    secret: SECRET,
+    secret: BENCH_SECRET,
     webRoot: '/nonexistent',
     mail: { worker: false },
   });
@@ -126,6 +80,6 @@ export async function run(): Promise<void> {
     `baseline: csv-parse alone reads ${ROWS.toLocaleString('en-US')} rows (${(csv.length / 1e6).toFixed(1)} MB) in ${parseSeconds.toFixed(2)} s`,
   );
   await benchOn('sqlite', parseSeconds);
-  if (postgresUrl) await benchOn('postgres', parseSeconds);
+  if (benchPostgresUrl) await benchOn('postgres', parseSeconds);
   else console.log('PostgreSQL: set BENCH_DATABASE_URL=postgres://... to measure it too');
 }

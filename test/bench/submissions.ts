@@ -20,12 +20,12 @@ import { createInstitution } from '../../src/server/features/institutions/servic
 import { findCurrentTemplate } from '../../src/server/features/surveys/queries';
 import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
+import { BENCH_SECRET } from './databases';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const WARM_UP_SECONDS = 3;
 const STUDENTS = 200;
-const SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
 const SERVER_ROLE = 'submission-benchmark-server';
 const TARGETS = { perSecond: 2000, p99Ms: 100, ofStorageCeiling: 0.8 };
 
@@ -76,7 +76,12 @@ async function serve(data: ServerData) {
   }
   const db = openDatabase({ kind: 'sqlite', file: data.dbFile });
   const config = loadConfig({ LOG_LEVEL: 'silent', SEED_DEMO: '0', DATA_DIR: data.dataDir });
-  const app = await buildApp({ db, config, secret: SECRET, webRoot: path.join(data.dataDir, 'no-web') });
+  const app = await buildApp({
+    db,
+    config,
+    secret: BENCH_SECRET,
+    webRoot: path.join(data.dataDir, 'no-web'),
+  });
   await app.listen({ host: '127.0.0.1', port: 0 });
   port.postMessage({ port: (app.server.address() as { port: number }).port });
   port.once('message', async () => {
