@@ -111,15 +111,19 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     expect(response.status, response.text).toBe(200);
     return response.body.campaigns;
   };
-  const answerInvitation = async (token: string, agent = new TestAgent(ctx.app), extra: object = {}) => {
+  /** Calm answers to every question of the survey the link opens. */
+  const invitationAnswers = async (token: string, agent: TestAgent) => {
     const survey = await agent.get<{ questions: SurveyQuestion[] }>(`/api/survey/invite/${token}/`);
     expect(survey.status, survey.text).toBe(200);
-    const answers = Object.fromEntries(
+    return Object.fromEntries(
       survey.body.questions.map((question) => [
         String(question.id),
         question.question_type === 'text' ? 'Fine.' : '2',
       ]),
     );
+  };
+  const answerInvitation = async (token: string, agent = new TestAgent(ctx.app), extra: object = {}) => {
+    const answers = await invitationAnswers(token, agent);
     return agent.post(`/api/survey/invite/${token}/`, { answers, ...extra });
   };
 
@@ -291,6 +295,27 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
       'NOT_FOUND',
       INVITATION_EXPIRED,
     );
+  });
+
+  it('answers a retry of the same submission as the first time, and stores it once', async () => {
+    await create({ send_now: true });
+    await runJobsAt(MONDAY_8AM);
+    const token = await latestTokenFor('bo@north.edu');
+    const phone = new TestAgent(ctx.app);
+    const answers = await invitationAnswers(token, phone);
+    const submissionId = '6f1c2a44-8a53-4d0e-9b3f-2f1a8c1d9e70';
+    const submit = (submission_id: string) =>
+      phone.post(`/api/survey/invite/${token}/`, { answers, submission_id });
+    const first = await submit(submissionId);
+    expect(first.status, first.text).toBe(200);
+    // The phone never saw the answer and sends the same submission again.
+    const retry = await submit(submissionId);
+    expect(retry.status, retry.text).toBe(200);
+    expect(retry.body).toEqual(first.body);
+    const stored = await ctx.db.kysely.selectFrom('submissions').select('client_submission_id').execute();
+    expect(stored).toEqual([{ client_submission_id: submissionId }]);
+    // A new submission on the used link is refused.
+    expectError(await submit('0d4b7f8e-2c1a-4b3e-8f5d-6a7c9e1b2d30'), 409, 'CONFLICT', INVITATION_USED);
   });
 
   it('opens the survey as the invited student, once per round, and refuses anyone else', async () => {

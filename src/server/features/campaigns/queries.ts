@@ -214,6 +214,25 @@ export function findInvitation(db: Executor, tokenHash: string, options: { forUp
     .executeTakeFirst();
 }
 
+/**
+ * Whether the student has stored a submission with this client id (a random id each new
+ * submission gets): the sign that a request is a retry of that same submission.
+ */
+export async function answeredWith(
+  db: Executor,
+  sent: { institutionId: number; email: string; clientSubmissionId: string },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('submissions as s')
+    .innerJoin('respondents as r', 'r.id', 's.respondent_id')
+    .select('s.id')
+    .where('r.institution_id', '=', sent.institutionId)
+    .where('r.email', '=', sent.email)
+    .where('s.client_submission_id', '=', sent.clientSubmissionId)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
 export async function markAnswered(db: Executor, invitationId: number, at: number) {
   await db
     .updateTable('campaign_invitations')

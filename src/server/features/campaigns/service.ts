@@ -193,20 +193,34 @@ async function resume(trx: Transaction<Database>, campaign: queries.CampaignRow,
   }
 }
 
-/** The invitation a token names, refused unless its link still works. */
+/**
+ * The invitation a token names, refused unless its link still works. `retryOf` is the
+ * submission id a phone sends again when it never saw the answer to its first try: an
+ * invitation that very submission used up still serves it, so the retry is answered as the
+ * first time was (and stores nothing new) instead of "already answered".
+ */
 async function usableInvitation(
   db: Parameters<typeof queries.findInvitation>[0],
   token: string,
   at: number,
-  forUpdate = false,
+  options: { forUpdate?: boolean; retryOf?: string | undefined } = {},
 ) {
   const invitation = isTokenShaped(token)
-    ? await queries.findInvitation(db, tokenHash(token), { forUpdate })
+    ? await queries.findInvitation(db, tokenHash(token), { forUpdate: options.forUpdate ?? false })
     : undefined;
   if (!invitation) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND);
   if (invitation.status === 'cancelled' || Number(invitation.expires_at) <= at)
     throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
-  if (invitation.answered_at !== null) throw new AppError('CONFLICT', INVITATION_USED);
+  if (invitation.answered_at !== null) {
+    const retry =
+      options.retryOf !== undefined &&
+      (await queries.answeredWith(db, {
+        institutionId: invitation.institution_id,
+        email: invitation.email,
+        clientSubmissionId: options.retryOf,
+      }));
+    if (!retry) throw new AppError('CONFLICT', INVITATION_USED);
+  }
   return invitation;
 }
 
@@ -243,7 +257,8 @@ export async function submitInvitationSurvey(options: {
   clientSubmissionId?: string;
 }) {
   const { db, token } = options;
-  const invitation = await usableInvitation(db, token, now());
+  const retryOf = options.clientSubmissionId;
+  const invitation = await usableInvitation(db, token, now(), { retryOf });
   refuseOthers(options.user, invitation.email);
   if (options.schoolEmail !== undefined && options.schoolEmail !== invitation.email)
     throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
@@ -262,8 +277,8 @@ export async function submitInvitationSurvey(options: {
     beforeStore: async (trx) => {
       const at = now();
       // Checked again under lock: two tabs submitting at once use the invitation once.
-      const current = await usableInvitation(trx, token, at, true);
-      await queries.markAnswered(trx, current.id, at);
+      const current = await usableInvitation(trx, token, at, { forUpdate: true, retryOf });
+      if (current.answered_at === null) await queries.markAnswered(trx, current.id, at);
     },
   });
 }
