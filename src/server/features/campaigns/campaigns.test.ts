@@ -280,6 +280,35 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     );
   });
 
+  it('reminds again after a pause: the reminder missed while paused goes out on resume, then the next', async () => {
+    // Recurring: a one-off campaign is finished once its round is out, and cannot be paused.
+    const campaign = await create({ send_now: true, recurring: true, reminder_after_days: 2 });
+    await runJobsAt(MONDAY_8AM);
+    expect((await answerInvitation(await latestTokenFor('ann@north.edu'))).status).toBe(200);
+    const reminders = async () =>
+      (await invitationMails())
+        .filter((mail) => mail.subject.startsWith('Reminder'))
+        .map((mail) => mail.to_address)
+        .sort();
+    expect((await admin.post(`/api/campaigns/${campaign.id}/pause/`)).status).toBe(200);
+    await runJobsAt(MONDAY_8AM + 2 * DAY);
+    expect(await reminders()).toEqual([]);
+    vi.setSystemTime(MONDAY_8AM + 3 * DAY);
+    admin = await adminNow();
+    expect((await admin.post(`/api/campaigns/${campaign.id}/resume/`)).status).toBe(200);
+    await runJobsAt(MONDAY_8AM + 3 * DAY);
+    expect(await reminders()).toEqual(['bo@north.edu', 'student@north.edu']);
+    await runJobsAt(MONDAY_8AM + 4 * DAY);
+    expect(await reminders()).toEqual([
+      'bo@north.edu',
+      'bo@north.edu',
+      'student@north.edu',
+      'student@north.edu',
+    ]);
+    await runJobsAt(MONDAY_8AM + 6 * DAY);
+    expect(await reminders()).toHaveLength(4);
+  });
+
   it('cancels: no more rounds or reminders, and the links stop working', async () => {
     const campaign = await create({ send_now: true, recurring: true });
     await runJobsAt(MONDAY_8AM);

@@ -57,6 +57,8 @@ const ReminderPayload = z.object({
   round: z.number(),
   reminder: z.number(),
   afterInvitationId: z.number(),
+  /** Names a chain of reminders started by a resume; the round's own chain has none. */
+  chain: z.optional(z.string()),
 });
 
 export const ROUND_JOB = 'campaign.round';
@@ -93,7 +95,7 @@ function scheduleReminder(trx: Executor, payload: z.infer<typeof ReminderPayload
     trx,
     { kind: REMINDER_JOB },
     {
-      key: `campaign:${payload.campaignId}:round:${payload.round}:reminder:${payload.reminder}:${payload.afterInvitationId}`,
+      key: `campaign:${payload.campaignId}:round:${payload.round}:reminder:${payload.reminder}:${payload.afterInvitationId}${payload.chain ? `:${payload.chain}` : ''}`,
       runAt,
       payload,
     },
@@ -105,6 +107,35 @@ function reminderTime(campaign: queries.CampaignRow, reminder: number): number |
   if (campaign.reminder_after_days === 0 || reminder > MAX_REMINDERS) return null;
   const due = (campaign.round_started_at ?? 0) + reminder * campaign.reminder_after_days * DAY;
   return due < (campaign.round_expires_at ?? 0) ? due : null;
+}
+
+/**
+ * After a pause, the current round's reminders go on: a reminder that fell due while the
+ * campaign was paused (its job found it paused and stopped the chain) goes out now, the latest
+ * one only, not each one missed; with none missed, the next is scheduled at its time. An
+ * invitation counts its reminders, so a reminder sent already is never sent again.
+ */
+export async function resumeReminders(trx: Executor, campaign: queries.CampaignRow, at: number) {
+  if (campaign.rounds === 0 || Number(campaign.round_expires_at) <= at) return;
+  let reminder = 1;
+  for (let next = 2; ; next += 1) {
+    const nextDue = reminderTime(campaign, next);
+    if (nextDue === null || nextDue > at) break;
+    reminder = next;
+  }
+  const due = reminderTime(campaign, reminder);
+  if (due === null) return;
+  await scheduleReminder(
+    trx,
+    {
+      campaignId: campaign.id,
+      round: campaign.rounds,
+      reminder,
+      afterInvitationId: 0,
+      chain: `resume-${at}`,
+    },
+    Math.max(due, at),
+  );
 }
 
 export function campaignJobs(context: InvitationContext): JobKind[] {

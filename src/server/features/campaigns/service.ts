@@ -11,7 +11,7 @@ import type { CaseOpener } from '../cases/open';
 import { readFollowUpSettings } from '../institutions/settings';
 import { getSurveyOfTemplate, refuseNonStudents, submitSurvey } from '../surveys/service';
 import { isTokenShaped, tokenHash } from './invitations';
-import { groupsOf, scheduleBatch, scheduleRound, slotOf } from './jobs';
+import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';
 import * as queries from './queries';
 import { clockText, minuteOfDay, nextOccurrence } from './schedule';
 
@@ -171,7 +171,8 @@ export async function changeCampaign(options: {
 
 /**
  * Back to active. A round whose time passed while paused goes out at the next slot; the current
- * round's invitations not yet sent are sent now (those sent already are never sent again).
+ * round's invitations not yet sent are sent now (those sent already are never sent again), and
+ * its reminders go on (resumeReminders).
  */
 async function resume(trx: Transaction<Database>, campaign: queries.CampaignRow, at: number) {
   const pending = campaign.next_run_at === null ? null : Number(campaign.next_run_at);
@@ -191,6 +192,7 @@ async function resume(trx: Transaction<Database>, campaign: queries.CampaignRow,
       at,
     );
   }
+  await resumeReminders(trx, campaign, at);
 }
 
 /**
