@@ -153,6 +153,16 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect(cookie(response, 'user_role')?.value).toBe('admin');
     });
 
+    it('sets the role cookie again when it no longer says the role', async () => {
+      await agent.post('/api/login/', { email: cast.studentA.email, password: TEST_PASSWORD });
+      expect(cookie(await agent.get('/api/user/'), 'user_role')).toBeUndefined();
+      agent.jar.set('user_role', 'admin');
+      const user = await agent.get('/api/user/');
+      expect(user.status).toBe(200);
+      expect(cookie(user, 'user_role')?.value).toBe('student');
+      expect(cookie(user, 'is_institution_admin')?.value).toBe('false');
+    });
+
     it('treats the email case-insensitively', async () => {
       const response = await agent.post('/api/login/', {
         email: '  Student@NORTH.edu ',

@@ -18,15 +18,34 @@ export function setSessionCookie(request: FastifyRequest, reply: FastifyReply, s
   });
 }
 
-/** The display cookies of DISPLAY_COOKIES, for the signed-in user. */
-export function setDisplayCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
-  const options = { ...baseOptions(request), httpOnly: false, maxAge: ABSOLUTE_TIMEOUT / 1000 };
-  // A random marker, deliberately unrelated to the session id, so scripts never hold the session.
-  reply.setCookie('auth_token', crypto.randomBytes(16).toString('hex'), options);
-  reply.setCookie('user_email', user.email, options);
+const displayOptions = (request: FastifyRequest) => ({
+  ...baseOptions(request),
+  httpOnly: false,
+  maxAge: ABSOLUTE_TIMEOUT / 1000,
+});
+
+function setRoleCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
+  const options = displayOptions(request);
   reply.setCookie('is_superuser', String(user.role === 'superuser'), options);
   reply.setCookie('is_institution_admin', String(user.role === 'institution_admin'), options);
   reply.setCookie('user_role', roleName(user.role), options);
+}
+
+/** The display cookies of DISPLAY_COOKIES, for the signed-in user. */
+export function setDisplayCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
+  const options = displayOptions(request);
+  // A random marker, deliberately unrelated to the session id, so scripts never hold the session.
+  reply.setCookie('auth_token', crypto.randomBytes(16).toString('hex'), options);
+  reply.setCookie('user_email', user.email, options);
+  setRoleCookies(request, reply, user);
+}
+
+/**
+ * Sets the role's display cookies again when they no longer say the user's role (an admin
+ * changed it since sign-in), so the next page's header is drawn for the role the user has now.
+ */
+export function refreshRoleCookies(request: FastifyRequest, reply: FastifyReply, user: SessionUser) {
+  if (request.cookies.user_role !== roleName(user.role)) setRoleCookies(request, reply, user);
 }
 
 export function clearAuthCookies(request: FastifyRequest, reply: FastifyReply) {

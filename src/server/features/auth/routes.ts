@@ -19,6 +19,7 @@ import {
   clearAuthCookies,
   issueCsrfToken,
   knownDeviceFor,
+  refreshRoleCookies,
   setDisplayCookies,
   setKnownDevice,
   setSessionCookie,
@@ -67,7 +68,9 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
         throw new AppError('UNAUTHENTICATED', 'Not authenticated');
       }
       // Also while a staff sign-in waits for its second factor: the answer says so.
-      return toCurrentUser(requireSession(request));
+      const user = requireSession(request);
+      refreshRoleCookies(request, reply, user);
+      return toCurrentUser(user);
     },
   );
 
