@@ -6,10 +6,14 @@ import { Button, ButtonLink } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
+import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import styles from '../roster/Roster.module.css';
 import { CAMPAIGNS_QUERY_KEY, changeCampaign, fetchCampaigns } from '../schedule/campaignsApi';
 import { isUnauthenticated } from '../templates/templatesApi';
+
+/** The roster's table look: five columns and more do not fit a phone, so each row is a card there. */
+const CAMPAIGN_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'above' }, styles.table);
 
 const TITLE = 'Campaigns';
 
@@ -84,7 +88,7 @@ function CampaignList() {
           <p className={styles.empty}>No campaigns yet. Schedule one for a roster group.</p>
         )}
         {campaigns.data && campaigns.data.length > 0 && (
-          <table className={styles.table}>
+          <table className={CAMPAIGN_TABLE}>
             <thead>
               <tr>
                 <th scope="col">Groups</th>
