@@ -1,7 +1,8 @@
 // Page budgets (design section 6): Lighthouse's mobile defaults (simulated slow 4G, a mid-range
-// phone's CPU) against the real server on a fresh build, for every public page and the shared
-// survey link. Prints, per page and run, the performance and accessibility scores, LCP, TBT, CLS
-// and the compressed JavaScript the page loaded, then each page's median, and fails when a
+// phone's CPU) against the real server on a fresh build, for every public page, the shared survey
+// link and a personal invitation link (a campaign's, read off the mail an SMTP listener receives).
+// Prints, per page and run, the performance and accessibility scores, LCP, TBT, CLS and the
+// compressed JavaScript the page loaded, then each page's median, and fails when a
 // median misses a budget:
 //   performance >= 0.95, accessibility = 1, compressed JavaScript <= 80 KiB.
 // PAGES_RUNS (default 3) sets the runs per page. Chromium is Debian's (CHROMIUM_PATH overrides);
@@ -16,6 +17,7 @@ import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import { E2E_DEMO_PASSWORD } from '../e2e/demo-password';
 import { TestAgent } from '../helpers/app';
 import { ROOT, startServer, stopServer } from '../helpers/server-process';
+import { startSmtpListener } from '../helpers/smtp';
 
 const RUNS = Number(process.env.PAGES_RUNS ?? 3);
 const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 80 * 1024 };
@@ -45,14 +47,48 @@ async function buildWebApp(outDir: string) {
   });
 }
 
-async function demoLinkHash(baseUrl: string): Promise<string> {
+async function demoAdmin(baseUrl: string) {
   const admin = new TestAgent(baseUrl);
   await admin.login('admin@demo.edu', E2E_DEMO_PASSWORD);
   const { body } = await admin.get('/api/survey-templates/');
-  const templates = (body?.templates ?? []) as { used: boolean; hash_link: string }[];
+  const templates = (body?.templates ?? []) as { id: number; used: boolean; hash_link: string }[];
   const active = templates.find((template) => template.used);
   if (!active) throw new Error('Demo University has no active template');
-  return active.hash_link;
+  return { admin, template: active };
+}
+
+const INVITED_STUDENT = 'page.bench@demo.edu';
+
+/**
+ * A personal invitation link, as a student finds it in the mail: the demo admin imports one
+ * student into a group and sends a campaign to it now; the link is read off the mail the test
+ * SMTP listener received.
+ */
+async function invitationPath(baseUrl: string, smtp: Awaited<ReturnType<typeof startSmtpListener>>) {
+  const { admin, template } = await demoAdmin(baseUrl);
+  const roster = await admin.request({
+    method: 'POST',
+    url: '/api/roster/',
+    payload: `name,email,group\nPage Bench,${INVITED_STUDENT},Page budgets\n`,
+    headers: { 'content-type': 'text/csv' },
+  });
+  if (roster.status !== 200) throw new Error(`roster import failed: ${roster.status} ${roster.text}`);
+  const campaign = await admin.post('/api/campaigns/', {
+    template_id: template.id,
+    groups: ['Page budgets'],
+    day: 'Monday',
+    hour: 9,
+    minute: 0,
+    ampm: 'AM',
+    recurring: false,
+    send_now: true,
+    reminder_after_days: 0,
+  });
+  if (campaign.status !== 201) throw new Error(`campaign failed: ${campaign.status} ${campaign.text}`);
+  const mail = await smtp.mailTo(INVITED_STUDENT);
+  const path = /\/survey\/invite\/[A-Za-z0-9_-]+\//.exec(mail.text)?.[0];
+  if (!path) throw new Error(`no invitation link in the mail: ${mail.text}`);
+  return path;
 }
 
 async function measure(url: string, port: number): Promise<Measure> {
@@ -119,7 +155,9 @@ export async function run(): Promise<void> {
   console.log('Building the web app...');
   await buildWebApp(webRoot);
 
+  const smtp = await startSmtpListener();
   const server = await startServer({
+    SMTP_URL: smtp.url,
     DATA_DIR: path.join(workDir, 'data'),
     SEED_DEMO: '1',
     // The demo's password is generated per installation unless chosen: choose the one it signs in with.
@@ -147,7 +185,8 @@ export async function run(): Promise<void> {
       '/login/': '/login/',
       '/register/': '/register/',
       '/demo-survey/': '/demo-survey/',
-      '/survey/link/{hash}/': `/survey/link/${await demoLinkHash(server.baseUrl)}/`,
+      '/survey/link/{hash}/': `/survey/link/${(await demoAdmin(server.baseUrl)).template.hash_link}/`,
+      '/survey/invite/{token}/': await invitationPath(server.baseUrl, smtp),
     };
     console.log(
       `Lighthouse ${RUNS} run(s) per page, mobile defaults. Budgets: performance >= ${BUDGET.performance}, ` +
@@ -180,6 +219,7 @@ export async function run(): Promise<void> {
   } finally {
     chrome.kill();
     await stopServer(server);
+    await smtp.close();
     fs.rmSync(workDir, { recursive: true, force: true });
   }
   if (failures.length) {
