@@ -9,6 +9,7 @@ describe('first paint of the shell', () => {
       '/register/': 'Register',
       '/demo-survey/': 'Student Wellness Check',
       '/survey/link/:hashLink/': 'Student Wellness Check',
+      '/survey/invite/:token/': 'Student Wellness Check',
     };
     for (const [route, heading] of Object.entries(headings)) {
       const markup = firstPaintMarkup(route, 'Wellspring');
@@ -22,6 +23,13 @@ describe('first paint of the shell', () => {
     expect(firstPaintMarkup('/login/', 'Wellspring')).toContain(
       '<div class="Auth_checking" role="status"><span class="Spinner_spinner" aria-hidden="true"></span>Checking authentication...</div>',
     );
+  });
+
+  it('notes the shared link on its page only, not on a personal invitation', () => {
+    expect(firstPaintMarkup('/survey/link/:hashLink/', 'Wellspring')).toContain(
+      'Survey accessed via shared link',
+    );
+    expect(firstPaintMarkup('/survey/invite/:token/', 'Wellspring')).not.toContain('shared link');
   });
 
   it('leaves the screens of signed-in users to the app', () => {

@@ -43,6 +43,20 @@ function card(width: 'narrow' | 'medium', content: string, cardClass = ''): stri
 
 const lead = (text: string) => `<p class="Page_lead">${text}</p>`;
 
+/** features/survey/SurveyFrame.tsx's SurveyLoading: the survey's frame while its questions load. */
+function surveyLoading({ viaLink }: { viaLink: boolean }): string {
+  return card(
+    'medium',
+    '<div class="Survey_toolbar"><button type="button" class="Button_button Button_ghost Button_small">' +
+      '<span aria-hidden="true">←</span> Back</button></div>' +
+      '<h1 class="Survey_title">Student Wellness Check</h1>' +
+      (viaLink ? `<p class="Survey_linkNote">${LINK_ICON}Survey accessed via shared link</p>` : '') +
+      '<div class="Survey_loading" role="status"><span class="Spinner_spinner" aria-hidden="true"></span>' +
+      'Loading survey...</div>',
+    ' Survey_card',
+  );
+}
+
 /** The top of each public screen, as its component renders it (paths as in SCREEN_ROUTES). */
 const SCREENS: Record<string, (productName: string) => string> = {
   // features/landing/Hero.tsx
@@ -80,18 +94,10 @@ const SCREENS: Record<string, (productName: string) => string> = {
     '<div class="Page_card"><h1>Student Wellness Check</h1>' +
     lead('A preview of the check-in students take. Answers in this demo are not saved or sent.') +
     '</div></div>',
-  // features/survey/SurveyFrame.tsx while the questions load (SurveyLoading), opened from a link
-  '/survey/link/:hashLink/': () =>
-    card(
-      'medium',
-      '<div class="Survey_toolbar"><button type="button" class="Button_button Button_ghost Button_small">' +
-        '<span aria-hidden="true">←</span> Back</button></div>' +
-        '<h1 class="Survey_title">Student Wellness Check</h1>' +
-        `<p class="Survey_linkNote">${LINK_ICON}Survey accessed via shared link</p>` +
-        '<div class="Survey_loading" role="status"><span class="Spinner_spinner" aria-hidden="true"></span>' +
-        'Loading survey...</div>',
-      ' Survey_card',
-    ),
+  // features/survey/SurveyFrame.tsx while the questions load (SurveyLoading)
+  '/survey/link/:hashLink/': () => surveyLoading({ viaLink: true }),
+  // features/survey/InvitationSurveyScreen.tsx: the same, without the shared link's note
+  '/survey/invite/:token/': () => surveyLoading({ viaLink: false }),
 };
 
 /**

@@ -23,20 +23,22 @@ export function InvitationSurveyScreen() {
     retry: (count, error) => count < 2 && mayPassOnRetry(error),
   });
 
-  if (survey.isPending || currentUser.isPending) return <SurveyLoading viaLink />;
+  // A personal link is not the shared link: its frame has no "accessed via shared link" note, in
+  // every state, so nothing moves when the form replaces the loading state.
+  if (survey.isPending || currentUser.isPending) return <SurveyLoading viaLink={false} />;
   if (survey.error) {
     // The server says why: not a link of ours, expired, already answered, or someone else's.
     const known = hasErrorCode(survey.error, 'NOT_FOUND', 'CONFLICT', 'FORBIDDEN');
     return (
       <SurveyUnavailable
-        viaLink
+        viaLink={false}
         message={known ? errorMessage(survey.error, LINK_UNAVAILABLE_MESSAGE) : LINK_UNAVAILABLE_MESSAGE}
         onRetry={mayPassOnRetry(survey.error) ? () => void survey.refetch() : undefined}
       />
     );
   }
   const { questions, template_id: templateId, student_name: name, school_email: email } = survey.data;
-  if (questions.length === 0) return <SurveyUnavailable viaLink message={LINK_UNAVAILABLE_MESSAGE} />;
+  if (questions.length === 0) return <SurveyUnavailable viaLink={false} message={LINK_UNAVAILABLE_MESSAGE} />;
   return (
     <SurveyForm
       key={`${templateId}:${token}`}
