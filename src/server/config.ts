@@ -158,8 +158,8 @@ export interface MailConfig {
   /** Where mail is sent; null writes every mail to the server log instead (the embedded default). */
   smtpUrl: string | null;
   /**
-   * SMTP connections kept open side by side. Under load each mail's round trips wait on a busy
-   * event loop, so one connection sends only a few dozen mails a second; alerts need several.
+   * SMTP connections kept open side by side. A connection carries one mail at a time through
+   * its round trips, so it sends only a few dozen mails a second; alerts under load need several.
    */
   smtpConnections: number;
   /** The From header of every mail. */

@@ -12,7 +12,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import { buildApp } from '../../src/server/app';
@@ -24,6 +24,7 @@ import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
 import { startSmtpListener } from '../helpers/smtp';
 import { BENCH_SECRET } from './databases';
+import { startBenchThread } from './threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -88,31 +89,8 @@ const role = isMainThread ? null : (workerData as { role?: string } | null)?.rol
 if (role === SERVER_ROLE) await serve(workerData as ServerData);
 if (role === SMTP_ROLE) await serveSmtp();
 
-/** Runs this file in a worker thread in `data.role`; resolves with its first message and a way to stop it. */
-async function startWorker<Ready>(data: { role: string } & Record<string, unknown>) {
-  // Workers do not inherit tsx's hooks: the worker loads this very file through tsx's API.
-  const self = JSON.stringify(import.meta.url);
-  const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${self}, ${self}))`, {
-    eval: true,
-    execArgv: [],
-    workerData: data,
-  });
-  const ready = await new Promise<Ready>((resolve, reject) => {
-    worker.once('message', (message: Ready) => resolve(message));
-    worker.once('error', reject);
-  });
-  const stop = async () => {
-    await new Promise<void>((resolve) => {
-      worker.once('message', () => resolve());
-      worker.postMessage('close');
-    });
-    await worker.terminate();
-  };
-  return { ready, stop };
-}
-
 async function startServer(dbFile: string, dataDir: string, smtpUrl: string) {
-  const server = await startWorker<{ port: number }>({
+  const server = await startBenchThread<{ port: number }>(import.meta.url, {
     role: SERVER_ROLE,
     dbFile,
     dataDir,
@@ -303,7 +281,7 @@ const median = (values: number[]) =>
 
 export async function run(): Promise<void> {
   const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-alert-bench-'));
-  const smtpWorker = await startWorker<{ url: string }>({ role: SMTP_ROLE });
+  const smtpWorker = await startBenchThread<{ url: string }>(import.meta.url, { role: SMTP_ROLE });
   const smtp = { url: smtpWorker.ready.url, close: smtpWorker.stop };
   try {
     console.log(

@@ -9,7 +9,7 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { isMainThread, parentPort, Worker, workerData } from 'node:worker_threads';
+import { isMainThread, parentPort, workerData } from 'node:worker_threads';
 import autocannon from 'autocannon';
 import SqliteDatabase from 'better-sqlite3';
 import Fastify from 'fastify';
@@ -21,6 +21,7 @@ import { findCurrentTemplate } from '../../src/server/features/surveys/queries';
 import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
 import { BENCH_SECRET } from './databases';
+import { startBenchThread } from './threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
@@ -97,25 +98,13 @@ if (!isMainThread && (workerData as Partial<ServerData> | null)?.role === SERVER
 
 /** Starts a server in a worker thread; resolves with its port and a way to stop it. */
 async function startServer(kind: ServerKind, dbFile: string, dataDir: string) {
-  // Workers do not inherit tsx's hooks: the worker loads this very file through tsx's API.
-  const self = JSON.stringify(import.meta.url);
-  const worker = new Worker(`import('tsx/esm/api').then(({ tsImport }) => tsImport(${self}, ${self}))`, {
-    eval: true,
-    execArgv: [],
-    workerData: { role: SERVER_ROLE, kind, dbFile, dataDir } satisfies ServerData,
-  });
-  const port = await new Promise<number>((resolve, reject) => {
-    worker.once('message', (message: { port: number }) => resolve(message.port));
-    worker.once('error', reject);
-  });
-  const stop = async () => {
-    await new Promise<void>((resolve) => {
-      worker.once('message', () => resolve());
-      worker.postMessage('close');
-    });
-    await worker.terminate();
-  };
-  return { port, stop };
+  const server = await startBenchThread<{ port: number }>(import.meta.url, {
+    role: SERVER_ROLE,
+    kind,
+    dbFile,
+    dataDir,
+  } satisfies ServerData);
+  return { port: server.ready.port, stop: server.stop };
 }
 
 // ---------------------------------------------------------------- data

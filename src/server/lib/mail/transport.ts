@@ -1,6 +1,8 @@
-import nodemailer from 'nodemailer';
 import type { MailConfig } from '../../config';
+import { startTypeScriptThread } from '../threads';
 import type { OutgoingMail } from './outbox';
+import type { SmtpSettings } from './smtp';
+import type { SmtpThreadReply, SmtpThreadRequest } from './smtp-thread';
 
 /** Hands one mail over for delivery; throws when it could not. */
 export interface MailTransport {
@@ -11,12 +13,9 @@ export interface MailTransport {
 /** Where mail goes when no SMTP server is configured: a line the operator can read. */
 export type MailLog = (fields: Record<string, unknown>, message: string) => void;
 
-/** An attempt must end well inside the outbox lease, or another instance could send the mail too. */
-const SMTP_TIMEOUT_MS = 30_000;
-
 /**
- * SMTP through nodemailer when `SMTP_URL` is set. Without it (the embedded default) every mail is
- * written to the server log in full, so a newcomer can read a sign-in code without a mail server.
+ * SMTP when `SMTP_URL` is set. Without it (the embedded default) every mail is written to the
+ * server log in full, so a newcomer can read a sign-in code without a mail server.
  */
 export function createMailTransport(config: MailConfig, log: MailLog): MailTransport {
   if (!config.smtpUrl) {
@@ -30,19 +29,69 @@ export function createMailTransport(config: MailConfig, log: MailLog): MailTrans
       close() {},
     };
   }
-  const transporter = nodemailer.createTransport({
-    url: config.smtpUrl,
-    pool: true,
-    // A batch of due mail is shared among the pooled connections (MailConfig.smtpConnections).
-    maxConnections: config.smtpConnections,
-    connectionTimeout: SMTP_TIMEOUT_MS,
-    greetingTimeout: SMTP_TIMEOUT_MS,
-    socketTimeout: SMTP_TIMEOUT_MS,
+  return threadedSmtpTransport({
+    smtpUrl: config.smtpUrl,
+    smtpConnections: config.smtpConnections,
+    from: config.from,
+  });
+}
+
+const THREAD_ENTRY = new URL('./smtp-thread.ts', import.meta.url).href;
+
+/**
+ * SMTP from a thread of its own, started at the first mail. Composing and writing each mail
+ * (nodemailer's MIME and socket streams) took about 8% of the request thread's time while alerts
+ * went out under submission load (a CPU profile of the alerts benchmark), and each alert waited
+ * for a busy event loop; on their own thread they neither slow submissions nor wait for them.
+ * A thread that dies fails the mails it held (the outbox retries them); the next mail starts
+ * another.
+ */
+function threadedSmtpTransport(settings: SmtpSettings): MailTransport {
+  let thread: MailTransport | null = null;
+  return {
+    send(mail) {
+      if (!thread) {
+        const started = startSmtpThread(settings, () => {
+          if (thread === started) thread = null;
+        });
+        thread = started;
+      }
+      return thread.send(mail);
+    },
+    close() {
+      thread?.close();
+      thread = null;
+    },
+  };
+}
+
+/** One SMTP thread and the mails it holds; `onEnd` is told when the thread has ended. */
+function startSmtpThread(settings: SmtpSettings, onEnd: () => void): MailTransport {
+  const worker = startTypeScriptThread(THREAD_ENTRY, settings);
+  const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
+  let nextId = 0;
+  const failAll = (error: Error) => {
+    for (const waiter of pending.values()) waiter.reject(error);
+    pending.clear();
+  };
+  worker.on('message', (reply: SmtpThreadReply) => {
+    const waiter = pending.get(reply.id);
+    pending.delete(reply.id);
+    if (reply.error === undefined) waiter?.resolve();
+    else waiter?.reject(new Error(reply.error));
+  });
+  worker.on('error', failAll);
+  worker.on('exit', (code) => {
+    failAll(new Error(`the mail thread ended (exit code ${code})`));
+    onEnd();
   });
   return {
-    async send(mail) {
-      await transporter.sendMail({ from: config.from, to: mail.to, subject: mail.subject, text: mail.text });
+    send(mail) {
+      const id = nextId++;
+      const sent = new Promise<void>((resolve, reject) => pending.set(id, { resolve, reject }));
+      worker.postMessage({ id, mail } satisfies SmtpThreadRequest);
+      return sent;
     },
-    close: () => transporter.close(),
+    close: () => worker.postMessage('close' satisfies SmtpThreadRequest),
   };
 }
