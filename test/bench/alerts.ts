@@ -205,8 +205,15 @@ async function loadRun(port: number, survey: Survey, sessionIds: string[], urgen
  * Submission-to-sent time of every alert: each alert mail of a case belongs to the flagged
  * submission filed just before it in the case's trail.
  */
-function alertLatencies(dbFile: string): { latencies: number[]; unsent: number } {
+function alertLatencies(dbFile: string): { latencies: number[]; unsent: number; unsentStates: unknown[] } {
   const sqlite = new SqliteDatabase(dbFile, { readonly: true });
+  // Why a mail is not sent, for the report: its status, attempts and last error.
+  const unsentStates = sqlite
+    .prepare(
+      `select status, attempts, last_error, count(*) as mails from mail_outbox where status <> 'sent'
+       group by status, attempts, last_error`,
+    )
+    .all();
   const events = sqlite
     .prepare(
       `select e.case_id, e.kind, s.created_at from case_events e left join submissions s on s.id = e.submission_id
@@ -239,7 +246,7 @@ function alertLatencies(dbFile: string): { latencies: number[]; unsent: number }
     if (mail.sent_at === null || submitted === undefined) unsent += 1;
     else latencies.push(mail.sent_at - submitted);
   }
-  return { latencies: latencies.sort((a, b) => a - b), unsent };
+  return { latencies: latencies.sort((a, b) => a - b), unsent, unsentStates };
 }
 
 function pendingMail(dbFile: string): number {
@@ -307,6 +314,7 @@ export async function run(): Promise<void> {
           const alerts = alertLatencies(dbFile);
           latencies.push(...alerts.latencies);
           unsent += alerts.unsent;
+          if (alerts.unsentStates.length > 0) console.log('mail not sent:', alerts.unsentStates);
         }
         const label =
           kind === 'calm'
