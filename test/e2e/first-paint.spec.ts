@@ -7,7 +7,7 @@ import {
   saveScreenshot,
   test,
 } from './support';
-import { demoLinkHash } from './survey-helpers';
+import { demoLinkHash, surveyInvitationPath } from './survey-helpers';
 
 /**
  * Design section 6: a student opens a public page on a phone on a slow campus network. The
@@ -67,6 +67,12 @@ const PUBLIC_PAGES: PublicPage[] = [
     path: async () => `/survey/link/${await demoLinkHash()}/`,
     firstPaint: heading('Student Wellness Check'),
     loaded: (page) => expect(page.getByRole('button', { name: 'Submit Survey' })).toBeVisible(WAIT),
+  },
+  {
+    name: 'survey-invite',
+    path: surveyInvitationPath,
+    firstPaint: heading('Student Wellness Check'),
+    loaded: (page) => expect(page.getByLabel('Full Name')).toHaveValue('Invited Student', WAIT),
   },
 ];
 

@@ -1,7 +1,17 @@
 import path from 'node:path';
 import { type APIRequestContext, type Locator, request } from '@playwright/test';
 import Database from 'better-sqlite3';
-import { type Account, baseUrl, completeSecondFactor, createAdmin, expect, type Page } from './support';
+import {
+  type Account,
+  baseUrl,
+  completeSecondFactor,
+  createAdmin,
+  createInstitutionWithAdmin,
+  expect,
+  mailsTo,
+  type Page,
+  waitForMails,
+} from './support';
 
 /**
  * Fixtures and steps shared by the survey specs. Everything goes through the real server: staff
@@ -68,6 +78,42 @@ export function demoLinkHash(): Promise<string> {
       return active.hash_link;
     });
   return demoLink;
+}
+
+/**
+ * A personal invitation link as a student finds it in the mail: a new institution's admin
+ * imports one student and sends a campaign to them now; the link is read off the mail.
+ */
+export async function surveyInvitationPath(): Promise<string> {
+  const institution = await createInstitutionWithAdmin();
+  const student = `invited@${institution.domain}`;
+  const { api, csrf } = await apiSession(institution.admin);
+  const roster = await api.post('/api/roster/', {
+    headers: { 'X-CSRFToken': await csrf(), 'Content-Type': 'text/csv' },
+    data: `name,email,group\nInvited Student,${student},Year 1\n`,
+  });
+  expect(roster.status(), await roster.text()).toBe(200);
+  const template = (await listTemplates(institution.admin)).find((candidate) => candidate.used);
+  const campaign = await api.post('/api/campaigns/', {
+    headers: { 'X-CSRFToken': await csrf() },
+    data: {
+      template_id: template?.id,
+      groups: ['Year 1'],
+      day: 'Monday',
+      hour: 9,
+      minute: 0,
+      ampm: 'AM',
+      recurring: false,
+      send_now: true,
+      reminder_after_days: 0,
+    },
+  });
+  expect(campaign.status(), await campaign.text()).toBe(201);
+  await api.dispose();
+  await waitForMails(student, 1);
+  const link = /\/survey\/invite\/[A-Za-z0-9_-]+\//.exec(mailsTo(student)[0]?.text ?? '')?.[0];
+  if (!link) throw new Error(`No invitation link in the mail to ${student}`);
+  return link;
 }
 
 /** Submissions stored for an email, read straight from this run's database. */
