@@ -103,6 +103,13 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
     expect(statuses.filter((status) => status === 'resolved')).toHaveLength(1);
     expect(statuses.filter((status) => status === 'in_progress')).toHaveLength(1);
     expect(list.body.cases.find((row) => row.tier === 'urgent')?.status).toBe('new');
+    // The answers are back-dated, but the cases wait like new ones: none is overdue yet.
+    const deadlines = await ctx.db.kysely
+      .selectFrom('cases')
+      .select(['opened_at', 'acknowledge_by'])
+      .execute();
+    expect(deadlines.length).toBe(flagged.length);
+    for (const { opened_at, acknowledge_by } of deadlines) expect(acknowledge_by).toBeGreaterThan(opened_at);
 
     // The urgent case's alert waits in the outbox for the admin, as after a live submission.
     const alerts = await ctx.db.kysely

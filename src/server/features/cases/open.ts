@@ -35,8 +35,10 @@ async function fileInCase(
   flagged: FlaggedSubmission,
   at: number,
 ): Promise<number> {
+  // The window runs from when the answer is filed: the same moment for a live answer, while the
+  // demo seed's back-dated answers open cases that wait like new ones rather than overdue ones.
   const deadline = addLocalMinutes(
-    flagged.submittedAt,
+    Math.max(flagged.submittedAt, at),
     ackWindowMinutes(settings, flagged.tier),
     settings.timeZone,
   );
