@@ -1,5 +1,9 @@
+import type { Selectable } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { SsoAttemptsTable, SsoSettingsTable } from '../../db/types';
+
+/** A sign-in on its way through the provider, as stored. */
+export type SsoAttempt = Selectable<SsoAttemptsTable>;
 
 export function ssoSettingsRow(db: Executor, institutionId: number) {
   return db
@@ -46,7 +50,7 @@ export async function insertAttempt(db: Executor, attempt: SsoAttemptsTable) {
  * Takes an attempt out: the one statement that both reads and deletes it, so of two callbacks
  * with the same state (on one instance or two), only one gets it.
  */
-export function takeAttempt(db: Executor, stateHash: string) {
+export function takeAttempt(db: Executor, stateHash: string): Promise<SsoAttempt | undefined> {
   return db.deleteFrom('sso_attempts').where('state_hash', '=', stateHash).returningAll().executeTakeFirst();
 }
 

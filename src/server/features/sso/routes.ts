@@ -111,7 +111,9 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
 const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey }) => {
   const { db, config } = app;
   const redirectUri = new URL('/api/sso/callback/', config.mail.linkBase).href;
-  const loginWithError = (reason: string) => `/login/?sso_error=${encodeURIComponent(reason)}`;
+  /** The login screen with the reason a sign-in failed, still on its way to `next` if there was one. */
+  const loginWithError = (failure: SsoFailure, next: string | null | undefined) =>
+    `/login/?sso_error=${encodeURIComponent(failure.reason)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
 
   app.post(
     '/api/sso/discover/',
@@ -134,7 +136,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         tags,
         summary: "Redirect to the institution's provider to sign in",
         description:
-          'Answers 302 to the provider, or to /login/?sso_error=<reason> when the sign-in cannot start. `next` is kept when it stays on this site.',
+          'Answers 302 to the provider, or to /login/?sso_error=<reason>&next=<next> when the sign-in cannot start. `next` is kept when it stays on this site.',
         querystring: StartQuery,
         response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
@@ -154,7 +156,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
         request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on could not start');
-        return reply.redirect(loginWithError(error.reason), 302);
+        return reply.redirect(loginWithError(error, next), 302);
       }
     },
   );
@@ -166,7 +168,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         tags,
         summary: 'Where the provider sends the browser back; signs in and redirects',
         description:
-          'Answers 302 to where the sign-in was going (or the home of the role), or to /login/?sso_error=<reason>. Each state works once.',
+          'Answers 302 to where the sign-in was going (or the home of the role), or to /login/?sso_error=<reason>, with that `next` kept. Each state works once.',
         querystring: CallbackQuery,
         response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
@@ -190,7 +192,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
         request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on refused');
-        return reply.redirect(loginWithError(error.reason), 302);
+        return reply.redirect(loginWithError(error, error.next), 302);
       }
     },
   );

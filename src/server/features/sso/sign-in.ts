@@ -33,6 +33,8 @@ export class SsoFailure extends Error {
     readonly reason: SsoError,
     /** What the provider or the checks said, for the server log (never shown to the visitor). */
     readonly detail?: string,
+    /** Where the sign-in was going, when known: the login screen keeps it for the next try. */
+    readonly next?: string | null,
   ) {
     super(`single sign-on failed: ${reason}`);
   }
@@ -106,6 +108,16 @@ export interface SsoSignedIn {
   destination: string;
 }
 
+/** The provider sending the browser back, and who the browser is. */
+interface SsoCallback {
+  db: Kysely<Database>;
+  sealKey: Buffer;
+  callbackUrl: URL;
+  state: string | undefined;
+  visitorHash: string;
+  previousSessionIdHash: string | undefined;
+}
+
 /**
  * Completes a sign-in when the provider sends the browser back. The attempt is taken out of the
  * database first, so its state works once whatever happens next. The address must be one of the
@@ -114,19 +126,27 @@ export interface SsoSignedIn {
  * ours (design section 11: the institution's sign-in stands in for it); students sign in, and an
  * address with no account becomes a student of the institution.
  */
-export async function completeSsoSignIn(options: {
-  db: Kysely<Database>;
-  sealKey: Buffer;
-  callbackUrl: URL;
-  state: string | undefined;
-  visitorHash: string;
-  previousSessionIdHash: string | undefined;
-}): Promise<SsoSignedIn> {
-  const { db } = options;
-  if (!options.state) throw new SsoFailure('expired');
+export async function completeSsoSignIn(options: SsoCallback): Promise<SsoSignedIn> {
+  const { db, state } = options;
+  if (!state) throw new SsoFailure('expired');
   const at = now();
-  const attempt = await queries.takeAttempt(db, hashState(options.state));
+  const attempt = await queries.takeAttempt(db, hashState(state));
   if (!attempt || attempt.expires_at < at) throw new SsoFailure('expired');
+  try {
+    return await signInWithAttempt({ ...options, state }, attempt, at);
+  } catch (error) {
+    if (!(error instanceof SsoFailure)) throw error;
+    throw new SsoFailure(error.reason, error.detail, attempt.next_path);
+  }
+}
+
+/** The rest of completeSsoSignIn, once the attempt is taken. */
+async function signInWithAttempt(
+  options: SsoCallback & { state: string },
+  attempt: queries.SsoAttempt,
+  at: number,
+): Promise<SsoSignedIn> {
+  const { db } = options;
   const sso = await readInstitutionSso(db, attempt.institution_id, options.sealKey);
   if (!sso) throw new SsoFailure('failed');
   const config = await providerConfig(sso.client);

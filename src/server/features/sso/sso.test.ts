@@ -175,7 +175,10 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
     await adminA.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings() });
     const down = await browser.get(`/api/sso/start/?institution=${cast.a.id}&next=/dashboard/`);
     expect(down.status).toBe(302);
-    expect(down.headers.location).toBe('/login/?sso_error=unreachable');
+    // Still on its way: the login screen keeps where the sign-in was going.
+    expect(down.headers.location).toBe('/login/?sso_error=unreachable&next=%2Fdashboard%2F');
+    const unsafe = await browser.get(`/api/sso/start/?institution=${cast.a.id}&next=//evil.example/`);
+    expect(unsafe.headers.location).toBe('/login/?sso_error=unreachable');
     expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
 
     expectError(await browser.get('/api/sso/start/?institution=abc'), 400, 'VALIDATION_FAILED');
@@ -350,6 +353,9 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     const browser = new TestAgent(ctx.app);
     const { answer } = await signIn(browser, 'someone@south.edu');
     expect(answer.headers.location).toBe('/login/?sso_error=domain');
+    // A refused sign-in that was on its way somewhere sends the visitor back to try again from there.
+    const withNext = await signIn(new TestAgent(ctx.app), 'someone@south.edu', '/survey/');
+    expect(withNext.answer.headers.location).toBe('/login/?sso_error=domain&next=%2Fsurvey%2F');
     expect((await browser.get('/api/user/')).status).toBe(401);
     expect(
       await ctx.db.kysely.selectFrom('users').select('id').where('email', '=', 'someone@south.edu').execute(),
