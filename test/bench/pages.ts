@@ -16,6 +16,7 @@ import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import { E2E_DEMO_PASSWORD } from '../e2e/demo-password';
 import { TestAgent } from '../helpers/app';
+import { campaignRequest } from '../helpers/campaigns';
 import { ROOT, startServer, stopServer } from '../helpers/server-process';
 import { startSmtpListener } from '../helpers/smtp';
 
@@ -73,17 +74,10 @@ async function invitationPath(baseUrl: string, smtp: Awaited<ReturnType<typeof s
     headers: { 'content-type': 'text/csv' },
   });
   if (roster.status !== 200) throw new Error(`roster import failed: ${roster.status} ${roster.text}`);
-  const campaign = await admin.post('/api/campaigns/', {
-    template_id: template.id,
-    groups: ['Page budgets'],
-    day: 'Monday',
-    hour: 9,
-    minute: 0,
-    ampm: 'AM',
-    recurring: false,
-    send_now: true,
-    reminder_after_days: 0,
-  });
+  const campaign = await admin.post(
+    '/api/campaigns/',
+    campaignRequest(template.id, ['Page budgets'], { send_now: true, reminder_after_days: 0 }),
+  );
   if (campaign.status !== 201) throw new Error(`campaign failed: ${campaign.status} ${campaign.text}`);
   const mail = await smtp.mailTo(INVITED_STUDENT);
   const path = /\/survey\/invite\/[A-Za-z0-9_-]+\//.exec(mail.text)?.[0];

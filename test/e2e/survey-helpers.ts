@@ -1,6 +1,7 @@
 import path from 'node:path';
 import { type APIRequestContext, type Locator, request } from '@playwright/test';
 import Database from 'better-sqlite3';
+import { campaignRequest } from '../helpers/campaigns';
 import {
   type Account,
   baseUrl,
@@ -94,19 +95,10 @@ export async function surveyInvitationPath(): Promise<string> {
   });
   expect(roster.status(), await roster.text()).toBe(200);
   const template = (await listTemplates(institution.admin)).find((candidate) => candidate.used);
+  if (!template) throw new Error(`${institution.name} has no active template`);
   const campaign = await api.post('/api/campaigns/', {
     headers: { 'X-CSRFToken': await csrf() },
-    data: {
-      template_id: template?.id,
-      groups: ['Year 1'],
-      day: 'Monday',
-      hour: 9,
-      minute: 0,
-      ampm: 'AM',
-      recurring: false,
-      send_now: true,
-      reminder_after_days: 0,
-    },
+    data: campaignRequest(template.id, ['Year 1'], { send_now: true, reminder_after_days: 0 }),
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   await api.dispose();

@@ -17,6 +17,7 @@ import { createStaffAccount } from '../../src/server/features/auth/service';
 import { createCampaign } from '../../src/server/features/campaigns/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { importRoster } from '../../src/server/features/roster/service';
+import { campaignRequest } from '../helpers/campaigns';
 import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { startSmtpListener } from '../helpers/smtp';
@@ -77,17 +78,7 @@ async function seedCampaign(db: Db, students: number) {
   const campaign = await createCampaign({
     db: db.kysely,
     actor,
-    request: {
-      template_id: template.template_id,
-      groups: ['Everyone'],
-      day: 'Monday',
-      hour: 9,
-      minute: 0,
-      ampm: 'AM',
-      recurring: false,
-      send_now: true,
-      reminder_after_days: 2,
-    },
+    request: campaignRequest(template.template_id, ['Everyone'], { send_now: true }),
   });
   return campaign.id;
 }

@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
@@ -67,18 +68,8 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     vi.useRealTimers();
   });
 
-  const request = (overrides: Partial<CampaignRequest> = {}): CampaignRequest => ({
-    template_id: templateId,
-    groups: ['Year 1'],
-    day: 'Monday',
-    hour: 9,
-    minute: 0,
-    ampm: 'AM',
-    recurring: false,
-    send_now: false,
-    reminder_after_days: 2,
-    ...overrides,
-  });
+  const request = (overrides: Partial<CampaignRequest> = {}) =>
+    campaignRequest(templateId, ['Year 1'], overrides);
   const create = async (overrides: Partial<CampaignRequest> = {}) => {
     const response = await admin.post<{ campaign: Campaign }>('/api/campaigns/', request(overrides));
     expect(response.status, response.text).toBe(201);
