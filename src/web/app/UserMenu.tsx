@@ -1,4 +1,4 @@
-import { useEffect, useId, useRef, useState } from 'react';
+import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import styles from './Header.module.css';
 
@@ -30,26 +30,30 @@ export function UserMenu({ buttonLabel, links, onLogout, badge = false }: UserMe
   // biome-ignore lint/correctness/useExhaustiveDependencies: closing is the point of a location change.
   useEffect(() => setOpen(false), [location.pathname]);
 
-  useEffect(() => {
+  // Attached as the menu opens (a layout effect runs with the render): a click outside straight
+  // after opening must find it, and plain effects run in a later task.
+  useLayoutEffect(() => {
     if (!open) return;
     const closeOnOutsidePointer = (event: PointerEvent) => {
       if (!containerRef.current?.contains(event.target as Node)) setOpen(false);
     };
-    const closeOnEscape = (event: KeyboardEvent) => {
-      if (event.key !== 'Escape') return;
-      setOpen(false);
-      buttonRef.current?.focus();
-    };
     document.addEventListener('pointerdown', closeOnOutsidePointer);
-    document.addEventListener('keydown', closeOnEscape);
-    return () => {
-      document.removeEventListener('pointerdown', closeOnOutsidePointer);
-      document.removeEventListener('keydown', closeOnEscape);
-    };
+    return () => document.removeEventListener('pointerdown', closeOnOutsidePointer);
   }, [open]);
 
   function menuItems(): HTMLElement[] {
     return Array.from(containerRef.current?.querySelectorAll<HTMLElement>('[data-menu-item]') ?? []);
+  }
+
+  // Escape is handled here rather than on the document: focus is inside the menu while it is
+  // open (leaving closes it), and this handler is in place from the render that opened it.
+  function onKeyDown(event: React.KeyboardEvent) {
+    if (event.key === 'Escape' && open) {
+      setOpen(false);
+      buttonRef.current?.focus();
+      return;
+    }
+    moveFocus(event);
   }
 
   function moveFocus(event: React.KeyboardEvent) {
@@ -74,7 +78,7 @@ export function UserMenu({ buttonLabel, links, onLogout, badge = false }: UserMe
 
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: the handlers only manage focus for the controls inside.
-    <div className={styles.menu} ref={containerRef} onKeyDown={moveFocus} onBlur={closeWhenFocusLeaves}>
+    <div className={styles.menu} ref={containerRef} onKeyDown={onKeyDown} onBlur={closeWhenFocusLeaves}>
       <button
         ref={buttonRef}
         type="button"
