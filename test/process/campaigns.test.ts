@@ -114,6 +114,17 @@ async function counts(db: Db) {
   };
 }
 
+/** Invitation mails still waiting in the outbox (queued, leased or retrying). */
+async function unsentInvitations(db: Db): Promise<number> {
+  const row = await db.kysely
+    .selectFrom('mail_outbox')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('body', 'like', '%/survey/invite/%')
+    .where('status', '<>', 'sent')
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
 /** Invitation rows as a new connection sees them now (a long-lived one may keep reading a snapshot). */
 async function rowsNow(store: Store): Promise<number> {
   const db = store.open();
@@ -223,8 +234,13 @@ describe.skipIf(!withPostgres)('two instances on PostgreSQL', () => {
           (count) => count >= STUDENTS,
           'every invitation to reach the SMTP listener',
         );
-        // Anything sent twice would arrive right behind the rest.
-        await delay(3_000);
+        // Settled, not paused: once no send job and no invitation mail is left to do, a second send
+        // of anything would already be in the outbox and at the listener.
+        await waitFor(
+          async () => ({ ...(await counts(watcher)), unsent: await unsentInvitations(watcher) }),
+          (c) => c.pendingSendJobs === 0 && c.unsent === 0,
+          'the send jobs and their mail to finish',
+        );
         const invitations = smtp.received.filter((mail) => mail.subject.includes('wellness check-in'));
         const perAddress = new Map<string, number>();
         for (const mail of invitations)

@@ -8,6 +8,11 @@ import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
+/** Spec sections 2 and 8: the server answers with these, and the screens show them in the same states. */
+export const LINK_NOT_FOUND = 'Survey link not found or has expired.';
+export const NO_SURVEY_FOR_INSTITUTION =
+  'No survey questions are currently available for your institution. Please contact your administrator.';
+
 export const TEXT_ANSWER_MAX_LENGTH = 5000;
 export const STUDENT_NAME_MAX_LENGTH = 200;
 /** More answers than any template can hold questions is not a survey, it is abuse. */

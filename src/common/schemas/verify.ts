@@ -14,12 +14,18 @@ export const VerifyStartRequest = z.object({
 });
 export type VerifyStartRequest = z.input<typeof VerifyStartRequest>;
 
-export const VerifyCheckRequest = z.object({
-  email: Email,
-  code: z
-    .string({ error: 'Enter the code from the mail' })
-    .check(z.trim(), z.regex(/^[0-9]{6}$/, 'The code is the 6 digits from the mail')),
-});
+/** A code as the mail gives it: its digits and nothing else, spaces around them forgiven. */
+export const VerificationCode = z
+  .string({ error: 'Enter the code from the mail' })
+  .check(
+    z.trim(),
+    z.regex(
+      new RegExp(`^[0-9]{${VERIFICATION_CODE_LENGTH}}$`),
+      `The code is the ${VERIFICATION_CODE_LENGTH} digits from the mail`,
+    ),
+  );
+
+export const VerifyCheckRequest = z.object({ email: Email, code: VerificationCode });
 export type VerifyCheckRequest = z.input<typeof VerifyCheckRequest>;
 
 export const VerifyStartResponse = z.object({ success: z.literal(true), message: z.string() });

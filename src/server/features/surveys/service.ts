@@ -8,7 +8,12 @@ import {
   screenSubmissionSafely,
 } from '../../../common/risk';
 import { isFlagged } from '../../../common/risk/tiers';
-import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import {
+  LINK_NOT_FOUND,
+  NO_SURVEY_FOR_INSTITUTION,
+  type SubmitSurveyResponse,
+  type SurveyQuestion,
+} from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
@@ -27,9 +32,6 @@ import { isProvenBy } from '../verify/codes';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
 
-export const NO_SURVEY_FOR_INSTITUTION =
-  'No survey questions are currently available for your institution. Please contact your administrator.';
-export const LINK_NOT_FOUND = 'Survey link not found or has expired.';
 export const SURVEY_NOT_FOUND = 'Survey not found';
 export const ADMINS_CANNOT_SUBMIT = 'Admins cannot submit surveys';
 export const STAFF_CANNOT_SUBMIT = 'Staff cannot submit surveys';

@@ -7,7 +7,11 @@ import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
 import { DEFAULT_CRISIS_RESOURCES, LEXICON_VERSION } from '../../../common/risk';
 import type { ErrorCode } from '../../../common/schemas/common';
-import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import {
+  LINK_NOT_FOUND,
+  NO_SURVEY_FOR_INSTITUTION,
+  type SurveyQuestion,
+} from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
 import {
@@ -15,11 +19,9 @@ import {
   CONFIRM_ADDRESS,
   EMAIL_REQUIRED,
   FILL_IN_ALL,
-  LINK_NOT_FOUND,
   LOGIN_TO_SUBMIT,
   NAME_REQUIRED,
   NO_QUESTIONS,
-  NO_SURVEY_FOR_INSTITUTION,
   OTHER_INSTITUTION,
   SUPERUSERS_CANNOT_SUBMIT,
   SURVEY_CHANGED,

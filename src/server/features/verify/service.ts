@@ -1,12 +1,13 @@
 import type { Kysely } from 'kysely';
 import { emailDomain } from '../../../common/institution-email';
+import { LINK_NOT_FOUND } from '../../../common/schemas/surveys';
 import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
 import { completePendingRegistration } from '../auth/service';
 import { findTemplateByHashLink } from '../surveys/queries';
-import { LINK_NOT_FOUND, promoteProvenSubmissions } from '../surveys/service';
+import { promoteProvenSubmissions } from '../surveys/service';
 import { CODE_REFUSED, type CodeContext, issueCode, redeemCode } from './codes';
 import * as queries from './queries';
 

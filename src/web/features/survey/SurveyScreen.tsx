@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
+import { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION } from '../../../common/schemas/surveys';
 import { hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -12,11 +13,8 @@ import { SurveyForm } from './SurveyForm';
 import { SurveyFrame, SurveyLoading } from './SurveyFrame';
 import { fetchSurveyQuestions } from './surveyApi';
 
-/** Spec sections 2 and 8: the texts of the states in which no survey can be taken. */
-export const LINK_NOT_FOUND_MESSAGE = 'Survey link not found or has expired.';
+/** Spec section 2: the text of a link's survey that cannot be taken (the server has no such reply). */
 export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
-export const INSTITUTION_UNAVAILABLE_MESSAGE =
-  'No survey questions are currently available for your institution. Please contact your administrator.';
 
 export function SurveyUnavailable({
   viaLink,
@@ -74,7 +72,7 @@ export function SurveyScreen() {
   if ((!viaLink && user === null) || sessionEnded) {
     return <Navigate to={loginPathFor(pathname)} replace />;
   }
-  const unavailableMessage = viaLink ? LINK_UNAVAILABLE_MESSAGE : INSTITUTION_UNAVAILABLE_MESSAGE;
+  const unavailableMessage = viaLink ? LINK_UNAVAILABLE_MESSAGE : NO_SURVEY_FOR_INSTITUTION;
   if (!viaLink && currentUser.isError) {
     return (
       <SurveyUnavailable
@@ -88,7 +86,7 @@ export function SurveyScreen() {
 
   if (questions.error) {
     if (viaLink && hasErrorCode(questions.error, 'NOT_FOUND')) {
-      return <SurveyUnavailable viaLink message={LINK_NOT_FOUND_MESSAGE} />;
+      return <SurveyUnavailable viaLink message={LINK_NOT_FOUND} />;
     }
     return (
       <SurveyUnavailable

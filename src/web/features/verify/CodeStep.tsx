@@ -1,5 +1,9 @@
 import { type FormEvent, useId, useState } from 'react';
-import { VERIFICATION_CODE_LENGTH, type VerifyCheckResponse } from '../../../common/schemas/verify';
+import {
+  VERIFICATION_CODE_LENGTH,
+  VerificationCode,
+  type VerifyCheckResponse,
+} from '../../../common/schemas/verify';
 import { errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -29,8 +33,9 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed }: CodeStepProp
   async function confirm(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
+    // Spaces or dashes a reader types between the digits are forgiven; the server's own rule decides the rest.
     const digits = code.replace(/\D/g, '');
-    if (digits.length !== VERIFICATION_CODE_LENGTH) {
+    if (!VerificationCode.safeParse(digits).success) {
       setError(`Enter the ${VERIFICATION_CODE_LENGTH} digits from the mail.`);
       return;
     }
