@@ -73,7 +73,7 @@ const MAIL_POLL_MS = 5_000;
 /** How often each instance looks for jobs that fell due. */
 const JOB_POLL_MS = 5_000;
 
-export const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
+const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, config, secret } = options;

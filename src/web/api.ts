@@ -137,7 +137,7 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
-export interface RequestOptions {
+interface RequestOptions {
   body?: unknown;
   /** A body sent as it is, with its own type (a file upload), in place of a JSON `body`. */
   text?: { content: string | Blob; type: string };
@@ -183,7 +183,7 @@ async function sendAndRead(method: HttpMethod, path: string, options: RequestOpt
   return { response, json, failure };
 }
 
-export async function apiRequest<Schema extends z.ZodMiniType>(
+async function apiRequest<Schema extends z.ZodMiniType>(
   method: HttpMethod,
   path: string,
   schema: Schema,

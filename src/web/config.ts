@@ -29,7 +29,7 @@ const AppConfig = z.object({
   analyticsScriptUrl: z.catch(z.nullable(HttpUrl), null),
   publicUrl: z.catch(z.nullable(HttpUrl), null),
 });
-export type AppConfig = z.infer<typeof AppConfig>;
+type AppConfig = z.infer<typeof AppConfig>;
 
 function parseConfigJson(raw: string | null | undefined): unknown {
   if (!raw) return {};
@@ -41,7 +41,7 @@ function parseConfigJson(raw: string | null | undefined): unknown {
   }
 }
 
-export function readAppConfig(doc: Document = document): AppConfig {
+function readAppConfig(doc: Document = document): AppConfig {
   const raw = doc.querySelector('meta[name="app-config"]')?.getAttribute('content');
   const json = parseConfigJson(raw);
   return AppConfig.parse(typeof json === 'object' && json !== null ? json : {});

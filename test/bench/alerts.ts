@@ -23,8 +23,8 @@ import { findCurrentTemplate } from '../../src/server/features/surveys/queries';
 import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
 import { startSmtpListener } from '../helpers/smtp';
-import { BENCH_SECRET } from './databases';
-import { startBenchThread } from './threads';
+import { BENCH_SECRET } from './support/databases';
+import { startBenchThread } from './support/threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);

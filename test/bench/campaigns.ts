@@ -13,7 +13,7 @@ import type { Db } from '../../src/server/db';
 import { enqueueMails } from '../../src/server/lib/mail/outbox';
 import { TestAgent } from '../helpers/app';
 import { makeInstitution, makeUser, TEST_PASSWORD } from '../helpers/factories';
-import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './support/databases';
 
 const STUDENTS = Number(process.env.BENCH_CAMPAIGN_STUDENTS ?? 5_000);
 

@@ -18,7 +18,7 @@ import type {
 import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { createSession } from '../../src/server/lib/sessions';
-import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './support/databases';
 
 const REQUESTS = Number(process.env.BENCH_REQUESTS ?? 2_000);
 const WARM_UP_REQUESTS = 300;

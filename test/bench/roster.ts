@@ -4,7 +4,7 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import { TestAgent } from '../helpers/app';
 import { makeInstitution, makeUser, TEST_PASSWORD } from '../helpers/factories';
-import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './databases';
+import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './support/databases';
 
 const ROWS = Number(process.env.BENCH_ROSTER_ROWS ?? 50_000);
 const TARGET_SECONDS = 10;

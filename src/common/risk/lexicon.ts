@@ -9,7 +9,7 @@
  * matches "kil myself" and "KILLL MYSELF". In a phrase, "myself" and "my" also match the
  * other-person forms listed in `otherPersonForms`; such a match is about someone else.
  */
-export interface Lexicon {
+interface Lexicon {
   version: string;
   /** First-person and not negated: urgent. Negated or about someone else: medium. */
   high: readonly string[];

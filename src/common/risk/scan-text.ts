@@ -3,7 +3,7 @@ import { normalizeWord, toClauses, type Vocabulary } from './normalize';
 
 export type TextSeverity = 'high' | 'medium';
 
-export interface TextScan {
+interface TextScan {
   severity: TextSeverity | null;
   /** Lexicon phrases that contributed, e.g. "kill myself" or "hurt myself (negated)". */
   matched: string[];

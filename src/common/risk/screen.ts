@@ -17,7 +17,7 @@ export interface ScreenedAnswer {
   value: string;
 }
 
-export interface ScreeningInput {
+interface ScreeningInput {
   answers: readonly ScreenedAnswer[];
   /** `likertMean` of the student's previous submission, if there was one. */
   previousLikertMean?: number | null;

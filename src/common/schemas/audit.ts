@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 
-export const AUDIT_PAGE_SIZE = 50;
-export const AUDIT_MAX_PAGE_SIZE = 200;
+const AUDIT_PAGE_SIZE = 50;
+const AUDIT_MAX_PAGE_SIZE = 200;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 

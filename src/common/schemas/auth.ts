@@ -68,8 +68,7 @@ export const RegisterRequest = z.object({
 });
 export type RegisterRequest = z.infer<typeof RegisterRequest>;
 
-export const Institution = z.object({ id: z.number().check(z.int()), institution_name: z.string() });
-export type Institution = z.infer<typeof Institution>;
+const Institution = z.object({ id: z.number().check(z.int()), institution_name: z.string() });
 
 export const InstitutionList = z.array(Institution);
 export type InstitutionList = z.infer<typeof InstitutionList>;

@@ -18,13 +18,13 @@ export const WEEKDAYS = [
 export const Weekday = z.enum(WEEKDAYS, { error: `day must be one of ${WEEKDAYS.join(', ')}` });
 export type Weekday = z.infer<typeof Weekday>;
 
-export const DEFAULT_REMINDER_AFTER_DAYS = 2;
-export const MAX_REMINDER_AFTER_DAYS = 14;
+const DEFAULT_REMINDER_AFTER_DAYS = 2;
+const MAX_REMINDER_AFTER_DAYS = 14;
 /** Reminders per round, to those who have not answered. */
 export const MAX_REMINDERS = 2;
-export const MAX_CAMPAIGN_GROUPS = 50;
+const MAX_CAMPAIGN_GROUPS = 50;
 
-export const CAMPAIGN_STATUSES = ['active', 'paused', 'finished', 'cancelled'] as const;
+const CAMPAIGN_STATUSES = ['active', 'paused', 'finished', 'cancelled'] as const;
 export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 

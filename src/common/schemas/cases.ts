@@ -94,7 +94,7 @@ export const StudentSubmission = z.object({
 });
 export type StudentSubmission = z.infer<typeof StudentSubmission>;
 
-export const CASE_EVENT_KINDS = [
+const CASE_EVENT_KINDS = [
   'opened',
   'submission',
   'verified',
@@ -105,7 +105,7 @@ export const CASE_EVENT_KINDS = [
   'escalated',
   'resolved',
 ] as const;
-export const CaseEventKind = z.enum(CASE_EVENT_KINDS);
+const CaseEventKind = z.enum(CASE_EVENT_KINDS);
 
 export const CaseEvent = z.object({
   id: z.number(),
@@ -119,16 +119,15 @@ export const CaseEvent = z.object({
 });
 export type CaseEvent = z.infer<typeof CaseEvent>;
 
-export const CaseMail = z.object({
+const CaseMail = z.object({
   kind: z.enum(['alert', 'escalation']),
   to: z.string(),
   status: z.enum(['pending', 'sent', 'failed']),
   queued_at: Timestamp,
   sent_at: z.nullable(Timestamp),
 });
-export type CaseMail = z.infer<typeof CaseMail>;
 
-export const CaseDetail = z.extend(CaseSummary, {
+const CaseDetail = z.extend(CaseSummary, {
   acknowledged_at: z.nullable(Timestamp),
   resolved_at: z.nullable(Timestamp),
   outcome: z.nullable(CaseOutcome),
@@ -136,7 +135,6 @@ export const CaseDetail = z.extend(CaseSummary, {
   events: z.array(CaseEvent),
   mails: z.array(CaseMail),
 });
-export type CaseDetail = z.infer<typeof CaseDetail>;
 
 export const CaseDetailResponse = z.object({
   success: z.literal(true),

@@ -8,7 +8,7 @@ export const ROSTER_MAX_ROWS = 100_000;
 export const ROSTER_MAX_BYTES = 8 * 1024 * 1024;
 export const ROSTER_NAME_MAX_LENGTH = 200;
 export const ROSTER_GROUP_MAX_LENGTH = 100;
-export const ROSTER_PAGE_MAX = 100;
+const ROSTER_PAGE_MAX = 100;
 
 /** One refused line of an upload: its line number in the file (the header is line 1). */
 export const RosterRowError = z.object({ line: z.number(), message: z.string() });

@@ -6,7 +6,7 @@ import { CurrentUser } from './auth';
 export const RECOVERY_CODE_COUNT = 10;
 
 /** An authenticator-app code (6 digits) or a recovery code; which one is told by its shape. */
-export const SecondFactorCode = z
+const SecondFactorCode = z
   .string({ error: 'Enter the code' })
   .check(z.trim(), z.minLength(1, 'Enter the code'), z.maxLength(40, 'That code is too long'));
 

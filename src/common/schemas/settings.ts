@@ -4,12 +4,12 @@ import { isTimeZone } from '../time-zones';
 import { Email } from './common';
 
 /** Design section 9: an acknowledgement window is whole minutes, from 1 minute to 30 days. */
-export const MIN_ACK_MINUTES = 1;
-export const MAX_ACK_MINUTES = 30 * 24 * 60;
+const MIN_ACK_MINUTES = 1;
+const MAX_ACK_MINUTES = 30 * 24 * 60;
 export const DEFAULT_URGENT_ACK_MINUTES = 60;
 export const DEFAULT_ELEVATED_ACK_MINUTES = 48 * 60;
-export const MAX_CONTACTS = 20;
-export const MAX_CRISIS_RESOURCES = 10;
+const MAX_CONTACTS = 20;
+const MAX_CRISIS_RESOURCES = 10;
 
 const Contacts = (label: string) =>
   z.array(Email).check(

@@ -6,13 +6,13 @@ import { Email } from './common';
  * The client secret goes in and never comes out: answers only say whether one is stored.
  */
 
-export const MAX_SSO_DOMAINS = 20;
+const MAX_SSO_DOMAINS = 20;
 
 /** Loopback hosts, where plain http is allowed (a provider on the same machine, in development). */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Why an issuer address cannot be used, or null: https, or http on a loopback address only. */
-export function issuerProblem(issuer: string): string | null {
+function issuerProblem(issuer: string): string | null {
   let url: URL;
   try {
     url = new URL(issuer);

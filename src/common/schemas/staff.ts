@@ -6,7 +6,7 @@ import { Email } from './common';
 /** How long an invitation link stays good. */
 export const INVITATION_LIFETIME_DAYS = 7;
 
-export const StaffRoleField = z.enum(STAFF_ROLES, { error: 'Role must be admin, counsellor or viewer' });
+const StaffRoleField = z.enum(STAFF_ROLES, { error: 'Role must be admin, counsellor or viewer' });
 
 export const StaffMember = z.object({
   id: z.number().check(z.int()),

@@ -16,7 +16,7 @@ export const NO_SURVEY_FOR_INSTITUTION =
 export const TEXT_ANSWER_MAX_LENGTH = 5000;
 export const STUDENT_NAME_MAX_LENGTH = 200;
 /** More answers than any template can hold questions is not a survey, it is abuse. */
-export const MAX_ANSWERS = 200;
+const MAX_ANSWERS = 200;
 /** A draft's stored size (its JSON) may not exceed this. */
 export const DRAFT_MAX_BYTES = 64 * 1024;
 

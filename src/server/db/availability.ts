@@ -5,7 +5,7 @@ import type { Dialect } from './index';
  * Why the database cannot serve right now, worded for the person who asked. A request that hits
  * one of these is answered 503 with Retry-After: the condition is the server's, and passes.
  */
-export interface Unavailability {
+interface Unavailability {
   message: string;
   /** A short name for the operator's log, e.g. the driver's error code. */
   reason: string;

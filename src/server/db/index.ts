@@ -214,7 +214,7 @@ function openPostgres(url: string, poolSize: number, schema?: string): Db {
   };
 }
 
-export interface OpenOptions {
+interface OpenOptions {
   /** PostgreSQL: the schema to work in (tests isolate themselves this way). */
   schema?: string;
   /** SQLite: how long a write waits for another writer's lock. */

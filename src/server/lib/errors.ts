@@ -5,8 +5,6 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ErrorCode, ErrorResponse } from '../../common/schemas/common';
 import { databaseUnavailability } from '../db/availability';
 
-export type { ErrorCode } from '../../common/schemas/common';
-
 const STATUS_BY_CODE: Record<ErrorCode, number> = {
   BAD_REQUEST: 400,
   VALIDATION_FAILED: 400,

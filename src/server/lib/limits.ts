@@ -23,13 +23,13 @@ import type { Executor } from '../db/executor';
 import { AppError, TOO_MANY_REQUESTS_MESSAGE } from './errors';
 import { now } from './time';
 
-export interface LimitRule {
+interface LimitRule {
   /** Hits allowed inside one window; the next one is refused. */
   max: number;
   windowMs: number;
 }
 
-export interface Count {
+interface Count {
   hits: number;
   /** When the window ends and counting starts again. */
   resetsAt: number;
@@ -125,12 +125,12 @@ export function sharedRateLimitStore(
  * holds one of the user's numbered slots in the database, renews it while it lives and frees it
  * when it ends. A slot whose instance died unannounced expires on its own after `leaseMs`.
  */
-export interface StreamSlots {
+interface StreamSlots {
   /** Takes a free (or expired) slot; null when all are held. */
   acquire(userId: number): Promise<StreamSlot | null>;
 }
 
-export interface StreamSlot {
+interface StreamSlot {
   renew(): Promise<void>;
   release(): Promise<void>;
 }

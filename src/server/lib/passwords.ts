@@ -27,7 +27,7 @@ export function decoyPasswordHash(): Promise<string> {
 }
 
 /** Who the password is for: what an attacker who knows them would try first. */
-export interface PasswordContext {
+interface PasswordContext {
   email: string;
   name: string;
   institutionName?: string | null;
@@ -38,7 +38,7 @@ export interface PasswordContext {
 const PRODUCT_WORDS = ['wellspring', 'wellness', 'health', 'survey', 'check-in', 'student', 'university'];
 
 /** zxcvbn's score (0 to 4) a new password must reach: "safely unguessable" in its own terms. */
-export const MIN_PASSWORD_SCORE = 3;
+const MIN_PASSWORD_SCORE = 3;
 
 // Built on first use: loading the dictionaries takes a moment the start should not pay for.
 let strength: ZxcvbnFactory | undefined;

@@ -7,7 +7,7 @@ import path from 'node:path';
  * (chmod is not subject to the umask), and files left readable by an older version are tightened
  * at every start.
  */
-export const PRIVATE_DIR_MODE = 0o700;
+const PRIVATE_DIR_MODE = 0o700;
 export const PRIVATE_FILE_MODE = 0o600;
 
 /** Creates the folder (and missing parents) if needed and makes it owner-only. */

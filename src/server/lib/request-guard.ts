@@ -23,7 +23,7 @@ function allowedOrigins(request: FastifyRequest, publicUrl: string | null): Set<
   return origins;
 }
 
-export interface RequestGuardOptions {
+interface RequestGuardOptions {
   /**
    * Called when a request carries a session cookie the server does not know (expired, ended or
    * forged): the visitor is anonymous from here on, and the cookies of the dead session must go.

@@ -8,7 +8,7 @@ const originOf = (url: string | null) => (url ? [new URL(url).origin] : []);
  * The Content-Security-Policy the built app runs under: no inline scripts anywhere; the optional
  * analytics script, demo video and contact-form service are allowed only when configured.
  */
-export function contentSecurityPolicy(web: Config['web']) {
+function contentSecurityPolicy(web: Config['web']) {
   const contactIsExternal = /^https?:\/\//.test(web.contactFormUrl);
   return {
     defaultSrc: ["'self'"],
@@ -28,7 +28,7 @@ export function contentSecurityPolicy(web: Config['web']) {
 }
 
 /** Helmet's options for every response of the app. */
-export function helmetOptions(web: Config['web']) {
+function helmetOptions(web: Config['web']) {
   return {
     contentSecurityPolicy: { directives: contentSecurityPolicy(web) },
     // Sent only over HTTPS (app.ts): over plain HTTP it would be ignored or wrong.

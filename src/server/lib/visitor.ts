@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
  * the browser session. Addresses proven with a code are proven for this browser only, and a
  * submission or registration it sent can be completed only from it. Only the id's hash is stored.
  */
-export const VISITOR_COOKIE = 'visitorid';
+const VISITOR_COOKIE = 'visitorid';
 
 function hashVisitorId(id: string): string {
   return crypto.createHash('sha256').update(`visitor:${id}`).digest('hex');

@@ -44,7 +44,7 @@ export interface ListenClient {
   end(): Promise<void>;
 }
 
-export interface PostgresChangeSourceOptions {
+interface PostgresChangeSourceOptions {
   /** The schema whose notices are ours: instances sharing a database but not a schema are apart. */
   schema: () => Promise<string>;
   /** A new, not yet connected client for each attempt. */

@@ -1,6 +1,6 @@
 import { PassThrough } from 'node:stream';
 
-export interface EventStreamOptions {
+interface EventStreamOptions {
   /** A comment line this often keeps proxies and browsers from timing the connection out. */
   heartbeatMs: number;
   /** How long the browser waits before reconnecting after a drop. */

@@ -9,7 +9,7 @@ import { LiveHub } from './live-hub';
 
 export { announceChange } from './change-feed';
 export { EventStream } from './event-stream';
-export type { LiveHub, LiveWatcher } from './live-hub';
+export type { LiveHub } from './live-hub';
 
 /**
  * The hub that keeps this instance's open streams up to date: it hears every committed change to

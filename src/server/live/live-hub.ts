@@ -10,7 +10,7 @@ export interface LiveWatcher<Data> {
   close(): void;
 }
 
-export interface LiveHubOptions<Data> {
+interface LiveHubOptions<Data> {
   source: ChangeSource;
   /** Reads the institution's fresh data, once per refresh whatever the number of its watchers. */
   load(institutionId: number): Promise<Data>;

@@ -12,7 +12,7 @@ import { now } from '../lib/time';
 import * as queries from './queries';
 
 export const DEMO_INSTITUTION = { name: 'Demo University', domains: ['demo.edu'] };
-export const DEMO_LOGINS = [
+const DEMO_LOGINS = [
   { role: 'Institution admin', email: 'admin@demo.edu', name: 'Demo Admin' },
   { role: 'Student', email: 'student@demo.edu', name: 'Demo Student' },
 ] as const;

@@ -166,7 +166,7 @@ function sampleAnswers(
  * Stores the sample check-ins; `followUp` files the flagged ones in cases as a live submission's
  * would (and queues the urgent one's alert), then some of that case work is done already.
  */
-export async function seedSampleResponses(
+async function seedSampleResponses(
   db: Kysely<Database>,
   institutionId: number,
   followUp: CaseOpener,

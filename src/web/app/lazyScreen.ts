@@ -1,9 +1,9 @@
 import type { ComponentType } from 'react';
 
 /** Spec section 2: a screen's code that has not arrived after 120 seconds counts as failed. */
-export const CHUNK_LOAD_TIMEOUT_MS = 120_000;
+const CHUNK_LOAD_TIMEOUT_MS = 120_000;
 
-export class ChunkLoadTimeoutError extends Error {
+class ChunkLoadTimeoutError extends Error {
   override readonly name = 'ChunkLoadTimeoutError';
 }
 

@@ -4,7 +4,7 @@ import styles from './Button.module.css';
 
 export type ButtonVariant = 'primary' | 'secondary' | 'ghost' | 'danger';
 
-export interface ButtonLookProps {
+interface ButtonLookProps {
   variant?: ButtonVariant;
   size?: 'medium' | 'small';
   fullWidth?: boolean;

@@ -2,11 +2,11 @@ import { useCallback, useEffect, useState } from 'react';
 import styles from './Flash.module.css';
 
 /** Spec section 9: flash banners disappear after 2.5 seconds. */
-export const FLASH_DURATION_MS = 2500;
+const FLASH_DURATION_MS = 2500;
 
 export type FlashTone = 'success' | 'error' | 'info';
 
-export interface FlashMessage {
+interface FlashMessage {
   text: string;
   tone: FlashTone;
   /** Distinguishes two equal messages shown one after the other, so the timer restarts. */

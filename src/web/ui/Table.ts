@@ -1,6 +1,6 @@
 import styles from './Table.module.css';
 
-export interface TableLookProps {
+interface TableLookProps {
   /** The width below which each row becomes a card (Table.module.css). */
   cardsBelow: '40rem' | '48rem';
   /** Where a card shows each cell's data-label: above the value, or before it with a colon. */

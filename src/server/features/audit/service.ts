@@ -11,15 +11,7 @@ const StoredDetail = z.record(z.string(), z.unknown());
 /** Rows per read while exporting: bounded memory whatever the log's size. */
 const EXPORT_PAGE = 500;
 
-export const AUDIT_EXPORT_COLUMNS = [
-  'Time (UTC)',
-  'Actor',
-  'Action',
-  'Subject',
-  'Subject id',
-  'Detail',
-  'Address',
-];
+const AUDIT_EXPORT_COLUMNS = ['Time (UTC)', 'Actor', 'Action', 'Subject', 'Subject id', 'Detail', 'Address'];
 
 function selectionOf(institutionId: number, filters: AuditFilters): AuditSelection {
   const dayStart = (day: string) => Date.parse(`${day}T00:00:00Z`);

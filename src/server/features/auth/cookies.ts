@@ -4,7 +4,7 @@ import { DISPLAY_COOKIES } from '../../../common/displayCookies';
 import { roleName } from '../../../common/roles';
 import { ABSOLUTE_TIMEOUT, SESSION_COOKIE, type SessionUser } from '../../lib/sessions';
 
-export const CSRF_COOKIE = 'csrftoken';
+const CSRF_COOKIE = 'csrftoken';
 
 function baseOptions(request: FastifyRequest) {
   return { path: '/', sameSite: 'lax' as const, secure: request.protocol === 'https' };
@@ -80,7 +80,7 @@ export function forgetDeadSession(request: FastifyRequest, reply: FastifyReply) 
  * the same address: a stranger's failures never lock it. Signed (it cannot be forged), HttpOnly,
  * and sent to the login endpoint only.
  */
-export const KNOWN_DEVICE_COOKIE = 'known_device';
+const KNOWN_DEVICE_COOKIE = 'known_device';
 const KNOWN_DEVICE_MAX_AGE_S = 365 * 24 * 60 * 60;
 
 /** Ties the cookie to one account without putting the address in it. */

@@ -21,12 +21,12 @@ import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
 export const SUPERUSER_REFUSED = 'Super users cannot access this application';
-export const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
+const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
 /** One answer for every registration, whether or not the address has an account (design section 8). */
 export const REGISTRATION_STARTED = (email: string) =>
   `Almost done: we sent a code to ${email}. Enter it to confirm your address, then log in.`;
 /** An unproven registration lapses after this; it never keeps the address from its owner. */
-export const PENDING_REGISTRATION_LIFETIME = DAY;
+const PENDING_REGISTRATION_LIFETIME = DAY;
 
 /** The lock lifts at most one window after it starts: waiting the window, rounded up, always works. */
 export function accountThrottledMessage(windowMs: number): string {
@@ -50,7 +50,7 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
 }
 
 /** Who is signing in: the client address, and the browser's id if it signed in to the account before. */
-export interface LoginClient {
+interface LoginClient {
   address: string;
   knownDevice: string | null;
 }

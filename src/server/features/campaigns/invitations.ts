@@ -34,7 +34,7 @@ export function isTokenShaped(token: string): boolean {
   return /^[A-Za-z0-9_-]{43}$/.test(token);
 }
 
-export function invitationPath(token: string): string {
+function invitationPath(token: string): string {
   return `/survey/invite/${token}/`;
 }
 

@@ -19,13 +19,13 @@ import { nextOccurrence, type WeeklySlot } from './schedule';
  */
 
 /** Students per job run: one short transaction each, whatever the size of the roster. */
-export const BATCH = 500;
+const BATCH = 500;
 /** The least time between two rounds of a weekly campaign. */
 const MIN_ROUND_GAP = DAY;
 /** A one-off campaign's links work this long; a weekly one's until the next round. */
-export const ONE_OFF_LINK_LIFETIME = 14 * DAY;
+const ONE_OFF_LINK_LIFETIME = 14 * DAY;
 
-export const StoredGroups = z.array(z.string());
+const StoredGroups = z.array(z.string());
 
 export function slotOf(campaign: queries.CampaignRow): WeeklySlot {
   return { day: campaign.day, minuteOfDay: campaign.minute_of_day, timeZone: campaign.time_zone };
@@ -61,9 +61,9 @@ const ReminderPayload = z.object({
   chain: z.optional(z.string()),
 });
 
-export const ROUND_JOB = 'campaign.round';
-export const BATCH_JOB = 'campaign.batch';
-export const REMINDER_JOB = 'campaign.reminder';
+const ROUND_JOB = 'campaign.round';
+const BATCH_JOB = 'campaign.batch';
+const REMINDER_JOB = 'campaign.reminder';
 
 /** Schedules the round due at `runAt`; the campaign's next_run_at must say the same. */
 export function scheduleRound(trx: Executor, campaignId: number, runAt: number) {

@@ -1,5 +1,4 @@
 import type { Updateable } from 'kysely';
-import { sql } from 'kysely';
 import { type Executor, isPostgres } from '../../db/executor';
 import type { CampaignInvitationsTable, CampaignsTable } from '../../db/types';
 
@@ -99,7 +98,7 @@ export function listCampaigns(db: Executor, institutionId: number) {
     .execute();
 }
 
-export interface Invitee {
+interface Invitee {
   id: number;
   email: string;
   name: string;
@@ -239,14 +238,4 @@ export async function markAnswered(db: Executor, invitationId: number, at: numbe
     .set({ answered_at: at })
     .where('id', '=', invitationId)
     .execute();
-}
-
-/** The count of rows, for tests and benchmarks that check the exactly-once rule. */
-export async function invitationCount(db: Executor, campaignId: number): Promise<number> {
-  const row = await db
-    .selectFrom('campaign_invitations')
-    .select(sql<number | string>`count(*)`.as('n'))
-    .where('campaign_id', '=', campaignId)
-    .executeTakeFirst();
-  return Number(row?.n ?? 0);
 }

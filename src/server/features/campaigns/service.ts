@@ -17,8 +17,8 @@ import { clockText, minuteOfDay, nextOccurrence } from './schedule';
 
 type CampaignInput = z.output<typeof CampaignRequest>;
 
-export const CAMPAIGN_NOT_FOUND = 'Campaign not found';
-export const TEMPLATE_NOT_FOUND = 'Survey template not found';
+const CAMPAIGN_NOT_FOUND = 'Campaign not found';
+const TEMPLATE_NOT_FOUND = 'Survey template not found';
 export const INVITATION_NOT_FOUND =
   'This invitation link is not valid. Check that you opened the whole link from the mail.';
 export const INVITATION_EXPIRED =

@@ -25,7 +25,7 @@ export async function caseLinksOf(
 }
 
 /** The value below which `share` of the sorted values fall (nearest rank); null without any. */
-export function percentile(sorted: readonly number[], share: number): number | null {
+function percentile(sorted: readonly number[], share: number): number | null {
   if (sorted.length === 0) return null;
   const rank = Math.max(1, Math.ceil(share * sorted.length));
   return sorted[Math.min(rank, sorted.length) - 1] ?? null;

@@ -23,7 +23,7 @@ export const escalationJob = {
 };
 
 /** The daily digest of an institution's new elevated cases, at this local time. */
-export const DIGEST_HOUR = 8;
+const DIGEST_HOUR = 8;
 const DigestPayload = z.object({ institutionId: z.number(), runAt: z.number() });
 
 const digestJob = {

@@ -16,7 +16,7 @@ function linkTo(context: CaseMailContext, path: string): string {
   return mailLink(context.linkBase, path);
 }
 
-export function casePath(caseId: number): string {
+function casePath(caseId: number): string {
   return `/cases/${caseId}/`;
 }
 

@@ -24,7 +24,7 @@ export interface FlaggedSubmission {
 }
 
 /** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
-export function ackWindowMinutes(settings: FollowUpSettings, tier: 'urgent' | 'elevated'): number {
+function ackWindowMinutes(settings: FollowUpSettings, tier: 'urgent' | 'elevated'): number {
   return tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
 }
 
@@ -146,7 +146,7 @@ export interface CaseOpener {
  * claim and the sent mark), and on SQLite every write waits for the disk: waking the outbox after
  * every group commit under load tripled the flushes and cut submissions/s by almost half.
  */
-export const ALERT_GATHER_MS = 250;
+const ALERT_GATHER_MS = 250;
 
 export function caseOpener(context: CaseMailContext & { wakeMail: () => void }): CaseOpener {
   let gathering = false;

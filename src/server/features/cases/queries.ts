@@ -12,8 +12,6 @@ export function lockOpenCase(db: Executor, respondentId: number) {
     .executeTakeFirst();
 }
 
-export type CaseRow = NonNullable<Awaited<ReturnType<typeof lockOpenCase>>>;
-
 /**
  * Opens a case unless the student has an open one; returns the new id or undefined. On
  * PostgreSQL a concurrent opening for the same student waits for the other to commit and then

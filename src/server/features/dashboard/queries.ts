@@ -25,7 +25,7 @@ export function monthRowsFrom(db: Executor, institutionId: number, fromMonth: nu
     .execute();
 }
 
-export interface ActivityWindow {
+interface ActivityWindow {
   /** Whole days after this one are summed from the per-day buckets. */
   afterDay: number;
   /** [edgeFrom, edgeTo): the partial day at the window's start, counted exactly. */

@@ -30,7 +30,7 @@ import {
 } from './rollups/calendar';
 
 /** Whole percent, rounded to nearest; 0 when there is nothing to divide by. */
-export function percent(part: number, whole: number): number {
+function percent(part: number, whole: number): number {
   if (whole <= 0) return 0;
   return Math.min(100, Math.max(0, Math.round((100 * part) / whole)));
 }

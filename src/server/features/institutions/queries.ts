@@ -68,8 +68,3 @@ export async function updateInstitutionSettings(
 ) {
   await db.updateTable('institutions').set(settings).where('id', '=', institutionId).execute();
 }
-
-/** Every institution's id and time zone (the daily digest runs per institution). */
-export function institutionZones(db: Executor) {
-  return db.selectFrom('institutions').select(['id', 'time_zone']).orderBy('id').execute();
-}

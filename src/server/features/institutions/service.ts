@@ -8,7 +8,7 @@ import { insertDomains, insertInstitution } from './queries';
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;
 
-export function normaliseDomains(domains: string[]): string[] {
+function normaliseDomains(domains: string[]): string[] {
   const cleaned = [
     ...new Set(domains.map((domain) => domain.trim().toLowerCase().replace(/^@/, '')).filter(Boolean)),
   ];

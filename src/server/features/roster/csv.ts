@@ -25,7 +25,7 @@ export interface RosterRow {
   group?: string | null;
 }
 
-export interface RosterFile {
+interface RosterFile {
   rows: RosterRow[];
   errors: RosterRowError[];
 }
@@ -41,7 +41,7 @@ export const NOT_TEXT =
 export const NO_HEADER =
   'The first line must name the columns: name and email, and optionally group (e.g. "name,email,group").';
 export const EMPTY_FILE = 'The file has no students in it.';
-export const TOO_MANY_ROWS = `The file has more than ${ROSTER_MAX_ROWS.toLocaleString('en-US')} students. Split it into smaller files.`;
+const TOO_MANY_ROWS = `The file has more than ${ROSTER_MAX_ROWS.toLocaleString('en-US')} students. Split it into smaller files.`;
 
 /** Any character a name or a group should never hold: controls, and what the decoder could not read. */
 const UNPRINTABLE = /[\p{Cc}\ufffd]/u;

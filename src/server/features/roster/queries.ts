@@ -54,7 +54,7 @@ function likePattern(search: string): string {
   return `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
 }
 
-export interface RosterFilter {
+interface RosterFilter {
   institutionId: number;
   search?: string;
   group?: string;

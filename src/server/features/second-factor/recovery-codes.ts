@@ -17,7 +17,7 @@ export function newRecoveryCodes(): string[] {
 }
 
 /** Case, spaces and the hyphen do not matter when a code is typed back. */
-export function normalizeRecoveryCode(input: string): string {
+function normalizeRecoveryCode(input: string): string {
   return input.toLowerCase().replace(/[\s-]/g, '');
 }
 

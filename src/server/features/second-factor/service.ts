@@ -28,7 +28,7 @@ export interface SecondFactorContext {
 
 /** Wrong codes allowed per account inside the window; then the account waits. */
 export const CODE_FAILURES_ALLOWED = 5;
-export const CODE_FAILURE_WINDOW = 15 * MINUTE;
+const CODE_FAILURE_WINDOW = 15 * MINUTE;
 
 export const WRONG_CODE = 'That code is not right. Check the app and try again, or use a recovery code.';
 export const WRONG_SETUP_CODE =
@@ -37,7 +37,7 @@ export const TOO_MANY_CODES = 'Too many wrong codes. Please wait 15 minutes and 
 export const STAFF_ONLY = 'A second factor is for staff accounts.';
 export const ALREADY_SET_UP =
   'An authenticator app is already set up for this account. If you lost it, ask another administrator to reset it.';
-export const NOT_SET_UP = 'Set up an authenticator app first.';
+const NOT_SET_UP = 'Set up an authenticator app first.';
 
 function requireStaffAccount(user: SessionUser) {
   if (!needsSecondFactor(user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);

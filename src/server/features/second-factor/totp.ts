@@ -2,9 +2,9 @@ import { generateSecret, generateURI, verify } from 'otplib';
 import { renderSVG } from 'uqr';
 
 /** RFC 6238 as authenticator apps expect it: SHA-1, 6 digits, a 30-second step. */
-export const TOTP_PERIOD_SECONDS = 30;
+const TOTP_PERIOD_SECONDS = 30;
 /** A phone's clock may be one step behind or ahead of ours; no more. */
-export const TOTP_DRIFT_STEPS = 1;
+const TOTP_DRIFT_STEPS = 1;
 
 export function newTotpSecret(): string {
   return generateSecret();

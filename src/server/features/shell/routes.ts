@@ -47,11 +47,11 @@ const ASSET_BASE = '/react-static/';
  * Vite names every file under assets/ after a hash of its content: a changed file gets a new
  * name, so browsers and proxies may keep these for a year without asking again.
  */
-export const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** The few unhashed files (favicon) keep their name across releases: revalidate them each time. */
 const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
 /** The shell names the current release's assets: it must never be served from a stale copy. */
-export const SHELL_CACHE_CONTROL = 'no-cache';
+const SHELL_CACHE_CONTROL = 'no-cache';
 
 /**
  * Every screen asks the server at once who is signed in (src/web/main.tsx); the login screen

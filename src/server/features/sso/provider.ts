@@ -7,7 +7,7 @@ import * as oidc from 'openid-client';
  */
 
 /** A provider that does not answer within this long is treated as down; the browser is not kept waiting. */
-export const PROVIDER_TIMEOUT_SECONDS = 5;
+const PROVIDER_TIMEOUT_SECONDS = 5;
 
 export interface ProviderClient {
   issuer: string;
@@ -17,7 +17,7 @@ export interface ProviderClient {
 }
 
 /** The provider could not be reached or did not answer in time (as opposed to refusing). */
-export class ProviderUnreachable extends Error {}
+class ProviderUnreachable extends Error {}
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -76,7 +76,7 @@ export async function discoverProvider(client: ProviderClient): Promise<oidc.Con
 }
 
 /** What a sign-in keeps until the browser comes back: all random, used once. */
-export interface SignInChecks {
+interface SignInChecks {
   state: string;
   nonce: string;
   codeVerifier: string;

@@ -15,16 +15,6 @@ export function ssoSettingsRow(db: Executor, institutionId: number) {
     .executeTakeFirst();
 }
 
-/** Every institution with single sign-on: few rows, read whole to match an address's domain. */
-export function allSsoDomains(db: Executor) {
-  return db
-    .selectFrom('sso_settings')
-    .innerJoin('institutions', 'institutions.id', 'sso_settings.institution_id')
-    .select(['sso_settings.institution_id', 'sso_settings.domains', 'institutions.name as institution_name'])
-    .orderBy('sso_settings.institution_id')
-    .execute();
-}
-
 export async function saveSsoSettings(db: Executor, row: SsoSettingsTable) {
   const { institution_id, ...fields } = row;
   await db

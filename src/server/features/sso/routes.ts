@@ -35,7 +35,7 @@ const CallbackQuery = z.object({
 });
 const Redirect = { 302: z.null() };
 
-export interface SsoContext {
+interface SsoContext {
   /** Seals the institutions' client secrets (lib/sealed.ts). */
   sealKey: Buffer;
 }

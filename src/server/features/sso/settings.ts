@@ -11,7 +11,7 @@ import type { ProviderClient } from './provider';
 import * as queries from './queries';
 
 /** An institution's single sign-on as the sign-in uses it; the secret opened. */
-export interface InstitutionSso {
+interface InstitutionSso {
   institutionId: number;
   institutionName: string;
   client: ProviderClient;
@@ -26,7 +26,7 @@ export function storedDomains(row: { domains: string }): string[] {
   return parseStoredJson(StoredDomains, row.domains) ?? [];
 }
 
-export const SSO_NOT_CONFIGURED = 'Single sign-on is not set up for this institution';
+const SSO_NOT_CONFIGURED = 'Single sign-on is not set up for this institution';
 
 /**
  * The institution's single sign-on, or null when it has none. A sealed secret that no longer

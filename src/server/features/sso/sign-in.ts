@@ -23,7 +23,7 @@ import * as queries from './queries';
 import { readInstitutionSso, storedDomains } from './settings';
 
 /** How long the browser has to come back from the provider. */
-export const ATTEMPT_LIFETIME = 10 * MINUTE;
+const ATTEMPT_LIFETIME = 10 * MINUTE;
 /** Stored for an account made by single sign-on: no password ever matches it. */
 const NO_PASSWORD = '!sso';
 
@@ -100,7 +100,7 @@ async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
   }
 }
 
-export interface SsoSignedIn {
+interface SsoSignedIn {
   user: SessionUser;
   sessionId: string;
   sessionIdHash: string;

@@ -71,7 +71,7 @@ function toInvitation(row: Selectable<StaffInvitationsTable>, at: number): Pendi
 }
 
 /** Where an invitation link leads: absolute when the server knows its public address. */
-export function invitationLink(linkBase: string, token: string): string {
+function invitationLink(linkBase: string, token: string): string {
   const path = `/staff/invite/${token}/`;
   return mailLink(linkBase, path);
 }

@@ -99,7 +99,7 @@ export async function getSurveyForLink(options: { db: Executor; hashLink: string
 /** Which survey is being answered: a template of the user's institution, or a shared link. */
 export type SurveyTarget = { templateId: number } | { hashLink: string; templateId?: number };
 
-export interface SubmissionInput {
+interface SubmissionInput {
   target: SurveyTarget;
   /** The logged-in user, or null on a shared link. */
   user: SessionUser | null;
@@ -126,7 +126,7 @@ export interface SubmissionInput {
   beforeStore?: (trx: Transaction<Database>) => Promise<void>;
 }
 
-export interface Respondent {
+interface Respondent {
   name: string;
   email: string;
   userId: number | null;
@@ -286,7 +286,7 @@ function reply(tier: RiskResult['tier'], template: SurveyTemplate, proven: boole
 }
 
 /** A submission already checked and screened, ready to be stored. */
-export interface ScreenedSubmission {
+interface ScreenedSubmission {
   institutionId: number;
   templateId: number | null;
   respondentId: number;

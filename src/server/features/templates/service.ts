@@ -30,7 +30,7 @@ export function parseAnswerChoices(stored: string | null): AnswerChoices | null 
   return parseStoredJson(AnswerChoices, stored);
 }
 
-export function toQuestion(row: QuestionRow): Question {
+function toQuestion(row: QuestionRow): Question {
   return {
     id: row.id,
     order: row.position,

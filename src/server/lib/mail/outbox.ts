@@ -20,8 +20,8 @@ export interface OutboxRow {
 }
 
 /** Alerts about a student go out before anything queued in bulk (a campaign's invitations). */
-export const MAIL_PRIORITY = { bulk: 0, normal: 1, alert: 2 } as const;
-export type MailPriority = keyof typeof MAIL_PRIORITY;
+const MAIL_PRIORITY = { bulk: 0, normal: 1, alert: 2 } as const;
+type MailPriority = keyof typeof MAIL_PRIORITY;
 
 /**
  * Queues a mail and returns its id. Call it with the transaction of what causes the mail: the

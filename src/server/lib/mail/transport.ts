@@ -11,7 +11,7 @@ export interface MailTransport {
 }
 
 /** Where mail goes when no SMTP server is configured: a line the operator can read. */
-export type MailLog = (fields: Record<string, unknown>, message: string) => void;
+type MailLog = (fields: Record<string, unknown>, message: string) => void;
 
 /**
  * SMTP when `SMTP_URL` is set. Without it (the embedded default) every mail is written to the

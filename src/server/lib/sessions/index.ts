@@ -28,7 +28,7 @@ export interface Session {
   user: SessionUser;
 }
 
-export function hashSessionId(sessionId: string): string {
+function hashSessionId(sessionId: string): string {
   return crypto.createHash('sha256').update(sessionId).digest('hex');
 }
 

@@ -1,12 +1,12 @@
 import { type AuditFilters, AuditPage } from '../../../common/schemas/audit';
 import { api } from '../../api';
 
-export interface ActivityQuery extends AuditFilters {
+interface ActivityQuery extends AuditFilters {
   page: number;
 }
 
 /** The filters as a query string, empty ones left out. */
-export function filterParams(filters: AuditFilters & { page?: number }): string {
+function filterParams(filters: AuditFilters & { page?: number }): string {
   const params = new URLSearchParams();
   for (const [key, value] of Object.entries(filters)) {
     if (value !== undefined && value !== '') params.set(key, String(value));

@@ -8,7 +8,7 @@ import { loginPathFor, secondFactorPathFor } from '../auth/loginPath';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import styles from './AdminOnly.module.css';
 
-export const ADMIN_ACCESS_REQUIRED = 'Admin access required';
+const ADMIN_ACCESS_REQUIRED = 'Admin access required';
 
 /**
  * Sends someone who is not signed in to the login page (spec section 4), once `signedOut`

@@ -8,7 +8,7 @@ import { readCookie } from '../../api';
  * server decides every permission.
  */
 
-export interface StoredAuth {
+interface StoredAuth {
   email: string;
   role: RoleName;
 }

@@ -36,7 +36,7 @@ ChartJS.defaults.font.family =
 ChartJS.defaults.color = '#4a5a60';
 
 /** Spec section 9: bars are 40 px thick. */
-export const BAR_THICKNESS = 40;
+const BAR_THICKNESS = 40;
 
 /**
  * Below this width (where the charts go to one column) twelve upright 40 px bars no longer fit
@@ -48,7 +48,7 @@ const NARROW_SCREEN = '(max-width: 48rem)';
 const SIDEWAYS_ROW_HEIGHT = 48;
 
 /** What the data table says for a month without any response (drawn as a gap, not as 0%). */
-export const NO_RESPONSES = 'No responses';
+const NO_RESPONSES = 'No responses';
 
 /** Colours from the design tokens; each keeps a 3:1 contrast with the white card behind it. */
 const COLORS = {
@@ -323,7 +323,7 @@ function withoutEmptyMonths(values: readonly number[], data: DashboardData): (nu
  * The six charts of spec section 2. Sleep, support and stress charts appear only when the
  * institution's templates ask about them.
  */
-export function chartSpecs(data: DashboardData): ChartSpec[] {
+function chartSpecs(data: DashboardData): ChartSpec[] {
   const specs: (ChartSpec | false)[] = [
     {
       id: 'monthly-responses',

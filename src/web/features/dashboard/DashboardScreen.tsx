@@ -25,7 +25,7 @@ import { type LiveState, useDashboardEvents } from './useDashboardEvents';
 
 const TITLE = 'Student Wellness Dashboard';
 
-export const COPY_LINK_MESSAGES = {
+const COPY_LINK_MESSAGES = {
   copied: 'Survey template link copied to clipboard!',
   failed: 'Failed to copy link to clipboard',
   noTemplate: 'No active survey template found.',
@@ -158,7 +158,7 @@ function Dashboard() {
 const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
 
 /** What the live line says in each state; offline also says that it keeps trying. */
-export const LIVE_LABELS: Record<LiveState, string> = {
+const LIVE_LABELS: Record<LiveState, string> = {
   connecting: 'Connecting to live updates...',
   live: 'Live',
   offline: 'Offline: live updates cannot be reached. Retrying...',

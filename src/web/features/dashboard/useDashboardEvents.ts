@@ -6,11 +6,11 @@ import { DASHBOARD_EVENTS_URL, DASHBOARD_QUERY_KEY } from './dashboardApi';
 export type LiveState = 'connecting' | 'live' | 'offline';
 
 /** The first retry after a failure waits this long; each failure in a row doubles it... */
-export const RECONNECT_FIRST_DELAY_MS = 1_000;
+const RECONNECT_FIRST_DELAY_MS = 1_000;
 /** ...up to this. */
 export const RECONNECT_MAX_DELAY_MS = 30_000;
 /** A connection that has not opened by then counts as failed (a proxy may hold it open silently). */
-export const CONNECT_TIMEOUT_MS = 15_000;
+const CONNECT_TIMEOUT_MS = 15_000;
 
 /** How long to wait before connection attempt number `failures + 1`. */
 export function reconnectDelay(failures: number): number {

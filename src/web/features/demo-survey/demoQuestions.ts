@@ -1,7 +1,7 @@
 import type { Choice } from '../../ui/Field';
 import { LIKERT_CHOICES } from '../survey/likert';
 
-export interface DemoQuestion {
+interface DemoQuestion {
   id: string;
   text: string;
   choices: readonly Choice[];

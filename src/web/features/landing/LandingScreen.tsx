@@ -6,7 +6,7 @@ import { FeatureGrid } from './FeatureGrid';
 import { Hero } from './Hero';
 import { useAnalyticsScript } from './useAnalyticsScript';
 
-export const LANDING_TITLE = `${productName} - Mental Health Solutions for Universities`;
+const LANDING_TITLE = `${productName} - Mental Health Solutions for Universities`;
 
 export function LandingScreen() {
   useDocumentTitle(LANDING_TITLE);

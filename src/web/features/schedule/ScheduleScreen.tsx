@@ -14,14 +14,14 @@ import styles from './Schedule.module.css';
 
 const TITLE = 'Schedule Survey';
 
-export const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
 
 type DemoProvider = 'Gmail' | 'Outlook';
 /** The roster's groups are real (design section 10): a campaign is created for them. */
 type Provider = DemoProvider | 'Roster';
 
 /** Spec section 2: the demo's fixed group lists; nothing is fetched from a mail provider. */
-export const EMAIL_GROUPS: Record<DemoProvider, readonly string[]> = {
+const EMAIL_GROUPS: Record<DemoProvider, readonly string[]> = {
   Gmail: ['Students', 'Faculty', 'Staff', 'All Users'],
   Outlook: ['Department 1', 'Department 2', 'Administrators'],
 };

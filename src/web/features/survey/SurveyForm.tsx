@@ -39,12 +39,11 @@ import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey
 import { type AutosaveFailure, useAutosave } from './useAutosave';
 
 /** Spec section 9: the pause between a successful submit and the way home. */
-export const SUBMIT_REDIRECT_DELAY_MS = 3000;
+const SUBMIT_REDIRECT_DELAY_MS = 3000;
 
-export const MISSING_ANSWERS_MESSAGE = 'Please fill in all required fields';
-export const SUBMIT_FAILED_MESSAGE = 'Survey submission failed';
-export const START_FRESH_CONFIRMATION =
-  'Are you sure you want to start over? This will clear all your answers.';
+const MISSING_ANSWERS_MESSAGE = 'Please fill in all required fields';
+const SUBMIT_FAILED_MESSAGE = 'Survey submission failed';
+const START_FRESH_CONFIRMATION = 'Are you sure you want to start over? This will clear all your answers.';
 
 type Phase = 'restoring' | 'filling' | 'submitting' | 'submitted';
 
@@ -139,7 +138,7 @@ function DraftNote({
 }
 
 /** What the student is told when the survey changed while they had it open. */
-export function surveyChangedMessage(added: number): string {
+function surveyChangedMessage(added: number): string {
   if (added === 0) {
     return 'This survey was updated while you had it open. Your answers are kept: please check them and submit again.';
   }

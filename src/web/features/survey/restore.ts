@@ -4,7 +4,7 @@ import { type AnswerMap, answersFitting } from './answers';
 import { type PendingAnswers, readLocalDraft, type StoredDraft, takePendingAnswers } from './storage';
 import { loadDraft } from './surveyApi';
 
-export interface RestoredSurvey {
+interface RestoredSurvey {
   answers: AnswerMap;
   /** Name and email typed by an anonymous respondent; a logged-in user's come from the account. */
   studentName: string;

@@ -46,7 +46,7 @@ export async function loadDraft(templateId: number) {
   return saved_data;
 }
 
-export function clearDraft(templateId: number) {
+function clearDraft(templateId: number) {
   return api.delete(`/api/autosave/clear/${templateId}/`, SuccessMessage);
 }
 

@@ -5,7 +5,7 @@ import { type AnswerMap, draftFingerprint, hasAnswers } from './answers';
 import { loadDraft, saveDraft } from './surveyApi';
 
 /** Spec section 9: drafts of logged-in users are sent every 3 seconds. */
-export const AUTOSAVE_INTERVAL_MS = 3000;
+const AUTOSAVE_INTERVAL_MS = 3000;
 
 /**
  * Why the last save did not reach the server: the session has ended (saving stops until the

@@ -15,7 +15,7 @@ import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import { deleteQuestion, failureMessage, fetchQuestions, questionsQueryKey } from './templatesApi';
 
-export const DELETE_QUESTION_CONFIRMATION = 'Are you sure you want to delete this question?';
+const DELETE_QUESTION_CONFIRMATION = 'Are you sure you want to delete this question?';
 
 interface QuestionEditorProps {
   template: TemplateSummary;

@@ -24,9 +24,9 @@ import {
 
 const TITLE = 'Survey Templates';
 
-export const USE_TEMPLATE_CONFIRMATION =
+const USE_TEMPLATE_CONFIRMATION =
   'Are you sure you want to use this template? This will deactivate any currently active template.';
-export const DELETE_TEMPLATE_CONFIRMATION =
+const DELETE_TEMPLATE_CONFIRMATION =
   'Are you sure you want to delete this template? This will also delete all questions in this template.';
 
 export type ShowFlash = (text: string, tone?: FlashTone) => void;

@@ -7,7 +7,7 @@ import * as queries from './queries';
 /** Submissions per page: bounded memory whatever the institution's size. */
 const PAGE = 500;
 
-export const EXPORT_FIXED_COLUMNS = ['Date', 'Student Name', 'Email', 'Template', 'Tier', 'Reasons'] as const;
+const EXPORT_FIXED_COLUMNS = ['Date', 'Student Name', 'Email', 'Template', 'Tier', 'Reasons'] as const;
 
 function reasonsText(json: string): string {
   return (parseStoredJson(StoredReasons, json) ?? []).join('; ');

@@ -8,7 +8,7 @@ import { DAY } from '../../../lib/time';
 const MONTH_NAMES = ['Jan', 'Feb', 'Mar', 'Apr', 'May', 'Jun', 'Jul', 'Aug', 'Sep', 'Oct', 'Nov', 'Dec'];
 
 export const RESPONSE_WINDOW_DAYS = 30;
-export const DASHBOARD_MONTHS = 12;
+const DASHBOARD_MONTHS = 12;
 
 /** UTC year * 12 + month (0-based): consecutive months are consecutive integers. */
 export function monthOf(epochMs: number): number {

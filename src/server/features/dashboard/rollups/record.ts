@@ -14,9 +14,9 @@ import {
   summariseAnswers,
 } from './student-state';
 
-export type { QuestionCategory, RecordedAnswer, RiskTier } from './student-state';
+export type { RecordedAnswer } from './student-state';
 
-export interface RecordedSubmission {
+interface RecordedSubmission {
   institutionId: number;
   /** The respondent's email: what identifies the student across accounts and links. */
   email: string;

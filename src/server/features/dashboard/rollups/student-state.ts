@@ -38,7 +38,7 @@ export interface LatestCounters {
   high_stress: number;
 }
 
-export const ZERO_LATEST_COUNTERS: Readonly<LatestCounters> = Object.freeze({
+const ZERO_LATEST_COUNTERS: Readonly<LatestCounters> = Object.freeze({
   flagged_students: 0,
   stable_students: 0,
   good_sleep: 0,
@@ -48,7 +48,7 @@ export const ZERO_LATEST_COUNTERS: Readonly<LatestCounters> = Object.freeze({
   high_stress: 0,
 });
 
-export interface AnswerSummary {
+interface AnswerSummary {
   sleepMean: number | null;
   stressMean: number | null;
   supportAnswers: number;

@@ -1,4 +1,4 @@
-import { startTypeScriptThread } from '../../src/server/lib/threads';
+import { startTypeScriptThread } from '../../../src/server/lib/threads';
 
 /**
  * Runs the benchmark module at `moduleUrl` in a thread of its own with `data` (the module looks

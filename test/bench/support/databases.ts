@@ -5,7 +5,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { type Db, migrateToLatest, openDatabase } from '../../../src/server/db';
 
 /** The server secret of every benchmark's app: any long value will do, nothing it signs is kept. */
 export const BENCH_SECRET = 'benchmark-secret-that-is-long-enough-0123456789';
