@@ -37,8 +37,17 @@ function freePort(): Promise<number> {
   });
 }
 
-/** Starts the provider; `redirectUri` is the app's callback, where every client sends people back. */
-export async function startTestProvider(redirectUri: string): Promise<TestProvider> {
+/** How the clients prove themselves at the token endpoint: the secret in the form, or in the Authorization header. */
+type SecretMethod = 'client_secret_post' | 'client_secret_basic';
+
+/**
+ * Starts the provider; `redirectUri` is the app's callback, where every client sends people back.
+ * `secretMethod` is the one way the provider accepts and advertises for the client secret.
+ */
+export async function startTestProvider(
+  redirectUri: string,
+  { secretMethod = 'client_secret_post' }: { secretMethod?: SecretMethod } = {},
+): Promise<TestProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
   const client = (clientId: string) => ({
@@ -47,10 +56,11 @@ export async function startTestProvider(redirectUri: string): Promise<TestProvid
     redirect_uris: [redirectUri],
     grant_types: ['authorization_code'],
     response_types: ['code'],
-    token_endpoint_auth_method: 'client_secret_post',
+    token_endpoint_auth_method: secretMethod,
   });
   const provider = new Provider(issuer, {
     clients: Object.values(CLIENTS).map(client),
+    clientAuthMethods: [secretMethod],
     findAccount: (_ctx: unknown, id: string) => ({
       accountId: id,
       claims: () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id.split('@')[0]}` }),

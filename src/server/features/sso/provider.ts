@@ -54,21 +54,40 @@ function isLoopbackHttp(issuer: URL): boolean {
   return issuer.protocol === 'http:';
 }
 
-/** Reads the provider's metadata (its endpoints and keys' address). */
+/**
+ * How the app proves itself at the provider's token endpoint. The secret goes in the form body
+ * where the provider lists that method, and otherwise in the Authorization header: OpenID Connect
+ * Discovery makes that one the default when a provider lists none.
+ */
+function secretMethod(server: oidc.ServerMetadata, secret: string | null): oidc.ClientAuth {
+  if (secret === null) return oidc.None();
+  const listed = server.token_endpoint_auth_methods_supported;
+  if (listed?.includes('client_secret_post')) return oidc.ClientSecretPost(secret);
+  if (listed === undefined || listed.includes('client_secret_basic')) return oidc.ClientSecretBasic(secret);
+  // Neither is listed: the provider will refuse the exchange, and the sign-in fails with a reason.
+  return oidc.ClientSecretPost(secret);
+}
+
+/** Reads the provider's metadata (its endpoints and keys' address) and settles how to authenticate to it. */
 export async function discoverProvider(client: ProviderClient): Promise<oidc.Configuration> {
   const issuer = new URL(client.issuer);
+  // Plain http only reaches a provider on this machine: the settings refuse any other.
+  const insecure = isLoopbackHttp(issuer);
   try {
-    return await oidc.discovery(
-      issuer,
+    const discovered = await oidc.discovery(issuer, client.clientId, undefined, oidc.None(), {
+      timeout: PROVIDER_TIMEOUT_SECONDS,
+      ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
+    });
+    const server = discovered.serverMetadata();
+    const config = new oidc.Configuration(
+      server,
       client.clientId,
       client.clientSecret ?? undefined,
-      client.clientSecret === null ? oidc.None() : undefined,
-      {
-        timeout: PROVIDER_TIMEOUT_SECONDS,
-        // Plain http only reaches a provider on this machine: the settings refuse any other.
-        ...(isLoopbackHttp(issuer) ? { execute: [oidc.allowInsecureRequests] } : {}),
-      },
+      secretMethod(server, client.clientSecret),
     );
+    config.timeout = PROVIDER_TIMEOUT_SECONDS;
+    if (insecure) oidc.allowInsecureRequests(config);
+    return config;
   } catch (error) {
     if (isNetworkFailure(error)) throw new ProviderUnreachable('provider unreachable', { cause: error });
     throw error;

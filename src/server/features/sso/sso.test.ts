@@ -349,6 +349,39 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     expect((await replay.get('/api/user/')).status).toBe(401);
   });
 
+  it('signs in through a provider that takes the client secret only in the Authorization header', async () => {
+    const basicOnly = await startTestProvider(
+      new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href,
+      {
+        secretMethod: 'client_secret_basic',
+      },
+    );
+    try {
+      const admin = new TestAgent(ctx.app);
+      await admin.login(cast.adminA.email, TEST_PASSWORD);
+      const saved = await admin.request({
+        method: 'PUT',
+        url: '/api/institution/sso/',
+        // The stored secret stays when none is sent.
+        payload: {
+          issuer: basicOnly.issuer,
+          client_id: CLIENTS.ordinary,
+          domains: ['north.edu'],
+          student_password_sign_in: true,
+        },
+      });
+      expect(saved.status).toBe(200);
+      const browser = new TestAgent(ctx.app);
+      const { answer } = await signIn(browser, 'header.student@north.edu');
+      expect(answer.headers.location).toBe('/survey/');
+      expect(await sessionsOf('header.student@north.edu')).toEqual([
+        { sign_in_method: 'sso', role: 'student' },
+      ]);
+    } finally {
+      await basicOnly.stop();
+    }
+  });
+
   it("refuses an address outside the institution's single sign-on domains", async () => {
     const browser = new TestAgent(ctx.app);
     const { answer } = await signIn(browser, 'someone@south.edu');
