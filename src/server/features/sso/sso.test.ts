@@ -272,26 +272,33 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   beforeEach(async () => {
     ctx = await createTestApp(dialect);
     cast = await makeTwoInstitutions(ctx.db.kysely);
-    provider = await startTestProvider(new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href);
+    provider = await startTestProvider(callbackUrl());
+    await pointSignInAt(provider.issuer, CLIENT_SECRET);
+  });
+  afterEach(async () => {
+    await provider.stop();
+    await ctx.close();
+  });
+
+  const callbackUrl = () => new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href;
+
+  /** Points institution A's single sign-on at `issuer`; without a secret, the stored one stays. */
+  async function pointSignInAt(issuer: string, clientSecret?: string) {
     const admin = new TestAgent(ctx.app);
     await admin.login(cast.adminA.email, TEST_PASSWORD);
     const saved = await admin.request({
       method: 'PUT',
       url: '/api/institution/sso/',
       payload: {
-        issuer: provider.issuer,
+        issuer,
         client_id: CLIENTS.ordinary,
-        client_secret: CLIENT_SECRET,
+        ...(clientSecret ? { client_secret: clientSecret } : {}),
         domains: ['north.edu'],
         student_password_sign_in: true,
       },
     });
     expect(saved.status).toBe(200);
-  });
-  afterEach(async () => {
-    await provider.stop();
-    await ctx.close();
-  });
+  }
 
   /** Starts at the app, signs in at the provider, and brings the browser back; the callback's answer. */
   async function signIn(browser: TestAgent, email: string, next?: string) {
@@ -350,27 +357,9 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   });
 
   it('signs in through a provider that takes the client secret only in the Authorization header', async () => {
-    const basicOnly = await startTestProvider(
-      new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href,
-      {
-        secretMethod: 'client_secret_basic',
-      },
-    );
+    const basicOnly = await startTestProvider(callbackUrl(), { secretMethod: 'client_secret_basic' });
     try {
-      const admin = new TestAgent(ctx.app);
-      await admin.login(cast.adminA.email, TEST_PASSWORD);
-      const saved = await admin.request({
-        method: 'PUT',
-        url: '/api/institution/sso/',
-        // The stored secret stays when none is sent.
-        payload: {
-          issuer: basicOnly.issuer,
-          client_id: CLIENTS.ordinary,
-          domains: ['north.edu'],
-          student_password_sign_in: true,
-        },
-      });
-      expect(saved.status).toBe(200);
+      await pointSignInAt(basicOnly.issuer);
       const browser = new TestAgent(ctx.app);
       const { answer } = await signIn(browser, 'header.student@north.edu');
       expect(answer.headers.location).toBe('/survey/');
