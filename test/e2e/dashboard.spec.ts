@@ -229,10 +229,10 @@ test.describe('dashboard: a new institution', () => {
     await expectNoA11yViolations(page, 'dashboard without responses');
 
     await page.getByRole('link', { name: 'Edit Templates' }).click();
-    await expect(page).toHaveURL(/\/admin\/survey-templates\/$/);
+    await expect(page).toHaveURL('/admin/survey-templates/');
     await page.goBack();
     await page.getByRole('link', { name: 'Schedule Survey' }).click();
-    await expect(page).toHaveURL(/\/schedule-survey\/$/);
+    await expect(page).toHaveURL('/schedule-survey/');
   });
 
   test('Copy Survey Link is disabled without any template', async ({ page }) => {

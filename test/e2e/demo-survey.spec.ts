@@ -51,10 +51,10 @@ test.describe('demo survey', () => {
     await submit.click({ force: true });
     await page.getByLabel('School Email').press('Enter');
 
-    await expect(page).toHaveURL(/\/demo-survey\/$/);
+    await expect(page).toHaveURL('/demo-survey/');
     await expect(page.getByLabel('Full Name')).toHaveValue('Sam Rivera');
     expect(writes).toEqual([]);
     await page.getByRole('link', { name: 'Log in to take the real check-in' }).click();
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page).toHaveURL('/login/');
   });
 });

@@ -59,9 +59,9 @@ test.describe('header', () => {
     await expect(footer.getByRole('link', { name: 'Login' })).toHaveAttribute('href', '/login/');
 
     await nav.getByRole('link', { name: 'Demo Survey' }).click();
-    await expect(page).toHaveURL(/\/demo-survey\/$/);
+    await expect(page).toHaveURL('/demo-survey/');
     await mainNav(page).getByRole('link', { name: 'Login' }).click();
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page).toHaveURL('/login/');
   });
 
   test.describe('signed-in student', () => {
@@ -128,7 +128,7 @@ test.describe('header', () => {
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
 
       await page.keyboard.press('Enter');
-      await expect(page).toHaveURL(/\/survey\/$/);
+      await expect(page).toHaveURL('/survey/');
       await expect(toggle).toHaveAttribute('aria-expanded', 'false');
     });
 
@@ -164,7 +164,7 @@ test.describe('header', () => {
     await expectSignedInFooter(page);
 
     await mainNav(page).getByRole('link', { name: 'Edit Templates' }).click();
-    await expect(page).toHaveURL(/\/admin\/survey-templates\/$/);
+    await expect(page).toHaveURL('/admin/survey-templates/');
     await expectSignedInFooter(page);
   });
 
@@ -243,7 +243,7 @@ test.describe('logout', () => {
     await mainNav(page).getByRole('button', { name: student.email }).click();
     await mainNav(page).getByRole('button', { name: 'Logout' }).click();
 
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL('/');
     await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     await expect(footerNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
@@ -265,7 +265,7 @@ test.describe('logout', () => {
     await mainNav(page).getByRole('button', { name: student.email }).click();
     await mainNav(page).getByRole('button', { name: 'Logout' }).click();
 
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL('/');
     await expect(mainNav(page).getByRole('link', { name: 'Login' })).toBeVisible();
     expect(await page.evaluate(() => sessionStorage.length)).toBe(0);
     const names = (await context.cookies()).map((cookie) => cookie.name);

@@ -49,7 +49,7 @@ test.describe('login', () => {
     await expect(page.getByRole('button', { name: 'Back' })).toBeVisible();
 
     await page.getByRole('link', { name: 'No Account? Register Now!' }).click();
-    await expect(page).toHaveURL(/\/register\/$/);
+    await expect(page).toHaveURL('/register/');
   });
 
   test('shows "Checking authentication..." until the server says who is signed in', async ({ page }) => {
@@ -107,7 +107,7 @@ test.describe('login', () => {
     await page.getByLabel('Password').fill(admin.password);
     await expectDelayedRedirect(page, /\/sign-in\/second-factor\/\?next=\/dashboard\/$/);
     await completeSecondFactorOnScreen(page, admin);
-    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await expect(page).toHaveURL('/dashboard/');
   });
 
   test('a wrong password shows the server message in a modal the user closes', async ({ page }) => {
@@ -125,7 +125,7 @@ test.describe('login', () => {
     // Stays until the user closes it, however long the page's clock runs.
     await page.clock.runFor(REDIRECT_DELAY_MS + 10_000);
     await expect(dialog).toBeVisible();
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page).toHaveURL('/login/');
     await page.clock.resume();
 
     await dialog.getByRole('button', { name: 'Close' }).click();
@@ -161,21 +161,21 @@ test.describe('login', () => {
     // No redirect follows, however long the page's clock runs past the delay of a success.
     await page.clock.pauseAt(Date.now() + 1_000);
     await page.clock.runFor(REDIRECT_DELAY_MS + 200);
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page).toHaveURL('/login/');
   });
 
   test('a superuser already signed in who opens the login page is refused', async ({ page }) => {
     await fakeSuperuserSession(page);
     await page.goto('/login/');
     await expect(page.getByRole('alertdialog')).toContainText('Super users cannot access this page');
-    await expect(page).toHaveURL(/\/login\/$/);
+    await expect(page).toHaveURL('/login/');
   });
 
   test('a user already signed in is sent on to their screen', async ({ page }) => {
     const student = await createStudent();
     await signIn(page, student);
     await page.goto('/login/');
-    await expect(page).toHaveURL(/\/survey\/$/);
+    await expect(page).toHaveURL('/survey/');
   });
 
   test('"Back" returns to the previous screen, or home when opened directly', async ({ page }) => {
@@ -183,11 +183,11 @@ test.describe('login', () => {
     await page.getByRole('navigation', { name: 'Main' }).getByRole('link', { name: 'Login' }).click();
     await expect(page.getByRole('heading', { name: 'Login' })).toBeVisible();
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(page).toHaveURL(/\/demo-survey\/$/);
+    await expect(page).toHaveURL('/demo-survey/');
 
     await page.goto('/login/');
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL('/');
   });
 
   test.describe('next', () => {

@@ -35,7 +35,7 @@ test.describe('routing', () => {
     expect(response?.status()).toBe(404);
     await expect(page.getByRole('heading', { level: 1, name: 'Page not found' })).toBeVisible();
     await page.getByRole('link', { name: 'Back to Homepage' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL('/');
   });
 
   test('after navigating, focus moves to the new screen', async ({ page }) => {

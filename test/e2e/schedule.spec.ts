@@ -144,7 +144,7 @@ test.describe('schedule survey (demo)', () => {
     await expect(sidebar.getByRole('link', { name: 'Analytics' })).toHaveAttribute('href', '/dashboard/');
     await expect(sidebar.getByRole('link', { name: 'Back to Homepage' })).toHaveAttribute('href', '/');
     await sidebar.getByRole('link', { name: 'Analytics' }).click();
-    await expect(page).toHaveURL(/\/dashboard\/$/);
+    await expect(page).toHaveURL('/dashboard/');
     await expect(page.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' })).toBeVisible();
   });
 

@@ -30,7 +30,7 @@ test.describe('survey through a shared link', () => {
     await expectNoA11yViolations(page, 'survey link, not found');
     // Opened directly, Back goes to the homepage.
     await page.getByRole('button', { name: 'Back' }).click();
-    await expect(page).toHaveURL(/\/$/);
+    await expect(page).toHaveURL('/');
   });
 
   test('an anonymous visitor fills in name and email and submits', async ({ page }) => {
@@ -97,7 +97,7 @@ test.describe('survey through a shared link', () => {
     await expect(page.getByText('Taking you to the homepage')).toBeVisible();
     expect(await surveyStorage(page)).toEqual({});
     expect(autosaves).toBe(0);
-    await expect(page).toHaveURL(/\/$/, { timeout: 8_000 });
+    await expect(page).toHaveURL('/', { timeout: 8_000 });
   });
 
   test("a registered student's email is answered like any other: no login is asked for", async ({ page }) => {

@@ -59,9 +59,9 @@ test.describe('autosave after the session has ended', () => {
     await expect(page.getByText(/Last saved at/)).toHaveCount(0);
 
     await problem.getByRole('button', { name: 'Log in again' }).click();
-    await expect(page).toHaveURL(/\/login\/\?next=\/survey\/$/);
+    await expect(page).toHaveURL('/login/?next=/survey/');
     await signInWithForm(page, student, page.url().replace(/^https?:\/\/[^/]+/, ''));
-    await expect(page).toHaveURL(/\/survey\/$/);
+    await expect(page).toHaveURL('/survey/');
     await expect(likertGroups(page).first().getByRole('radio', { name: 'Neutral' })).toBeChecked();
     await expect(safetyGroup(page).getByRole('radio', { name: 'Never' })).toBeChecked();
     await expect(textAnswer(page)).toHaveValue('Typed after the session ended.');

@@ -100,7 +100,7 @@ test.describe('survey for a logged-in student', () => {
     await expect(page.getByRole('button', { name: 'Start fresh' })).toHaveCount(0);
     await expect(page.getByText("You don't have to go through this alone")).toHaveCount(0);
     await expectNoA11yViolations(page, 'survey, submitted');
-    await expect(page).toHaveURL(/\/$/, { timeout: 8_000 });
+    await expect(page).toHaveURL('/', { timeout: 8_000 });
     expect(submitted).toBe(1);
     expect(countSubmissions(student.email)).toBe(1);
   });
@@ -122,7 +122,7 @@ test.describe('survey for a logged-in student', () => {
     // Focus moves to the message in the same step that starts the timer: from here, 3 seconds.
     await expect(page.getByRole('region', { name: /submitted/ })).toBeFocused();
     await page.clock.runFor(2_900);
-    await expect(page).toHaveURL(/\/survey\/$/);
+    await expect(page).toHaveURL('/survey/');
     await page.clock.runFor(150);
     await page.waitForURL((url) => url.pathname === '/');
     await expect(page.getByRole('heading', { level: 1 })).not.toHaveText('Student Wellness Check');
@@ -160,7 +160,7 @@ test.describe('survey for a logged-in student', () => {
 
     // Well past the 3 seconds of an ordinary submission: still here.
     await page.clock.runFor(30_000);
-    await expect(page).toHaveURL(/\/survey\/$/);
+    await expect(page).toHaveURL('/survey/');
     await expect(panel).toBeVisible();
     expect(countSubmissions(student.email)).toBe(1);
   });
@@ -399,7 +399,7 @@ test.describe('survey for a logged-in student', () => {
 
   test('sends a visitor who is not logged in to the login page first', async ({ page }) => {
     await page.goto('/survey/');
-    await expect(page).toHaveURL(/\/login\/\?next=\/survey\/$/);
+    await expect(page).toHaveURL('/login/?next=/survey/');
   });
 });
 
