@@ -19,6 +19,7 @@ import { createInstitution } from '../../src/server/features/institutions/servic
 import { importRoster } from '../../src/server/features/roster/service';
 import { campaignRequest } from '../helpers/campaigns';
 import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
+import { describeOnPostgres } from '../helpers/postgres-only';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { startSmtpListener } from '../helpers/smtp';
 
@@ -207,11 +208,7 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
   );
 });
 
-const withPostgres = TEST_DIALECTS.includes('postgres');
-if (!withPostgres)
-  console.log('two instances sending a campaign: skipped, it needs PostgreSQL (set TEST_DATABASE_URL)');
-
-describe.skipIf(!withPostgres)('two instances on PostgreSQL', () => {
+describeOnPostgres('two instances on PostgreSQL', () => {
   it(
     'deliver each invitation of a send-now campaign once',
     async () => {

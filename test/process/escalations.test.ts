@@ -14,6 +14,7 @@ import { createInstitution } from '../../src/server/features/institutions/servic
 import { updateInstitutionSettings } from '../../src/server/features/institutions/settings';
 import { buildTestApp, TestAgent } from '../helpers/app';
 import { createPostgresSchema, TEST_DIALECTS, type TestDialect } from '../helpers/databases';
+import { describeOnPostgres } from '../helpers/postgres-only';
 import { freePort, type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { type ReceivedMail, startSmtpListener } from '../helpers/smtp';
 
@@ -199,11 +200,7 @@ describe.each(TEST_DIALECTS)('alerts and escalations in server processes on %s',
   );
 });
 
-const withPostgres = TEST_DIALECTS.includes('postgres');
-if (!withPostgres)
-  console.log('two instances taking urgent answers: skipped, it needs PostgreSQL (set TEST_DATABASE_URL)');
-
-describe.skipIf(!withPostgres)('two instances on PostgreSQL', () => {
+describeOnPostgres('two instances on PostgreSQL', () => {
   it(
     'mail each alert once when they take urgent answers side by side',
     async () => {
