@@ -33,7 +33,7 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed }: CodeStepProp
   async function confirm(event: FormEvent) {
     event.preventDefault();
     if (busy) return;
-    // Spaces or dashes a reader types between the digits are forgiven; the server's own rule decides the rest.
+    // Spaces or dashes typed between the digits are forgiven; the shared code rule decides the rest.
     const digits = code.replace(/\D/g, '');
     if (!VerificationCode.safeParse(digits).success) {
       setError(`Enter the ${VERIFICATION_CODE_LENGTH} digits from the mail.`);
