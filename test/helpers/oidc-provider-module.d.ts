@@ -19,6 +19,8 @@ declare module 'oidc-provider' {
   export default class Provider {
     constructor(issuer: string, configuration: Record<string, unknown>);
     listen(port: number, host: string, callback?: () => void): Server;
+    /** Koa middleware, run around the provider's own routes. */
+    use(middleware: (ctx: { path: string; body: unknown }, next: () => Promise<void>) => Promise<void>): this;
     IdToken: {
       prototype: { issue: (this: { client?: { clientId?: string } }, ...args: unknown[]) => Promise<string> };
     };

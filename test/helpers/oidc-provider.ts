@@ -40,13 +40,20 @@ function freePort(): Promise<number> {
 /** How the clients prove themselves at the token endpoint: the secret in the form, or in the Authorization header. */
 type SecretMethod = 'client_secret_post' | 'client_secret_basic';
 
-/**
- * Starts the provider; `redirectUri` is the app's callback, where every client sends people back.
- * `secretMethod` is the one way the provider accepts and advertises for the client secret.
- */
+interface ProviderOptions {
+  /** The one way the provider accepts the client secret. */
+  secretMethod?: SecretMethod;
+  /**
+   * Whether its discovery document lists that way. A provider may list none, and OpenID Connect
+   * Discovery then makes the Authorization header the default.
+   */
+  listsSecretMethods?: boolean;
+}
+
+/** Starts the provider; `redirectUri` is the app's callback, where every client sends people back. */
 export async function startTestProvider(
   redirectUri: string,
-  { secretMethod = 'client_secret_post' }: { secretMethod?: SecretMethod } = {},
+  { secretMethod = 'client_secret_post', listsSecretMethods = true }: ProviderOptions = {},
 ): Promise<TestProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -84,6 +91,12 @@ export async function startTestProvider(
       });
     return issue.apply(this, args);
   };
+  if (!listsSecretMethods)
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === '/.well-known/openid-configuration' && typeof ctx.body === 'object' && ctx.body)
+        delete (ctx.body as Record<string, unknown>).token_endpoint_auth_methods_supported;
+    });
   const server: Server = await new Promise((resolve) => {
     const listening = provider.listen(port, '127.0.0.1', () => resolve(listening));
   });

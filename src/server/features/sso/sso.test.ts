@@ -356,20 +356,30 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     expect((await replay.get('/api/user/')).status).toBe(401);
   });
 
-  it('signs in through a provider that takes the client secret only in the Authorization header', async () => {
-    const basicOnly = await startTestProvider(callbackUrl(), { secretMethod: 'client_secret_basic' });
-    try {
-      await pointSignInAt(basicOnly.issuer);
-      const browser = new TestAgent(ctx.app);
-      const { answer } = await signIn(browser, 'header.student@north.edu');
-      expect(answer.headers.location).toBe('/survey/');
-      expect(await sessionsOf('header.student@north.edu')).toEqual([
-        { sign_in_method: 'sso', role: 'student' },
-      ]);
-    } finally {
-      await basicOnly.stop();
-    }
-  });
+  // A provider that lists no way at all gets the header too: OpenID Connect Discovery's default.
+  it.each([
+    ['that lists only that way', true],
+    ['that lists no way', false],
+  ])(
+    'signs in with the client secret in the Authorization header at a provider %s',
+    async (_provider, listsSecretMethods) => {
+      const basicOnly = await startTestProvider(callbackUrl(), {
+        secretMethod: 'client_secret_basic',
+        listsSecretMethods,
+      });
+      try {
+        await pointSignInAt(basicOnly.issuer);
+        const browser = new TestAgent(ctx.app);
+        const { answer } = await signIn(browser, 'header.student@north.edu');
+        expect(answer.headers.location).toBe('/survey/');
+        expect(await sessionsOf('header.student@north.edu')).toEqual([
+          { sign_in_method: 'sso', role: 'student' },
+        ]);
+      } finally {
+        await basicOnly.stop();
+      }
+    },
+  );
 
   it("refuses an address outside the institution's single sign-on domains", async () => {
     const browser = new TestAgent(ctx.app);
