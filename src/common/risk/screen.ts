@@ -1,4 +1,5 @@
 import {
+  CATEGORY_NAMES,
   isLikertValue,
   LIKERT_MAX,
   LIKERT_MIN,
@@ -46,13 +47,6 @@ const POOR_SCORE = 4;
 const WORSENING_STEP = 1;
 /** Means are binary fractions: 3.3 - 2.3 is 0.9999999999999996, which must still count as a full step. */
 const TOLERANCE = 1e-9;
-
-const CATEGORY_LABELS: Record<WellbeingCategory, string> = {
-  general: 'General',
-  sleep: 'Sleep',
-  stress: 'Stress',
-  support: 'Support',
-};
 
 type ActiveTier = Exclude<RiskTier, 'none'>;
 
@@ -136,7 +130,7 @@ function categoryMeanFindings(categoryMeans: RiskResult['categoryMeans']): Findi
   return WELLBEING_CATEGORIES.flatMap((category) => {
     const categoryMean = categoryMeans[category];
     if (categoryMean === undefined || !reaches(categoryMean, POOR_SCORE)) return [];
-    const reason = `${CATEGORY_LABELS[category]} questions average ${formatScore(categoryMean)} of 5`;
+    const reason = `${CATEGORY_NAMES[category]} questions average ${formatScore(categoryMean)} of 5`;
     return [{ tier: 'monitor', reason }];
   });
 }

@@ -21,6 +21,19 @@ export const QuestionCategory = z.enum(QUESTION_CATEGORIES, {
 });
 export type QuestionCategory = z.infer<typeof QuestionCategory>;
 
+/**
+ * Each category's name where staff read about a student's answers: in the screening's reasons
+ * ("Sleep questions average 4.5 of 5") and beside the category means of the student's history.
+ * The template editor's option labels ("Sleep Quality") are the spec's own, kept with the form.
+ */
+export const CATEGORY_NAMES: Record<QuestionCategory, string> = {
+  general: 'General',
+  sleep: 'Sleep',
+  stress: 'Stress',
+  support: 'Support',
+  safety: 'Safety',
+};
+
 /** The Likert values in the order the survey lists them: 1 = Excellent ... 5 = Very Poor. */
 export const LIKERT_VALUES = ['1', '2', '3', '4', '5'] as const;
 export const LikertValue = z.enum(LIKERT_VALUES);

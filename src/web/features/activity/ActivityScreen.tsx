@@ -77,12 +77,7 @@ function Activity() {
       </div>
       <form className={styles.filters} onSubmit={applyFilters} aria-label="Filter activity">
         <TextField label="Person (email)" name="actor" type="email" autoComplete="off" />
-        <TextField
-          label="Action"
-          name="action"
-          placeholder="e.g. staff or dashboard.read"
-          autoComplete="off"
-        />
+        <TextField label="Action" name="action" placeholder="e.g. case or staff" autoComplete="off" />
         <TextField label="From" name="from" type="date" />
         <TextField label="To" name="to" type="date" />
         <Button type="submit">Filter</Button>

@@ -78,7 +78,7 @@ function StudentHistory() {
               ? 'No confirmed earlier check-ins to compare with yet.'
               : `Usual answers (baseline, 1 best to 5 worst): ${baselineEntries
                   .map(([category, value]) => `${categoryLabel(category)} ${value.toFixed(1)}`)
-                  .join(', ')}.`}
+                  .join(', ')}. Each check-in is compared with the usual answers before it.`}
           </p>
           <SubmissionList submissions={submissions} />
         </Card>

@@ -1,3 +1,5 @@
+import { CATEGORY_NAMES, QuestionCategory } from '../../../common/schemas/templates';
+
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function formatDateTime(iso: string | null): string {
@@ -19,16 +21,10 @@ export function formatDuration(ms: number | null): string {
   return `${Math.round((hours / 24) * 10) / 10} days`;
 }
 
-const CATEGORY_LABELS: Record<string, string> = {
-  general: 'Wellbeing',
-  sleep: 'Sleep',
-  stress: 'Stress',
-  support: 'Support',
-  safety: 'Safety',
-};
-
+/** A category as the screening's reasons name it, so a mean and the reason about it agree. */
 export function categoryLabel(category: string): string {
-  return CATEGORY_LABELS[category] ?? category;
+  const known = QuestionCategory.safeParse(category);
+  return known.success ? CATEGORY_NAMES[known.data] : category;
 }
 
 /** A change from the baseline, signed; on the 1 (best) to 5 (worst) scale, up is worse. */

@@ -234,10 +234,6 @@ function FollowUpCards({
   figures: DashboardData['follow_up'];
   casesLink: string | undefined;
 }) {
-  const timing = (delays: DashboardData['follow_up']['time_to_alert_sent']) =>
-    delays.count === 0
-      ? 'No data yet'
-      : `${formatDuration(delays.median_ms)} median · ${formatDuration(delays.p90_ms)} 90th pct`;
   return (
     <section aria-label="Follow-up">
       <ul className={`${styles.metrics} ${styles.followUp}`}>
@@ -248,22 +244,43 @@ function FollowUpCards({
           tone={figures.overdue_cases > 0 ? 'alert' : undefined}
           to={casesLink}
         />
-        <Metric label="Submission to Alert Sent" value={timing(figures.time_to_alert_sent)} small />
-        <Metric label="Submission to Acknowledged" value={timing(figures.time_to_acknowledge)} small />
+        <DelayMetric label="Submission to Alert Sent" delays={figures.time_to_alert_sent} />
+        <DelayMetric label="Submission to Acknowledged" delays={figures.time_to_acknowledge} />
       </ul>
     </section>
+  );
+}
+
+/** A delay's median as the figure, and its slow tail (the 90th percentile) on a line beneath. */
+function DelayMetric({
+  label,
+  delays,
+}: {
+  label: string;
+  delays: DashboardData['follow_up']['time_to_alert_sent'];
+}) {
+  if (delays.count === 0) return <Metric label={label} value="No data yet" small />;
+  return (
+    <Metric
+      label={label}
+      value={formatDuration(delays.median_ms)}
+      detail={`median; 90th percentile ${formatDuration(delays.p90_ms)}`}
+    />
   );
 }
 
 function Metric({
   label,
   value,
+  detail,
   tone,
   to,
   small,
 }: {
   label: string;
   value: string;
+  /** A smaller line beneath the figure. */
+  detail?: string;
   tone?: 'alert' | undefined;
   /** Where the figure's details are. */
   to?: string | undefined;
@@ -276,6 +293,7 @@ function Metric({
       <span className={[styles.metricValue, small && styles.metricPhrase].filter(Boolean).join(' ')}>
         {value}
       </span>
+      {detail && <span className={styles.metricDetail}>{detail}</span>}
     </li>
   );
 }

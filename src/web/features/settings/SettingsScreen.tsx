@@ -153,7 +153,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
             />
             <TextField
               label="Elevated: acknowledge within (hours)"
-              hint="Whole minutes, e.g. 0.5 for 30 minutes; at most 720 (30 days)."
+              hint="Hours to the minute, e.g. 0.5 for 30 minutes; at most 720 (30 days)."
               type="number"
               inputMode="decimal"
               min={0}
