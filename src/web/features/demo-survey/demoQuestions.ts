@@ -17,13 +17,14 @@ export const DEMO_QUESTIONS: readonly DemoQuestion[] = [
   {
     id: 'self_harm',
     text: 'Over the past two weeks, how often have you had thoughts of harming yourself?',
-    // A frequency scale: emojis would trivialise this question.
+    // A frequency scale: emojis would trivialise this question. Listed from 5 to 1, as the real
+    // survey lists every scale.
     choices: [
-      { value: '1', label: 'Never' },
-      { value: '2', label: 'Rarely' },
-      { value: '3', label: 'Sometimes' },
-      { value: '4', label: 'Often' },
       { value: '5', label: 'Almost always' },
+      { value: '4', label: 'Often' },
+      { value: '3', label: 'Sometimes' },
+      { value: '2', label: 'Rarely' },
+      { value: '1', label: 'Never' },
     ],
   },
   {

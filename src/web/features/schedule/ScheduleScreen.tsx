@@ -163,7 +163,8 @@ function ScheduleForm() {
             </p>
           ) : (
             <p className={styles.demoNote}>
-              <strong>Demo only.</strong> Scheduling is a preview: nothing is saved and no emails are sent.
+              <strong>Demo only.</strong> Scheduling with Gmail or Outlook groups is a preview: nothing is
+              saved and no emails are sent. Choose &ldquo;Use the roster&rdquo; to send real invitations.
             </p>
           )}
 

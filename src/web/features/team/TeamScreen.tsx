@@ -29,7 +29,7 @@ const TITLE = 'Team';
 
 /** What each role may open, said where the admin chooses one. */
 const ROLE_HINT =
-  'Admins: everything. Counsellors: the dashboard with names and the CSV export. Viewers: the dashboard numbers only, never a name.';
+  'Admins: everything. Counsellors: the dashboard with names, the CSV export, cases and student history. Viewers: the dashboard numbers only, never a name.';
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
