@@ -139,8 +139,10 @@ export async function inviteMember(options: {
   return db.transaction().execute(async (trx) => {
     await queries.lockInstitutionStaff(trx, institutionId);
     const existing = await queries.findUserByEmail(trx, email);
-    // A removed member of this institution may be invited back; anyone else with an account may not.
-    if (existing && !(existing.removed_at !== null && existing.institution_id === institutionId))
+    // Someone of this institution already has an account (a removed member may be invited back).
+    // An account elsewhere is not said: that would tell this admin who is signed up at another
+    // institution. The invitation goes out as any other, and only its link says it cannot be used.
+    if (existing && existing.institution_id === institutionId && existing.removed_at === null)
       throw new AppError('CONFLICT', ALREADY_MEMBER(email));
     if (await queries.findPendingInvitationByEmail(trx, institutionId, email))
       throw new AppError('CONFLICT', ALREADY_INVITED(email));

@@ -203,18 +203,40 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
       ALREADY_MEMBER(cast.studentA.email),
     );
     expectError(
-      await admin.post('/api/staff/', { email: cast.adminB.email, name: 'B', role: 'viewer' }),
-      409,
-      'CONFLICT',
-      ALREADY_MEMBER(cast.adminB.email),
-    );
-    expectError(
       await admin.post('/api/staff/', { email: 'pw@north.edu', name: 'P', role: 'viewer' }),
       409,
       'CONFLICT',
       ALREADY_INVITED('pw@north.edu'),
     );
     expect(await ctx.db.kysely.selectFrom('staff_invitations').select('id').execute()).toEqual(before);
+  });
+
+  it('does not tell an admin that an address has an account at another institution', async () => {
+    const elsewhere = await admin.post<InvitationResponse>('/api/staff/', {
+      email: cast.adminB.email,
+      name: 'B',
+      role: 'viewer',
+    });
+    const nobody = await admin.post<InvitationResponse>('/api/staff/', {
+      email: 'nobody@north.edu',
+      name: 'N',
+      role: 'viewer',
+    });
+    // The same answer as for an address without an account.
+    expect([elsewhere.status, nobody.status]).toEqual([201, 201]);
+    expect(Object.keys(elsewhere.body.invitation).sort()).toEqual(Object.keys(nobody.body.invitation).sort());
+    // Only the address's owner, following the link, learns that it cannot be used; nothing changes.
+    const { response } = await join(await tokenMailedTo(cast.adminB.email));
+    expectError(response, 409, 'CONFLICT', ALREADY_MEMBER(cast.adminB.email));
+    const owner = await ctx.db.kysely
+      .selectFrom('users')
+      .select(['institution_id', 'role'])
+      .where('email', '=', cast.adminB.email)
+      .executeTakeFirstOrThrow();
+    expect(owner).toEqual({ institution_id: cast.b.id, role: 'institution_admin' });
+    const team = await admin.get<TeamResponse>('/api/staff/');
+    expect(team.body.members.map((member) => member.email)).not.toContain(cast.adminB.email);
+    expect(team.body.invitations.map((row) => row.email)).toContain(cast.adminB.email);
   });
 
   it("changes roles at once, ends the member's sessions, and keeps one admin", async () => {
