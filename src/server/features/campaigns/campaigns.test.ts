@@ -400,6 +400,20 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     expectError(await visitor.get(`/api/survey/invite/${ann}/`), 404, 'NOT_FOUND', INVITATION_EXPIRED);
   });
 
+  it('refuses the link of a student who has since joined the staff, storing nothing', async () => {
+    await create({ send_now: true });
+    await runJobsAt(MONDAY_8AM);
+    const token = await latestTokenFor('bo@north.edu');
+    const visitor = new TestAgent(ctx.app);
+    const answers = await invitationAnswers(token, visitor);
+    await makeUser(ctx.db.kysely, { email: 'bo@north.edu', role: 'counsellor', institutionId: cast.a.id });
+    const refusal = 'Staff cannot submit surveys';
+    expectError(await visitor.get(`/api/survey/invite/${token}/`), 403, 'FORBIDDEN', refusal);
+    expectError(await visitor.post(`/api/survey/invite/${token}/`, { answers }), 403, 'FORBIDDEN', refusal);
+    expect(await ctx.db.kysely.selectFrom('submissions').select('id').execute()).toEqual([]);
+    expect(await ctx.db.kysely.selectFrom('cases').select('id').execute()).toEqual([]);
+  });
+
   it('makes the response rate count the roster: one of three answers is 33%', async () => {
     await admin.request({
       method: 'POST',

@@ -190,13 +190,18 @@ export async function markReminded(db: Executor, invitationIds: number[], remind
     .execute();
 }
 
-/** The invitation a link's token names, with its student and campaign; locked when `forUpdate`. */
+/**
+ * The invitation a link's token names, with its student and campaign, and the role of any account
+ * with the student's address; locked when `forUpdate`.
+ */
 export function findInvitation(db: Executor, tokenHash: string, options: { forUpdate?: boolean } = {}) {
   return db
     .selectFrom('campaign_invitations as i')
     .innerJoin('campaigns as c', 'c.id', 'i.campaign_id')
     .innerJoin('roster_students as rs', 'rs.id', 'i.student_id')
+    .leftJoin('users as u', 'u.email', 'rs.email')
     .select([
+      'u.role as account_role',
       'i.id',
       'i.campaign_id',
       'i.round',

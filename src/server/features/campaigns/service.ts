@@ -2,14 +2,19 @@ import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod/mini';
 import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
 import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
-import type { Database } from '../../db/types';
+import type { Database, Role } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import type { CaseOpener } from '../cases/open';
 import { readFollowUpSettings } from '../institutions/settings';
-import { getSurveyOfTemplate, refuseNonStudents, submitSurvey } from '../surveys/service';
+import {
+  getSurveyOfTemplate,
+  refuseNonStudentRole,
+  refuseNonStudents,
+  submitSurvey,
+} from '../surveys/service';
 import { isTokenShaped, tokenHash } from './invitations';
 import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';
 import * as queries from './queries';
@@ -226,10 +231,16 @@ async function usableInvitation(
   return invitation;
 }
 
-/** Who may use an invitation: its student, signed in or not; never another account, never staff. */
-function refuseOthers(user: SessionUser | null, email: string) {
+/**
+ * Who may use an invitation: its student, signed in or not; never another account, never staff.
+ * An address of a staff account is refused too, even on the roster: its link would let a member
+ * of staff answer as a student.
+ */
+function refuseOthers(user: SessionUser | null, invitation: { email: string; account_role: Role | null }) {
   refuseNonStudents(user, true);
-  if (user && user.email !== email) throw new AppError('FORBIDDEN', wrongStudent(email));
+  if (invitation.account_role !== null) refuseNonStudentRole(invitation.account_role);
+  if (user && user.email !== invitation.email)
+    throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
 }
 
 /** The survey a personal link opens, with the name and address of the student it was sent to. */
@@ -239,7 +250,7 @@ export async function getInvitationSurvey(options: {
   user: SessionUser | null;
 }) {
   const invitation = await usableInvitation(options.db, options.token, now());
-  refuseOthers(options.user, invitation.email);
+  refuseOthers(options.user, invitation);
   const survey = await getSurveyOfTemplate({ db: options.db, templateId: invitation.template_id });
   return { ...survey, student_name: invitation.name, school_email: invitation.email };
 }
@@ -261,7 +272,7 @@ export async function submitInvitationSurvey(options: {
   const { db, token } = options;
   const retryOf = options.clientSubmissionId;
   const invitation = await usableInvitation(db, token, now(), { retryOf });
-  refuseOthers(options.user, invitation.email);
+  refuseOthers(options.user, invitation);
   if (options.schoolEmail !== undefined && options.schoolEmail !== invitation.email)
     throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
   const template = await queries.findTemplate(db, invitation.template_id, invitation.institution_id);

@@ -94,7 +94,15 @@ function readRecords(text: string): { line: number; cells: string[] }[] {
  * cannot be read as a roster at all (nothing of it may be applied); returns the good rows and a
  * reason for each bad one otherwise.
  */
-export function readRosterCsv(text: string, domains: readonly string[]): RosterFile {
+/**
+ * `staffAddresses` are the institution's staff accounts: only students are surveyed, and a
+ * personal survey link to a member of staff would let them answer as a student.
+ */
+export function readRosterCsv(
+  text: string,
+  domains: readonly string[],
+  staffAddresses: ReadonlySet<string>,
+): RosterFile {
   if (text.includes('\u0000') || text.includes('\ufffd')) throw new AppError('BAD_REQUEST', NOT_TEXT);
   const records = readRecords(text);
   const [header, ...body] = records;
@@ -137,6 +145,10 @@ export function readRosterCsv(text: string, domains: readonly string[]): RosterF
     }
     if (!accepted.has(emailDomain(email.data))) {
       refuse(`${email.data} is outside the institution's email domains (${expected})`);
+      continue;
+    }
+    if (staffAddresses.has(email.data)) {
+      refuse(`${email.data} belongs to a member of staff; only students are surveyed`);
       continue;
     }
     if (group && (group.length > ROSTER_GROUP_MAX_LENGTH || UNPRINTABLE.test(group))) {

@@ -15,6 +15,17 @@ export async function rosterEmails(db: Executor, institutionId: number): Promise
   return new Set(rows.map((row) => row.email));
 }
 
+/** The addresses of the institution's staff accounts, and of the service's super users. */
+export async function staffEmails(db: Executor, institutionId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('role', '!=', 'student')
+    .where((eb) => eb.or([eb('institution_id', '=', institutionId), eb('institution_id', 'is', null)]))
+    .execute();
+  return new Set(rows.map((row) => row.email));
+}
+
 /**
  * Adds the rows' students and updates the names (and groups, when the file has a group column)
  * of those already there: one row per address, whatever the file repeats.

@@ -99,6 +99,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
       'Good Again,ONE@north.edu,B', // 6: the same address as line 2
       'No Mail,,A', // 7
       'Good Two,two@north.edu', // 8: no group cell
+      `The Admin,${cast.adminA.email},A`, // 9: a member of staff
     ].join('\n');
     const response = await upload(admin, csv);
     expect(response.status).toBe(200);
@@ -112,6 +113,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
         { line: 5, message: "out@south.edu is outside the institution's email domains (@north.edu)" },
         { line: 6, message: 'one@north.edu is already on line 2 of this file' },
         { line: 7, message: 'The email address is missing' },
+        { line: 9, message: `${cast.adminA.email} belongs to a member of staff; only students are surveyed` },
       ],
     });
     expect(await rosterRows()).toEqual([

@@ -21,7 +21,11 @@ export async function importRoster(options: {
 }): Promise<RosterImportResponse> {
   const { db, actor } = options;
   const { institutionId } = actor;
-  const file = readRosterCsv(options.csv, await institutionDomains(db, institutionId));
+  const file = readRosterCsv(
+    options.csv,
+    await institutionDomains(db, institutionId),
+    await queries.staffEmails(db, institutionId),
+  );
   const withGroups = file.rows.some((row) => row.group !== undefined);
   const at = now();
   const imported = await db.transaction().execute(async (trx) => {

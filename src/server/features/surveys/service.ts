@@ -18,7 +18,7 @@ import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
-import type { Database } from '../../db/types';
+import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
@@ -143,11 +143,16 @@ interface CheckedAnswer {
   value: string;
 }
 
+/** Only students answer surveys: an account of any other role is refused, saying why. */
+export function refuseNonStudentRole(role: Role) {
+  if (role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
+  if (role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
+  if (role !== 'student') throw new AppError('FORBIDDEN', STAFF_CANNOT_SUBMIT);
+}
+
 /** Who may submit at all, decided before anything is read: students, and visitors on a link. */
 export function refuseNonStudents(user: SessionUser | null, viaLink: boolean) {
-  if (user?.role === 'institution_admin') throw new AppError('FORBIDDEN', ADMINS_CANNOT_SUBMIT);
-  if (user?.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSERS_CANNOT_SUBMIT);
-  if (user && user.role !== 'student') throw new AppError('FORBIDDEN', STAFF_CANNOT_SUBMIT);
+  if (user) refuseNonStudentRole(user.role);
   if (!user && !viaLink) throw new AppError('REQUIRES_AUTH', LOGIN_TO_SUBMIT, { requires_auth: true });
 }
 
