@@ -5,6 +5,7 @@ import { parseStoredJson } from '../../db/stored-json';
 import { type CommitHooks, runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
+import { yieldToEventLoop } from '../event-loop';
 import { type Poller, startPoller } from '../poller';
 import { MINUTE, now } from '../time';
 import { claimDueJobs, failJob, finishJob, insertJob, type JobRow } from './queries';
@@ -88,6 +89,7 @@ export async function runDueJobs(options: {
           retryAt: job.attempts >= MAX_ATTEMPTS ? null : clock() + retryDelay(job.attempts),
         });
       }
+      await yieldToEventLoop();
     }
   }
 }

@@ -143,6 +143,28 @@ describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
     expect(lines[0]?.message).toContain('Your code is 000005.');
     expect(smtp.received).toHaveLength(0);
   });
+
+  it('lets the event loop take turns between batches, even when every send is settled at once', async () => {
+    const db = test.db.kysely;
+    const at = Date.now();
+    await db.transaction().execute(async (trx) => {
+      for (let n = 0; n < 200; n += 1) await enqueueMail(trx, mail(n), at);
+    });
+    // A logged mail is written at once: without a turn between batches, nothing else (no request,
+    // no timer) would run until the whole outbox was through.
+    const transport = createMailTransport(mailConfig(null), () => undefined);
+    let turns = 0;
+    let delivering = true;
+    const takeTurn = () => {
+      turns += 1;
+      if (delivering) setImmediate(takeTurn);
+    };
+    setImmediate(takeTurn);
+    expect(await deliverDueMail({ db, transport })).toBe(200);
+    delivering = false;
+    // Four batches of 50, and a turn for other work after each.
+    expect(turns).toBeGreaterThanOrEqual(4);
+  });
 });
 
 describe.each(TEST_DIALECTS.filter((dialect) => dialect === 'postgres'))(

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
+import { yieldToEventLoop } from '../event-loop';
 import { type Poller, startPoller } from '../poller';
 import { MINUTE, now } from '../time';
 import { claimDueMail, markFailed, markSent, type OutboxRow } from './outbox';
@@ -46,6 +47,7 @@ export async function deliverDueMail(options: {
     const delivered = (await Promise.all(rows.map(deliver))).filter((row) => row !== null);
     await markSent(db, delivered, clock());
     sent += delivered.length;
+    await yieldToEventLoop();
   }
 }
 
