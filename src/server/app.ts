@@ -157,6 +157,10 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     // disk) or proxy keeps a copy, unless a route chose its own caching (static files).
     const isApi = [request.routeOptions.url, request.url].some((path) => path?.startsWith('/api/'));
     if (isApi && !reply.hasHeader('cache-control')) reply.header('Cache-Control', 'no-store');
+    // Answered before its body has all arrived (a request refused at once): the rest will not be
+    // read, so the connection ends with this answer. Kept open, it would get a second answer
+    // nobody asked for, the 408 of Node's request timeout.
+    if (!request.raw.complete) reply.header('Connection', 'close');
   });
   await app.register(cookie, { secret });
   await app.register(csrfProtection, {

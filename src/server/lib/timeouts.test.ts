@@ -15,12 +15,25 @@ interface Outcome {
   sent: number;
 }
 
-/** Sends `head` then `body` one byte per tick until the server closes the connection. */
-function trickle(port: number, head: string, body: string, tickMs: number): Promise<Outcome> {
+/**
+ * Sends `head` then `body` one byte per tick until the server closes the connection; with
+ * `headAtOnce`, the head goes in one write and only the body trickles.
+ */
+function trickle(
+  port: number,
+  head: string,
+  body: string,
+  tickMs: number,
+  { headAtOnce = false } = {},
+): Promise<Outcome> {
   return new Promise((resolve, reject) => {
     const socket = net.connect(port, '127.0.0.1');
     const bytes = Buffer.from(head + body);
     let sent = 0;
+    if (headAtOnce) {
+      socket.write(head);
+      sent = Buffer.byteLength(head);
+    }
     let response = '';
     let timer: NodeJS.Timeout | undefined;
     const next = () => {
@@ -76,6 +89,17 @@ describe('slow clients', () => {
       expect(outcome.response, url).toMatch(/^HTTP\/1\.1 408 /);
       expect(outcome.response, url).toContain('"code":"REQUEST_TIMEOUT"');
     }
+  });
+
+  it('get one answer when refused before their body has arrived, and the connection ends with it', async () => {
+    const body = 'name,email\n'.repeat(40);
+    const head = `POST /api/roster/ HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: text/csv\r\nContent-Length: ${body.length}\r\n\r\n`;
+    const outcome = await trickle(port, head, body, 100, { headAtOnce: true });
+    expect(outcome.sent).toBeLessThan(head.length + body.length);
+    // Refused at once (nobody is signed in), and nothing after it: no 408 once the limit has passed.
+    expect(outcome.response).toMatch(/^HTTP\/1\.1 40[13] /);
+    expect(outcome.response.match(/HTTP\/1\.1 /g)).toHaveLength(1);
+    expect(outcome.response).toMatch(/connection: close/i);
   });
 
   it('lose the connection when the headers trickle in', async () => {
