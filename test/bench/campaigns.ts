@@ -4,13 +4,9 @@
 // run on the same database, is the outbox alone: the same number of mails inserted in one
 // transaction with nothing else. The jobs run on the real app (its job worker, driven directly).
 //
-// It also gives the longest the event loop went without a turn while the jobs ran: how long any
-// request to the same instance (an alert's submission, a health check) would have waited.
-//
 // SQLite file database (WAL, synchronous=FULL), and PostgreSQL too when BENCH_DATABASE_URL is
 // set (in a schema of its own, dropped after). BENCH_CAMPAIGN_STUDENTS overrides the size.
 import crypto from 'node:crypto';
-import { monitorEventLoopDelay } from 'node:perf_hooks';
 import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Db } from '../../src/server/db';
@@ -89,23 +85,16 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
     });
     if (created.status !== 201) throw new Error(`campaign failed: ${created.text}`);
 
-    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
-    loopDelay.enable();
     const started = performance.now();
     const jobs = await app.jobs.runDue();
     const seconds = (performance.now() - started) / 1000;
-    // The monitor's timer notes a stall when it fires at last: give it the turn to.
-    await new Promise((resolve) => setTimeout(resolve, 50));
-    loopDelay.disable();
-    const longestStallMs = loopDelay.max / 1e6;
     const queued = await countOf(db, 'mail_outbox');
     const invited = await countOf(db, 'campaign_invitations');
     const rate = queued / seconds;
     console.log(
       `${label}: ${queued.toLocaleString('en-US')} invitations (${invited.toLocaleString('en-US')} rows) queued by ${jobs} jobs in ${seconds.toFixed(2)} s: ` +
         `${Math.round(rate).toLocaleString('en-US')} mails/s; the outbox alone: ${Math.round(STUDENTS / baselineSeconds).toLocaleString('en-US')} mails/s ` +
-        `(campaign at ${((rate * baselineSeconds) / STUDENTS).toFixed(2)}x the outbox alone); ` +
-        `longest event-loop stall ${Math.round(longestStallMs).toLocaleString('en-US')} ms` +
+        `(campaign at ${((rate * baselineSeconds) / STUDENTS).toFixed(2)}x the outbox alone)` +
         `${queued === STUDENTS && invited === STUDENTS ? '' : ' -- WRONG COUNT'}`,
     );
   } finally {

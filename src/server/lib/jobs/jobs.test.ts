@@ -158,6 +158,23 @@ describe.each(TEST_DIALECTS)('durable jobs on %s', (dialect) => {
     }
   });
 
+  it('lets the event loop take turns between jobs, even when every step is settled at once', async () => {
+    const job = mailingJob();
+    for (let n = 0; n < 40; n += 1)
+      await scheduleJob(db, job.kind, { key: `turn:${n}`, runAt: START, payload: { to: `s${n}@north.edu` } });
+    let turns = 0;
+    let running = true;
+    const takeTurn = () => {
+      turns += 1;
+      if (running) setImmediate(takeTurn);
+    };
+    setImmediate(takeTurn);
+    expect(await runDueJobs({ db, kinds: kinds(job.kind), at: () => START })).toBe(40);
+    running = false;
+    // Two claims of 20 jobs: other work had turns while they ran, not only once they were through.
+    expect(turns).toBeGreaterThanOrEqual(20);
+  });
+
   it('runs each job once when two workers run at the same time', async () => {
     const other = test.openAnother?.();
     const second = other?.kysely ?? db;
