@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../../test/helpers/databases';
+import { turnsTakenDuring } from '../../../../test/helpers/event-loop';
 import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { enqueueMail } from '../mail/outbox';
@@ -162,15 +163,10 @@ describe.each(TEST_DIALECTS)('durable jobs on %s', (dialect) => {
     const job = mailingJob();
     for (let n = 0; n < 40; n += 1)
       await scheduleJob(db, job.kind, { key: `turn:${n}`, runAt: START, payload: { to: `s${n}@north.edu` } });
-    let turns = 0;
-    let running = true;
-    const takeTurn = () => {
-      turns += 1;
-      if (running) setImmediate(takeTurn);
-    };
-    setImmediate(takeTurn);
-    expect(await runDueJobs({ db, kinds: kinds(job.kind), at: () => START })).toBe(40);
-    running = false;
+    const { result, turns } = await turnsTakenDuring(() =>
+      runDueJobs({ db, kinds: kinds(job.kind), at: () => START }),
+    );
+    expect(result).toBe(40);
     // Two claims of 20 jobs: other work had turns while they ran, not only once they were through.
     expect(turns).toBeGreaterThanOrEqual(20);
   });

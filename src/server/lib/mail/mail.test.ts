@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestDatabase, TEST_DIALECTS, type TestDatabase } from '../../../../test/helpers/databases';
+import { turnsTakenDuring } from '../../../../test/helpers/event-loop';
 import { startSmtpListener } from '../../../../test/helpers/smtp';
 import { loadConfig } from '../../config';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
@@ -153,15 +154,8 @@ describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
     // A logged mail is written at once: without a turn between batches, nothing else (no request,
     // no timer) would run until the whole outbox was through.
     const transport = createMailTransport(mailConfig(null), () => undefined);
-    let turns = 0;
-    let delivering = true;
-    const takeTurn = () => {
-      turns += 1;
-      if (delivering) setImmediate(takeTurn);
-    };
-    setImmediate(takeTurn);
-    expect(await deliverDueMail({ db, transport })).toBe(200);
-    delivering = false;
+    const { result, turns } = await turnsTakenDuring(() => deliverDueMail({ db, transport }));
+    expect(result).toBe(200);
     // Four batches of 50, and a turn for other work after each.
     expect(turns).toBeGreaterThanOrEqual(4);
   });
