@@ -90,13 +90,10 @@ function readRecords(text: string): { line: number; cells: string[] }[] {
 }
 
 /**
- * Reads and checks an upload against the institution's email domains. Throws for a file that
- * cannot be read as a roster at all (nothing of it may be applied); returns the good rows and a
- * reason for each bad one otherwise.
- */
-/**
- * `staffAddresses` are the institution's staff accounts: only students are surveyed, and a
- * personal survey link to a member of staff would let them answer as a student.
+ * Reads and checks an upload against the institution's email domains and its staff accounts'
+ * addresses (only students are surveyed: a personal survey link to a member of staff would let
+ * them answer as a student). Throws for a file that cannot be read as a roster at all (nothing of
+ * it may be applied); returns the good rows and a reason for each bad one otherwise.
  */
 export function readRosterCsv(
   text: string,
