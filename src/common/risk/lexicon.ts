@@ -32,7 +32,7 @@ interface Lexicon {
 }
 
 export const LEXICON: Lexicon = {
-  version: '1.0.0',
+  version: '1.1.0',
 
   high: [
     'suicide/suicidal/suicidel/suicidle/suicdal/sucidal/suisidal/sucide/suicde/suiside',
@@ -47,7 +47,6 @@ export const LEXICON: Lexicon = {
     'want/wants/wanted to/2 die/dye',
     'wanna die/dye',
     'want/wants/wanted to be dead',
-    'wish i was/were dead',
     'better off dead',
     'dont/doesnt want to live/exist',
     'dont/doesnt want to be alive',
@@ -60,6 +59,45 @@ export const LEXICON: Lexicon = {
     'slit/slitting my wrist/wrists',
     'jump/jumping off a/the bridge/roof/building',
     'jump/jumping in front of a train',
+    // Passive death wish, worded after ASQ question 1 ("wished you were dead") and PHQ-9 item 9
+    // ("better off dead"), with the paraphrases students write: a positive suicide screen.
+    'wish/wished/wishing i was/were dead',
+    'wish/wished/wishing i could/would die',
+    'wish/wished/wishing i was/were/wasnt/werent never born',
+    'wish/wished/wishing i had/hadnt never been born',
+    'wish/wished/wishing i didnt/wouldnt exist',
+    'wish/wished/wishing i wasnt/werent alive',
+    'hope/hoping i die',
+    'hope/hoping/wish/wishing i dont/didnt/wont/wouldnt/never wake up',
+    'never wake up',
+    'dont/doesnt want to wake up',
+    'dont/doesnt want to be here/around anymore',
+    'dont/doesnt want to exist anymore',
+    'want/wants/wanted/wanting to stop existing',
+    'tired of living',
+    'tired of being alive',
+    'life isnt/aint worth living',
+    'life is not worth living',
+    'no point in/to living',
+    'see any/the point in/of living',
+    'whats the point of/in living',
+    'no reason to keep going/living/trying',
+    'cant/cannot go on living',
+    // Perceived burden on others, worded after ASQ question 2 ("you or your family would be
+    // better off if you were dead").
+    'better off without me',
+    'better off if i was/were dead/gone',
+    'better off if i wasnt/werent here/around/alive',
+    'better off if i died',
+    'nobody/noone would miss me',
+    'feel/feeling/felt/feels like a burden',
+    'im/am a burden',
+    'a burden to/on my/everyone/everybody/others/people/family/friends/parents',
+    // Wanting to disappear, as students write a wish not to exist.
+    'want/wants/wanted/wanting to disappear',
+    'wanna disappear',
+    'wish/wished/wishing i could disappear',
+    'disappear forever',
   ],
 
   medium: [
@@ -74,16 +112,7 @@ export const LEXICON: Lexicon = {
     'feel/feeling/felt/am/im trapped',
     'no way out',
     'give/gave/giving/given up on life',
-    'nobody/noone would miss me',
     'nobody/noone cares about me',
-    'better off without me',
-    'want/wants to disappear',
-    'wanna disappear',
-    'wish i could disappear',
-    'wish i was/were never born',
-    'wish i had never been born',
-    'dont want to be here anymore',
-    'dont want to wake up',
     'kys',
   ],
 
@@ -108,6 +137,11 @@ export const LEXICON: Lexicon = {
     'cant/cannot go on a/the trip/holiday/vacation/tour/date/hike',
     'cant/cannot go on trips/holiday/vacation/dates',
     'nothing matters more',
+    'never wake up on/in/before/until/for/early/rested/refreshed/at',
+    'dont/doesnt want to wake up early/for/at/before',
+    'disappear for the/a/one weekend/week/day/few/couple',
+    'disappear into my/a/the book/books/room/bed/work/music',
+    'tired of living in/with/at/on/here/near/off',
   ],
 
   negationCues: [

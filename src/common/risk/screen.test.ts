@@ -143,7 +143,7 @@ describe('screenSubmission', () => {
     });
 
     it('are elevated with concerning language', () => {
-      const result = screenSubmission({ answers: [written('I feel like a burden')] });
+      const result = screenSubmission({ answers: [written('I feel hopeless')] });
       expect(result.tier).toBe('elevated');
       expect(result.reasons).toEqual(['Concerning language in a written answer']);
     });
