@@ -1,4 +1,4 @@
 /** What the server's survey path takes from the screening; the web app imports single modules. */
-export { CrisisResource, DEFAULT_CRISIS_RESOURCES } from './crisis-resources';
+export { type CrisisHelp, crisisHelpFor } from './crisis-resources';
 export { LEXICON_VERSION } from './scan-text';
 export { type RiskResult, screenSubmissionSafely } from './screen';

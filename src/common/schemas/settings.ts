@@ -1,5 +1,5 @@
 import { z } from 'zod/mini';
-import { CrisisResource } from '../risk/crisis-resources';
+import { CrisisResource, InstitutionCrisisResource } from '../risk/crisis-resources';
 import { isTimeZone } from '../time-zones';
 import { Email } from './common';
 
@@ -40,14 +40,27 @@ export const InstitutionSettings = z.object({
   time_zone: z
     .string({ error: 'time_zone must be a text' })
     .check(z.refine(isTimeZone, { error: 'time_zone must be an IANA time zone such as Europe/London' })),
-  /** Shown to a student whose answers are urgent; empty means the product's defaults. */
-  crisis_resources: z
-    .array(CrisisResource)
-    .check(z.maxLength(MAX_CRISIS_RESOURCES, `At most ${MAX_CRISIS_RESOURCES} crisis resources`)),
+  /**
+   * The institution's own resources, each with its hours, shown to a student whose answers are
+   * urgent along with the always-open national lines (never instead of them).
+   */
+  crisis_resources: z.array(InstitutionCrisisResource).check(
+    z.maxLength(MAX_CRISIS_RESOURCES, `At most ${MAX_CRISIS_RESOURCES} crisis resources`),
+    z.refine((resources) => new Set(resources.map(({ name }) => name)).size === resources.length, {
+      error: 'Each crisis resource name once',
+    }),
+  ),
+  /** List the institution's own resources before the always-open lines; absent means after. */
+  crisis_resources_first: z.optional(z.boolean({ error: 'crisis_resources_first must be true or false' })),
 });
 export type InstitutionSettings = z.infer<typeof InstitutionSettings>;
 
-export const InstitutionSettingsResponse = z.extend(InstitutionSettings, { success: z.literal(true) });
+export const InstitutionSettingsResponse = z.extend(InstitutionSettings, {
+  success: z.literal(true),
+  /** As stored: a resource saved before hours were asked for has none until it is saved again. */
+  crisis_resources: z.array(CrisisResource),
+  crisis_resources_first: z.boolean(),
+});
 export type InstitutionSettingsResponse = z.infer<typeof InstitutionSettingsResponse>;
 
 /** Minutes from hours given in whole minutes (the contract's elevated_ack_hours). */

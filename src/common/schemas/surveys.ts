@@ -1,7 +1,7 @@
 import { z } from 'zod/mini';
 // The module itself, not the risk package's index: the web app parses this contract, and the
 // index would bring the screening's word lists and their compilation into every survey page.
-import { CrisisResource } from '../risk/crisis-resources';
+import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
 import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
@@ -125,7 +125,7 @@ export type SubmitOwnSurveyRequest = z.input<typeof SubmitOwnSurveyRequest>;
 export const SubmitSurveyResponse = z.object({
   success: z.literal(true),
   message: z.string(),
-  crisis_resources: z.optional(z.array(CrisisResource)),
+  crisis_resources: z.optional(CrisisHelp),
   /**
    * The answers are stored but the sender has not proven the email address they name: they count
    * as that student's once the address is proven with a code (POST /api/verify/start/, /check/).

@@ -236,7 +236,15 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       urgent_ack_minutes: 45,
       elevated_ack_hours: 24,
       time_zone: 'Europe/London',
-      crisis_resources: [],
+      crisis_resources: [
+        {
+          name: 'Campus Counselling',
+          description: 'Same-day appointments.',
+          hours: 'weekdays 8am-6pm',
+          phone: '(617) 555-0100',
+        },
+      ],
+      crisis_resources_first: true,
     },
   }),
   'GET /api/institution/sso/': () => ({ method: 'GET', url: '/api/institution/sso/' }),

@@ -118,6 +118,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         elevated_ack_hours: 48,
         time_zone: 'UTC',
         crisis_resources: [],
+        crisis_resources_first: false,
       });
       const saved = await admin.request<InstitutionSettingsResponse>({
         method: 'PUT',

@@ -1,5 +1,4 @@
 import { z } from 'zod/mini';
-import { CrisisResource } from '../../../common/risk/crisis-resources';
 import { Email } from '../../../common/schemas/common';
 import {
   DEFAULT_ELEVATED_ACK_MINUTES,
@@ -13,6 +12,11 @@ import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import {
+  type OwnCrisisResources,
+  readOwnCrisisResources,
+  storedOwnCrisisResources,
+} from './crisis-resources';
 import * as queries from './queries';
 
 /** What the follow-up of flagged submissions runs on, read once per use. */
@@ -24,11 +28,11 @@ export interface FollowUpSettings {
   urgentAckMinutes: number;
   elevatedAckMinutes: number;
   timeZone: string;
-  crisisResources: CrisisResource[];
+  /** The institution's own, shown with the always-open lines. */
+  crisisResources: OwnCrisisResources;
 }
 
 const StoredEmails = z.array(Email);
-const StoredCrisisResources = z.array(CrisisResource);
 
 const INSTITUTION_NOT_FOUND = 'Institution not found';
 
@@ -49,7 +53,7 @@ export async function readFollowUpSettings(db: Executor, institutionId: number):
     elevatedAckMinutes:
       row.elevated_ack_minutes > 0 ? row.elevated_ack_minutes : DEFAULT_ELEVATED_ACK_MINUTES,
     timeZone: isTimeZone(row.time_zone) ? row.time_zone : 'UTC',
-    crisisResources: parseStoredJson(StoredCrisisResources, row.crisis_resources) ?? [],
+    crisisResources: readOwnCrisisResources(row.crisis_resources),
   };
 }
 
@@ -61,7 +65,8 @@ function toResponse(settings: FollowUpSettings): InstitutionSettingsResponse {
     urgent_ack_minutes: settings.urgentAckMinutes,
     elevated_ack_hours: settings.elevatedAckMinutes / 60,
     time_zone: settings.timeZone,
-    crisis_resources: settings.crisisResources,
+    crisis_resources: settings.crisisResources.resources,
+    crisis_resources_first: settings.crisisResources.first,
   };
 }
 
@@ -91,14 +96,17 @@ export async function updateInstitutionSettings(options: {
   const { db, institutionId, settings } = options;
   const before = await readFollowUpSettings(db, institutionId);
   const elevatedAckMinutes = hoursToMinutes(settings.elevated_ack_hours);
+  const crisisResources = {
+    resources: settings.crisis_resources,
+    first: settings.crisis_resources_first ?? false,
+  };
   await queries.updateInstitutionSettings(db, institutionId, {
     alert_emails: JSON.stringify(settings.alert_emails),
     escalation_emails: JSON.stringify(settings.escalation_emails),
     urgent_ack_minutes: settings.urgent_ack_minutes,
     elevated_ack_minutes: elevatedAckMinutes,
     time_zone: settings.time_zone,
-    // An empty list means the product's defaults, as a never-configured institution has.
-    crisis_resources: settings.crisis_resources.length > 0 ? JSON.stringify(settings.crisis_resources) : null,
+    crisis_resources: storedOwnCrisisResources(crisisResources),
   });
   const changed = Object.entries({
     alert_emails: before.alertEmails.join() !== settings.alert_emails.join(),
@@ -106,7 +114,9 @@ export async function updateInstitutionSettings(options: {
     urgent_ack_minutes: before.urgentAckMinutes !== settings.urgent_ack_minutes,
     elevated_ack_hours: before.elevatedAckMinutes !== elevatedAckMinutes,
     time_zone: before.timeZone !== settings.time_zone,
-    crisis_resources: JSON.stringify(before.crisisResources) !== JSON.stringify(settings.crisis_resources),
+    crisis_resources:
+      JSON.stringify(before.crisisResources.resources) !== JSON.stringify(crisisResources.resources),
+    crisis_resources_first: before.crisisResources.first !== crisisResources.first,
   })
     .filter(([, isChanged]) => isChanged)
     .map(([field]) => field);

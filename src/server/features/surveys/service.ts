@@ -1,8 +1,6 @@
 import type { Transaction } from 'kysely';
-import { z } from 'zod';
 import {
-  CrisisResource,
-  DEFAULT_CRISIS_RESOURCES,
+  crisisHelpFor,
   LEXICON_VERSION,
   type RiskResult,
   screenSubmissionSafely,
@@ -16,7 +14,6 @@ import {
 } from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
-import { parseStoredJson } from '../../db/stored-json';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
@@ -25,6 +22,7 @@ import { now } from '../../lib/time';
 import { type CaseOpener, verifyCasesOf } from '../cases/open';
 import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
+import { readOwnCrisisResources } from '../institutions/crisis-resources';
 import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
 import { parseAnswerChoices } from '../templates/service';
@@ -52,6 +50,7 @@ export const SURVEY_CHANGED =
   'This survey has changed since you opened it. Please review the current questions and submit again.';
 export const TEMPLATE_MISMATCH = 'survey_template_id does not match this survey link';
 export const THANK_YOU = 'Thank you! Your responses have been submitted.';
+export const RECEIVED = 'Thank you! Your responses have been received.';
 export const CONFIRM_ADDRESS =
   'Thank you! Your responses have been received. Confirm your email address with the code we send you, so they count as yours.';
 
@@ -269,24 +268,18 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
   return checked;
 }
 
-/** `institutions.crisis_resources`: the institution's own list, when it configured one. */
-const StoredCrisisResources = z.array(CrisisResource).min(1);
-
-function crisisResourcesOf(template: SurveyTemplate): CrisisResource[] {
-  // A broken configuration must not leave a student in crisis without anywhere to turn.
-  return parseStoredJson(StoredCrisisResources, template.crisis_resources) ?? DEFAULT_CRISIS_RESOURCES;
-}
-
 /**
  * What the student is told. Never the tier: only where to get help, at once, when it is urgent
- * (proven or not), and whether the address still needs its code.
+ * (proven or not), and whether the address still needs its code. A student who needs help reads
+ * the help first: the request for the code comes after it, on the screen, not in the thank-you.
  */
 function reply(tier: RiskResult['tier'], template: SurveyTemplate, proven: boolean): SubmitSurveyResponse {
+  const urgent = tier === 'urgent';
   return {
     success: true,
-    message: proven ? THANK_YOU : CONFIRM_ADDRESS,
+    message: proven ? THANK_YOU : urgent ? RECEIVED : CONFIRM_ADDRESS,
     ...(proven ? {} : { verification_required: true }),
-    ...(tier === 'urgent' ? { crisis_resources: crisisResourcesOf(template) } : {}),
+    ...(urgent ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources)) } : {}),
   };
 }
 

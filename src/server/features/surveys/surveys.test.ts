@@ -5,7 +5,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
-import { DEFAULT_CRISIS_RESOURCES, LEXICON_VERSION } from '../../../common/risk';
+import { crisisHelpFor, LEXICON_VERSION } from '../../../common/risk';
 import type { ErrorCode } from '../../../common/schemas/common';
 import {
   LINK_NOT_FOUND,
@@ -23,6 +23,7 @@ import {
   NAME_REQUIRED,
   NO_QUESTIONS,
   OTHER_INSTITUTION,
+  RECEIVED,
   SUPERUSERS_CANNOT_SUBMIT,
   SURVEY_CHANGED,
   SURVEY_NOT_FOUND,
@@ -31,6 +32,9 @@ import {
 } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
+
+/** What an urgent answer shows at an institution with no crisis resources of its own. */
+const ALWAYS_OPEN_ONLY = crisisHelpFor({ resources: [], first: false });
 type Survey = { success: true; questions: SurveyQuestion[]; template_id: number };
 
 /** Answers by category: Likert values, the safety answer and the written answer. */
@@ -302,7 +306,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect(response.body).toEqual({
         success: true,
         message: THANK_YOU,
-        crisis_resources: DEFAULT_CRISIS_RESOURCES,
+        crisis_resources: ALWAYS_OPEN_ONLY,
       });
       expect((await submissions())[0]?.tier).toBe('urgent');
     });
@@ -312,7 +316,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         survey_template_id: survey.template_id,
         answers: answersFor(survey.questions, { text: 'I want to kill myself' }),
       });
-      expect(response.body.crisis_resources).toEqual(DEFAULT_CRISIS_RESOURCES);
+      expect(response.body.crisis_resources).toEqual(ALWAYS_OPEN_ONLY);
     });
 
     it('stores the version of the lexicon that screened each submission', async () => {
@@ -326,23 +330,32 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect(LEXICON_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
     });
 
-    it("returns the institution's own crisis resources when it configured them", async () => {
+    it("adds the institution's own crisis resources to the always-open lines, in its order", async () => {
       const own = [
-        { name: 'North Counselling', description: 'Call us any time, day or night.', phone: '5550100' },
+        {
+          name: 'North Counselling',
+          description: 'Same-day appointments.',
+          hours: 'weekdays 8am-6pm',
+          phone: '(617) 555-0100',
+        },
       ];
       await ctx.db.kysely
         .updateTable('institutions')
-        .set({ crisis_resources: JSON.stringify(own) })
+        .set({ crisis_resources: JSON.stringify({ resources: own, first: true }) })
         .where('id', '=', cast.a.id)
         .execute();
       const response = await submit({
         survey_template_id: survey.template_id,
         answers: answersFor(survey.questions, { safety: '5' }),
       });
-      expect(response.body.crisis_resources).toEqual(own);
+      expect(response.body.crisis_resources).toEqual({
+        always_open: ALWAYS_OPEN_ONLY.always_open,
+        institution: own,
+        institution_first: true,
+      });
     });
 
-    it('falls back to the default crisis resources when the configured ones are broken', async () => {
+    it('shows the always-open lines when the configured resources are broken', async () => {
       await ctx.db.kysely
         .updateTable('institutions')
         .set({ crisis_resources: '[{"name":""}]' })
@@ -352,7 +365,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         survey_template_id: survey.template_id,
         answers: answersFor(survey.questions, { safety: '3' }),
       });
-      expect(response.body.crisis_resources).toEqual(DEFAULT_CRISIS_RESOURCES);
+      expect(response.body.crisis_resources).toEqual(ALWAYS_OPEN_ONLY);
     });
 
     it('tells an elevated student nothing more than anyone else', async () => {
@@ -394,7 +407,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       const retry = await submit(body);
       expect(retry.status).toBe(200);
       expect(retry.body).toEqual(first.body);
-      expect(retry.body.crisis_resources).toEqual(DEFAULT_CRISIS_RESOURCES);
+      expect(retry.body.crisis_resources).toEqual(ALWAYS_OPEN_ONLY);
       expect(await submissions()).toHaveLength(1);
       expect(await ctx.db.kysely.selectFrom('answers').select('id').execute()).toHaveLength(
         DEFAULT_QUESTIONS.length,
@@ -696,6 +709,23 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       });
       const respondent = await ctx.db.kysely.selectFrom('respondents').selectAll().executeTakeFirstOrThrow();
       expect(respondent).toMatchObject({ email: 'robin@north.edu', name: 'Robin Link', user_id: null });
+    });
+
+    it('thanks an unproven visitor in crisis without the code request, which the screen puts after the help', async () => {
+      const response = await visitor().post(url(), {
+        survey_template_id: link.id,
+        student_name: 'Robin Link',
+        school_email: 'robin@north.edu',
+        answers: answersFor(survey.questions, { safety: '4' }),
+      });
+      expect(response.status).toBe(200);
+      expect(response.body).toEqual({
+        success: true,
+        message: RECEIVED,
+        verification_required: true,
+        crisis_resources: ALWAYS_OPEN_ONLY,
+      });
+      expect(RECEIVED).not.toMatch(/code|confirm/i);
     });
 
     it('counts a returning visitor as one respondent and compares with their last submission', async () => {

@@ -1,7 +1,11 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
-import type { CrisisResource } from '../../../common/risk/crisis-resources';
-import { DEFAULT_CRISIS_RESOURCES } from '../../../common/risk/crisis-resources';
+import { type FormEvent, useId, useState } from 'react';
+import {
+  ALWAYS_OPEN_CRISIS_LINES,
+  type CrisisResource,
+  crisisHelpFor,
+  type InstitutionCrisisResource,
+} from '../../../common/risk/crisis-resources';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import { timeZoneNames } from '../../../common/time-zones';
 import { errorMessage } from '../../api';
@@ -12,6 +16,7 @@ import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
+import { CrisisSupport } from '../crisis/CrisisSupport';
 import styles from './Settings.module.css';
 import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
@@ -62,25 +67,38 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
-type ResourceDraft = { name: string; description: string; phone: string; sms: string; url: string };
+type ResourceDraft = {
+  name: string;
+  description: string;
+  hours: string;
+  phone: string;
+  sms: string;
+  url: string;
+};
+
+const EMPTY_DRAFT: ResourceDraft = { name: '', description: '', hours: '', phone: '', sms: '', url: '' };
 
 const toDraft = (resource: CrisisResource): ResourceDraft => ({
   name: resource.name,
   description: resource.description,
+  hours: resource.hours ?? '',
   phone: resource.phone ?? '',
   sms: resource.sms ?? '',
   url: resource.url ?? '',
 });
 
-function fromDraft(draft: ResourceDraft): CrisisResource {
+function fromDraft(draft: ResourceDraft): InstitutionCrisisResource {
   return {
     name: draft.name,
     description: draft.description,
+    hours: draft.hours,
     ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
     ...(draft.sms.trim() ? { sms: draft.sms.trim() } : {}),
     ...(draft.url.trim() ? { url: draft.url.trim() } : {}),
   };
 }
+
+const ALWAYS_OPEN_NAMES = ALWAYS_OPEN_CRISIS_LINES.map((line) => line.name).join(', ');
 
 function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   const queryClient = useQueryClient();
@@ -91,6 +109,13 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   const [elevatedHours, setElevatedHours] = useState(String(initial.elevated_ack_hours));
   const [timeZone, setTimeZone] = useState(initial.time_zone);
   const [resources, setResources] = useState<ResourceDraft[]>(initial.crisis_resources.map(toDraft));
+  const [resourcesFirst, setResourcesFirst] = useState(initial.crisis_resources_first);
+  const previewHeadingId = useId();
+  // What a student sees, as the form stands: a resource appears once it has a name.
+  const preview = crisisHelpFor({
+    resources: resources.filter((draft) => draft.name.trim() !== '').map(fromDraft),
+    first: resourcesFirst,
+  });
   const zones = timeZoneNames();
 
   const save = useMutation({
@@ -111,6 +136,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
       elevated_ack_hours: Number(elevatedHours),
       time_zone: timeZone,
       crisis_resources: resources.map(fromDraft),
+      crisis_resources_first: resourcesFirst,
     });
   }
 
@@ -179,9 +205,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
         <fieldset className={styles.group}>
           <legend>Crisis resources</legend>
           <p className={styles.muted}>
-            Shown at once to a student whose answers are urgent.{' '}
-            {resources.length === 0 &&
-              `Without your own, students see: ${DEFAULT_CRISIS_RESOURCES.map((item) => item.name).join(', ')}.`}
+            Shown at once to a student whose answers are urgent. The national lines that are always open (
+            {ALWAYS_OPEN_NAMES}) are always shown; your own services are added to them, each with its hours.
           </p>
           {resources.map((resource, index) => (
             // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; their place is who they are.
@@ -197,16 +222,26 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
                 value={resource.description}
                 onChange={(event) => updateResource(index, 'description', event.target.value)}
               />
+              <TextField
+                label="Hours"
+                hint='When it is open, as students should read it: "weekdays 8am-6pm", or "always open".'
+                value={resource.hours}
+                onChange={(event) => updateResource(index, 'hours', event.target.value)}
+              />
               <div className={styles.pair}>
                 <TextField
                   label="Phone"
+                  hint="As you write it, e.g. (617) 555-0100"
                   inputMode="tel"
+                  autoComplete="off"
                   value={resource.phone}
                   onChange={(event) => updateResource(index, 'phone', event.target.value)}
                 />
                 <TextField
                   label="Text number"
+                  hint="For text messages, if it takes them"
                   inputMode="tel"
+                  autoComplete="off"
                   value={resource.sms}
                   onChange={(event) => updateResource(index, 'sms', event.target.value)}
                 />
@@ -229,12 +264,29 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           <Button
             variant="secondary"
             size="small"
-            onClick={() =>
-              setResources((list) => [...list, { name: '', description: '', phone: '', sms: '', url: '' }])
-            }
+            className={styles.add}
+            onClick={() => setResources((list) => [...list, EMPTY_DRAFT])}
           >
             Add a crisis resource
           </Button>
+          <label className={styles.checkbox}>
+            <input
+              type="checkbox"
+              checked={resourcesFirst}
+              onChange={(event) => setResourcesFirst(event.target.checked)}
+            />
+            List our own services before the national lines
+          </label>
+          <figure className={styles.preview} aria-labelledby={previewHeadingId}>
+            <figcaption id={previewHeadingId} className={styles.previewCaption}>
+              Preview: what a student whose answers are urgent sees
+            </figcaption>
+            <CrisisSupport help={preview} headingId={`${previewHeadingId}-panel`}>
+              <Button variant="secondary" disabled>
+                Back to Homepage
+              </Button>
+            </CrisisSupport>
+          </figure>
         </fieldset>
         <Button type="submit" className={styles.submit} busy={save.isPending}>
           Save settings

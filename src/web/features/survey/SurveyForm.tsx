@@ -11,12 +11,13 @@ import {
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
 import { errorMessage, hasErrorCode } from '../../api';
-import { Button } from '../../ui/Button';
+import { Button, ButtonLink } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
 import { Modal } from '../../ui/Modal';
 import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
+import { CrisisSupport } from '../crisis/CrisisSupport';
 import { CodeStep } from '../verify/CodeStep';
 import { startVerification } from '../verify/verifyApi';
 import {
@@ -28,7 +29,7 @@ import {
   unansweredQuestionIds,
   withAnswer,
 } from './answers';
-import { CrisisSupport } from './CrisisSupport';
+import { PrivacyNote } from './PrivacyNote';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
 import styles from './Survey.module.css';
@@ -433,7 +434,13 @@ export function SurveyForm({
               )}
             </div>
           </div>
-          {urgent && <CrisisSupport resources={result.crisis_resources ?? []} headingId={crisisHeadingId} />}
+          {result.crisis_resources && (
+            <CrisisSupport help={result.crisis_resources} headingId={crisisHeadingId}>
+              <ButtonLink variant="secondary" to="/">
+                Back to Homepage
+              </ButtonLink>
+            </CrisisSupport>
+          )}
           {awaitingCode && (
             <CodeStep
               email={schoolEmail.trim().toLowerCase()}
@@ -537,21 +544,7 @@ export function SurveyForm({
         </div>
       </form>
 
-      <p className={styles.privacy}>
-        <svg className={styles.privacyIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
-          <path
-            d="M7 10V7a5 5 0 0 1 10 0v3M5 10h14v11H5z"
-            fill="none"
-            stroke="currentColor"
-            strokeWidth="2"
-            strokeLinejoin="round"
-          />
-        </svg>
-        <span>
-          Your responses are confidential and protected under FERPA. They are used only to improve student
-          support services.
-        </span>
-      </p>
+      <PrivacyNote identity={invitation ? 'invitation' : user ? 'account' : 'typed'} />
 
       <Modal
         open={confirmingStartFresh}
