@@ -27,7 +27,7 @@ import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from 
 import { deleteDraft } from '../drafts/queries';
 import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
-import { parseAnswerChoices } from '../templates/service';
+import { answerLabelOf, parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
@@ -399,6 +399,7 @@ async function storeSubmission(
       questionType: question.question_type,
       category: question.category,
       value,
+      label: answerLabelOf(question, value) ?? undefined,
     })),
     previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
   });
