@@ -122,7 +122,7 @@ describe('scanText', () => {
   });
 
   it.each(negatives)('finds nothing in %s text: %j', (_category, sentence) => {
-    expect(scanText(sentence)).toEqual({ severity: null, matched: [] });
+    expect(scanText(sentence)).toEqual({ severity: null, matched: [], phrases: [] });
   });
 
   it('names the phrases it matched, with why a crisis phrase was downgraded', () => {
@@ -168,6 +168,35 @@ describe('the lexicon', () => {
   it('lists each phrase once', () => {
     const phrases = [...LEXICON.high, ...LEXICON.medium, ...LEXICON.benignIdioms];
     expect(new Set(phrases).size).toBe(phrases.length);
+  });
+});
+
+describe('scanText phrases', () => {
+  const written = (text: string) =>
+    scanText(text).phrases.map((phrase) => [text.slice(phrase.start, phrase.end), phrase.severity]);
+
+  it('places the phrase where the student wrote it', () => {
+    expect(written('Honestly I want to die some days.')).toEqual([['want to die', 'high']]);
+  });
+
+  it('covers the words as written: doubled letters, split compounds, full-width letters', () => {
+    expect(written('I want to KILLL my self!!')).toEqual([['KILLL my self', 'high']]);
+    expect(written('ｉ want to ｄｉｅ')).toEqual([['want to ｄｉｅ', 'high']]);
+  });
+
+  it('counts from the start of the text across clauses and curly apostrophes', () => {
+    expect(written('I’m fine, really. But I want to die')).toEqual([['want to die', 'high']]);
+  });
+
+  it('keeps the severity of negated or third-person phrases and lists them in text order', () => {
+    expect(written("I don't want to die. I feel hopeless")).toEqual([
+      ['want to die', 'medium'],
+      ['hopeless', 'medium'],
+    ]);
+  });
+
+  it('places nothing in harmless text', () => {
+    expect(scanText('This homework is killing me').phrases).toEqual([]);
   });
 });
 

@@ -1,5 +1,5 @@
 import { LEXICON } from './lexicon';
-import { normalizeWord, toClauses, type Vocabulary } from './normalize';
+import { normalizeWord, type SpannedWord, toSpannedClauses, type Vocabulary } from './normalize';
 
 export type TextSeverity = 'high' | 'medium';
 
@@ -7,6 +7,16 @@ interface TextScan {
   severity: TextSeverity | null;
   /** Lexicon phrases that contributed, e.g. "kill myself" or "hurt myself (negated)". */
   matched: string[];
+  /** Where each contributing phrase was written, in text order: `text.slice(start, end)`. */
+  phrases: MatchedPhrase[];
+}
+
+export interface MatchedPhrase {
+  start: number;
+  end: number;
+  severity: TextSeverity;
+  /** The lexicon phrase with its qualifiers, as in `matched`. */
+  label: string;
 }
 
 export const LEXICON_VERSION: string = LEXICON.version;
@@ -34,11 +44,13 @@ interface Match {
 interface Word {
   text: string;
   negates: boolean;
+  span: SpannedWord['span'];
 }
 
 interface Finding {
   severity: TextSeverity;
   label: string;
+  span: SpannedWord['span'];
 }
 
 const NUMBER_PLACEHOLDER = '#';
@@ -64,17 +76,34 @@ const BENIGN_IDIOMS = indexPatterns(LEXICON.benignIdioms.map(compilePattern));
 const PSEUDO_NEGATIONS = indexPatterns(LEXICON.pseudoNegations.map(compilePattern));
 
 export function scanText(text: string): TextScan {
-  const findings = toClauses(text, VOCABULARY).flatMap(scanClause);
+  const findings = toSpannedClauses(text, VOCABULARY).flatMap(scanClause);
   const severity = findings.some((finding) => finding.severity === 'high')
     ? 'high'
     : findings.length > 0
       ? 'medium'
       : null;
-  return { severity, matched: [...new Set(findings.map((finding) => finding.label))] };
+  return {
+    severity,
+    matched: [...new Set(findings.map((finding) => finding.label))],
+    phrases: placedPhrases(findings),
+  };
 }
 
-function scanClause(rawWords: string[]): Finding[] {
-  const words = readWords(rawWords);
+/** Each placed finding once, in text order; where two overlap, the more serious is told. */
+function placedPhrases(findings: readonly Finding[]): MatchedPhrase[] {
+  const placed: MatchedPhrase[] = [];
+  const bySeverity = [...findings].sort(
+    (a, b) => Number(b.severity === 'high') - Number(a.severity === 'high'),
+  );
+  for (const { span, severity, label } of bySeverity) {
+    if (!span || placed.some((other) => other.start < span.end && span.start < other.end)) continue;
+    placed.push({ ...span, severity, label });
+  }
+  return placed.sort((a, b) => a.start - b.start);
+}
+
+function scanClause(spannedWords: SpannedWord[]): Finding[] {
+  const words = readWords(spannedWords);
   const texts = words.map((word) => word.text);
   const benignSpans = findMatches(BENIGN_IDIOMS, texts);
   const isBenign = (match: Match) =>
@@ -92,12 +121,17 @@ function scanClause(rawWords: string[]): Finding[] {
 }
 
 /** Marks negation cues (unless part of a pseudo-negation) before fillers are dropped, as pseudo-negations contain fillers. */
-function readWords(rawWords: string[]): Word[] {
+function readWords(spannedWords: SpannedWord[]): Word[] {
+  const rawWords = spannedWords.map((word) => word.text);
   const shielded = new Set(
     findMatches(PSEUDO_NEGATIONS, rawWords).flatMap((match) => range(match.start, match.end)),
   );
-  return rawWords
-    .map((text, index) => ({ text, negates: NEGATION_CUES.has(text) && !shielded.has(index) }))
+  return spannedWords
+    .map(({ text, span }, index) => ({
+      text,
+      span,
+      negates: NEGATION_CUES.has(text) && !shielded.has(index),
+    }))
     .filter((word) => !FILLERS.has(word.text));
 }
 
@@ -109,13 +143,21 @@ function assessHighMatch(match: Match, words: readonly Word[]): Finding {
   return {
     severity: qualifiers.length === 0 ? 'high' : 'medium',
     label: labelOf(match, qualifiers),
+    span: spanOfMatch(match, words),
   };
 }
 
 function assessMediumMatch(match: Match, words: readonly Word[]): Finding | null {
   if (isNegated(match, words)) return null;
   const qualifiers = personOf(match, words) === 'other' ? ['about someone else'] : [];
-  return { severity: 'medium', label: labelOf(match, qualifiers) };
+  return { severity: 'medium', label: labelOf(match, qualifiers), span: spanOfMatch(match, words) };
+}
+
+/** From the first matched word to the last, as written: fillers between them are part of the phrase. */
+function spanOfMatch(match: Match, words: readonly Word[]): Word['span'] {
+  const first = words[match.start]?.span;
+  const last = words[match.end - 1]?.span;
+  return first && last ? { start: first.start, end: last.end } : null;
 }
 
 function isNegated(match: Match, words: readonly Word[]): boolean {

@@ -21,6 +21,7 @@ describe('screenSubmission', () => {
     expect(screenSubmission({ answers: [] })).toEqual({
       tier: 'none',
       reasons: [],
+      findings: [],
       likertMean: null,
       categoryMeans: {},
     });
@@ -41,14 +42,25 @@ describe('screenSubmission', () => {
     it('are urgent from 2', () => {
       const result = screenSubmission({ answers: [likert('safety', 2), likert('general', 1)] });
       expect(result.tier).toBe('urgent');
-      expect(result.reasons).toEqual(['Safety question answered 2 of 5']);
+      expect(result.reasons).toEqual(["Answered 'Good' to the self-harm question"]);
+    });
+
+    it('say the answer in the words the student saw', () => {
+      const result = screenSubmission({ answers: [{ ...likert('safety', 4), label: 'Often' }] });
+      expect(result.findings).toEqual([
+        { tier: 'urgent', rule: 'safety_answer', reason: "Answered 'Often' to the self-harm question" },
+      ]);
     });
 
     it('report how many safety answers were of concern', () => {
       const result = screenSubmission({
-        answers: [likert('safety', 4), likert('safety', 2), likert('safety', 1)],
+        answers: [
+          { ...likert('safety', 2), label: 'Rarely' },
+          { ...likert('safety', 4), label: 'Often' },
+          { ...likert('safety', 1), label: 'Never' },
+        ],
       });
-      expect(result.reasons).toEqual(['2 safety questions answered 2 or more, highest 4 of 5']);
+      expect(result.reasons).toEqual(["Answered 'Often' or 'Rarely' to 2 self-harm questions"]);
     });
 
     it('stay out of the wellbeing mean but keep their own category mean', () => {
@@ -72,9 +84,33 @@ describe('screenSubmission', () => {
       expect(result.likertMean).toBe(4);
       expect(result.tier).toBe('elevated');
       expect(result.reasons).toEqual([
-        'Average wellbeing score 4.0 of 5',
-        'Sleep questions average 5.0 of 5',
+        'Answered Very Poor to 50 of 100 wellbeing questions',
+        'Answered Very Poor to 50 of 50 sleep questions',
       ]);
+    });
+
+    it('is told as the answers chosen, worst first, never as a score of 5', () => {
+      const answers = [
+        likert('general', 5),
+        likert('sleep', 5),
+        likert('stress', 4),
+        likert('support', 4),
+        likert('support', 2),
+      ];
+      const result = screenSubmission({ answers });
+      expect(result.findings[0]).toEqual({
+        tier: 'elevated',
+        rule: 'wellbeing_answers',
+        reason: 'Answered Very Poor or Poor to 4 of 5 wellbeing questions',
+      });
+      for (const reason of result.reasons) expect(reason).not.toMatch(/of 5$|score|average/i);
+    });
+
+    it("uses a question's own labels where it has them", () => {
+      const answers = [likert('general', 5), { ...likert('support', 4), label: 'Uncomfortable' }];
+      expect(screenSubmission({ answers }).reasons[0]).toBe(
+        'Answered Very Poor or Uncomfortable to 2 of 2 wellbeing questions',
+      );
     });
   });
 
@@ -92,7 +128,18 @@ describe('screenSubmission', () => {
       expect(result.categoryMeans).toEqual({ sleep: 4, stress: 1, support: 2 });
       expect(result.likertMean).toBeLessThan(4);
       expect(result.tier).toBe('monitor');
-      expect(result.reasons).toEqual(['Sleep questions average 4.0 of 5']);
+      expect(result.findings).toEqual([
+        {
+          tier: 'monitor',
+          rule: 'category_answers',
+          reason: 'Answered Poor to 100 of 100 sleep questions',
+        },
+      ]);
+    });
+
+    it('names the one question of a category', () => {
+      const result = screenSubmission({ answers: [likert('sleep', 5), likert('stress', 1)] });
+      expect(result.reasons).toEqual(['Answered Very Poor to the sleep question']);
     });
   });
 
@@ -109,7 +156,14 @@ describe('screenSubmission', () => {
     it('is monitored at 1.0', () => {
       const result = screenSubmission({ answers: answersAveraging3point3, previousLikertMean: 2.3 });
       expect(result.tier).toBe('monitor');
-      expect(result.reasons).toEqual(['Wellbeing worsened by 1.0 since the last check-in']);
+      expect(result.findings).toEqual([
+        {
+          tier: 'monitor',
+          rule: 'worsening',
+          reason:
+            'Wellbeing answers 1.0 closer to Very Poor than at the last check-in (average 3.3, was 2.3)',
+        },
+      ]);
     });
 
     it('does not count an improvement', () => {
@@ -139,13 +193,17 @@ describe('screenSubmission', () => {
     it('are urgent with crisis language', () => {
       const result = screenSubmission({ answers: [likert('general', 1), written('I want to end my life')] });
       expect(result.tier).toBe('urgent');
-      expect(result.reasons).toEqual(['Crisis language in a written answer']);
+      expect(result.findings).toEqual([
+        { tier: 'urgent', rule: 'crisis_language', reason: 'Crisis language in a written answer' },
+      ]);
     });
 
     it('are elevated with concerning language', () => {
       const result = screenSubmission({ answers: [written('I feel hopeless')] });
       expect(result.tier).toBe('elevated');
-      expect(result.reasons).toEqual(['Concerning language in a written answer']);
+      expect(result.findings).toEqual([
+        { tier: 'elevated', rule: 'concerning_language', reason: 'Concerning language in a written answer' },
+      ]);
     });
 
     it('are no concern otherwise', () => {
@@ -160,12 +218,20 @@ describe('screenSubmission', () => {
     });
     expect(result.tier).toBe('urgent');
     expect(result.reasons).toEqual([
-      'Safety question answered 3 of 5',
+      "Answered 'Neutral' to the self-harm question",
       'Concerning language in a written answer',
-      'Average wellbeing score 4.5 of 5',
-      'Sleep questions average 4.0 of 5',
-      'Stress questions average 5.0 of 5',
-      'Wellbeing worsened by 2.5 since the last check-in',
+      'Answered Very Poor or Poor to 2 of 2 wellbeing questions',
+      'Answered Poor to the sleep question',
+      'Answered Very Poor to the stress question',
+      'Wellbeing answers 2.5 closer to Very Poor than at the last check-in (average 4.5, was 2.0)',
+    ]);
+    expect(result.findings.map((finding) => finding.tier)).toEqual([
+      'urgent',
+      'elevated',
+      'elevated',
+      'monitor',
+      'monitor',
+      'monitor',
     ]);
   });
 
@@ -197,6 +263,7 @@ describe('screenSubmissionSafely', () => {
   const needsReview = {
     tier: 'elevated',
     reasons: [NEEDS_HUMAN_REVIEW],
+    findings: [],
     likertMean: null,
     categoryMeans: {},
   };

@@ -23,7 +23,7 @@ export type QuestionCategory = z.infer<typeof QuestionCategory>;
 
 /**
  * Each category's name where staff read about a student's answers: in the screening's reasons
- * ("Sleep questions average 4.5 of 5") and beside the category means of the student's history.
+ * ("Answered Very Poor to the sleep question") and beside the category means of the student's history.
  * The template editor's option labels ("Sleep Quality") are the spec's own, kept with the form.
  */
 export const CATEGORY_NAMES: Record<QuestionCategory, string> = {
@@ -46,9 +46,26 @@ export function isLikertValue(value: unknown): value is LikertValue {
   return LikertValue.safeParse(value).success;
 }
 
+/** The survey's own words for each Likert value (spec section 2), unless a question has its own. */
+export const LIKERT_LABELS: Record<LikertValue, string> = {
+  '1': 'Excellent',
+  '2': 'Good',
+  '3': 'Neutral',
+  '4': 'Poor',
+  '5': 'Very Poor',
+};
+
+/** How a mean of Likert answers reads, wherever one is shown: its scale and which way is worse. */
+export const LIKERT_SCALE_LEGEND = '1 = Excellent … 5 = Very Poor; higher is worse';
+
 /** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
 export const AnswerChoices = z.partialRecord(LikertValue, z.string());
 export type AnswerChoices = z.infer<typeof AnswerChoices>;
+
+/** The words a student saw for a Likert value: the question's own label for it, else the survey's. */
+export function likertLabel(value: LikertValue, custom: AnswerChoices | null | undefined): string {
+  return custom?.[value]?.trim() || LIKERT_LABELS[value];
+}
 
 const Timestamp = z.iso.datetime();
 

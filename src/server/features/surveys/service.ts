@@ -25,7 +25,7 @@ import { deleteDraft } from '../drafts/queries';
 import { readOwnCrisisResources } from '../institutions/crisis-resources';
 import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
-import { parseAnswerChoices } from '../templates/service';
+import { answerLabelOf, parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
@@ -392,6 +392,7 @@ async function storeSubmission(
       questionType: question.question_type,
       category: question.category,
       value,
+      label: answerLabelOf(question, value) ?? undefined,
     })),
     previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
   });

@@ -376,7 +376,18 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect(response.body).toEqual({ success: true, message: THANK_YOU });
       const [stored] = await submissions();
       expect(stored?.tier).toBe('elevated');
-      expect(JSON.parse(stored?.reasons ?? '[]')).toContain('Average wellbeing score 4.0 of 5');
+      expect(JSON.parse(stored?.reasons ?? '[]')).toContain(
+        'Answered Poor or Uncomfortable to 5 of 5 wellbeing questions',
+      );
+    });
+
+    it('words the reason with the answer the student saw on the self-harm question', async () => {
+      await submit({
+        survey_template_id: survey.template_id,
+        answers: answersFor(survey.questions, { safety: '4' }),
+      });
+      const [stored] = await submissions();
+      expect(JSON.parse(stored?.reasons ?? '[]')).toEqual(["Answered 'Often' to the self-harm question"]);
     });
 
     it("compares with the student's previous submission (monitor when worse by 1.0)", async () => {

@@ -1,6 +1,8 @@
 import type { Kysely } from 'kysely';
 import {
   AnswerChoices,
+  isLikertValue,
+  likertLabel,
   MAX_QUESTIONS_PER_TEMPLATE,
   MAX_TEMPLATES_PER_INSTITUTION,
   type Question,
@@ -28,6 +30,15 @@ type QuestionRow = Pick<
 /** Stored JSON written by this module; anything unreadable falls back to the default labels. */
 export function parseAnswerChoices(stored: string | null): AnswerChoices | null {
   return parseStoredJson(AnswerChoices, stored);
+}
+
+/** The words a student saw for a Likert answer to a question with these stored choices; null for written answers. */
+export function answerLabelOf(
+  question: { question_type: QuestionType; answer_choices: string | null },
+  value: string,
+): string | null {
+  if (question.question_type !== 'likert' || !isLikertValue(value)) return null;
+  return likertLabel(value, parseAnswerChoices(question.answer_choices));
 }
 
 function toQuestion(row: QuestionRow): Question {

@@ -1,4 +1,4 @@
-import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
+import { type AnswerChoices, LIKERT_LABELS, type QuestionCategory } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 
 /**
@@ -6,11 +6,11 @@ import type { Choice } from '../../ui/Field';
  * fixed emoji. A question's custom answer text replaces only the label.
  */
 export const LIKERT_CHOICES: readonly Choice[] = [
-  { value: '5', emoji: '😞', label: 'Very Poor' },
-  { value: '4', emoji: '😟', label: 'Poor' },
-  { value: '3', emoji: '😐', label: 'Neutral' },
-  { value: '2', emoji: '😊', label: 'Good' },
-  { value: '1', emoji: '😄', label: 'Excellent' },
+  { value: '5', emoji: '😞', label: LIKERT_LABELS['5'] },
+  { value: '4', emoji: '😟', label: LIKERT_LABELS['4'] },
+  { value: '3', emoji: '😐', label: LIKERT_LABELS['3'] },
+  { value: '2', emoji: '😊', label: LIKERT_LABELS['2'] },
+  { value: '1', emoji: '😄', label: LIKERT_LABELS['1'] },
 ];
 
 /**
