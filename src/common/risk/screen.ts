@@ -11,7 +11,7 @@ import {
   type QuestionType,
 } from '../schemas/templates';
 import { scanText } from './scan-text';
-import { highestTier, RISK_TIERS, type RiskTier } from './tiers';
+import { highestTier, RISK_TIERS, type RiskTier, type ScreeningRule } from './tiers';
 
 export interface ScreenedAnswer {
   questionType: QuestionType;
@@ -56,16 +56,6 @@ const WORSENING_STEP = 1;
 const TOLERANCE = 1e-9;
 
 type ActiveTier = Exclude<RiskTier, 'none'>;
-
-export const SCREENING_RULES = [
-  'safety_answer',
-  'crisis_language',
-  'concerning_language',
-  'wellbeing_answers',
-  'category_answers',
-  'worsening',
-] as const;
-export type ScreeningRule = (typeof SCREENING_RULES)[number];
 
 export interface ScreeningFinding {
   tier: ActiveTier;

@@ -19,3 +19,14 @@ export function highestTier(tiers: Iterable<RiskTier>): RiskTier {
   }
   return highest;
 }
+
+/** The screening's rules (design section 5), each of which can raise a submission's tier. */
+export const SCREENING_RULES = [
+  'safety_answer',
+  'crisis_language',
+  'concerning_language',
+  'wellbeing_answers',
+  'category_answers',
+  'worsening',
+] as const;
+export type ScreeningRule = (typeof SCREENING_RULES)[number];

@@ -1,10 +1,11 @@
 import { z } from 'zod/mini';
-import { RiskTier } from '../risk/tiers';
+import { RiskTier, SCREENING_RULES } from '../risk/tiers';
 import { storedRolesWith } from '../roles';
 import { CaseStatus } from './case-status';
 import { databaseId } from './common';
 import { FlaggedTier } from './dashboard';
-import { StudentEmailField, StudentNameField } from './identity';
+import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
+import { QuestionCategory, QuestionType } from './templates';
 
 /** Case work (design sections 9 and 12). */
 
@@ -80,12 +81,53 @@ export const CaseListResponse = z.object({
 });
 export type CaseListResponse = z.infer<typeof CaseListResponse>;
 
+/** Which rule raised which tier, in the survey's own words. */
+export const ScreeningFinding = z.object({
+  tier: z.enum(['urgent', 'elevated', 'monitor']),
+  rule: z.enum(SCREENING_RULES),
+  reason: z.string(),
+});
+export type ScreeningFinding = z.infer<typeof ScreeningFinding>;
+
+/** A phrase the screening matched in a written answer: `value.slice(start, end)`. */
+export const ScreenedPhrase = z.object({
+  start: z.number(),
+  end: z.number(),
+  severity: z.enum(['high', 'medium']),
+});
+export type ScreenedPhrase = z.infer<typeof ScreenedPhrase>;
+
+/** One answer of a submission, as the student saw the question and gave the answer. */
+export const SubmittedAnswer = z.object({
+  /** Null once the question has been deleted; its text, type and category were kept with the answer. */
+  question_id: z.nullable(z.number()),
+  /** The question's text when the student answered (copied with the answer; questions are never edited). */
+  question_text: z.string(),
+  question_type: QuestionType,
+  category: QuestionCategory,
+  /** Likert: "1" (best) to "5" (worst). Text: the written answer, in full. */
+  value: z.string(),
+  /**
+   * Likert: the words the student saw for the value ("Often", "Very Poor"); null for written
+   * answers and for answers to deleted questions with labels of their own, which were not kept.
+   */
+  answer_label: z.nullable(z.string()),
+  /** Written answers: where the screening matched a phrase, in text order. */
+  phrases: z.array(ScreenedPhrase),
+});
+export type SubmittedAnswer = z.infer<typeof SubmittedAnswer>;
+
 /** One of the student's submissions, as staff see it in a case or the history. */
 export const StudentSubmission = z.object({
   id: z.number(),
   submitted_at: Timestamp,
   tier: RiskTier,
+  /** The reasons recorded when it arrived, in the wording of the time. */
   reasons: z.array(z.string()),
+  /** The rules that apply to its answers, worded today; their highest tier is `tier` unless the rules changed since. */
+  findings: z.array(ScreeningFinding),
+  /** Every question in the order asked, with the answer. */
+  answers: carriesStudentData(z.array(SubmittedAnswer)),
   verified: z.boolean(),
   /** Mean Likert value per category (1 = best, 5 = worst); only the categories it asked. */
   category_means: z.record(z.string(), z.number()),

@@ -20,13 +20,13 @@ import {
   STUDENT_NOT_FOUND,
 } from './service';
 
-type Plan = { text?: string; likert?: string };
+type Plan = { text?: string; likert?: string; safety?: string };
 
 function answersFor(questions: SurveyQuestion[], plan: Plan = {}): Record<string, string> {
   return Object.fromEntries(
     questions.map((question) => {
       if (question.question_type === 'text') return [String(question.id), plan.text ?? 'Fine.'];
-      if (question.category === 'safety') return [String(question.id), '1'];
+      if (question.category === 'safety') return [String(question.id), plan.safety ?? '1'];
       return [String(question.id), plan.likert ?? '2'];
     }),
   );
@@ -395,6 +395,136 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         STUDENT_NOT_FOUND,
       );
     });
+  });
+
+  describe('what the student answered', () => {
+    const WRITTEN = 'Honestly I want to die some days.';
+    const safetyQuestion = () =>
+      questions.find((question) => question.category === 'safety') as SurveyQuestion;
+
+    const openedCase = async (plan: Plan) => {
+      const visitor = new TestAgent(ctx.app);
+      await proveAddress(visitor, ctx.db.kysely, 'sam@north.edu', hashLink);
+      expect((await submit(visitor, plan)).status).toBe(200);
+      const [item] = await cases();
+      return caseById(item?.id as number);
+    };
+    const auditDetails = async (action: string) =>
+      (
+        await ctx.db.kysely
+          .selectFrom('audit_log')
+          .select(['detail', 'actor_email'])
+          .where('action', '=', action)
+          .orderBy('id')
+          .execute()
+      ).map((row) => ({ actor_email: row.actor_email, detail: JSON.parse(row.detail ?? 'null') }));
+
+    it('shows every question with the answer in the words the student saw, the written answer in full with the screened phrase, and which rule raised which tier', async () => {
+      const item = await openedCase({ text: WRITTEN, safety: '4', likert: '2' });
+      const [submission] = item.submissions;
+      const answers = submission?.answers ?? [];
+      expect(answers.map((answer) => answer.question_text)).toEqual(questions.map((q) => q.text));
+      expect(answers.map((answer) => answer.answer_label)).toEqual([
+        'Good',
+        'Good',
+        'Good',
+        'Good',
+        'Comfortable',
+        'Often',
+        null,
+      ]);
+      const written = answers.find((answer) => answer.question_type === 'text');
+      expect(written?.value).toBe(WRITTEN);
+      expect(written?.phrases).toEqual([{ start: 11, end: 22, severity: 'high' }]);
+      expect(WRITTEN.slice(11, 22)).toBe('want to die');
+      expect(submission?.findings).toEqual([
+        { tier: 'urgent', rule: 'safety_answer', reason: "Answered 'Often' to the self-harm question" },
+        { tier: 'urgent', rule: 'crisis_language', reason: 'Crisis language in a written answer' },
+      ]);
+      expect(submission?.reasons).toEqual(submission?.findings.map((finding) => finding.reason));
+    });
+
+    it("records which submissions' answers each case and history read showed, and shows viewers none of them", async () => {
+      const item = await openedCase({ text: WRITTEN });
+      const submissionIds = item.submissions.map((submission) => submission.id);
+      expect(await auditDetails('case.read')).toEqual([
+        { actor_email: counsellorUser.email, detail: { answers_of_submissions: submissionIds } },
+      ]);
+      await admin.get(`/api/students/${item.student_id}/history/`);
+      expect(await auditDetails('student.history.read')).toEqual([
+        { actor_email: cast.adminA.email, detail: { answers_of_submissions: submissionIds } },
+      ]);
+
+      await makeUser(ctx.db.kysely, {
+        email: 'vic@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+        name: 'Vic Viewer',
+      });
+      const viewer = new TestAgent(ctx.app);
+      await viewer.login('vic@north.edu', TEST_PASSWORD);
+      for (const path of [`/api/cases/${item.id}/`, `/api/students/${item.student_id}/history/`]) {
+        const response = await viewer.get(path);
+        expectError(response, 403, 'FORBIDDEN', 'Staff access required');
+        expect(JSON.stringify(response.body)).not.toContain('want to die');
+      }
+      expect((await auditDetails('case.read')).length).toBe(1);
+    });
+
+    it('keeps the question as it was asked once it is deleted, and does not guess labels it had of its own', async () => {
+      const item = await openedCase({ safety: '4' });
+      const deleted = await admin.delete(`/api/survey-templates/${await templateIdOf()}/questions/`, {
+        question_id: safetyQuestion().id,
+      });
+      expect(deleted.status).toBe(200);
+      const history = await counsellor.get<StudentHistoryResponse>(
+        `/api/students/${item.student_id}/history/`,
+      );
+      const answer = history.body.submissions[0]?.answers.find((entry) => entry.category === 'safety');
+      expect(answer).toMatchObject({
+        question_id: null,
+        question_text: safetyQuestion().text,
+        value: '4',
+        answer_label: null,
+      });
+      expect(history.body.submissions[0]?.findings[0]?.reason).toBe(
+        "Answered '4 (1 best, 5 worst)' to the self-harm question",
+      );
+    });
+
+    it('words the reasons of a submission stored with the old wording from its answers, and keeps what was recorded', async () => {
+      const item = await openedCase({ likert: '4' });
+      await ctx.db.kysely
+        .updateTable('submissions')
+        .set({ reasons: JSON.stringify(['Average wellbeing score 4.0 of 5']) })
+        .execute();
+      const [submission] = (await caseById(item.id)).submissions;
+      expect(submission?.reasons).toEqual(['Average wellbeing score 4.0 of 5']);
+      expect(submission?.findings).toEqual([
+        {
+          tier: 'elevated',
+          rule: 'wellbeing_answers',
+          reason: 'Answered Poor or Uncomfortable to 5 of 5 wellbeing questions',
+        },
+        { tier: 'monitor', rule: 'category_answers', reason: 'Answered Poor to the general question' },
+        { tier: 'monitor', rule: 'category_answers', reason: 'Answered Poor to the sleep question' },
+        { tier: 'monitor', rule: 'category_answers', reason: 'Answered Poor to the stress question' },
+        {
+          tier: 'monitor',
+          rule: 'category_answers',
+          reason: 'Answered Poor or Uncomfortable to 2 of 2 support questions',
+        },
+      ]);
+    });
+
+    const templateIdOf = async () =>
+      (
+        await ctx.db.kysely
+          .selectFrom('survey_templates')
+          .select('id')
+          .where('hash_link', '=', hashLink)
+          .executeTakeFirstOrThrow()
+      ).id;
   });
 
   describe('deadlines, escalation and the digest', () => {

@@ -193,11 +193,14 @@ export function findRespondent(db: Executor, institutionId: number, respondentId
     .executeTakeFirst();
 }
 
-/** The student's submissions with their answers' categories and values, oldest first. */
+/**
+ * The student's submissions with their answers, oldest first; each answer in the order it was
+ * asked, with its question's own answer labels while the question exists.
+ */
 export async function submissionsOfRespondent(db: Executor, respondentId: number) {
   const submissions = await db
     .selectFrom('submissions')
-    .select(['id', 'created_at', 'tier', 'reasons', 'verified_at'])
+    .select(['id', 'created_at', 'tier', 'reasons', 'likert_mean', 'verified_at'])
     .where('respondent_id', '=', respondentId)
     .orderBy('created_at')
     .orderBy('id')
@@ -206,12 +209,22 @@ export async function submissionsOfRespondent(db: Executor, respondentId: number
   if (submissions.length === 0) return [];
   const answers = await db
     .selectFrom('answers')
-    .select(['submission_id', 'category', 'question_type', 'value'])
+    .leftJoin('questions', 'questions.id', 'answers.question_id')
+    .select([
+      'answers.submission_id',
+      'answers.question_id',
+      'answers.question_text',
+      'answers.category',
+      'answers.question_type',
+      'answers.value',
+      'questions.answer_choices',
+    ])
     .where(
-      'submission_id',
+      'answers.submission_id',
       'in',
       submissions.map((submission) => submission.id),
     )
+    .orderBy('answers.id')
     .execute();
   const bySubmission = new Map<number, typeof answers>();
   for (const answer of answers) {
@@ -221,6 +234,8 @@ export async function submissionsOfRespondent(db: Executor, respondentId: number
   }
   return submissions.map((submission) => ({ ...submission, answers: bySubmission.get(submission.id) ?? [] }));
 }
+
+export type RespondentSubmissionRow = Awaited<ReturnType<typeof submissionsOfRespondent>>[number];
 
 /** Elevated cases the institution opened in [from, to), for the daily digest. */
 export async function countElevatedOpened(db: Executor, institutionId: number, from: number, to: number) {

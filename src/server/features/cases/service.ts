@@ -23,6 +23,7 @@ import {
   categoryMeans,
   changeFromBaseline,
 } from '../dashboard/rollups/student-state';
+import { findingsOf, submittedAnswersOf } from './answers';
 import * as queries from './queries';
 import { recordCaseEvent } from './trail';
 
@@ -129,11 +130,15 @@ export async function listCases(options: {
   };
 }
 
-/** The student's submissions with category means and the change from their own baseline. */
+/**
+ * The student's submissions with every answer, the rules that raised their tiers, category means
+ * and the change from their own baseline.
+ */
 async function studentSubmissions(db: Executor, respondentId: number) {
   const rows = await queries.submissionsOfRespondent(db, respondentId);
   const provenMeans: CategoryMeans[] = [];
   const submissions: StudentSubmission[] = [];
+  let previousLikertMean: number | null = null;
   for (const row of rows) {
     const means = categoryMeans(
       row.answers.map((answer) => ({
@@ -149,11 +154,16 @@ async function studentSubmissions(db: Executor, respondentId: number) {
       submitted_at: iso(row.created_at),
       tier: row.tier,
       reasons: parseStoredJson(StoredReasons, row.reasons) ?? [],
+      findings: findingsOf(row, previousLikertMean),
+      answers: submittedAnswersOf(row),
       verified: row.verified_at !== null,
       category_means: roundMeans(means),
       change_from_baseline: change,
     });
-    if (row.verified_at !== null) provenMeans.push(means);
+    if (row.verified_at !== null) {
+      provenMeans.push(means);
+      previousLikertMean = row.likert_mean;
+    }
   }
   const baseline = baselineOf(provenMeans.slice(0, -1));
   return { submissions, baseline: roundMeans(baseline) };
@@ -179,9 +189,15 @@ export async function getCase(options: {
   const inCase = new Set(
     events.flatMap((event) => (event.submission_id === null ? [] : [event.submission_id])),
   );
-  const { submissions } = await studentSubmissions(db, row.respondent_id);
+  const submissions = (await studentSubmissions(db, row.respondent_id)).submissions.filter((submission) =>
+    inCase.has(submission.id),
+  );
   const mails = await queries.caseMails(db, caseId);
-  await recordAudit(db, options.actor, { action: 'case.read', subject: { type: 'case', id: caseId } });
+  await recordAudit(db, options.actor, {
+    action: 'case.read',
+    subject: { type: 'case', id: caseId },
+    detail: { answers_of_submissions: submissions.map((submission) => submission.id) },
+  });
   return {
     success: true,
     case: {
@@ -189,7 +205,7 @@ export async function getCase(options: {
       acknowledged_at: isoOrNull(row.acknowledged_at),
       resolved_at: isoOrNull(row.resolved_at),
       outcome: CaseOutcome.safeParse(row.outcome).data ?? null,
-      submissions: submissions.filter((submission) => inCase.has(submission.id)),
+      submissions,
       events: events.map(eventOf),
       mails: mails.map((mail) => ({
         kind: mail.kind,
@@ -353,6 +369,7 @@ export async function getStudentHistory(options: {
   await recordAudit(db, options.actor, {
     action: 'student.history.read',
     subject: { type: 'student', id: student.id },
+    detail: { answers_of_submissions: submissions.map((submission) => submission.id) },
   });
   return {
     success: true,
