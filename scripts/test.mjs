@@ -8,16 +8,22 @@ const steps = [
   ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
   ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
   ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
+  ['Benchmarks, once each in smoke mode', 'npx', ['tsx', 'test/bench/run.ts', '--smoke']],
   ['Build the web app', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
 ];
 
+const timings = [];
 for (const [title, command, args] of steps) {
   console.log(`\n=== ${title} ===`);
+  const started = performance.now();
   const result = spawnSync(command, args, { stdio: 'inherit' });
+  timings.push([title, (performance.now() - started) / 1000]);
   if (result.status !== 0) {
     console.error(`\n${title} failed.`);
     process.exit(result.status ?? 1);
   }
 }
+// Where the time went, so a step that grows slow is seen growing.
+for (const [title, seconds] of timings) console.log(`${seconds.toFixed(1).padStart(7)} s  ${title}`);
 console.log('\nAll checks passed.');

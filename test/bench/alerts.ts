@@ -24,12 +24,13 @@ import { listQuestions } from '../../src/server/features/templates/queries';
 import { createSession } from '../../src/server/lib/sessions';
 import { startSmtpListener } from '../helpers/smtp';
 import { BENCH_SECRET } from './support/databases';
+import { benchSmoke } from './support/smoke';
 import { startBenchThread } from './support/threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const URGENT_SHARE = Number(process.env.BENCH_URGENT_SHARE ?? 0.1);
-const WARM_UP_SECONDS = 3;
+const WARM_UP_SECONDS = benchSmoke ? 1 : 3;
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const STUDENTS = 200;
 const SERVER_ROLE = 'alert-benchmark-server';

@@ -4,14 +4,15 @@
  * 5xx; a 4xx is `{ success: false, code, message }` with a code from the shared list and a message; a refused request leaves every
  * table as it was; no other institution's data comes back; and nothing pollutes prototypes.
  *
- * FUZZ_RUNS sets the cases per endpoint (default 60). A failure prints fast-check's seed and
- * path; FUZZ_SEED=<seed> replays it.
+ * FUZZ_RUNS sets the cases per endpoint (default 60 in CI, 20 elsewhere: see propertyRuns). A
+ * failure prints fast-check's seed and path; FUZZ_SEED=<seed> replays it.
  */
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorResponse } from '../../src/common/schemas/common';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
+import { fewerPropertyRunsThanCi, propertyRuns } from '../helpers/property-runs';
 import { buildRequest, FUZZ_TABLE, type FuzzEntry } from './support/endpoints';
 import { createWorld, fingerprint, foreignSecrets, institutionSlice, send } from './support/harness';
 import { applyMutations, mutationsFor } from './support/hostile';
@@ -20,7 +21,7 @@ import { discoverApiRoutes, entryOf } from './support/routes';
 /** Every route the app registers, recorded as it registers them. */
 const ROUTES = await discoverApiRoutes();
 
-const RUNS = Number(process.env.FUZZ_RUNS ?? 60);
+const RUNS = process.env.FUZZ_RUNS ? Number(process.env.FUZZ_RUNS) : propertyRuns(60);
 const SEED = process.env.FUZZ_SEED ? Number(process.env.FUZZ_SEED) : undefined;
 
 /**
@@ -50,7 +51,7 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
   afterAll(() => {
     const byStatus = [...statuses].sort(([a], [b]) => a - b).map(([status, count]) => `${status}: ${count}`);
     console.log(
-      `bad input on ${dialect}: ${cases} hostile requests over ${Object.keys(FUZZ_TABLE).length} endpoints (${byStatus.join(', ')})`,
+      `bad input on ${dialect}: ${cases} hostile requests over ${Object.keys(FUZZ_TABLE).length} endpoints (${byStatus.join(', ')}), ${RUNS} per endpoint${fewerPropertyRunsThanCi && !process.env.FUZZ_RUNS ? ' (CI tries 60: CI=true or PROPERTY_RUNS=full)' : ''}`,
     );
   });
 

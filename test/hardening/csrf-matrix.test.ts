@@ -4,7 +4,7 @@
  * a foreign or a null Origin, and through a percent-encoded path: 403 and not one row changed.
  * The same request with the real token then succeeds, so the refusals are the guard's doing.
  */
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { buildRequest, CSRF_MATRIX, type CsrfEntry } from './support/endpoints';
@@ -18,7 +18,7 @@ import {
   snapshot,
   type World,
 } from './support/harness';
-import { discoverApiRoutes, entryOf, isUnsafe } from './support/routes';
+import { discoverApiRoutes, entryOf, isUnsafe, type RouteKey } from './support/routes';
 
 /** Every route the app registers, recorded as it registers them. */
 const ROUTES = await discoverApiRoutes();
@@ -88,14 +88,7 @@ const ATTACKS: Attack[] = [
 let cellsRun = 0;
 
 describe.each(TEST_DIALECTS)('CSRF matrix on %s', (dialect) => {
-  let ctx: TestContext;
-
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
-  });
-
-  afterAll(async () => {
-    await ctx.close();
+  afterAll(() => {
     console.log(
       `CSRF matrix on ${dialect}: ${cellsRun} forged requests refused or checked, plus one control per route`,
     );
@@ -104,60 +97,72 @@ describe.each(TEST_DIALECTS)('CSRF matrix on %s', (dialect) => {
 
   for (const route of ROUTES.filter(isUnsafe)) {
     it(route, async () => {
-      const entry = entryOf<CsrfEntry>(CSRF_MATRIX, route, 'CSRF matrix');
-      const world = await createWorld(ctx.app, ctx.db);
-      const victim = world.actors[entry.actor];
-      // Another session: the same user's second session, or for a visitor a logged-in one.
-      const other =
-        victim.userId === null
-          ? world.actors.studentB
-          : await actorFor(
-              ctx.app,
-              ctx.db,
-              victim.name,
-              victim.institution,
-              {
-                id: victim.userId,
-                email: victim.email as string,
-              },
-              victim.signInMethod,
-            );
-      let counter = 0;
-      const build = () => {
-        counter += 1;
-        return buildRequest(route, {
-          world,
-          actor: entry.actor,
-          target: entry.target,
-          unique: `${world.tag}-${counter}`,
-        });
-      };
-
-      for (const attack of ATTACKS) {
-        const label = `${route} forged with ${attack.name}`;
-        const { request, options } = attack.forge({ world, victim, other, request: build() });
-        const before = await snapshot(ctx.db);
-        const response = await send(ctx.app, victim, request, options);
-        if (entry.tokenExempt && attack.tokenOnly) {
-          // Documented exemption (see CSRF_MATRIX): the Origin check is its protection.
-          expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(entry.control);
-        } else {
-          expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(403);
-          expect(response.json, label).toEqual({
-            success: false,
-            // A forged token fails the CSRF check; a foreign Origin is refused before it.
-            code: expect.stringMatching(/^(CSRF_FAILED|FORBIDDEN)$/),
-            message: expect.stringMatching(/\S/),
-          });
-          expect(await snapshot(ctx.db), `${label} changed the database`).toEqual(before);
-        }
-        cellsRun += 1;
+      // Each route on a fresh database with a world of its own: what it costs does not grow with
+      // the routes before it, and the database holds only what this route's attacks could change.
+      const ctx = await createTestApp(dialect);
+      try {
+        await forgeEveryAttack(ctx, route);
+      } finally {
+        await ctx.close();
       }
-
-      const control = await send(ctx.app, victim, build());
-      expect(control.status, `${route} with the real token: ${control.text.slice(0, 200)}`).toBe(
-        entry.control,
-      );
     });
   }
 });
+
+async function forgeEveryAttack(ctx: TestContext, route: RouteKey) {
+  const entry = entryOf<CsrfEntry>(CSRF_MATRIX, route, 'CSRF matrix');
+  const world = await createWorld(ctx.app, ctx.db);
+  const victim = world.actors[entry.actor];
+  // Another session: the same user's second session, or for a visitor a logged-in one.
+  const other =
+    victim.userId === null
+      ? world.actors.studentB
+      : await actorFor(
+          ctx.app,
+          ctx.db,
+          victim.name,
+          victim.institution,
+          {
+            id: victim.userId,
+            email: victim.email as string,
+          },
+          victim.signInMethod,
+        );
+  let counter = 0;
+  const build = () => {
+    counter += 1;
+    return buildRequest(route, {
+      world,
+      actor: entry.actor,
+      target: entry.target,
+      unique: `${world.tag}-${counter}`,
+    });
+  };
+
+  // Every refused attack must leave the database as it was before the first one.
+  const before = await snapshot(ctx.db);
+  for (const attack of ATTACKS) {
+    const label = `${route} forged with ${attack.name}`;
+    const { request, options } = attack.forge({ world, victim, other, request: build() });
+    const response = await send(ctx.app, victim, request, options);
+    if (entry.tokenExempt && attack.tokenOnly) {
+      // Documented exemption (see CSRF_MATRIX): the Origin check is its protection.
+      expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(entry.control);
+      // The exempt request succeeded and may have changed rows: what follows compares with now.
+      Object.assign(before, await snapshot(ctx.db));
+    } else {
+      expect(response.status, `${label}: ${response.text.slice(0, 200)}`).toBe(403);
+      expect(response.json, label).toEqual({
+        success: false,
+        // A forged token fails the CSRF check; a foreign Origin is refused before it.
+        code: expect.stringMatching(/^(CSRF_FAILED|FORBIDDEN)$/),
+        message: expect.stringMatching(/\S/),
+      });
+      expect(await snapshot(ctx.db), `${label} changed the database`).toEqual(before);
+    }
+    cellsRun += 1;
+  }
+
+  const control = await send(ctx.app, victim, build());
+  expect(control.status, `${route} with the real token: ${control.text.slice(0, 200)}`).toBe(entry.control);
+}

@@ -1,6 +1,8 @@
 import crypto from 'node:crypto';
+import { sql } from 'kysely';
 import pg from 'pg';
-import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
+import { type Db, migrateToLatest, openDatabase, openSqliteImage } from '../../src/server/db';
+import { TEMPLATE_DATABASE_VARIABLE } from './postgres-template';
 
 export type TestDialect = 'sqlite' | 'postgres';
 
@@ -12,17 +14,39 @@ export const TEST_DIALECTS: TestDialect[] = postgresUrl ? ['sqlite', 'postgres']
 export interface TestDatabase {
   db: Db;
   drop(): Promise<void>;
-  /** PostgreSQL only: another connection pool on the same schema, as a second instance would have. */
+  /** PostgreSQL only: another connection pool on the same database, as a second instance would have. */
   openAnother?: () => Db;
 }
 
-/** A fresh, migrated, empty database: in-memory SQLite, or a private PostgreSQL schema. */
-export async function createTestDatabase(dialect: TestDialect): Promise<TestDatabase> {
+export interface TestDatabaseOptions {
+  /**
+   * Run every migration on an empty database instead of starting from the migrated copy: for the
+   * suite about migrating itself.
+   */
+  migrateFromEmpty?: boolean;
+}
+
+/**
+ * A fresh, migrated, empty database. Migrating costs far more than a test's own queries
+ * (PostgreSQL above all), so it is done once and copied: on SQLite each test opens an in-memory
+ * copy of a migrated image; on PostgreSQL each gets a database cloned from the migrated template
+ * the global set-up made, emptied and handed to the next test of the same file when dropped.
+ */
+export async function createTestDatabase(
+  dialect: TestDialect,
+  options: TestDatabaseOptions = {},
+): Promise<TestDatabase> {
   if (dialect === 'sqlite') {
-    const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
-    await migrateToLatest(db);
+    if (options.migrateFromEmpty) {
+      const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
+      await migrateToLatest(db);
+      return { db, drop: () => db.close() };
+    }
+    const db = openSqliteImage(await migratedSqliteImage());
     return { db, drop: () => db.close() };
   }
+  const template = process.env[TEMPLATE_DATABASE_VARIABLE];
+  if (template && !options.migrateFromEmpty) return clonedPostgresDatabase(template);
   const { schema, drop } = await createPostgresSchema('test');
   const url = postgresUrl as string;
   const db = openDatabase({ kind: 'postgres', url }, { schema });
@@ -33,6 +57,88 @@ export async function createTestDatabase(dialect: TestDialect): Promise<TestData
     async drop() {
       await db.close();
       await drop();
+    },
+  };
+}
+
+let sqliteImage: Promise<Buffer> | undefined;
+
+/** The migrated, empty SQLite database as bytes, made once per test file. */
+function migratedSqliteImage(): Promise<Buffer> {
+  sqliteImage ??= (async () => {
+    const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
+    await migrateToLatest(db);
+    const image = (db.serialize as () => Buffer)();
+    await db.close();
+    return image;
+  })();
+  return sqliteImage;
+}
+
+/** Databases of this file that a finished test handed back, to be emptied and used again. */
+const idlePostgresDatabases: string[] = [];
+let emptyingStatement: string | undefined;
+
+/** The test database's URL with another database name. */
+export function postgresDatabaseUrl(database: string): string {
+  const url = new URL(postgresUrl as string);
+  url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/** Runs one statement on the test database (where CREATE DATABASE is issued). */
+async function runOnTestDatabase(statement: string): Promise<void> {
+  const client = new pg.Client({ connectionString: postgresUrl as string });
+  await client.connect();
+  try {
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/**
+ * Every table the migrations made emptied and every sequence restarted, in one round trip: what a
+ * fresh database has. The migrations' own bookkeeping stays. DELETE rather than TRUNCATE: a test
+ * leaves a few rows, and TRUNCATE's new files and their syncing cost far more than deleting them
+ * (foreign keys are not checked meanwhile: every table is emptied).
+ */
+async function emptyDatabase(db: Db): Promise<void> {
+  if (!emptyingStatement) {
+    const tables = await sql<{ name: string }>`
+      select tablename as name from pg_catalog.pg_tables
+      where schemaname = current_schema() and tablename not like 'kysely_migration%'`.execute(db.kysely);
+    const sequences = await sql<{ name: string }>`
+      select sequencename as name from pg_catalog.pg_sequences
+      where schemaname = current_schema() and sequencename not like 'kysely_migration%'`.execute(db.kysely);
+    emptyingStatement = [
+      'begin',
+      'set local session_replication_role = replica',
+      ...tables.rows.map((row) => `delete from "${row.name}"`),
+      ...sequences.rows.map((row) => `alter sequence "${row.name}" restart`),
+      'commit',
+    ].join(';\n');
+  }
+  await sql.raw(emptyingStatement).execute(db.kysely);
+}
+
+async function clonedPostgresDatabase(template: string): Promise<TestDatabase> {
+  let name = idlePostgresDatabases.pop();
+  const reused = name !== undefined;
+  if (!name) {
+    name = `${template.replace(/_template$/, '')}_${crypto.randomBytes(6).toString('hex')}`;
+    await runOnTestDatabase(`CREATE DATABASE ${name} TEMPLATE ${template}`);
+  }
+  const url = postgresDatabaseUrl(name);
+  const db = openDatabase({ kind: 'postgres', url });
+  if (reused) await emptyDatabase(db);
+  const database = name;
+  return {
+    db,
+    openAnother: () => openDatabase({ kind: 'postgres', url }),
+    async drop() {
+      await db.close();
+      idlePostgresDatabases.push(database);
     },
   };
 }
@@ -52,13 +158,7 @@ export async function createPostgresSchema(prefix: string): Promise<PostgresSche
   if (!postgresUrl) throw new Error('TEST_DATABASE_URL is not set');
   const base = postgresUrl;
   const schema = `${prefix}_${crypto.randomBytes(6).toString('hex')}`;
-  const run = async (statement: string) => {
-    const client = new pg.Client({ connectionString: base });
-    await client.connect();
-    await client.query(statement);
-    await client.end();
-  };
-  await run(`CREATE SCHEMA ${schema}`);
+  await runOnTestDatabase(`CREATE SCHEMA ${schema}`);
   const url = `${base}${base.includes('?') ? '&' : '?'}options=${encodeURIComponent(`-c search_path=${schema}`)}`;
-  return { schema, url, drop: () => run(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
+  return { schema, url, drop: () => runOnTestDatabase(`DROP SCHEMA IF EXISTS ${schema} CASCADE`) };
 }

@@ -43,8 +43,8 @@ describe.each(TEST_DIALECTS)('migrations on %s', (dialect) => {
     database = undefined;
   });
 
-  it('records every migration once and changes nothing when run again', async () => {
-    database = await createTestDatabase(dialect);
+  it('migrates an empty database, records every migration once and changes nothing when run again', async () => {
+    database = await createTestDatabase(dialect, { migrateFromEmpty: true });
     const { db } = database;
     expect(await appliedMigrations(db)).toEqual(MIGRATION_NAMES);
     const tablesBefore = await tableNames(db);
