@@ -48,6 +48,7 @@ import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { sealingKey } from './lib/sealed';
 import { securityHeaderSetter } from './lib/security-headers';
+import { refuseDuringShutdown } from './lib/shutdown';
 import { installTextGuard } from './lib/text-guard';
 import { serverTimeouts } from './lib/timeouts';
 
@@ -87,6 +88,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     clientErrorHandler: handleClientError,
     // Hash links and ids fit easily; anything longer is hostile.
     routerOptions: { maxParamLength: 200 },
+    // Requests during a graceful shutdown get our answer instead (refuseDuringShutdown).
+    return503OnClosing: false,
     // The router's own refusals (a malformed percent-encoding, an over-long parameter) would
     // otherwise answer in Fastify's format, echoing the URL and without the security headers.
     frameworkErrors: (error, request, reply) => {
@@ -150,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     setSecurityHeaders(request.raw, reply.raw);
     done();
   });
+  refuseDuringShutdown(app);
   app.addHook('onSend', async (request, reply) => {
     if (request.protocol === 'https')
       reply.header('Strict-Transport-Security', 'max-age=31536000; includeSubDomains');

@@ -16,6 +16,9 @@ import {
 } from './seed/demo';
 import { sampleResponsesSeeder } from './seed/sample-responses';
 
+/** Well inside systemd's 90 s stop timeout. */
+const SHUTDOWN_LIMIT_MS = 20_000;
+
 async function main() {
   const config = loadConfig();
   // The data folder is ours: tighten what an older version left readable (new ones start 0700).
@@ -35,6 +38,12 @@ async function main() {
     if (closing) return;
     closing = true;
     app.log.info(`${signal} received, closing`);
+    // Whatever holds the close (a hung relay has its own grace period), a supervisor's stop
+    // timeout must never have to kill the process in the middle of its work.
+    setTimeout(() => {
+      app.log.error('shutdown took too long; exiting now');
+      process.exit(1);
+    }, SHUTDOWN_LIMIT_MS).unref();
     await app.close();
     await db.close();
     process.exit(0);

@@ -171,8 +171,9 @@ describe('trying again soon', () => {
     return failureOf(api.get('/api/dashboard/', SuccessMessage));
   };
 
-  it('may help after a database outage, a failure on the server or a lost connection', async () => {
+  it('may help after a database outage, a restart, a failure on the server or a lost connection', async () => {
     expect(mayPassOnRetry(await failure(503, 'DATABASE_UNAVAILABLE'))).toBe(true);
+    expect(mayPassOnRetry(await failure(503, 'SHUTTING_DOWN'))).toBe(true);
     expect(mayPassOnRetry(await failure(500, 'INTERNAL'))).toBe(true);
     serve({});
     const unreachable = await failureOf(api.get('/api/dashboard/', SuccessMessage));

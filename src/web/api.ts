@@ -62,12 +62,15 @@ export function hasErrorCode(error: unknown, ...codes: readonly ErrorCode[]): bo
 
 /**
  * Whether trying the same call again soon may succeed: the server could not be reached, failed
- * on its side, or its database was briefly away. A throttled call (`TOO_MANY_REQUESTS`) is not:
+ * on its side, its database was briefly away, or the instance was restarting. A throttled call (`TOO_MANY_REQUESTS`) is not:
  * the limit holds for a while, and the server's message tells the person to wait.
  */
 export function mayPassOnRetry(error: unknown): boolean {
   if (!(error instanceof ApiError)) return true;
-  if (error.code !== null) return error.code === 'INTERNAL' || error.code === 'DATABASE_UNAVAILABLE';
+  if (error.code !== null)
+    return (['INTERNAL', 'DATABASE_UNAVAILABLE', 'SHUTTING_DOWN'] as const).some(
+      (code) => code === error.code,
+    );
   // No failure body of ours (a proxy's error page, a lost connection): the status is all there is.
   return error.status === 0 || error.status >= 500;
 }

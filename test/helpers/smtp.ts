@@ -5,6 +5,7 @@ export interface ReceivedMail {
   to: string[];
   from: string;
   subject: string;
+  messageId: string;
   text: string;
 }
 
@@ -25,18 +26,30 @@ function parse(raw: string, to: string[]): ReceivedMail {
     to,
     from: header('From'),
     subject: header('Subject'),
+    messageId: header('Message-ID'),
     text: (quoted ? decodeQuotedPrintable(body) : body).replace(/\r\n/g, '\n').trimEnd(),
   };
 }
 
-/** A real SMTP server on a free loopback port that keeps every mail it receives. */
+/**
+ * A real SMTP server on a free loopback port that keeps every mail it accepts. Told to `hang()`,
+ * it reads each further mail and never answers it, as a stuck relay does: the mail is neither
+ * accepted nor refused, and is never delivered. `resume()` answers the mails that come after it.
+ */
 export async function startSmtpListener(options: { onMail?: (mail: ReceivedMail) => void } = {}) {
   const received: ReceivedMail[] = [];
   const waiters: (() => void)[] = [];
+  let hanging = false;
+  let held = 0;
+  const wakeAll = () => {
+    for (const wake of waiters.splice(0)) wake();
+  };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
     logger: false,
+    // Held mails never get an answer: close their connections at once rather than after 30 s.
+    closeTimeout: 100,
     // Loopback only: a reverse DNS lookup of each client would only delay the greeting.
     disableReverseLookup: true,
     onData(stream, session, callback) {
@@ -45,18 +58,42 @@ export async function startSmtpListener(options: { onMail?: (mail: ReceivedMail)
       stream.on('end', () => {
         const to = session.envelope.rcptTo.map((address) => address.address);
         const mail = parse(Buffer.concat(chunks).toString('utf8'), to);
-        received.push(mail);
-        options.onMail?.(mail);
-        for (const wake of waiters.splice(0)) wake();
-        callback();
+        const accept = () => {
+          received.push(mail);
+          options.onMail?.(mail);
+          callback();
+          wakeAll();
+        };
+        if (!hanging) return accept();
+        held += 1;
+        wakeAll();
       });
     },
   });
+  // A sender that dies mid-conversation (a killed server process) resets its connection.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
+  const waitUntil = async (check: () => boolean) => {
+    while (!check()) await new Promise<void>((resolve) => waiters.push(resolve));
+  };
   return {
     url: `smtp://127.0.0.1:${port}`,
     received,
+    /** Mails read and left unanswered since `hang()`. */
+    get held() {
+      return held;
+    },
+    hang() {
+      hanging = true;
+    },
+    resume() {
+      hanging = false;
+    },
+    /** Resolves once `count` mails have been accepted in all. */
+    waitForReceived: (count: number) => waitUntil(() => received.length >= count),
+    /** Resolves once `count` mails are held unanswered. */
+    waitForHeld: (count: number) => waitUntil(() => held >= count),
     /** Resolves with the first mail to `address` once it has arrived. */
     async mailTo(address: string): Promise<ReceivedMail> {
       for (;;) {

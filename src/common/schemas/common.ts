@@ -25,6 +25,7 @@ export const ErrorCode = z.enum([
   'HEADERS_TOO_LARGE', // 431: the request's headers (cookies, usually) are too large
   'INTERNAL', // 500: our fault
   'DATABASE_UNAVAILABLE', // 503: try again shortly (see Retry-After)
+  'SHUTTING_DOWN', // 503: this instance is stopping; try again shortly (see Retry-After)
 ]);
 export type ErrorCode = z.infer<typeof ErrorCode>;
 

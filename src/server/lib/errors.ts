@@ -23,6 +23,7 @@ const STATUS_BY_CODE: Record<ErrorCode, number> = {
   HEADERS_TOO_LARGE: 431,
   INTERNAL: 500,
   DATABASE_UNAVAILABLE: 503,
+  SHUTTING_DOWN: 503,
 };
 
 /** Seconds a client is asked to wait after a 503: outages we answer this way are short. */
@@ -106,7 +107,7 @@ export function sendError(
   message: string,
   options: { status?: number; extra?: Record<string, unknown> } = {},
 ) {
-  if (code === 'DATABASE_UNAVAILABLE') reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
+  if (STATUS_BY_CODE[code] === 503) reply.header('Retry-After', String(RETRY_AFTER_SECONDS));
   return reply.status(options.status ?? STATUS_BY_CODE[code]).send(errorBody(code, message, options.extra));
 }
 

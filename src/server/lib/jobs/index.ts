@@ -8,7 +8,7 @@ import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { yieldToEventLoop } from '../event-loop';
 import { type Poller, startPoller } from '../poller';
 import { MINUTE, now } from '../time';
-import { claimDueJobs, failJob, finishJob, insertJob, type JobRow } from './queries';
+import { claimDueJobs, failJob, finishJob, insertJob, type JobRow, releaseJobs } from './queries';
 
 /**
  * Durable jobs (design section 10): sending, reminders, escalations. A job's run and everything
@@ -70,14 +70,22 @@ export async function runDueJobs(options: {
   kinds: ReadonlyMap<string, JobKind>;
   at?: () => number;
   onError?: (job: JobRow, error: unknown) => void;
+  /** Asked before each claim: a stopping instance takes no more jobs. */
+  stopping?: () => boolean;
 }): Promise<number> {
   const { db, kinds } = options;
   const clock = options.at ?? now;
   let ran = 0;
   for (;;) {
+    if (options.stopping?.()) return ran;
     const jobs = await claimDueJobs(db, { at: clock(), limit: BATCH, leaseMs: LEASE_MS });
     if (jobs.length === 0) return ran;
-    for (const job of jobs) {
+    for (const [index, job] of jobs.entries()) {
+      if (options.stopping?.()) {
+        // Given back rather than left to their lease: another instance runs them at once.
+        await releaseJobs(db, jobs.slice(index));
+        return ran;
+      }
       try {
         await runOne(db, kinds, job, clock());
         ran += 1;
@@ -127,10 +135,12 @@ export function createJobWorker(options: {
   afterRuns?: () => void;
 }): JobWorker {
   const kinds = new Map<string, JobKind>();
+  let stopping = false;
   const runDue = async (at?: () => number) => {
     const ran = await runDueJobs({
       db: options.db,
       kinds,
+      stopping: () => stopping,
       ...(at ? { at } : {}),
       onError: (_job, error) => options.onError(error),
     });
@@ -149,6 +159,9 @@ export function createJobWorker(options: {
     },
     runDue,
     wake: () => poller?.wake(),
-    stop: async () => poller?.stop(),
+    stop: async () => {
+      stopping = true;
+      await poller?.stop();
+    },
   };
 }

@@ -99,3 +99,19 @@ export async function failJob(
     .where('lease_token', '=', job.lease_token)
     .execute();
 }
+
+/** Gives back jobs claimed and not run (the instance is stopping); the run that never was is not counted. */
+export async function releaseJobs(db: Executor, jobs: readonly JobRow[]): Promise<void> {
+  if (jobs.length === 0) return;
+  await db
+    .updateTable('jobs')
+    .set((eb) => ({ lease_token: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
+    .where(
+      'id',
+      'in',
+      jobs.map((job) => job.id),
+    )
+    .where('lease_token', 'in', [...new Set(jobs.map((job) => job.lease_token))])
+    .where('status', '=', 'pending')
+    .execute();
+}

@@ -57,7 +57,7 @@ describe.each(TEST_DIALECTS)('mail outbox on %s', (dialect) => {
     expect(smtp.received[0]?.from).toContain('no-reply@wellspring.test');
   });
 
-  it('claims alerts before bulk mail queued earlier, and marks a delivered batch sent together', async () => {
+  it('claims alerts before bulk mail queued earlier, and marks every delivered mail sent', async () => {
     const db = test.db.kysely;
     const at = Date.now();
     for (let n = 0; n < 30; n += 1) await enqueueMail(db, mail(n), at, 'bulk');

@@ -16,7 +16,16 @@ export interface OutboxRow {
   subject: string;
   body: string;
   attempts: number;
+  created_at: number;
   lease_token: string;
+}
+
+/**
+ * The same for every attempt at one outbox row and never shared with another row: the local part
+ * of the mail's Message-ID, so a relay or mail client that drops repeats drops a second copy.
+ */
+export function messageKey(row: Pick<OutboxRow, 'id' | 'created_at'>): string {
+  return `outbox.${row.id}.${row.created_at}`;
 }
 
 /** Alerts about a student go out before anything queued in bulk (a campaign's invitations). */
@@ -101,15 +110,12 @@ export async function claimDueMail(
         .limit(limit)
         .$if(isPostgres, (query) => query.forUpdate().skipLocked()),
     )
-    .returning(['id', 'to_address', 'subject', 'body', 'attempts', 'lease_token'])
+    .returning(['id', 'to_address', 'subject', 'body', 'attempts', 'created_at', 'lease_token'])
     .execute();
   return rows.map((row) => ({ ...row, lease_token: leaseToken }));
 }
 
-/**
- * Marks delivered mails sent, those this attempt still holds, in one statement: on SQLite each
- * write waits for the disk, and one per mail made alerts under load compete with submissions.
- */
+/** Marks mails the relay accepted sent, those their attempt still holds, in one statement. */
 export async function markSent(db: Executor, rows: readonly OutboxRow[], at: number): Promise<void> {
   const [first] = rows;
   if (!first) return;
@@ -142,5 +148,24 @@ export async function markFailed(
     })
     .where('id', '=', row.id)
     .where('lease_token', '=', row.lease_token)
+    .execute();
+}
+
+/**
+ * Gives back mails claimed but not sent (the instance is stopping): due again at once for any
+ * instance, and the attempt that never ran is not counted.
+ */
+export async function releaseMail(db: Executor, rows: readonly OutboxRow[]): Promise<void> {
+  if (rows.length === 0) return;
+  await db
+    .updateTable('mail_outbox')
+    .set((eb) => ({ lease_token: null, lease_until: null, attempts: eb('attempts', '-', 1) }))
+    .where(
+      'id',
+      'in',
+      rows.map((row) => row.id),
+    )
+    .where('lease_token', 'in', [...new Set(rows.map((row) => row.lease_token))])
+    .where('status', '=', 'pending')
     .execute();
 }

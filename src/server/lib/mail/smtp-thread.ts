@@ -3,8 +3,12 @@ import { parentPort, workerData } from 'node:worker_threads';
 import type { OutgoingMail } from './outbox';
 import { type SmtpSettings, smtpSender } from './smtp';
 
-/** A mail to send, or the word to close the connections and end. */
-export type SmtpThreadRequest = { id: number; mail: OutgoingMail } | 'close';
+/** A mail to send (see MailTransport.send). */
+export interface SmtpThreadRequest {
+  id: number;
+  mail: OutgoingMail;
+  messageKey?: string;
+}
 /** The outcome of one mail: sent, or the reason it was not. */
 export interface SmtpThreadReply {
   id: number;
@@ -15,12 +19,7 @@ const port = parentPort;
 if (port) {
   const sender = smtpSender(workerData as SmtpSettings);
   port.on('message', (request: SmtpThreadRequest) => {
-    if (request === 'close') {
-      sender.close();
-      port.close();
-      return;
-    }
-    sender.send(request.mail).then(
+    sender.send(request.mail, request.messageKey).then(
       () => port.postMessage({ id: request.id } satisfies SmtpThreadReply),
       (error: unknown) =>
         port.postMessage({

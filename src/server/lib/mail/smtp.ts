@@ -8,6 +8,12 @@ export type SmtpSettings = Pick<MailConfig, 'smtpConnections' | 'from'> & { smtp
 /** An attempt must end well inside the outbox lease, or another instance could send the mail too. */
 const SMTP_TIMEOUT_MS = 30_000;
 
+/** `<key@domain of the From address>`: a Message-ID of our own domain, stable for the key. */
+export function messageIdFor(messageKey: string, from: string): string {
+  const domain = /@([^\s>]+)>?\s*$/.exec(from)?.[1] ?? 'localhost';
+  return `<${messageKey}@${domain}>`;
+}
+
 /** Sends mail over pooled SMTP connections with nodemailer. */
 export function smtpSender(settings: SmtpSettings) {
   const transporter = nodemailer.createTransport({
@@ -20,8 +26,9 @@ export function smtpSender(settings: SmtpSettings) {
     socketTimeout: SMTP_TIMEOUT_MS,
   });
   return {
-    async send(mail: OutgoingMail): Promise<void> {
+    async send(mail: OutgoingMail, messageKey?: string): Promise<void> {
       await transporter.sendMail({
+        ...(messageKey ? { messageId: messageIdFor(messageKey, settings.from) } : {}),
         from: settings.from,
         to: mail.to,
         subject: mail.subject,

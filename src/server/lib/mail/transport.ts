@@ -6,7 +6,9 @@ import type { SmtpThreadReply, SmtpThreadRequest } from './smtp-thread';
 
 /** Hands one mail over for delivery; throws when it could not. */
 export interface MailTransport {
-  send(mail: OutgoingMail): Promise<void>;
+  /** `messageKey`: the same for every attempt at one mail (see `messageKey` in the outbox). */
+  send(mail: OutgoingMail, messageKey?: string): Promise<void>;
+  /** Ends the connections at once; mails still being sent fail (the outbox still holds them). */
   close(): void;
 }
 
@@ -49,14 +51,14 @@ const THREAD_ENTRY = new URL('./smtp-thread.ts', import.meta.url).href;
 function threadedSmtpTransport(settings: SmtpSettings): MailTransport {
   let thread: MailTransport | null = null;
   return {
-    send(mail) {
+    send(mail, messageKey) {
       if (!thread) {
         const started = startSmtpThread(settings, () => {
           if (thread === started) thread = null;
         });
         thread = started;
       }
-      return thread.send(mail);
+      return thread.send(mail, messageKey);
     },
     close() {
       thread?.close();
@@ -86,12 +88,13 @@ function startSmtpThread(settings: SmtpSettings, onEnd: () => void): MailTranspo
     onEnd();
   });
   return {
-    send(mail) {
+    send(mail, messageKey) {
       const id = nextId++;
       const sent = new Promise<void>((resolve, reject) => pending.set(id, { resolve, reject }));
-      worker.postMessage({ id, mail } satisfies SmtpThreadRequest);
+      worker.postMessage({ id, mail, ...(messageKey ? { messageKey } : {}) } satisfies SmtpThreadRequest);
       return sent;
     },
-    close: () => worker.postMessage('close' satisfies SmtpThreadRequest),
+    // A relay that hangs must not hold a stopping instance: the thread ends with its connections.
+    close: () => void worker.terminate(),
   };
 }
