@@ -48,12 +48,35 @@ interface ProviderOptions {
    * Discovery then makes the Authorization header the default.
    */
   listsSecretMethods?: boolean;
+  /**
+   * The claims of the account signed in as `login` (the development form's login), instead of
+   * that address, verified: a hostile or careless provider leaves `email_verified` out, or says
+   * another address for a subject.
+   */
+  claimsOf?: (login: string) => Record<string, unknown> | undefined;
+  /** Claims added to every ID token, e.g. `amr: ['mfa']` for a multi-factor sign-in. */
+  idTokenClaims?: Record<string, unknown>;
+  /** A hostile token endpoint: the ID tokens it answers carry a signature made by no key of the provider. */
+  forgesIdTokenSignatures?: boolean;
+}
+
+/** The ID token in a token endpoint's answer with its signature replaced by one made of nothing. */
+function forgeSignature(body: Record<string, unknown>) {
+  if (typeof body.id_token !== 'string') return;
+  const [header, payload] = body.id_token.split('.');
+  body.id_token = `${header}.${payload}.${Buffer.alloc(256, 7).toString('base64url')}`;
 }
 
 /** Starts the provider; `redirectUri` is the app's callback, where every client sends people back. */
 export async function startTestProvider(
   redirectUri: string,
-  { secretMethod = 'client_secret_post', listsSecretMethods = true }: ProviderOptions = {},
+  {
+    secretMethod = 'client_secret_post',
+    listsSecretMethods = true,
+    claimsOf,
+    idTokenClaims,
+    forgesIdTokenSignatures = false,
+  }: ProviderOptions = {},
 ): Promise<TestProvider> {
   const port = await freePort();
   const issuer = `http://127.0.0.1:${port}`;
@@ -70,7 +93,10 @@ export async function startTestProvider(
     clientAuthMethods: [secretMethod],
     findAccount: (_ctx: unknown, id: string) => ({
       accountId: id,
-      claims: () => ({ sub: id, email: id, email_verified: true, name: `SSO ${id.split('@')[0]}` }),
+      claims: () => ({
+        sub: id,
+        ...(claimsOf?.(id) ?? { email: id, email_verified: true, name: `SSO ${id.split('@')[0]}` }),
+      }),
     }),
     claims: { openid: ['sub'], email: ['email', 'email_verified'], profile: ['name'] },
     features: { devInteractions: { enabled: true } },
@@ -84,6 +110,9 @@ export async function startTestProvider(
   // The misbehaving case: ID tokens for the wrong-audience client name another application.
   const issue = provider.IdToken.prototype.issue;
   provider.IdToken.prototype.issue = function (this: { client?: { clientId?: string } }, ...args: unknown[]) {
+    // Read at each issue: a test may change what the next ID token says.
+    const token = this as { set?: (key: string, value: unknown) => void };
+    for (const [key, value] of Object.entries(idTokenClaims ?? {})) token.set?.(key, value);
     const real = this.client;
     if (real?.clientId === CLIENTS.wrongAudience)
       this.client = new Proxy(real, {
@@ -91,6 +120,12 @@ export async function startTestProvider(
       });
     return issue.apply(this, args);
   };
+  if (forgesIdTokenSignatures)
+    provider.use(async (ctx, next) => {
+      await next();
+      if (ctx.path === '/token' && typeof ctx.body === 'object' && ctx.body)
+        forgeSignature(ctx.body as Record<string, unknown>);
+    });
   if (!listsSecretMethods)
     provider.use(async (ctx, next) => {
       await next();

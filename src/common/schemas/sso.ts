@@ -57,6 +57,18 @@ export const SsoSettingsRequest = z.object({
     z.refine((domains) => new Set(domains).size === domains.length, 'Each domain once'),
   ),
   student_password_sign_in: z.boolean({ error: 'student_password_sign_in must be true or false' }),
+  /**
+   * The provider speaks for the institution's domains: its addresses count for a first sign-in
+   * even without an `email_verified` claim. Only for a provider the institution runs itself: any
+   * other could claim any of its addresses. Omitted keeps the stored value (off at first).
+   */
+  email_authoritative: z.optional(z.boolean({ error: 'email_authoritative must be true or false' })),
+  /**
+   * Staff whose provider asserts a multi-factor sign-in (`amr` "mfa", or a multi-factor `acr`)
+   * need no second factor of ours; off, staff always prove ours. Omitted keeps the stored value
+   * (on at first).
+   */
+  provider_mfa_counts: z.optional(z.boolean({ error: 'provider_mfa_counts must be true or false' })),
 });
 export type SsoSettingsRequest = z.infer<typeof SsoSettingsRequest>;
 
@@ -70,6 +82,8 @@ export const SsoSettingsResponse = z.object({
       has_client_secret: z.boolean(),
       domains: z.array(z.string()),
       student_password_sign_in: z.boolean(),
+      email_authoritative: z.boolean(),
+      provider_mfa_counts: z.boolean(),
     }),
   ),
 });
@@ -84,7 +98,17 @@ export const SsoDiscoverResponse = z.object({
 export type SsoDiscoverResponse = z.infer<typeof SsoDiscoverResponse>;
 
 /** Why a sign-in through the institution failed; the login screen explains each. */
-export const SSO_ERRORS = ['failed', 'unreachable', 'domain', 'expired', 'account'] as const;
+export const SSO_ERRORS = [
+  'failed',
+  'unreachable',
+  'domain',
+  'expired',
+  'account',
+  'browser',
+  'signed_in',
+  'unlinked',
+  'unverified',
+] as const;
 export type SsoError = (typeof SSO_ERRORS)[number];
 
 export const SSO_ERROR_MESSAGES: Record<SsoError, string> = {
@@ -94,4 +118,9 @@ export const SSO_ERROR_MESSAGES: Record<SsoError, string> = {
   domain: "This account cannot sign in here: its email address is not one of your institution's domains.",
   expired: 'That sign-in took too long or was already used. Start again.',
   account: 'This account cannot sign in here. Ask your institution for help.',
+  browser: 'That sign-in was started in another browser. Start again here.',
+  signed_in: 'This browser is signed in as someone else. Sign out first, then sign in with your institution.',
+  unlinked:
+    'Staff accounts sign in with their institution only once they have linked it to their account: sign in with your password and second factor, then link it.',
+  unverified: 'Your institution did not confirm this email address. Ask your institution for help.',
 };

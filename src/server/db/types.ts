@@ -49,7 +49,15 @@ export interface UsersTable {
  * passkey alone, or the institution's single sign-on (design section 11). Staff sessions signed
  * in with a password alone reach nothing of staff.
  */
-export type SignInMethod = 'password' | 'password_and_second_factor' | 'passkey' | 'sso';
+export type SignInMethod =
+  | 'password'
+  | 'password_and_second_factor'
+  | 'passkey'
+  /** Through the institution's provider, one factor as far as the app knows. */
+  | 'sso'
+  /** Through the institution's provider, which asserted a multi-factor sign-in the institution counts. */
+  | 'sso_with_provider_mfa'
+  | 'sso_and_second_factor';
 
 /** An institution's OpenID Connect provider (design section 11). */
 export interface SsoSettingsTable {
@@ -62,7 +70,23 @@ export interface SsoSettingsTable {
   domains: string;
   /** 1 or 0: whether the institution's students may still sign in with a password. */
   student_password_sign_in: number;
+  /** 1 or 0: the provider's addresses count for a first link even without an `email_verified` claim. */
+  email_authoritative: Generated<number>;
+  /** 1 or 0: staff whose provider asserts a multi-factor sign-in (`amr`/`acr`) need no second factor of ours. */
+  provider_mfa_counts: Generated<number>;
   updated_at: Millis;
+}
+
+/** How a linked identity came to be linked. */
+export type SsoLinkedBy = 'address' | 'session';
+
+/** A provider's identity (issuer and subject) linked to one account. */
+export interface SsoIdentitiesTable {
+  issuer: string;
+  subject: string;
+  user_id: number;
+  linked_by: SsoLinkedBy;
+  linked_at: Millis;
 }
 
 /** A sign-in sent to a provider and not yet back: used once, on any instance. */
@@ -73,6 +97,10 @@ export interface SsoAttemptsTable {
   nonce: string;
   code_verifier: string;
   next_path: string | null;
+  /** SHA-256 of the cookie of the browser that started it: only that browser may finish it. */
+  browser_hash: string | null;
+  /** The account signed in when it started, to link the identity to; null for a sign-in. */
+  link_user_id: number | null;
   expires_at: Millis;
 }
 
@@ -304,7 +332,11 @@ export interface VerificationCodesTable {
   expires_at: Millis;
   used_at: Millis | null;
   created_at: Millis;
+  /** What the code was sent for: only a registration's own code completes it. */
+  purpose: Generated<CodePurpose>;
 }
+
+export type CodePurpose = 'address' | 'registration';
 
 export interface AddressProofsTable {
   visitor_hash: string;
@@ -456,6 +488,7 @@ export interface Database {
   passkey_challenges: PasskeyChallengesTable;
   sso_settings: SsoSettingsTable;
   sso_attempts: SsoAttemptsTable;
+  sso_identities: SsoIdentitiesTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type Ability, storedRolesWith } from '../../common/roles';
 import type { SecondFactorStep } from '../../common/schemas/auth';
-import type { Role, StaffRole } from '../db/types';
+import type { Role, SignInMethod, StaffRole } from '../db/types';
 import { AppError } from './errors';
 import type { SessionUser } from './sessions';
 
@@ -15,12 +15,27 @@ export function needsSecondFactor(role: Role): boolean {
 }
 
 /**
+ * The sign-ins that proved one factor: a password, or the institution's provider when it did not
+ * assert (or the institution does not count) a multi-factor sign-in of its own.
+ */
+const SINGLE_FACTOR: ReadonlySet<SignInMethod> = new Set(['password', 'sso']);
+
+export function isSingleFactor(method: SignInMethod): boolean {
+  return SINGLE_FACTOR.has(method);
+}
+
+/** What a single-factor sign-in becomes once the second factor is proven. */
+export function withSecondFactor(method: SignInMethod): SignInMethod {
+  return method === 'sso' ? 'sso_and_second_factor' : 'password_and_second_factor';
+}
+
+/**
  * What a signed-in user must still do before the app serves them: set up a second factor
  * ('enrol'), prove the one they have ('verify'), or nothing (null). The one home of the rule:
  * every guard below goes through it.
  */
 export function secondFactorStep(user: SessionUser): SecondFactorStep | null {
-  if (!needsSecondFactor(user.role) || user.signInMethod !== 'password') return null;
+  if (!needsSecondFactor(user.role) || !isSingleFactor(user.signInMethod)) return null;
   return user.hasSecondFactor ? 'verify' : 'enrol';
 }
 

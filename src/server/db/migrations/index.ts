@@ -13,6 +13,7 @@ import * as staffTeam from './011_staff_team';
 import * as passkeys from './012_passkeys';
 import * as campaigns from './013_campaigns';
 import * as singleSignOn from './014_single_sign_on';
+import * as signInIntegrity from './015_sign_in_integrity';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -33,4 +34,5 @@ export const migrations: Record<string, Migration> = {
   '012_passkeys': passkeys,
   '013_campaigns': campaigns,
   '014_single_sign_on': singleSignOn,
+  '015_sign_in_integrity': signInIntegrity,
 };

@@ -2,7 +2,7 @@ import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { NewUser, PendingRegistrationsTable } from '../../db/types';
 
-export function findUserByEmail(db: Executor, email: string) {
+function accounts(db: Executor) {
   return db
     .selectFrom('users')
     .leftJoin('institutions', 'institutions.id', 'users.institution_id')
@@ -15,9 +15,15 @@ export function findUserByEmail(db: Executor, email: string) {
       'users.institution_id',
       'users.removed_at',
       'institutions.name as institution_name',
-    ])
-    .where('users.email', '=', email)
-    .executeTakeFirst();
+    ]);
+}
+
+export function findUserByEmail(db: Executor, email: string) {
+  return accounts(db).where('users.email', '=', email).executeTakeFirst();
+}
+
+export function findUserById(db: Executor, id: number) {
+  return accounts(db).where('users.id', '=', id).executeTakeFirst();
 }
 
 export async function insertUser(db: Executor, user: NewUser): Promise<number> {

@@ -202,7 +202,7 @@ export async function registerStudent(options: {
       visitor_hash: visitorHash,
       created_at: at,
     });
-    await issueCode(trx, options.context, { email, visitorHash, at });
+    await issueCode(trx, options.context, { email, visitorHash, at, purpose: 'registration' });
   });
   return { message: REGISTRATION_STARTED(email) };
 }

@@ -10,7 +10,7 @@ import {
 import type { Kysely } from 'kysely';
 import type { Database, PasskeyPurpose } from '../../db/types';
 import { AppError } from '../../lib/errors';
-import { needsSecondFactor, secondFactorStep } from '../../lib/guards';
+import { isSingleFactor, needsSecondFactor, secondFactorStep, withSecondFactor } from '../../lib/guards';
 import {
   createSession,
   deleteSession,
@@ -146,8 +146,8 @@ export async function registerPasskey(options: {
       transports: JSON.stringify(credential.transports ?? []),
       at,
     });
-    if (session.user.signInMethod !== 'password') return null;
-    return strengthenSession(trx, session, 'password_and_second_factor');
+    if (!isSingleFactor(session.user.signInMethod)) return null;
+    return strengthenSession(trx, session, withSecondFactor(session.user.signInMethod));
   });
 }
 
@@ -212,7 +212,7 @@ export async function authenticateWithPasskey(options: {
   );
   if (!result.verified) throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
   await queries.recordPasskeyUse(db, key.id, result.authenticationInfo.newCounter, at);
-  if (session) return strengthenSession(db, session, 'password_and_second_factor');
+  if (session) return strengthenSession(db, session, withSecondFactor(session.user.signInMethod));
   const created = await createSession(db, key.user_id, 'passkey');
   const opened = await findSession(db, created.sessionId);
   if (!opened || !needsSecondFactor(opened.user.role)) {

@@ -4,9 +4,11 @@ import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import {
   type AdminUser,
+  isSingleFactor,
   needsSecondFactor,
   SECOND_FACTOR_REQUIRED_MESSAGE,
   secondFactorStep,
+  withSecondFactor,
 } from '../../lib/guards';
 import { clearLimit, enforceLimit } from '../../lib/limits';
 import { seal, unseal } from '../../lib/sealed';
@@ -128,10 +130,9 @@ export async function confirmTotpEnrolment(options: {
       throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
     const recoveryCodes = await issueRecoveryCodes(trx, context, user.id, at);
     // Added to a complete sign-in (after a passkey, say), the session stays as it was.
-    const stronger =
-      user.signInMethod === 'password'
-        ? await strengthenSession(trx, session, 'password_and_second_factor')
-        : null;
+    const stronger = isSingleFactor(user.signInMethod)
+      ? await strengthenSession(trx, session, withSecondFactor(user.signInMethod))
+      : null;
     return { recoveryCodes, stronger };
   });
   await clearLimit(db, limitKey);
@@ -157,7 +158,7 @@ export async function verifySecondFactor(options: {
     : await queries.spendRecoveryCode(db, user.id, hashRecoveryCode(context.recoveryKey, user.id, code), at);
   if (!accepted) throw new AppError('BAD_REQUEST', WRONG_CODE);
   await clearLimit(db, limitKey);
-  return strengthenSession(db, session, 'password_and_second_factor');
+  return strengthenSession(db, session, withSecondFactor(user.signInMethod));
 }
 
 async function acceptAppCode(

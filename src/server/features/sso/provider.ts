@@ -87,6 +87,9 @@ export async function discoverProvider(client: ProviderClient): Promise<oidc.Con
     );
     config.timeout = PROVIDER_TIMEOUT_SECONDS;
     if (insecure) oidc.allowInsecureRequests(config);
+    // The ID token's signature is checked against the provider's published keys even though it
+    // comes straight from the token endpoint: without it, anything answering there is believed.
+    oidc.enableNonRepudiationChecks(config);
     return config;
   } catch (error) {
     if (isNetworkFailure(error)) throw new ProviderUnreachable('provider unreachable', { cause: error });
@@ -128,10 +131,30 @@ export async function authorizationUrl(
 
 /** Who the provider says signed in, from the verified ID token. */
 export interface ProvenIdentity {
+  /** The provider's issuer and its subject for the person: what a linked account is found by. */
+  issuer: string;
+  subject: string;
   email: string | null;
   /** The email_verified claim; null when the provider does not send it. */
   emailVerified: boolean | null;
   name: string | null;
+  /** Whether the ID token says the person signed in with more than one factor (`amr`, `acr`). */
+  multiFactor: boolean;
+}
+
+/**
+ * How providers say a sign-in used several factors: RFC 8176's `amr` value `mfa`, or a
+ * multi-factor `acr` (REFEDS MFA, the PAPE policy, and the `mfa` some providers send).
+ */
+const MULTI_FACTOR_ACR = new Set([
+  'https://refeds.org/profile/mfa',
+  'http://schemas.openid.net/pape/policies/2007/06/multi-factor',
+  'mfa',
+]);
+
+function assertsMultiFactor(idToken: oidc.IDToken): boolean {
+  const amr = Array.isArray(idToken.amr) ? idToken.amr : [];
+  return amr.includes('mfa') || (typeof idToken.acr === 'string' && MULTI_FACTOR_ACR.has(idToken.acr));
 }
 
 /**
@@ -159,9 +182,12 @@ export async function exchangeCode(
         ? idToken
         : await oidc.fetchUserInfo(config, tokens.access_token, idToken.sub);
     return {
+      issuer: idToken.iss,
+      subject: idToken.sub,
       email: typeof claims.email === 'string' ? claims.email.trim().toLowerCase() : null,
       emailVerified: typeof claims.email_verified === 'boolean' ? claims.email_verified : null,
       name: typeof claims.name === 'string' && claims.name.trim() ? claims.name.trim() : null,
+      multiFactor: assertsMultiFactor(idToken),
     };
   } catch (error) {
     if (isNetworkFailure(error)) throw new ProviderUnreachable('provider unreachable', { cause: error });

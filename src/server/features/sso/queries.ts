@@ -1,6 +1,6 @@
-import type { Selectable } from 'kysely';
+import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor';
-import type { SsoAttemptsTable, SsoSettingsTable } from '../../db/types';
+import type { SsoAttemptsTable, SsoLinkedBy, SsoSettingsTable } from '../../db/types';
 
 /** A sign-in on its way through the provider, as stored. */
 export type SsoAttempt = Selectable<SsoAttemptsTable>;
@@ -15,7 +15,7 @@ export function ssoSettingsRow(db: Executor, institutionId: number) {
     .executeTakeFirst();
 }
 
-export async function saveSsoSettings(db: Executor, row: SsoSettingsTable) {
+export async function saveSsoSettings(db: Executor, row: Insertable<SsoSettingsTable>) {
   const { institution_id, ...fields } = row;
   await db
     .insertInto('sso_settings')
@@ -46,4 +46,45 @@ export function takeAttempt(db: Executor, stateHash: string): Promise<SsoAttempt
 
 export async function deleteExpiredAttempts(db: Executor, at: number) {
   await db.deleteFrom('sso_attempts').where('expires_at', '<', at).execute();
+}
+
+/** The account a provider's identity is linked to, if any. */
+export async function linkedUserId(
+  db: Executor,
+  identity: { issuer: string; subject: string },
+): Promise<number | null> {
+  const row = await db
+    .selectFrom('sso_identities')
+    .select('user_id')
+    .where('issuer', '=', identity.issuer)
+    .where('subject', '=', identity.subject)
+    .executeTakeFirst();
+  return row?.user_id ?? null;
+}
+
+export async function linkIdentity(
+  db: Executor,
+  link: { issuer: string; subject: string; userId: number; linkedBy: SsoLinkedBy; at: number },
+) {
+  await db
+    .insertInto('sso_identities')
+    .values({
+      issuer: link.issuer,
+      subject: link.subject,
+      user_id: link.userId,
+      linked_by: link.linkedBy,
+      linked_at: link.at,
+    })
+    .execute();
+}
+
+/** Whether the account already has an identity of this provider linked. */
+export async function hasIdentityAt(db: Executor, userId: number, issuer: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('sso_identities')
+    .select('subject')
+    .where('user_id', '=', userId)
+    .where('issuer', '=', issuer)
+    .executeTakeFirst();
+  return row !== undefined;
 }

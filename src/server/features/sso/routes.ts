@@ -1,5 +1,7 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
+import { can, roleName } from '../../../common/roles';
 import { safeNextPath } from '../../../common/safe-next';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
@@ -10,12 +12,22 @@ import {
 } from '../../../common/schemas/sso';
 import { runInTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
-import { guardRoutes } from '../../lib/guards';
-import { visitorHash } from '../../lib/visitor';
+import { AppError } from '../../lib/errors';
+import { guardRoutes, requireUser } from '../../lib/guards';
+import { clearHostCookie, readHostCookie, setHostCookie } from '../../lib/host-cookie';
+import { provingVisitor } from '../../lib/visitor';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { disableSso, getSsoSettings, saveSsoSettings } from './settings';
-import { completeSsoSignIn, discoverSso, SsoFailure, startSsoSignIn } from './sign-in';
+import {
+  ATTEMPT_LIFETIME,
+  completeSsoSignIn,
+  discoverSso,
+  newBrowserBinding,
+  SsoFailure,
+  startSsoSignIn,
+} from './sign-in';
 
+const NO_INSTITUTION_SSO = 'Your institution does not sign in through its own provider here.';
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const tags = ['single sign-on'];
 /** Discovery is one call per address typed on the login page; plenty for people, a wall for listing domains. */
@@ -34,6 +46,10 @@ const CallbackQuery = z.object({
   error: z.optional(z.string().check(z.maxLength(500))),
 });
 const Redirect = { 302: z.null() };
+const LinkResponse = z.object({ success: z.literal(true), authorization_url: z.string() });
+
+/** The cookie that binds a sign-in under way to the browser that started it. */
+const BINDING_COOKIE = 'sso_attempt';
 
 interface SsoContext {
   /** Seals the institutions' client secrets (lib/sealed.ts). */
@@ -111,6 +127,12 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
 const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey }) => {
   const { db, config } = app;
   const redirectUri = new URL('/api/sso/callback/', config.mail.linkBase).href;
+  /** Gives the browser the secret that only it will hold while it is away at the provider. */
+  const bindBrowser = (request: FastifyRequest, reply: FastifyReply) => {
+    const binding = newBrowserBinding();
+    setHostCookie(request, reply, BINDING_COOKIE, binding.token, ATTEMPT_LIFETIME / 1000);
+    return binding.hash;
+  };
   /** The login screen with the reason a sign-in failed, still on its way to `next` if there was one. */
   const loginWithError = (failure: SsoFailure, next: string | null | undefined) =>
     `/login/?sso_error=${encodeURIComponent(failure.reason)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
@@ -151,12 +173,56 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
           institutionId: request.query.institution,
           next,
           redirectUri,
+          browserHash: bindBrowser(request, reply),
         });
         return reply.redirect(url.href, 302);
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
         request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on could not start');
         return reply.redirect(loginWithError(error, next), 302);
+      }
+    },
+  );
+
+  app.post(
+    '/api/sso/link/',
+    {
+      schema: {
+        tags,
+        summary: 'Link the signed-in account to its institution account, for signing in with it',
+        description:
+          "Answers the provider's address to send the browser to; it comes back to the callback, which links the identity the provider proves to this account (staff sign in with their institution only once linked this way).",
+        response: {
+          200: LinkResponse,
+          401: ErrorResponse,
+          403: ErrorResponse,
+          404: ErrorResponse,
+          429: ErrorResponse,
+        },
+      },
+      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
+    },
+    async (request, reply) => {
+      const user = requireUser(request);
+      if (user.institutionId === null) throw new AppError('FORBIDDEN', NO_INSTITUTION_SSO);
+      try {
+        const url = await startSsoSignIn({
+          db: db.kysely,
+          sealKey,
+          institutionId: user.institutionId,
+          next: can(roleName(user.role), 'dashboard') ? '/dashboard/' : '/survey/',
+          redirectUri,
+          browserHash: bindBrowser(request, reply),
+          linkUserId: user.id,
+        });
+        return { success: true as const, authorization_url: url.href };
+      } catch (error) {
+        if (!(error instanceof SsoFailure)) throw error;
+        request.log.warn(
+          { reason: error.reason, detail: error.detail },
+          'single sign-on link could not start',
+        );
+        throw new AppError('NOT_FOUND', NO_INSTITUTION_SSO);
       }
     },
   );
@@ -175,20 +241,26 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
       config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
     },
     async (request, reply) => {
+      const browserToken = readHostCookie(request, BINDING_COOKIE);
+      if (browserToken !== undefined) clearHostCookie(request, reply, BINDING_COOKIE);
+      const { session } = request;
       try {
-        const signedIn = await completeSsoSignIn({
+        const completed = await completeSsoSignIn({
           db: db.kysely,
           sealKey,
           // The address the provider sent the browser to: the registered redirect with its query.
           callbackUrl: new URL(request.url, redirectUri),
           state: request.query.state,
-          visitorHash: visitorHash(request, reply),
-          previousSessionIdHash: request.session?.idHash,
+          browserToken,
+          visitor: provingVisitor(request, reply),
+          current: session ? { idHash: session.idHash, userId: session.user.id } : undefined,
         });
-        setSessionCookie(request, reply, signedIn.sessionId);
-        setDisplayCookies(request, reply, signedIn.user);
-        issueCsrfToken(request, reply, signedIn.sessionIdHash);
-        return reply.redirect(signedIn.destination, 302);
+        if (completed.kind === 'signed-in') {
+          setSessionCookie(request, reply, completed.sessionId);
+          setDisplayCookies(request, reply, completed.user);
+          issueCsrfToken(request, reply, completed.sessionIdHash);
+        }
+        return reply.redirect(completed.destination, 302);
       } catch (error) {
         if (!(error instanceof SsoFailure)) throw error;
         request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on refused');

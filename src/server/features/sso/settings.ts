@@ -17,6 +17,10 @@ interface InstitutionSso {
   client: ProviderClient;
   domains: string[];
   studentPasswordSignIn: boolean;
+  /** The provider's addresses count for a first link without an `email_verified` claim. */
+  emailAuthoritative: boolean;
+  /** Staff whose provider asserts a multi-factor sign-in need no second factor of ours. */
+  providerMfaCounts: boolean;
 }
 
 const StoredDomains = z.array(z.string());
@@ -24,6 +28,11 @@ const StoredDomains = z.array(z.string());
 /** The stored domains of a settings row; none when the stored value no longer reads. */
 export function storedDomains(row: { domains: string }): string[] {
   return parseStoredJson(StoredDomains, row.domains) ?? [];
+}
+
+/** A stored 1 or 0 from an optional flag of a request, or the stored value when it has none. */
+function flag(given: boolean | undefined, stored: number): number {
+  return given === undefined ? stored : given ? 1 : 0;
 }
 
 const SSO_NOT_CONFIGURED = 'Single sign-on is not set up for this institution';
@@ -50,6 +59,8 @@ export async function readInstitutionSso(
     },
     domains: storedDomains(row),
     studentPasswordSignIn: row.student_password_sign_in === 1,
+    emailAuthoritative: row.email_authoritative === 1,
+    providerMfaCounts: row.provider_mfa_counts === 1,
   };
 }
 
@@ -65,6 +76,8 @@ async function toResponse(db: Executor, institutionId: number): Promise<SsoSetti
       has_client_secret: row.client_secret_sealed !== null,
       domains: storedDomains(row),
       student_password_sign_in: row.student_password_sign_in === 1,
+      email_authoritative: row.email_authoritative === 1,
+      provider_mfa_counts: row.provider_mfa_counts === 1,
     },
   };
 }
@@ -110,6 +123,9 @@ export async function saveSsoSettings(options: {
     client_secret_sealed: newSecret ?? before?.client_secret_sealed ?? null,
     domains: JSON.stringify(settings.domains),
     student_password_sign_in: settings.student_password_sign_in ? 1 : 0,
+    // Left out of a request, each keeps its stored value (or its default).
+    email_authoritative: flag(settings.email_authoritative, before?.email_authoritative ?? 0),
+    provider_mfa_counts: flag(settings.provider_mfa_counts, before?.provider_mfa_counts ?? 1),
     updated_at: now(),
   };
   await queries.saveSsoSettings(db, row);
@@ -120,6 +136,8 @@ export async function saveSsoSettings(options: {
         client_secret: newSecret !== undefined,
         domains: before.domains !== row.domains,
         student_password_sign_in: before.student_password_sign_in !== row.student_password_sign_in,
+        email_authoritative: before.email_authoritative !== row.email_authoritative,
+        provider_mfa_counts: before.provider_mfa_counts !== row.provider_mfa_counts,
       })
         .filter(([, isChanged]) => isChanged)
         .map(([field]) => field)

@@ -3,10 +3,13 @@ import type { Kysely } from 'kysely';
 import { emailDomain } from '../../../common/institution-email';
 import { can, roleName } from '../../../common/roles';
 import type { SsoError } from '../../../common/schemas/sso';
+import type { Executor } from '../../db/executor';
 import { runInTransaction } from '../../db/transaction-runner';
-import type { Database } from '../../db/types';
+import type { Database, SignInMethod } from '../../db/types';
+import { needsSecondFactor } from '../../lib/guards';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
+import type { ProvingVisitor } from '../../lib/visitor';
 import * as authQueries from '../auth/queries';
 import { insertStudentAccount } from '../auth/service';
 import { promoteProvenSubmissions } from '../surveys/service';
@@ -23,7 +26,7 @@ import * as queries from './queries';
 import { readInstitutionSso, storedDomains } from './settings';
 
 /** How long the browser has to come back from the provider. */
-const ATTEMPT_LIFETIME = 10 * MINUTE;
+export const ATTEMPT_LIFETIME = 10 * MINUTE;
 /** Stored for an account made by single sign-on: no password ever matches it. */
 const NO_PASSWORD = '!sso';
 
@@ -44,8 +47,24 @@ function summarise(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown error';
 }
 
-function hashState(state: string): string {
-  return crypto.createHash('sha256').update(state).digest('hex');
+function sha256(value: string): string {
+  return crypto.createHash('sha256').update(value).digest('hex');
+}
+
+/**
+ * The secret a browser keeps (in a short-lived HttpOnly cookie) while it is away at the provider:
+ * its hash is stored with the attempt, and only the browser holding it may finish the sign-in. A
+ * callback address sent to someone else signs nobody in.
+ */
+export function newBrowserBinding(): { token: string; hash: string } {
+  const token = crypto.randomBytes(32).toString('base64url');
+  return { token, hash: sha256(`sso-browser:${token}`) };
+}
+
+function browserMatches(attempt: queries.SsoAttempt, token: string | undefined): boolean {
+  if (!attempt.browser_hash || !token || token.length > 100) return false;
+  const given = Buffer.from(sha256(`sso-browser:${token}`), 'hex');
+  return crypto.timingSafeEqual(given, Buffer.from(attempt.browser_hash, 'hex'));
 }
 
 /** The start address the login screen sends the browser to, for an address of an institution with single sign-on. */
@@ -62,9 +81,10 @@ export async function discoverSso(db: Kysely<Database>, email: string) {
 }
 
 /**
- * Opens a sign-in: keeps the state (as a hash), the nonce and the PKCE verifier in the database
- * for ten minutes, so the callback can land on any instance, and returns the provider's
- * authorization address to send the browser to.
+ * Opens a sign-in: keeps the state (as a hash), the nonce, the PKCE verifier and the hash of the
+ * browser's binding in the database for ten minutes, so the callback can land on any instance,
+ * and returns the provider's authorization address to send the browser to. With `linkUserId`, the
+ * signed-in account asks to link its institution identity instead of signing in.
  */
 export async function startSsoSignIn(options: {
   db: Kysely<Database>;
@@ -73,6 +93,8 @@ export async function startSsoSignIn(options: {
   /** Already checked to stay on this site. */
   next: string | null;
   redirectUri: string;
+  browserHash: string;
+  linkUserId?: number;
 }): Promise<URL> {
   const { db, institutionId } = options;
   const sso = await readInstitutionSso(db, institutionId, options.sealKey);
@@ -82,11 +104,13 @@ export async function startSsoSignIn(options: {
   const at = now();
   await queries.deleteExpiredAttempts(db, at);
   await queries.insertAttempt(db, {
-    state_hash: hashState(checks.state),
+    state_hash: sha256(checks.state),
     institution_id: institutionId,
     nonce: checks.nonce,
     code_verifier: checks.codeVerifier,
     next_path: options.next,
+    browser_hash: options.browserHash,
+    link_user_id: options.linkUserId ?? null,
     expires_at: at + ATTEMPT_LIFETIME,
   });
   return authorizationUrl(config, { redirectUri: options.redirectUri, checks });
@@ -100,13 +124,16 @@ async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
   }
 }
 
-interface SsoSignedIn {
-  user: SessionUser;
-  sessionId: string;
-  sessionIdHash: string;
-  /** Where the browser goes now. */
-  destination: string;
-}
+type SsoCompleted =
+  | {
+      kind: 'signed-in';
+      user: SessionUser;
+      sessionId: string;
+      sessionIdHash: string;
+      /** Where the browser goes now. */
+      destination: string;
+    }
+  | { kind: 'linked'; destination: string };
 
 /** The provider sending the browser back, and who the browser is. */
 interface SsoCallback {
@@ -114,24 +141,26 @@ interface SsoCallback {
   sealKey: Buffer;
   callbackUrl: URL;
   state: string | undefined;
-  visitorHash: string;
-  previousSessionIdHash: string | undefined;
+  /** The binding cookie's value, when the browser has one. */
+  browserToken: string | undefined;
+  visitor: ProvingVisitor;
+  /** The session the browser is signed in with, if any. */
+  current: { idHash: string; userId: number } | undefined;
 }
 
 /**
  * Completes a sign-in when the provider sends the browser back. The attempt is taken out of the
- * database first, so its state works once whatever happens next. The address must be one of the
- * institution's single sign-on domains and not refused by the provider as unverified; it is then
- * proven (design section 8). Staff keep their account and role, and need no second factor of
- * ours (design section 11: the institution's sign-in stands in for it); students sign in, and an
- * address with no account becomes a student of the institution.
+ * database first, so its state works once whatever happens next, and only the browser that
+ * started it may finish it.
  */
-export async function completeSsoSignIn(options: SsoCallback): Promise<SsoSignedIn> {
+export async function completeSsoSignIn(options: SsoCallback): Promise<SsoCompleted> {
   const { db, state } = options;
   if (!state) throw new SsoFailure('expired');
   const at = now();
-  const attempt = await queries.takeAttempt(db, hashState(state));
+  const attempt = await queries.takeAttempt(db, sha256(state));
   if (!attempt || attempt.expires_at < at) throw new SsoFailure('expired');
+  if (!browserMatches(attempt, options.browserToken))
+    throw new SsoFailure('browser', 'the callback came to a browser that did not start the sign-in');
   try {
     return await signInWithAttempt({ ...options, state }, attempt, at);
   } catch (error) {
@@ -140,12 +169,61 @@ export async function completeSsoSignIn(options: SsoCallback): Promise<SsoSigned
   }
 }
 
+/** Who a sign-in brings in: an account, and whether the identity was linked by this sign-in. */
+type Resolved = { userId: number | null; newLink: boolean };
+
+/**
+ * The account a proven identity signs in to. A linked identity (by the provider's issuer and
+ * subject) finds its account whatever address it now claims. An unlinked one may link to an
+ * account by its address, only when the provider asserts the address verified (or the
+ * institution made it authoritative for its domains), and only to a student's account or a new
+ * one: staff link from their own signed-in browser, never by the address alone.
+ */
+async function resolveAccount(
+  trx: Executor,
+  sso: NonNullable<Awaited<ReturnType<typeof readInstitutionSso>>>,
+  identity: ProvenIdentity,
+): Promise<Resolved & { email: string }> {
+  const linkedId = await queries.linkedUserId(trx, identity);
+  if (linkedId !== null) {
+    const account = await authQueries.findUserById(trx, linkedId);
+    if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
+    return { userId: account.id, email: account.email, newLink: false };
+  }
+  const email = identity.email;
+  if (!email) throw new SsoFailure('failed', 'no email claim');
+  if (identity.emailVerified === false)
+    throw new SsoFailure('unverified', 'the provider says the address is not verified');
+  if (!sso.domains.includes(emailDomain(email))) throw new SsoFailure('domain');
+  if (identity.emailVerified !== true && !sso.emailAuthoritative)
+    throw new SsoFailure('unverified', 'the provider does not say the address is verified');
+  const existing = await authQueries.findUserByEmail(trx, email);
+  if (existing) {
+    if (!isSignInAccount(existing, sso.institutionId)) throw new SsoFailure('account');
+    if (existing.role !== 'student') throw new SsoFailure('unlinked', 'staff link from a signed-in session');
+    // Linked once, an account is found by its identity: another subject claiming its address is not it.
+    if (await queries.hasIdentityAt(trx, existing.id, identity.issuer))
+      throw new SsoFailure('account', 'the account is linked to another identity at this provider');
+    return { userId: existing.id, email, newLink: true };
+  }
+  return { userId: null, email, newLink: true };
+}
+
+function isSignInAccount(
+  account: { institution_id: number | null; removed_at: number | null; role: string },
+  institutionId: number,
+): boolean {
+  return (
+    account.institution_id === institutionId && account.removed_at === null && account.role !== 'superuser'
+  );
+}
+
 /** The rest of completeSsoSignIn, once the attempt is taken. */
 async function signInWithAttempt(
   options: SsoCallback & { state: string },
   attempt: queries.SsoAttempt,
   at: number,
-): Promise<SsoSignedIn> {
+): Promise<SsoCompleted> {
   const { db } = options;
   const sso = await readInstitutionSso(db, attempt.institution_id, options.sealKey);
   if (!sso) throw new SsoFailure('failed');
@@ -160,26 +238,13 @@ async function signInWithAttempt(
   } catch (error) {
     throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', summarise(error));
   }
-  const email = identity.email;
-  if (!email || identity.emailVerified === false)
-    throw new SsoFailure(
-      'failed',
-      email ? 'the provider says the address is not verified' : 'no email claim',
-    );
-  if (!sso.domains.includes(emailDomain(email))) throw new SsoFailure('domain');
+  if (attempt.link_user_id !== null) return linkToSignedInAccount(options, attempt, sso, identity, at);
 
   const userId = await runInTransaction(db, async (trx, hooks) => {
-    const existing = await authQueries.findUserByEmail(trx, email);
-    let id: number;
-    if (existing) {
-      if (
-        existing.institution_id !== sso.institutionId ||
-        existing.removed_at !== null ||
-        existing.role === 'superuser'
-      )
-        return null;
-      id = existing.id;
-    } else {
+    const resolved = await resolveAccount(trx, sso, identity);
+    const { email } = resolved;
+    let id = resolved.userId;
+    if (id === null) {
       await authQueries.deletePendingRegistrationsOf(trx, email);
       id = await insertStudentAccount(trx, hooks, {
         institutionId: sso.institutionId,
@@ -188,19 +253,31 @@ async function signInWithAttempt(
         passwordHash: NO_PASSWORD,
       });
     }
-    if (!existing || existing.role === 'student') {
-      // The provider proved the address for this browser: answers it sent in that name count now.
-      await recordProof(trx, { visitorHash: options.visitorHash, email, at });
-      await promoteProvenSubmissions(trx, hooks, { visitorHash: options.visitorHash, email, at });
+    const accountId = id;
+    // A browser signed in as someone else is never switched to this account unasked.
+    if (options.current && options.current.userId !== accountId)
+      throw new SsoFailure('signed_in', 'the browser is signed in as another account');
+    if (resolved.newLink)
+      await queries.linkIdentity(trx, { ...identity, userId: accountId, linkedBy: 'address', at });
+    const account = await authQueries.findUserById(trx, accountId);
+    if (account?.role === 'student') {
+      // The provider proved the address for this browser: answers it sent in that name count now,
+      // and the browser takes on a new visitor id with the proof.
+      await recordProof(trx, { visitorHash: options.visitor.nextHash, email, at });
+      await promoteProvenSubmissions(trx, hooks, { visitorHash: options.visitor.hash, email, at });
     }
-    return id;
+    return accountId;
   });
-  if (userId === null) throw new SsoFailure('account');
+  options.visitor.adoptNext();
 
-  if (options.previousSessionIdHash !== undefined) await deleteSession(db, options.previousSessionIdHash);
-  const { sessionId, idHash } = await createSession(db, userId, 'sso');
-  const account = await authQueries.findUserByEmail(db, email);
+  const account = await authQueries.findUserById(db, userId);
   if (!account) throw new SsoFailure('failed');
+  const method: SignInMethod =
+    needsSecondFactor(account.role) && identity.multiFactor && sso.providerMfaCounts
+      ? 'sso_with_provider_mfa'
+      : 'sso';
+  if (options.current !== undefined) await deleteSession(db, options.current.idHash);
+  const { sessionId, idHash } = await createSession(db, userId, method);
   const user: SessionUser = {
     id: account.id,
     email: account.email,
@@ -208,9 +285,40 @@ async function signInWithAttempt(
     role: account.role,
     institutionId: account.institution_id,
     institutionName: account.institution_name,
-    signInMethod: 'sso',
+    signInMethod: method,
     hasSecondFactor: await userHasSecondFactor(db, account.id),
   };
   const home = can(roleName(user.role), 'dashboard') ? '/dashboard/' : '/survey/';
-  return { user, sessionId, sessionIdHash: idHash, destination: attempt.next_path ?? home };
+  return {
+    kind: 'signed-in',
+    user,
+    sessionId,
+    sessionIdHash: idHash,
+    destination: attempt.next_path ?? home,
+  };
+}
+
+/**
+ * Links the identity to the account that started the attempt from its signed-in browser (which
+ * must still be signed in as it). The identity may be linked to one account only.
+ */
+async function linkToSignedInAccount(
+  options: SsoCallback,
+  attempt: queries.SsoAttempt,
+  sso: NonNullable<Awaited<ReturnType<typeof readInstitutionSso>>>,
+  identity: ProvenIdentity,
+  at: number,
+): Promise<SsoCompleted> {
+  const userId = attempt.link_user_id;
+  if (userId === null || options.current?.userId !== userId)
+    throw new SsoFailure('signed_in', 'the browser is no longer signed in as the account that asked to link');
+  await runInTransaction(options.db, async (trx) => {
+    const account = await authQueries.findUserById(trx, userId);
+    if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
+    const linkedId = await queries.linkedUserId(trx, identity);
+    if (linkedId === userId) return;
+    if (linkedId !== null) throw new SsoFailure('account', 'the identity is linked to another account');
+    await queries.linkIdentity(trx, { ...identity, userId, linkedBy: 'session', at });
+  });
+  return { kind: 'linked', destination: attempt.next_path ?? '/' };
 }

@@ -74,6 +74,8 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
         has_client_secret: true,
         domains: ['north.edu'],
         student_password_sign_in: true,
+        email_authoritative: false,
+        provider_mfa_counts: true,
       },
     });
     const read = await adminA.get('/api/institution/sso/');
@@ -268,11 +270,20 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   let ctx: TestContext;
   let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
   let provider: TestProvider;
+  /** What the provider says about a login, where a test decides (else: that address, verified). */
+  let claimsOf: Map<string, Record<string, unknown>>;
+  /** Claims the provider adds to its next ID tokens. */
+  let idTokenClaims: Record<string, unknown>;
 
   beforeEach(async () => {
     ctx = await createTestApp(dialect);
     cast = await makeTwoInstitutions(ctx.db.kysely);
-    provider = await startTestProvider(callbackUrl());
+    claimsOf = new Map();
+    idTokenClaims = {};
+    provider = await startTestProvider(callbackUrl(), {
+      claimsOf: (login) => claimsOf.get(login),
+      idTokenClaims,
+    });
     await pointSignInAt(provider.issuer, CLIENT_SECRET);
   });
   afterEach(async () => {
@@ -283,7 +294,7 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   const callbackUrl = () => new URL('/api/sso/callback/', ctx.app.config.mail.linkBase).href;
 
   /** Points institution A's single sign-on at `issuer`; without a secret, the stored one stays. */
-  async function pointSignInAt(issuer: string, clientSecret?: string) {
+  async function pointSignInAt(issuer: string, clientSecret?: string, flags: Record<string, boolean> = {}) {
     const admin = new TestAgent(ctx.app);
     await admin.login(cast.adminA.email, TEST_PASSWORD);
     const saved = await admin.request({
@@ -295,6 +306,7 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
         ...(clientSecret ? { client_secret: clientSecret } : {}),
         domains: ['north.edu'],
         student_password_sign_in: true,
+        ...flags,
       },
     });
     expect(saved.status).toBe(200);
@@ -340,20 +352,160 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
   });
 
-  it('lets staff keep their role, with no second factor of ours, and keeps a safe next', async () => {
+  it('replays nothing: the same way back a second time signs nobody in', async () => {
     const browser = new TestAgent(ctx.app);
-    const { path, answer } = await signIn(browser, cast.adminA.email, '/admin/settings/');
-    expect(answer.headers.location).toBe('/admin/settings/');
-    const user = await browser.get('/api/user/');
-    expect(user.body).toMatchObject({ email: cast.adminA.email, role: 'admin' });
-    expect(user.body).not.toHaveProperty('second_factor');
-    expect((await browser.get('/api/institution/sso/')).status).toBe(200);
-
-    // The same way back a second time: refused, and nobody is signed in by it.
+    const { path, answer } = await signIn(browser, 'once@north.edu', '/survey/');
+    expect(answer.headers.location).toBe('/survey/');
     const replay = new TestAgent(ctx.app);
     const again = await replay.get(path);
     expect(again.headers.location).toBe('/login/?sso_error=expired');
     expect((await replay.get('/api/user/')).status).toBe(401);
+  });
+
+  it('lets only the browser that started a sign-in finish it', async () => {
+    // He starts a sign-in as himself and sends the way back, unused, to her.
+    const his = new TestAgent(ctx.app);
+    const started = await his.get(`/api/sso/start/?institution=${cast.a.id}`);
+    const binding = [...his.jar.keys()].find((name) => name.endsWith('sso_attempt'));
+    expect(binding).toBe('sso_attempt');
+    expect(String(started.headers['set-cookie'])).toMatch(
+      /sso_attempt=[^;]+; Max-Age=600; Path=\/; HttpOnly; SameSite=Lax/,
+    );
+    const back = new URL(await signInAtProvider(String(started.headers.location), 'him@north.edu'));
+    const path = `${back.pathname}${back.search}`;
+
+    const hers = new TestAgent(ctx.app);
+    const answer = await hers.get(path);
+    expect(answer.headers.location).toBe('/login/?sso_error=browser');
+    expect((await hers.get('/api/user/')).status).toBe(401);
+    // Used up by that try: not even his own browser gets in with it now.
+    expect((await his.get(path)).headers.location).toBe('/login/?sso_error=expired');
+    expect(await sessionsOf('him@north.edu')).toEqual([]);
+  });
+
+  it('never switches a browser signed in as one person to another', async () => {
+    const browser = new TestAgent(ctx.app);
+    await browser.login(cast.studentA.email, TEST_PASSWORD);
+    const { answer } = await signIn(browser, 'someone.else@north.edu');
+    expect(answer.headers.location).toBe('/login/?sso_error=signed_in');
+    expect((await browser.get('/api/user/')).body).toMatchObject({ email: cast.studentA.email });
+    expect(
+      await ctx.db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'someone.else@north.edu')
+        .execute(),
+    ).toEqual([]);
+    // The same person signing in again through the institution is no switch.
+    claimsOf.set('sam', { email: cast.studentA.email, email_verified: true });
+    const same = await signIn(browser, 'sam');
+    expect(same.answer.headers.location).toBe('/survey/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({ email: cast.studentA.email });
+  });
+
+  it('takes an address for a first sign-in only when the provider says it is verified', async () => {
+    claimsOf.set('careless', { email: 'careless@north.edu' });
+    claimsOf.set('admin-claim', { email: cast.adminA.email });
+    claimsOf.set('refused', { email: 'refused@north.edu', email_verified: false });
+    for (const login of ['careless', 'admin-claim', 'refused']) {
+      const browser = new TestAgent(ctx.app);
+      const { answer } = await signIn(browser, login);
+      expect(answer.headers.location).toBe('/login/?sso_error=unverified');
+      expect((await browser.get('/api/user/')).status).toBe(401);
+    }
+    expect(
+      (await sessionsOf(cast.adminA.email)).filter((row) => row.sign_in_method.startsWith('sso')),
+    ).toEqual([]);
+
+    // An institution whose provider speaks for its domains says so; a false claim is still refused.
+    await pointSignInAt(provider.issuer, undefined, { email_authoritative: true });
+    const trusted = new TestAgent(ctx.app);
+    expect((await signIn(trusted, 'careless')).answer.headers.location).toBe('/survey/');
+    expect((await trusted.get('/api/user/')).body).toMatchObject({ email: 'careless@north.edu' });
+    expect((await signIn(new TestAgent(ctx.app), 'refused')).answer.headers.location).toBe(
+      '/login/?sso_error=unverified',
+    );
+  });
+
+  it('finds a linked account by the provider and subject, whatever address is claimed later', async () => {
+    claimsOf.set('subject-1', { email: cast.studentA.email, email_verified: true });
+    const first = new TestAgent(ctx.app);
+    expect((await signIn(first, 'subject-1')).answer.headers.location).toBe('/survey/');
+    expect(
+      await ctx.db.kysely
+        .selectFrom('sso_identities')
+        .select(['issuer', 'subject', 'user_id', 'linked_by'])
+        .execute(),
+    ).toEqual([
+      { issuer: provider.issuer, subject: 'subject-1', user_id: cast.studentA.id, linked_by: 'address' },
+    ]);
+
+    // The provider now says another address for the same subject: still the same account.
+    claimsOf.set('subject-1', { email: 'renamed@north.edu', email_verified: true });
+    const later = new TestAgent(ctx.app);
+    expect((await signIn(later, 'subject-1')).answer.headers.location).toBe('/survey/');
+    expect((await later.get('/api/user/')).body).toMatchObject({ email: cast.studentA.email });
+
+    // Another subject claiming the linked account's address does not get it.
+    claimsOf.set('subject-2', { email: cast.studentA.email, email_verified: true });
+    const other = new TestAgent(ctx.app);
+    expect((await signIn(other, 'subject-2')).answer.headers.location).toBe('/login/?sso_error=account');
+    expect((await other.get('/api/user/')).status).toBe(401);
+  });
+
+  it("signs staff in only once they linked their account, and asks for the app's second factor", async () => {
+    // The provider proves the admin's address, verified: that alone signs nobody in as staff.
+    const stranger = new TestAgent(ctx.app);
+    const refused = await signIn(stranger, cast.adminA.email, '/admin/settings/');
+    expect(refused.answer.headers.location).toBe('/login/?sso_error=unlinked&next=%2Fadmin%2Fsettings%2F');
+    expect((await stranger.get('/api/user/')).status).toBe(401);
+    expectError(await new TestAgent(ctx.app).post('/api/sso/link/'), 401, 'UNAUTHENTICATED');
+
+    // The admin links it from a complete sign-in of their own.
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const link = await admin.post<{ authorization_url: string }>('/api/sso/link/');
+    expect(link.status).toBe(200);
+    const back = new URL(await signInAtProvider(link.body.authorization_url, cast.adminA.email));
+    const linked = await admin.get(`${back.pathname}${back.search}`);
+    expect(linked.headers.location).toBe('/dashboard/');
+    expect(
+      await ctx.db.kysely.selectFrom('sso_identities').select(['user_id', 'linked_by']).execute(),
+    ).toEqual([{ user_id: cast.adminA.id, linked_by: 'session' }]);
+
+    // Now the institution signs the admin in, with the app's second factor still to prove.
+    const browser = new TestAgent(ctx.app);
+    const { answer } = await signIn(browser, cast.adminA.email, '/admin/settings/');
+    expect(answer.headers.location).toBe('/admin/settings/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({ role: 'admin', second_factor: 'verify' });
+    const waiting = await browser.get('/api/institution/sso/');
+    expect(waiting.status).toBe(403);
+    expect(waiting.body).toMatchObject({ code: 'SECOND_FACTOR_REQUIRED', second_factor: 'verify' });
+
+    // A provider that asserts a multi-factor sign-in stands in for it, while the institution counts it.
+    idTokenClaims.amr = ['pwd', 'mfa'];
+    const strong = new TestAgent(ctx.app);
+    await signIn(strong, cast.adminA.email);
+    expect((await strong.get('/api/user/')).body).not.toHaveProperty('second_factor');
+    expect((await strong.get('/api/institution/sso/')).status).toBe(200);
+    await pointSignInAt(provider.issuer, undefined, { provider_mfa_counts: false });
+    const uncounted = new TestAgent(ctx.app);
+    await signIn(uncounted, cast.adminA.email);
+    expect((await uncounted.get('/api/user/')).body).toMatchObject({ second_factor: 'verify' });
+  });
+
+  it('refuses an ID token whose signature is not one of the provider keys', async () => {
+    const forger = await startTestProvider(callbackUrl(), { forgesIdTokenSignatures: true });
+    try {
+      await pointSignInAt(forger.issuer);
+      const browser = new TestAgent(ctx.app);
+      const { answer } = await signIn(browser, 'forged@north.edu');
+      expect(answer.headers.location).toBe('/login/?sso_error=failed');
+      expect((await browser.get('/api/user/')).status).toBe(401);
+      expect(await sessionsOf('forged@north.edu')).toEqual([]);
+    } finally {
+      await forger.stop();
+    }
   });
 
   // A provider that lists no way at all gets the header too: OpenID Connect Discovery's default.

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
+import type { CodePurpose } from '../../db/types';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR, MINUTE } from '../../lib/time';
 import * as queries from './queries';
@@ -46,7 +47,7 @@ function codeMail(brandName: string, email: string, code: string) {
 export async function issueCode(
   trx: Executor,
   context: CodeContext,
-  request: { email: string; visitorHash: string; at: number },
+  request: { email: string; visitorHash: string; at: number; purpose?: CodePurpose },
 ): Promise<void> {
   const { email, visitorHash, at } = request;
   if ((await queries.countCodesSince(trx, email, at - HOUR)) >= CODES_PER_ADDRESS_PER_HOUR) return;
@@ -58,31 +59,33 @@ export async function issueCode(
     expires_at: at + CODE_LIFETIME,
     used_at: null,
     created_at: at,
+    purpose: request.purpose ?? 'address',
   });
   await enqueueMail(trx, codeMail(context.brandName, email, code), at);
 }
 
 /**
  * Checks a code this browser received for the address. A wrong code uses up one of its tries;
- * the right one is used up itself and proves the address for this browser. Returns whether it did.
+ * the right one is used up itself and proves the address for this browser, under the id it
+ * takes on with the proof (lib/visitor.ts). Returns what the code was sent for, or null.
  */
 export async function redeemCode(
   trx: Executor,
   context: CodeContext,
-  attempt: { email: string; visitorHash: string; code: string; at: number },
-): Promise<boolean> {
+  attempt: { email: string; visitorHash: string; nextVisitorHash: string; code: string; at: number },
+): Promise<CodePurpose | null> {
   const { email, visitorHash, at } = attempt;
   const live = await queries.lockLiveCode(trx, { email, visitorHash, at });
-  if (!live || live.attempts >= CODE_TRIES) return false;
+  if (!live || live.attempts >= CODE_TRIES) return null;
   const expected = Buffer.from(live.code_hash, 'hex');
   const given = Buffer.from(hashCode(context.codeKey, visitorHash, email, attempt.code), 'hex');
   if (!crypto.timingSafeEqual(expected, given)) {
     await queries.countFailedTry(trx, live.id);
-    return false;
+    return null;
   }
   await queries.markCodeUsed(trx, live.id, at);
-  await queries.recordProof(trx, { visitorHash, email, at });
-  return true;
+  await queries.recordProof(trx, { visitorHash: attempt.nextVisitorHash, email, at });
+  return live.purpose;
 }
 
 /** Whether this browser proved the address recently. */

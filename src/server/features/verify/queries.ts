@@ -1,4 +1,4 @@
-import { PostgresAdapter } from 'kysely';
+import { type Insertable, PostgresAdapter } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { VerificationCodesTable } from '../../db/types';
 
@@ -12,7 +12,10 @@ export async function countCodesSince(db: Executor, email: string, since: number
   return Number(row?.codes ?? 0);
 }
 
-export async function insertCode(db: Executor, code: Omit<VerificationCodesTable, 'id' | 'attempts'>) {
+export async function insertCode(
+  db: Executor,
+  code: Omit<Insertable<VerificationCodesTable>, 'id' | 'attempts'>,
+) {
   await db.insertInto('verification_codes').values(code).execute();
 }
 
@@ -20,7 +23,7 @@ export async function insertCode(db: Executor, code: Omit<VerificationCodesTable
 export function lockLiveCode(db: Executor, options: { email: string; visitorHash: string; at: number }) {
   return db
     .selectFrom('verification_codes')
-    .select(['id', 'code_hash', 'attempts'])
+    .select(['id', 'code_hash', 'attempts', 'purpose'])
     .where('email', '=', options.email)
     .where('visitor_hash', '=', options.visitorHash)
     .where('used_at', 'is', null)

@@ -6,7 +6,7 @@ import {
   VerifyStartRequest,
   VerifyStartResponse,
 } from '../../../common/schemas/verify';
-import { visitorHash } from '../../lib/visitor';
+import { provingVisitor, visitorHash } from '../../lib/visitor';
 import type { CodeContext } from './codes';
 import { checkVerification, startVerification } from './service';
 
@@ -65,7 +65,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
         db: db.kysely,
         context: options.codes,
         ...request.body,
-        visitorHash: visitorHash(request, reply),
+        visitor: provingVisitor(request, reply),
       }),
   );
 };

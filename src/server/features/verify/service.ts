@@ -5,6 +5,7 @@ import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
+import type { ProvingVisitor } from '../../lib/visitor';
 import { completePendingRegistration } from '../auth/service';
 import { findTemplateByHashLink } from '../surveys/queries';
 import { promoteProvenSubmissions } from '../surveys/service';
@@ -49,24 +50,39 @@ export async function startVerification(options: {
 
 /**
  * Checks a code. The right one proves the address for this browser, which at once counts the
- * survey answers it sent in that name and completes the registration it started for it.
+ * survey answers it sent in that name and, when it is a registration's code, completes the
+ * registration it started for it. The browser takes on a new visitor id with the proof.
  */
 export async function checkVerification(options: {
   db: Kysely<Database>;
   context: CodeContext;
   email: string;
   code: string;
-  visitorHash: string;
+  visitor: ProvingVisitor;
 }) {
-  const { db, context, email, code, visitorHash } = options;
+  const { db, context, email, code, visitor } = options;
+  const visitorHash = visitor.hash;
   const at = now();
   // A wrong code's used-up try must be kept, so the refusal is thrown after the commit.
   const outcome = await runInTransaction(db, async (trx, hooks) => {
-    if (!(await redeemCode(trx, context, { email, visitorHash, code, at }))) return null;
+    const purpose = await redeemCode(trx, context, {
+      email,
+      visitorHash,
+      nextVisitorHash: visitor.nextHash,
+      code,
+      at,
+    });
+    if (!purpose) return null;
     await promoteProvenSubmissions(trx, hooks, { visitorHash, email, at });
-    return { accountReady: await completePendingRegistration(trx, hooks, { visitorHash, email, at }) };
+    // A code sent for anything else (a survey's) never turns a waiting registration into the
+    // account: whoever planted this browser's id may have registered the address from it.
+    const accountReady =
+      purpose === 'registration' &&
+      (await completePendingRegistration(trx, hooks, { visitorHash, email, at }));
+    return { accountReady };
   });
   if (!outcome) throw new AppError('BAD_REQUEST', CODE_REFUSED);
+  visitor.adoptNext();
   return {
     success: true as const,
     message: outcome.accountReady

@@ -270,3 +270,88 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
     });
   });
 });
+
+describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let hashLink: string;
+  let questions: SurveyQuestion[];
+  /** His browser and hers, carrying the same visitor id: he planted his in hers. */
+  let his: TestAgent;
+  let hers: TestAgent;
+  const planted = 'p'.repeat(43);
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    const link = await ctx.db.kysely
+      .selectFrom('survey_templates')
+      .select('hash_link')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    hashLink = link.hash_link;
+    questions = (
+      await new TestAgent(ctx.app).get<{ questions: SurveyQuestion[] }>(
+        `/api/get-user-survey-questions/${hashLink}/`,
+      )
+    ).body.questions;
+    his = new TestAgent(ctx.app);
+    hers = new TestAgent(ctx.app);
+    his.jar.set('visitorid', planted);
+    hers.jar.set('visitorid', planted);
+  });
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  const submit = (agent: TestAgent, name: string, email: string) =>
+    agent.post(`/api/survey/link/${hashLink}/`, {
+      student_name: name,
+      school_email: email,
+      answers: answersAll(questions, '3'),
+    });
+
+  it('gives her browser a new id with her proof, so his copy of the old one proves nothing', async () => {
+    await proveAddress(hers, ctx.db.kysely, cast.studentA.email, hashLink);
+    expect(hers.jar.get('visitorid')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(hers.jar.get('visitorid')).not.toBe(planted);
+
+    // Her own browser, with its new id, counts as proven.
+    expect((await submit(hers, 'Sam North', cast.studentA.email)).status).toBe(200);
+    // He answers in her name with his copy: it waits for a proof, and renames nobody.
+    expect((await submit(his, 'Someone Else', cast.studentA.email)).status).toBe(200);
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .innerJoin('respondents', 'respondents.id', 'submissions.respondent_id')
+      .select(['submissions.verified_at', 'respondents.name'])
+      .where('respondents.email', '=', cast.studentA.email)
+      .orderBy('submissions.id')
+      .execute();
+    expect(rows).toEqual([
+      { verified_at: expect.any(Number), name: 'Sam North' },
+      { verified_at: null, name: 'Sam North' },
+    ]);
+  });
+
+  it('never turns his waiting registration of her address into her account when she proves it for a survey', async () => {
+    const victim = 'victim@north.edu';
+    const registered = await his.post('/api/register/', {
+      institution_name: 'North University',
+      name: 'Vic Tim',
+      email: victim,
+      password: 'his-own-Pa55phrase-x',
+      confirm_password: 'his-own-Pa55phrase-x',
+    });
+    expect(registered.status).toBe(201);
+    // She answers the survey and proves her address with the code the survey sent her.
+    expect((await submit(hers, 'Vic Tim', victim)).status).toBe(200);
+    const check = await proveAddress(hers, ctx.db.kysely, victim, hashLink);
+    expect(check.body).toMatchObject({ account_ready: false });
+    expect(
+      await ctx.db.kysely.selectFrom('users').select('id').where('email', '=', victim).execute(),
+    ).toEqual([]);
+    expect((await his.post('/api/login/', { email: victim, password: 'his-own-Pa55phrase-x' })).status).toBe(
+      401,
+    );
+  });
+});
