@@ -8,7 +8,7 @@ const steps = [
   ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
   ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
   ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
-  ['Build the web app', 'npx', ['vite', 'build', '--logLevel', 'warn']],
+  ['Build the web app and the server', 'node', ['scripts/build.mjs']],
   ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
 ];
 

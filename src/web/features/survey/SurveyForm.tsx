@@ -32,7 +32,7 @@ import { CrisisSupport } from './CrisisSupport';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
 import styles from './Survey.module.css';
-import { SurveyFrame, SurveyLoading } from './SurveyFrame';
+import { SurveyFrame } from './SurveyFrame';
 import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
 import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey } from './surveyApi';
@@ -210,15 +210,17 @@ export function SurveyForm({
   const { markSaved } = autosave;
 
   // Restore once: answers kept across a login, else the newest draft (spec sections 4 and 7).
+  // The form is shown meanwhile (the server renders it, to be read and answered at once): what
+  // the student chose before the draft arrived stays, the draft fills in the rest.
   const restoreStarted = useRef(false);
   useEffect(() => {
     if (restoreStarted.current) return;
     restoreStarted.current = true;
     void restoreSurvey({ questions, templateId, user, serverDrafts }).then((restored) => {
-      setAnswers(restored.answers);
+      setAnswers((chosen) => ({ ...restored.answers, ...chosen }));
       if (!user) {
-        setTypedName(restored.studentName);
-        setTypedEmail(restored.schoolEmail);
+        setTypedName((typed) => typed || restored.studentName);
+        setTypedEmail((typed) => typed || restored.schoolEmail);
       }
       if (restored.source === 'server' && user) {
         markSaved(
@@ -394,8 +396,6 @@ export function SurveyForm({
         Start fresh
       </Button>
     ) : null;
-
-  if (phase === 'restoring') return <SurveyLoading viaLink={hashLink !== undefined} />;
 
   return (
     <SurveyFrame viaLink={hashLink !== undefined} actions={startFreshButton}>
