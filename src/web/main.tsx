@@ -60,6 +60,26 @@ async function loadMatchedScreens(routeList: RouteObject[]): Promise<void> {
 }
 
 /**
+ * Marks the root once the app runs it: `data-app="hydrated"` when it took over the server's first
+ * paint, `"rendered"` when it drew the page itself. Browser tests wait for it.
+ */
+const markRunning = (root: HTMLElement, how: 'hydrated' | 'rendered') => () => {
+  root.dataset.app = how;
+};
+
+/**
+ * A page the server rendered that the app cannot take over as it is (its first render differs):
+ * React draws it afresh, and this says so, loudly, for it is a bug.
+ */
+function reportHydrationMismatch(error: unknown, info: { componentStack?: string }) {
+  console.error(
+    'The page the server rendered differs from the app; it was drawn afresh.',
+    error,
+    info.componentStack,
+  );
+}
+
+/**
  * The server rendered this public screen (src/web/entry-server.tsx): the app takes it over in
  * place (hydration) from the same data the server used, so nothing on the screen changes.
  */
@@ -74,9 +94,10 @@ async function hydrateFirstPaint(root: HTMLElement, queryClient: QueryClient, an
   const router = createBrowserRouter(routes);
   hydrateRoot(
     root,
-    <App queryClient={queryClient}>
+    <App queryClient={queryClient} onRunning={markRunning(root, 'hydrated')}>
       <RouterProvider router={router} />
     </App>,
+    { onRecoverableError: reportHydrationMismatch },
   );
 }
 
@@ -97,7 +118,7 @@ async function start(root: HTMLElement) {
   await nextTask();
   const router = createBrowserRouter(routes);
   createRoot(root).render(
-    <App queryClient={queryClient}>
+    <App queryClient={queryClient} onRunning={markRunning(root, 'rendered')}>
       <RouterProvider router={router} />
     </App>,
   );

@@ -1,5 +1,5 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
+import { StrictMode, useEffect } from 'react';
 import { mayPassOnRetry } from '../api';
 
 export function createQueryClient(): QueryClient {
@@ -15,14 +15,29 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/** Calls `onRunning` once the app's first render is on the screen and its handlers are live. */
+function Running({ onRunning }: { onRunning: () => void }) {
+  useEffect(() => onRunning(), [onRunning]);
+  return null;
+}
+
 /**
  * The app around its router, the same on the server that renders a first paint and in the
  * browser that hydrates it: the two trees must match element for element.
  */
-export function App({ queryClient, children }: { queryClient: QueryClient; children: React.ReactNode }) {
+export function App({
+  queryClient,
+  onRunning,
+  children,
+}: {
+  queryClient: QueryClient;
+  onRunning?: () => void;
+  children: React.ReactNode;
+}) {
   return (
     <StrictMode>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      {onRunning && <Running onRunning={onRunning} />}
     </StrictMode>
   );
 }

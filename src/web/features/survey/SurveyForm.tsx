@@ -522,7 +522,7 @@ export function SurveyForm({
           ) : phase === 'submitted' ? (
             <Button disabled>Submitted</Button>
           ) : (
-            <Button type="submit" aria-disabled={phase !== 'filling' || undefined}>
+            <Button type="submit" aria-disabled={phase === 'submitting' || undefined}>
               {phase === 'submitting' ? 'Submitting...' : 'Submit Survey'}
             </Button>
           )}
