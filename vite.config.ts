@@ -1,28 +1,5 @@
-import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress.ts';
-
-/**
- * The code is written against React's API (imports from `react`, typed by @types/react), but
- * the browser runs Preact through its compatibility layer. Measured with `npm run bench -- pages`:
- * with React 19 and react-dom every public page loaded 127-143 KiB of compressed JavaScript
- * before it was usable (budget 80 KiB) and scored 0.77-0.93 (budget 0.95) on a phone; with
- * preact/compat in their place the same build is about 54 KiB lighter (landing page: 130 to 76
- * KiB), the rest of the budget being met by the shared contract's use of zod/mini.
- * React Router 7 and TanStack Query 5 run on it unchanged (the browser tests cover every screen).
- * Order matters: the subpaths come before the bare package names.
- */
-const PREACT_ALIASES = [
-  // Also sets how Preact schedules effects (see that file).
-  {
-    find: /^react-dom\/client$/,
-    replacement: fileURLToPath(new URL('src/web/preact-client.ts', import.meta.url)),
-  },
-  { find: /^react-dom$/, replacement: 'preact/compat' },
-  { find: /^react\/jsx-runtime$/, replacement: 'preact/jsx-runtime' },
-  { find: /^react\/jsx-dev-runtime$/, replacement: 'preact/jsx-dev-runtime' },
-  { find: /^react$/, replacement: 'preact/compat' },
-];
 
 /**
  * Which chunk a module goes into (output.codeSplitting): each public page loads the shared app
@@ -47,50 +24,66 @@ const CHUNK_GROUPS = [
   {
     name: 'app',
     test: (id: string) =>
-      /[\\/]node_modules[\\/](preact|react-router|@tanstack|zod)[\\/]/.test(id) ||
+      /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/.test(id) ||
       /[\\/]src[\\/]web[\\/](ui|app)[\\/]/.test(id) ||
-      /[\\/]src[\\/]web[\\/](api|config|preact-client|features[\\/]survey[\\/]likert)\.ts$/.test(id) ||
+      /[\\/]src[\\/]web[\\/](api|config|features[\\/]survey[\\/]likert)\.ts$/.test(id) ||
       /[\\/]src[\\/]web[\\/]features[\\/](verify[\\/]|auth[\\/](?!(Login|Register)Screen))/.test(id),
     priority: 2,
   },
 ];
 
 /**
+ * Brotli at its highest level (precompress) takes seconds by design: once per build, so that no
+ * request pays for it. Not a slowness worth a warning on every build. Nor are the "use client"
+ * marks of React Router and TanStack Query, which mean nothing to an app without server components.
+ */
+const BUILD_CHECKS = { bundlerTimings: false, moduleLevelDirective: false };
+
+/**
  * The web app is built into dist/web and served by our server under /react-static/.
  * Screen routes (/, /login/, ...) are answered by the server with the built index.html,
  * so the router itself works from the site root and only asset URLs carry the base path.
+ *
+ * `vite build --ssr` builds the server's renderer of the public screens' first paint
+ * (entry-server.tsx) into dist/web/.server/: the same components and CSS-module class names as
+ * the browser's build, with React and the app's libraries bundled in, so production installs
+ * none of the browser's libraries.
  */
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   base: '/react-static/',
-  plugins: [precompress()],
-  resolve: { alias: PREACT_ALIASES, dedupe: ['preact'] },
-  // JSX compiles to the automatic runtime's `react/jsx-runtime`, which the aliases turn into Preact's.
+  plugins: isSsrBuild ? [] : [precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
-  css: {
-    // Readable, stable class names (Header_inner): the server's HTML shell draws the first paint
-    // with the same classes the app then renders (src/server/features/shell/first-paint.ts).
-    // Every CSS module file name is unique, so the names cannot collide.
-    modules: {
-      generateScopedName: (local, file) => `${file.split('/').pop()?.replace('.module.css', '')}_${local}`,
-    },
-  },
-  build: {
-    outDir: '../../dist/web',
-    emptyOutDir: true,
-    // The strict CSP forbids inline scripts; every chunk must be a file.
-    assetsInlineLimit: 0,
-    // .vite/manifest.json: the server reads which files each screen became, to preload them.
-    manifest: true,
-    rolldownOptions: {
-      output: { codeSplitting: { groups: CHUNK_GROUPS } },
-      // Brotli at its highest level (precompress) takes seconds by design: once per build, so
-      // that no request pays for it. Not a slowness worth a warning on every build.
-      checks: { bundlerTimings: false },
-    },
-  },
+  ...(isSsrBuild
+    ? {
+        ssr: { noExternal: true, target: 'node' as const },
+        // React's production build on the server too, whatever NODE_ENV the server runs with.
+        define: { 'process.env.NODE_ENV': JSON.stringify('production') },
+        build: {
+          ssr: 'entry-server.tsx',
+          outDir: '../../dist/web/.server',
+          emptyOutDir: true,
+          copyPublicDir: false,
+          rolldownOptions: { checks: BUILD_CHECKS },
+        },
+      }
+    : {
+        build: {
+          outDir: '../../dist/web',
+          // The renderer (dist/web/.server) is built after the web app, and empties its own folder.
+          emptyOutDir: true,
+          // The strict CSP forbids inline scripts; every chunk must be a file.
+          assetsInlineLimit: 0,
+          // .vite/manifest.json: the server reads which files each screen became, to preload them.
+          manifest: true,
+          rolldownOptions: {
+            output: { codeSplitting: { groups: CHUNK_GROUPS } },
+            checks: BUILD_CHECKS,
+          },
+        },
+      }),
   server: {
-    // `npx vite` for UI work: API calls go to a locally running server (npm run dev).
+    // `npm run dev`: API calls and pages go to the server it runs beside Vite.
     proxy: { '/api': 'http://127.0.0.1:8000' },
   },
-});
+}));

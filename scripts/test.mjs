@@ -8,8 +8,8 @@ const steps = [
   ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
   ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
   ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
+  ['Build the web app and the server', 'node', ['scripts/build.mjs']],
   ['Benchmarks, once each in smoke mode', 'npx', ['tsx', 'test/bench/run.ts', '--smoke']],
-  ['Build the web app', 'npx', ['vite', 'build', '--logLevel', 'warn']],
   ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
 ];
 

@@ -81,6 +81,8 @@ export function errorMessage(error: unknown, fallback: string): string {
 }
 
 export function readCookie(name: string): string | null {
+  // The server renders pages without a document: no cookie of the browser's to read there.
+  if (typeof document === 'undefined') return null;
   for (const pair of document.cookie.split(';')) {
     const separator = pair.indexOf('=');
     if (separator === -1) continue;
@@ -140,6 +142,14 @@ async function readJson(response: Response): Promise<unknown> {
   }
 }
 
+/**
+ * How a request reaches the server: the browser's `fetch`, or, while the server renders a page's
+ * first paint, its own router (and, as the browser takes over, that render's recorded answers).
+ */
+export type Transport = (path: string, init: RequestInit) => Promise<Response>;
+
+export const fetchTransport: Transport = (path, init) => fetch(path, init);
+
 interface RequestOptions {
   body?: unknown;
   /** A body sent as it is, with its own type (a file upload), in place of a JSON `body`. */
@@ -148,6 +158,7 @@ interface RequestOptions {
 }
 
 async function send(
+  transport: Transport,
   method: HttpMethod,
   path: string,
   { body, text, signal }: RequestOptions,
@@ -159,7 +170,7 @@ async function send(
   const csrfToken = readCookie(CSRF_COOKIE);
   if (csrfToken) headers[CSRF_HEADER] = csrfToken;
   try {
-    return await fetch(path, {
+    return await transport(path, {
       method,
       headers,
       credentials: 'include',
@@ -179,14 +190,20 @@ interface Reply {
   failure: Failure;
 }
 
-async function sendAndRead(method: HttpMethod, path: string, options: RequestOptions): Promise<Reply> {
-  const response = await send(method, path, options);
+async function sendAndRead(
+  transport: Transport,
+  method: HttpMethod,
+  path: string,
+  options: RequestOptions,
+): Promise<Reply> {
+  const response = await send(transport, method, path, options);
   const json = await readJson(response);
   const failure = response.ok ? NO_FAILURE_BODY : failureOf(json);
   return { response, json, failure };
 }
 
 async function apiRequest<Schema extends z.ZodMiniType>(
+  transport: Transport,
   method: HttpMethod,
   path: string,
   schema: Schema,
@@ -195,10 +212,10 @@ async function apiRequest<Schema extends z.ZodMiniType>(
   const unsafe = UNSAFE_METHODS.has(method);
   if (unsafe) await ensureCsrfCookie();
 
-  let reply = await sendAndRead(method, path, options);
+  let reply = await sendAndRead(transport, method, path, options);
   if (unsafe && reply.failure.code === 'CSRF_FAILED') {
     await fetchCsrfCookie();
-    reply = await sendAndRead(method, path, options);
+    reply = await sendAndRead(transport, method, path, options);
   }
 
   const { response, json, failure } = reply;
@@ -211,15 +228,23 @@ async function apiRequest<Schema extends z.ZodMiniType>(
   return parsed.data;
 }
 
-export const api = {
-  get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
-    apiRequest('GET', path, schema, options),
-  post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-    apiRequest('POST', path, schema, { ...options, body }),
-  put: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-    apiRequest('PUT', path, schema, { ...options, body }),
-  patch: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-    apiRequest('PATCH', path, schema, { ...options, body }),
-  delete: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-    apiRequest('DELETE', path, schema, { ...options, body }),
-};
+/** A client of the API over `transport`. */
+export function createApi(transport: Transport = fetchTransport) {
+  return {
+    get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
+      apiRequest(transport, 'GET', path, schema, options),
+    post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+      apiRequest(transport, 'POST', path, schema, { ...options, body }),
+    put: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+      apiRequest(transport, 'PUT', path, schema, { ...options, body }),
+    patch: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+      apiRequest(transport, 'PATCH', path, schema, { ...options, body }),
+    delete: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
+      apiRequest(transport, 'DELETE', path, schema, { ...options, body }),
+  };
+}
+
+export type Api = ReturnType<typeof createApi>;
+
+/** The browser's client, over `fetch`. */
+export const api: Api = createApi();

@@ -1,10 +1,10 @@
 import { z } from 'zod/mini';
 
 /**
- * Deployment settings the server writes into `<meta name="app-config" content="...">` of the
- * HTML shell. Reading them at runtime (not at build time) lets one build serve every
- * institution's deployment. Each field falls back to its default on its own, so one bad value
- * never takes the others down with it.
+ * Deployment settings: the server hands them to its renderer of the first paint, and writes them
+ * into `<meta name="app-config" content="...">` of the HTML shell for the browser. Reading them at
+ * runtime (not at build time) lets one build serve every institution's deployment. Each field
+ * falls back to its default on its own, so one bad value never takes the others down with it.
  */
 
 const DEFAULT_BRAND_NAME = 'Wellspring';
@@ -14,7 +14,8 @@ const DEFAULT_CONTACT_FORM_URL = '/api/contact/';
 const HttpUrl = z.string().check(
   z.refine((value) => {
     try {
-      const { protocol } = new URL(value, window.location.origin);
+      // Relative URLs are this site's own: any base of the right protocol resolves them.
+      const { protocol } = new URL(value, 'http://localhost/');
       return protocol === 'https:' || protocol === 'http:';
     } catch {
       return false;
@@ -41,16 +42,28 @@ function parseConfigJson(raw: string | null | undefined): unknown {
   }
 }
 
-function readAppConfig(doc: Document = document): AppConfig {
-  const raw = doc.querySelector('meta[name="app-config"]')?.getAttribute('content');
-  const json = parseConfigJson(raw);
+/** The settings the server wrote into the page (`<meta name="app-config">`). */
+export function readAppConfigMeta(doc: Document): unknown {
+  return parseConfigJson(doc.querySelector('meta[name="app-config"]')?.getAttribute('content'));
+}
+
+function parsedAppConfig(json: unknown): AppConfig {
   return AppConfig.parse(typeof json === 'object' && json !== null ? json : {});
 }
 
-export const appConfig: AppConfig = readAppConfig();
+/**
+ * The settings in force. Set once, before anything renders: by the browser's entry from the page,
+ * by the server's renderer from its own configuration (src/web/entry-server.tsx).
+ */
+export let appConfig: AppConfig = parsedAppConfig({});
 
 /** "{brand} Health", the product name used in titles, the header and the footer. */
-export const productName = `${appConfig.brandName} Health`;
+export let productName = `${appConfig.brandName} Health`;
+
+export function applyAppConfig(settings: unknown): void {
+  appConfig = parsedAppConfig(settings);
+  productName = `${appConfig.brandName} Health`;
+}
 
 /** The browser tab title of a screen: "Log in - Wellspring Health". */
 export function pageTitle(screen: string): string {

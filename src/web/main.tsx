@@ -1,40 +1,20 @@
 import './ui/tokens.css';
 import './ui/base.css';
-import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { StrictMode } from 'react';
-import { flushSync } from 'react-dom';
-import { createRoot } from 'react-dom/client';
-import { createBrowserRouter } from 'react-router';
+import type { QueryClient } from '@tanstack/react-query';
+import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
-import { mayPassOnRetry } from './api';
+import { createApi, fetchTransport } from './api';
+import { App, createQueryClient } from './app/App';
+import {
+  loadFirstPaintData,
+  RECORDED_ANSWERS_ID,
+  type RecordedAnswer,
+  replayingTransport,
+} from './app/firstPaint';
 import { routes } from './app/routes';
-import { fetchCurrentUser } from './features/auth/authApi';
-import { CURRENT_USER_QUERY_KEY } from './features/auth/useCurrentUser';
-
-const queryClient = new QueryClient({
-  defaultOptions: {
-    queries: {
-      // A refusal will not change on retry; network hiccups and server failures get one more try.
-      retry: (failureCount, error) => failureCount < 1 && mayPassOnRetry(error),
-      refetchOnWindowFocus: false,
-    },
-    mutations: { retry: false },
-  },
-});
-
-type Router = ReturnType<typeof createBrowserRouter>;
-
-/** Resolves once the router has loaded the code of the screen the page was opened on. */
-function firstScreenLoaded(router: Router): Promise<void> {
-  return new Promise((resolve) => {
-    if (router.state.initialized) return resolve();
-    const unsubscribe = router.subscribe((state) => {
-      if (!state.initialized) return;
-      unsubscribe();
-      resolve();
-    });
-  });
-}
+import { applyAppConfig, readAppConfigMeta } from './config';
+import { currentUserQuery } from './features/auth/useCurrentUser';
 
 /**
  * Resolves in a task of its own, so that the work before and the work after are two short tasks
@@ -52,64 +32,98 @@ function nextTask(): Promise<void> {
   });
 }
 
+/** The API answers the server rendered the first paint from, or null on a page it did not render. */
+function recordedAnswers(): RecordedAnswer[] | null {
+  const script = document.getElementById(RECORDED_ANSWERS_ID);
+  if (!script?.textContent) return null;
+  try {
+    return JSON.parse(script.textContent) as RecordedAnswer[];
+  } catch (error) {
+    console.error('The first paint came without readable data; drawing the page afresh.', error);
+    return null;
+  }
+}
+
 /**
- * A click on a link of the server-drawn first paint goes to the router, as it would once the
- * app has rendered: the visit stays one page, and the next screen can go back to this one.
+ * Loads the code of the screens matching the current address, as the server did before it
+ * rendered them: hydration must render the screen itself, not the loading state a lazy route
+ * shows while its code is on its way.
  */
-function routeFirstPaintLinks(container: HTMLElement, router: Router): () => void {
-  const onClick = (event: MouseEvent) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
-    const link = (event.target as Element | null)?.closest('a[href]');
-    if (!(link instanceof HTMLAnchorElement) || link.origin !== window.location.origin) return;
-    if (link.pathname === window.location.pathname && link.hash) return;
-    event.preventDefault();
-    void router.navigate(link.pathname + link.search + link.hash);
-  };
-  container.addEventListener('click', onClick);
-  return () => container.removeEventListener('click', onClick);
+async function loadMatchedScreens(routeList: RouteObject[]): Promise<void> {
+  const lazyMatches = matchRoutes(routeList, window.location)?.filter((match) => match.route.lazy) ?? [];
+  await Promise.all(
+    lazyMatches.map(async ({ route }) => {
+      const load = route.lazy as () => Promise<Partial<RouteObject>>;
+      Object.assign(route, { ...(await load()), lazy: undefined });
+    }),
+  );
+}
+
+/**
+ * Marks the root once the app runs it: `data-app="hydrated"` when it took over the server's first
+ * paint, `"rendered"` when it drew the page itself. Browser tests wait for it.
+ */
+const markRunning = (root: HTMLElement, how: 'hydrated' | 'rendered') => () => {
+  root.dataset.app = how;
+};
+
+/**
+ * A page the server rendered that the app cannot take over as it is (its first render differs):
+ * React draws it afresh, and this says so, loudly, for it is a bug.
+ */
+function reportHydrationMismatch(error: unknown, info: { componentStack?: string }) {
+  console.error(
+    'The page the server rendered differs from the app; it was drawn afresh.',
+    error,
+    info.componentStack,
+  );
+}
+
+/**
+ * The server rendered this public screen (src/web/entry-server.tsx): the app takes it over in
+ * place (hydration) from the same data the server used, so nothing on the screen changes.
+ */
+async function hydrateFirstPaint(root: HTMLElement, queryClient: QueryClient, answers: RecordedAnswer[]) {
+  await loadFirstPaintData(
+    queryClient,
+    window.location.pathname,
+    createApi(replayingTransport(answers, fetchTransport)),
+  );
+  await loadMatchedScreens(routes);
+  await nextTask();
+  const router = createBrowserRouter(routes);
+  hydrateRoot(
+    root,
+    <App queryClient={queryClient} onRunning={markRunning(root, 'hydrated')}>
+      <RouterProvider router={router} />
+    </App>,
+    { onRecoverableError: reportHydrationMismatch },
+  );
 }
 
 /**
  * Starts the app in a few short tasks instead of one long one, so that a phone stays responsive
- * while it starts (Lighthouse's Total Blocking Time counts every task over 50 ms): the code is
- * run, then the router starts and asks for the screen's code, then that code runs, then the
- * screen is drawn.
+ * while it starts (Lighthouse's Total Blocking Time counts every task over 50 ms).
  */
 async function start(root: HTMLElement) {
-  await nextTask();
-  const router = createBrowserRouter(routes);
-  const app = (
-    <StrictMode>
-      <QueryClientProvider client={queryClient}>
-        <RouterProvider router={router} />
-      </QueryClientProvider>
-    </StrictMode>
-  );
-  const reactRoot = createRoot(root);
-  if (root.childElementCount === 0) {
-    reactRoot.render(app);
+  applyAppConfig(readAppConfigMeta(document));
+  const queryClient = createQueryClient();
+  const answers = recordedAnswers();
+  if (answers && root.childElementCount > 0) {
+    await hydrateFirstPaint(root, queryClient, answers);
     return;
   }
-  // The server drew this public screen's first paint (src/server/features/shell/first-paint.ts),
-  // the same markup the screen renders first. Rendering before the screen's code is here would
-  // replace it with a loading state: the app waits for it, then replaces the markup in one
-  // synchronous render, so no frame shows an empty or half-drawn page.
-  const stopRoutingLinks = routeFirstPaintLinks(root, router);
-  await firstScreenLoaded(router);
+  // Every screen shows who is signed in: ask right away, while the screen's code is on its way.
+  void queryClient.prefetchQuery(currentUserQuery());
   await nextTask();
-  stopRoutingLinks();
-  root.replaceChildren();
-  flushSync(() => reactRoot.render(app));
+  const router = createBrowserRouter(routes);
+  createRoot(root).render(
+    <App queryClient={queryClient} onRunning={markRunning(root, 'rendered')}>
+      <RouterProvider router={router} />
+    </App>,
+  );
 }
 
 const root = document.getElementById('root');
 if (!root) throw new Error('The page has no #root element');
-
-// Every screen shows who is signed in: ask right away, while the screen's code is on its way.
-void queryClient.prefetchQuery({
-  queryKey: CURRENT_USER_QUERY_KEY,
-  queryFn: fetchCurrentUser,
-  staleTime: 60_000,
-});
-
 void start(root);

@@ -47,9 +47,9 @@ async function waitUntilServing(url: string, server: ChildProcess, logFile: stri
   throw new Error(`The server did not start (exit code ${server.exitCode}). Its log (${logFile}):\n${log}`);
 }
 
+/** The web app and the server's renderer of its first paint, as `npm run build` makes them. */
 function buildWebApp(repoRoot: string, outDir: string) {
-  const vite = path.join(repoRoot, 'node_modules', 'vite', 'bin', 'vite.js');
-  execFileSync(process.execPath, [vite, 'build', '--outDir', outDir, '--emptyOutDir', '--logLevel', 'warn'], {
+  execFileSync(process.execPath, [path.join(repoRoot, 'scripts', 'build.mjs'), 'web', outDir], {
     cwd: repoRoot,
     stdio: 'inherit',
   });

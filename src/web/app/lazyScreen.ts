@@ -9,17 +9,14 @@ class ChunkLoadTimeoutError extends Error {
 
 function withTimeout<T>(promise: Promise<T>, ms: number): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = window.setTimeout(
-      () => reject(new ChunkLoadTimeoutError('Loading this page took too long')),
-      ms,
-    );
+    const timer = setTimeout(() => reject(new ChunkLoadTimeoutError('Loading this page took too long')), ms);
     promise.then(
       (value) => {
-        window.clearTimeout(timer);
+        clearTimeout(timer);
         resolve(value);
       },
       (error: unknown) => {
-        window.clearTimeout(timer);
+        clearTimeout(timer);
         reject(error);
       },
     );

@@ -1,4 +1,4 @@
-import { startTypeScriptThread } from '../../../src/server/lib/threads';
+import { startModuleThread } from '../../../src/server/lib/threads';
 
 /**
  * Runs the benchmark module at `moduleUrl` in a thread of its own with `data` (the module looks
@@ -9,7 +9,7 @@ export async function startBenchThread<Ready>(
   moduleUrl: string,
   data: { role: string; [key: string]: unknown },
 ) {
-  const worker = startTypeScriptThread(moduleUrl, data);
+  const worker = startModuleThread(moduleUrl, data);
   const ready = await new Promise<Ready>((resolve, reject) => {
     worker.once('message', (message: Ready) => resolve(message));
     worker.once('error', reject);

@@ -1,11 +1,11 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
-import type { FastifyPluginAsync, FastifyReply } from 'fastify';
+import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { unknownEndpoint } from '../../lib/errors';
-import { firstPaintMarkup } from './first-paint';
 import { escapeHtml } from './html';
 import { type BuildManifest, screenPreloadTags } from './preload';
+import { loadRenderer, RENDERER_DIR, visitorTransport } from './render';
 
 /** Vite's record of which files each source became (build.manifest in vite.config.ts). */
 function readManifest(webRoot: string, exists: (file: string) => boolean): BuildManifest | null {
@@ -50,14 +50,19 @@ const ASSET_BASE = '/react-static/';
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
 /** The few unhashed files (favicon) keep their name across releases: revalidate them each time. */
 const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
-/** The shell names the current release's assets: it must never be served from a stale copy. */
-const SHELL_CACHE_CONTROL = 'no-cache';
+/**
+ * The shell names the current release's assets: it must never be served from a stale copy. A
+ * rendered page shows who is signed in (and an invitation whose student it names): for this
+ * browser alone.
+ */
+const SHELL_CACHE_CONTROL = 'private, no-cache';
 
 /**
- * Every screen asks the server at once who is signed in (src/web/main.tsx); the login screen
- * shows its form only once it knows. The shell has the browser ask while the app's code is still
- * on its way, and the app's request is answered from this one. Credentials and mode match the
- * app's `fetch` (same origin, cookies included), or the browser would not reuse the answer.
+ * Every screen the browser draws alone asks the server at once who is signed in
+ * (src/web/main.tsx). The shell has the browser ask while the app's code is still on its way,
+ * and the app's request is answered from this one. Credentials and mode match the app's `fetch`
+ * (same origin, cookies included), or the browser would not reuse the answer. A rendered page
+ * carries the answer its render used instead.
  */
 const CURRENT_USER_PRELOAD =
   '<link rel="preload" href="/api/user/" as="fetch" crossorigin="use-credentials" />';
@@ -82,8 +87,8 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
       // The build writes .br and .gz twins of each asset (scripts/vite-precompress.ts); the
       // browser gets the smallest it accepts, with its Content-Encoding and Vary: Accept-Encoding.
       preCompressed: true,
-      // The build manifest is for the server (screen preloads), not for browsers.
-      allowedPath: (pathName) => !pathName.startsWith('/.vite/'),
+      // The build manifest (screen preloads) and the renderer are the server's, not for browsers.
+      allowedPath: (pathName) => !pathName.startsWith('/.vite/') && !pathName.startsWith(`/${RENDERER_DIR}/`),
       cacheControl: false,
       setHeaders: (reply, file) => {
         reply.header(
@@ -108,39 +113,69 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
         )
     : null;
   const manifest = built ? readManifest(webRoot, exists) : null;
+  const renderFirstPaint = built ? await loadRenderer(webRoot) : null;
+
   /**
-   * The shell of one screen: the shared shell plus the preloads of that screen's code and, for a
-   * public screen, the markup of its first paint (first-paint.ts) with the styles it needs.
+   * The pages of one screen: the shared shell plus the preloads of that screen's code, either for
+   * the browser to draw it (asking who is signed in at once), or around the first paint the
+   * server rendered, with the styles that paint needs applied.
    */
-  const shellFor = (route: string, screenSource: string) => {
-    if (!shell || !manifest) return shell;
-    const firstPaint = firstPaintMarkup(route, app.config.web.brandName);
-    const preloads = screenPreloadTags(manifest, screenSource, ASSET_BASE, {
-      applyStyles: firstPaint !== '',
-    });
-    return shell
-      .replace('</head>', `${CURRENT_USER_PRELOAD}${preloads}</head>`)
-      .replace(ROOT_ELEMENT, `<div id="root">${firstPaint}</div>`);
+  const pagesFor = (screenSource: string) => {
+    if (!shell || !manifest) return null;
+    const head = (applyStyles: boolean, extra: string) =>
+      shell.replace(
+        '</head>',
+        `${extra}${screenPreloadTags(manifest, screenSource, ASSET_BASE, { applyStyles })}</head>`,
+      );
+    const drawnByBrowser = head(false, CURRENT_USER_PRELOAD);
+    const rendered = head(true, '');
+    return {
+      drawnByBrowser,
+      rendered: (html: string, data: string) =>
+        rendered.replace(ROOT_ELEMENT, `<div id="root">${html}</div>${data}`),
+    };
   };
 
-  const sendShell =
-    (status: number, page: string | null) => async (_request: unknown, reply: FastifyReply) => {
-      if (!page) {
-        return reply
-          .status(503)
-          .type('text/plain')
-          .send('The web app has not been built yet. Run "npm run build".');
-      }
-      return reply
-        .status(status)
-        .type('text/html; charset=utf-8')
-        .header('Cache-Control', SHELL_CACHE_CONTROL)
-        .send(page);
-    };
+  const notBuilt = (reply: FastifyReply) =>
+    reply.status(503).type('text/plain').send('The web app has not been built yet. Run "npm run build".');
+  const sendPage = (reply: FastifyReply, status: number, page: string) =>
+    reply
+      .status(status)
+      .type('text/html; charset=utf-8')
+      .header('Cache-Control', SHELL_CACHE_CONTROL)
+      .send(page);
+
+  /**
+   * The public screens' first paint, rendered by React from the app's own components
+   * (src/web/entry-server.tsx). A render that fails leaves the page to the browser, as before
+   * there was a renderer: the visitor still gets the screen.
+   */
+  const firstPaint = async (request: FastifyRequest, reply: FastifyReply) => {
+    if (!renderFirstPaint) return null;
+    try {
+      return await renderFirstPaint({
+        url: request.url,
+        settings: app.config.web,
+        transport: visitorTransport(app, request, reply),
+      });
+    } catch (error) {
+      request.log.error({ err: error }, 'Rendering the first paint failed; the browser draws the page');
+      return null;
+    }
+  };
 
   for (const [route, screenSource] of Object.entries(SCREEN_ROUTES)) {
     const withoutSlash = route.replace(/\/$/, '');
-    const handler = sendShell(200, shellFor(route, screenSource));
+    const pages = pagesFor(screenSource);
+    const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      if (!pages) return notBuilt(reply);
+      const rendered = await firstPaint(request, reply);
+      return sendPage(
+        reply,
+        200,
+        rendered ? pages.rendered(rendered.html, rendered.data) : pages.drawnByBrowser,
+      );
+    };
     app.get(route, { schema: { hide: true } }, handler);
     if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, handler);
   }
@@ -150,6 +185,6 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     if (request.url.startsWith('/api/') || request.url.startsWith('/react-static/')) {
       throw unknownEndpoint('GET', request.url);
     }
-    return sendShell(404, shell)(request, reply);
+    return shell ? sendPage(reply, 404, shell) : notBuilt(reply);
   });
 };

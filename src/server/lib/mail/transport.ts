@@ -1,5 +1,5 @@
 import type { MailConfig } from '../../config';
-import { startTypeScriptThread } from '../threads';
+import { startModuleThread } from '../threads';
 import type { OutgoingMail } from './outbox';
 import type { SmtpSettings } from './smtp';
 import type { SmtpThreadReply, SmtpThreadRequest } from './smtp-thread';
@@ -38,7 +38,11 @@ export function createMailTransport(config: MailConfig, log: MailLog): MailTrans
   });
 }
 
-const THREAD_ENTRY = new URL('./smtp-thread.ts', import.meta.url).href;
+/** The thread's module beside this one: TypeScript under the tests, the compiled build's JavaScript otherwise. */
+const THREAD_ENTRY = new URL(
+  import.meta.url.endsWith('.ts') ? './smtp-thread.ts' : './smtp-thread.js',
+  import.meta.url,
+).href;
 
 /**
  * SMTP from a thread of its own, started at the first mail. Composing and writing each mail
@@ -69,7 +73,7 @@ function threadedSmtpTransport(settings: SmtpSettings): MailTransport {
 
 /** One SMTP thread and the mails it holds; `onEnd` is told when the thread has ended. */
 function startSmtpThread(settings: SmtpSettings, onEnd: () => void): MailTransport {
-  const worker = startTypeScriptThread(THREAD_ENTRY, settings);
+  const worker = startModuleThread(THREAD_ENTRY, settings);
   const pending = new Map<number, { resolve: () => void; reject: (error: Error) => void }>();
   let nextId = 0;
   const failAll = (error: Error) => {

@@ -15,8 +15,8 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import {
   isBrowserRefusal,
   PASSKEY_NOT_USED,
-  passkeysSupported,
   signInWithPasskey,
+  usePasskeysSupported,
 } from '../second-factor/passkeys';
 import styles from './Auth.module.css';
 import { login } from './authApi';
@@ -70,6 +70,7 @@ export function LoginScreen() {
   const goBack = useGoBack();
   const queryClient = useQueryClient();
   const currentUser = useCurrentUser();
+  const passkeys = usePasskeysSupported();
   const [message, setMessage] = useState<ModalMessage | null>(null);
   const [submitting, setSubmitting] = useState(false);
   const loggedInHere = useRef(false);
@@ -182,7 +183,7 @@ export function LoginScreen() {
             </Button>
           </div>
         </form>
-        {passkeysSupported() && (
+        {passkeys && (
           <p className={styles.alternate}>
             <Button variant="secondary" onClick={() => attempt(signInWithPasskey, PASSKEY_NOT_USED)}>
               Use a passkey

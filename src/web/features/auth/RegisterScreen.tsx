@@ -12,7 +12,7 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { CodeStep } from '../verify/CodeStep';
 import styles from './Auth.module.css';
-import { fetchInstitutions, register } from './authApi';
+import { institutionsQuery, register } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS } from './redirects';
 import { StepIndicator } from './StepIndicator';
 
@@ -35,7 +35,7 @@ const missingInformation = (text: string): ModalMessage => ({
 });
 
 function useInstitutions() {
-  const query = useQuery({ queryKey: ['institutions'], queryFn: fetchInstitutions, staleTime: 5 * 60_000 });
+  const query = useQuery(institutionsQuery());
   useEffect(() => {
     // Spec section 8: a failure to load institutions is only logged.
     if (query.error) console.error('Could not load institutions', query.error);

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import {
   CurrentUser,
   InstitutionList,
@@ -6,12 +7,12 @@ import {
   type RegisterRequest,
 } from '../../../common/schemas/auth';
 import { SuccessMessage } from '../../../common/schemas/common';
-import { api, hasErrorCode } from '../../api';
+import { type Api, api, hasErrorCode } from '../../api';
 
 /** The signed-in user, or null when nobody is signed in. */
-export async function fetchCurrentUser(): Promise<CurrentUser | null> {
+export async function fetchCurrentUser(client: Api = api): Promise<CurrentUser | null> {
   try {
-    return await api.get('/api/user/', CurrentUser);
+    return await client.get('/api/user/', CurrentUser);
   } catch (error) {
     if (hasErrorCode(error, 'UNAUTHENTICATED')) return null;
     throw error;
@@ -30,6 +31,15 @@ export function register(request: RegisterRequest) {
   return api.post('/api/register/', SuccessMessage, request);
 }
 
-export function fetchInstitutions() {
-  return api.get('/api/institutions/', InstitutionList);
+function fetchInstitutions(client: Api) {
+  return client.get('/api/institutions/', InstitutionList);
+}
+
+/** The institutions a student may register with. */
+export function institutionsQuery(client: Api = api) {
+  return queryOptions({
+    queryKey: ['institutions'],
+    queryFn: () => fetchInstitutions(client),
+    staleTime: 5 * 60_000,
+  });
 }

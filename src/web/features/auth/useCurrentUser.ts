@@ -1,22 +1,27 @@
-import { useQuery } from '@tanstack/react-query';
-import { useEffect } from 'react';
+import { queryOptions, useQuery } from '@tanstack/react-query';
+import { useEffect, useSyncExternalStore } from 'react';
 import type { RoleName } from '../../../common/roles';
-import type { CurrentUser } from '../../../common/schemas/auth';
+import { type Api, api } from '../../api';
 import { fetchCurrentUser } from './authApi';
 import { clearDisplayCookies, readStoredAuth } from './storedAuth';
 
 export const CURRENT_USER_QUERY_KEY = ['current-user'] as const;
+
+/** Who is signed in, asked of the server over `client` (the server's renderer passes its own). */
+export function currentUserQuery(client: Api = api) {
+  return queryOptions({
+    queryKey: CURRENT_USER_QUERY_KEY,
+    queryFn: () => fetchCurrentUser(client),
+    staleTime: 60_000,
+  });
+}
 
 /**
  * The signed-in user as the server sees it: `data` is the user, null when signed out, and
  * undefined while the first answer is pending. Screens share one cached request.
  */
 export function useCurrentUser() {
-  const query = useQuery<CurrentUser | null>({
-    queryKey: CURRENT_USER_QUERY_KEY,
-    queryFn: fetchCurrentUser,
-    staleTime: 60_000,
-  });
+  const query = useQuery(currentUserQuery());
 
   useEffect(() => {
     if (query.error) console.error('Could not load the current user', query.error);
@@ -42,6 +47,7 @@ const ANONYMOUS: AuthState = { role: 'anonymous', email: null };
  */
 export function useAuthState(): AuthState {
   const { data: user } = useCurrentUser();
+  const stored = useStoredAuth();
 
   useEffect(() => {
     if (user === null && readStoredAuth()) clearDisplayCookies();
@@ -50,9 +56,24 @@ export function useAuthState(): AuthState {
   if (user) {
     return { role: user.role, email: user.email };
   }
-  if (user === null) return ANONYMOUS;
+  if (user === null || !stored) return ANONYMOUS;
   // Pending, or the status call failed (logged only): fall back to what the browser stored.
+  return { role: stored.role, email: stored.email };
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * What the display cookies say. A page the server rendered knew no cookie of the browser's, so
+ * hydration reads none either (the server's snapshot), and the header follows them right after.
+ */
+function useStoredAuth() {
+  const token = useSyncExternalStore(noSubscription, storedAuthKey, () => '');
+  return token ? readStoredAuth() : null;
+}
+
+/** The stored display state as one string, unchanged while the cookies are. */
+function storedAuthKey(): string {
   const stored = readStoredAuth();
-  if (stored) return { role: stored.role, email: stored.email };
-  return ANONYMOUS;
+  return stored ? `${stored.role} ${stored.email}` : '';
 }

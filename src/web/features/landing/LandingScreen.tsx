@@ -6,10 +6,8 @@ import { FeatureGrid } from './FeatureGrid';
 import { Hero } from './Hero';
 import { useAnalyticsScript } from './useAnalyticsScript';
 
-const LANDING_TITLE = `${productName} - Mental Health Solutions for Universities`;
-
 export function LandingScreen() {
-  useDocumentTitle(LANDING_TITLE);
+  useDocumentTitle(`${productName} - Mental Health Solutions for Universities`);
   useAnalyticsScript();
   return (
     <>

@@ -2,6 +2,7 @@ import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
+import { useSyncExternalStore } from 'react';
 import { PasskeyOptions, PasskeySignedIn } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
 
@@ -13,6 +14,17 @@ import { api } from '../../api';
 /** Whether this browser can use passkeys at all (the buttons are shown only then). */
 export function passkeysSupported(): boolean {
   return typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+}
+
+const noSubscription = () => () => {};
+
+/**
+ * `passkeysSupported()` for a screen the server may render: the server, which cannot know the
+ * browser, draws the passkey button as nearly every browser supports it, hydration draws the
+ * same, and a browser without passkeys removes it right after.
+ */
+export function usePasskeysSupported(): boolean {
+  return useSyncExternalStore(noSubscription, passkeysSupported, () => true);
 }
 
 /** The browser's own refusal (the person cancelled, or no passkey fits) rather than the server's. */

@@ -7,7 +7,7 @@ import { useCurrentUser } from '../auth/useCurrentUser';
 import { SurveyForm } from './SurveyForm';
 import { SurveyLoading } from './SurveyFrame';
 import { LINK_UNAVAILABLE_MESSAGE, SurveyUnavailable } from './SurveyScreen';
-import { fetchInvitationSurvey } from './surveyApi';
+import { invitationSurveyQuery } from './surveyApi';
 
 /**
  * The survey of a personal invitation link, /survey/invite/{token}/ (design section 10): answered
@@ -17,11 +17,7 @@ export function InvitationSurveyScreen() {
   useDocumentTitle(pageTitle('Student Wellness Check'));
   const { token = '' } = useParams();
   const currentUser = useCurrentUser();
-  const survey = useQuery({
-    queryKey: ['survey-questions', 'invitation', token],
-    queryFn: () => fetchInvitationSurvey(token),
-    retry: (count, error) => count < 2 && mayPassOnRetry(error),
-  });
+  const survey = useQuery(invitationSurveyQuery(token));
 
   // A personal link is not the shared link: its frame has no "accessed via shared link" note, in
   // every state, so nothing moves when the form replaces the loading state.

@@ -33,7 +33,7 @@ import { PrivacyNote } from './PrivacyNote';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
 import styles from './Survey.module.css';
-import { SurveyFrame, SurveyLoading } from './SurveyFrame';
+import { SurveyFrame } from './SurveyFrame';
 import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storage';
 import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey } from './surveyApi';
@@ -211,15 +211,17 @@ export function SurveyForm({
   const { markSaved } = autosave;
 
   // Restore once: answers kept across a login, else the newest draft (spec sections 4 and 7).
+  // The form is shown meanwhile (the server renders it, to be read and answered at once): what
+  // the student chose before the draft arrived stays, the draft fills in the rest.
   const restoreStarted = useRef(false);
   useEffect(() => {
     if (restoreStarted.current) return;
     restoreStarted.current = true;
     void restoreSurvey({ questions, templateId, user, serverDrafts }).then((restored) => {
-      setAnswers(restored.answers);
+      setAnswers((chosen) => ({ ...restored.answers, ...chosen }));
       if (!user) {
-        setTypedName(restored.studentName);
-        setTypedEmail(restored.schoolEmail);
+        setTypedName((typed) => typed || restored.studentName);
+        setTypedEmail((typed) => typed || restored.schoolEmail);
       }
       if (restored.source === 'server' && user) {
         markSaved(
@@ -396,8 +398,6 @@ export function SurveyForm({
       </Button>
     ) : null;
 
-  if (phase === 'restoring') return <SurveyLoading viaLink={hashLink !== undefined} />;
-
   return (
     <SurveyFrame viaLink={hashLink !== undefined} actions={startFreshButton}>
       {phase !== 'submitted' && (
@@ -529,7 +529,7 @@ export function SurveyForm({
           ) : phase === 'submitted' ? (
             <Button disabled>Submitted</Button>
           ) : (
-            <Button type="submit" aria-disabled={phase !== 'filling' || undefined}>
+            <Button type="submit" aria-disabled={phase === 'submitting' || undefined}>
               {phase === 'submitting' ? 'Submitting...' : 'Submit Survey'}
             </Button>
           )}

@@ -11,7 +11,7 @@ import { CURRENT_USER_QUERY_KEY, useCurrentUser } from '../auth/useCurrentUser';
 import styles from './Survey.module.css';
 import { SurveyForm } from './SurveyForm';
 import { SurveyFrame, SurveyLoading } from './SurveyFrame';
-import { fetchSurveyQuestions } from './surveyApi';
+import { linkSurveyQuery, ownSurveyQuery } from './surveyApi';
 
 /** Spec section 2: the text of a link's survey that cannot be taken (the server has no such reply). */
 export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
@@ -55,13 +55,9 @@ export function SurveyScreen() {
   const user = currentUser.data;
   const viaLink = hashLink !== undefined;
 
-  const questions = useQuery({
-    queryKey: viaLink ? ['survey-questions', 'link', hashLink] : ['survey-questions', 'own', user?.email],
-    queryFn: () => fetchSurveyQuestions(hashLink),
-    // The own survey needs a login; a link's questions are for anyone.
-    enabled: viaLink || Boolean(user),
-    staleTime: 60_000,
-  });
+  const questions = useQuery(
+    hashLink !== undefined ? linkSurveyQuery(hashLink) : ownSurveyQuery(user?.email),
+  );
 
   const sessionEnded = hasErrorCode(questions.error, 'UNAUTHENTICATED');
   useEffect(() => {

@@ -1,3 +1,4 @@
+import { queryOptions } from '@tanstack/react-query';
 import { InvitationSurveyResponse } from '../../../common/schemas/campaigns';
 import { SuccessMessage } from '../../../common/schemas/common';
 import {
@@ -8,7 +9,7 @@ import {
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
 } from '../../../common/schemas/surveys';
-import { api, hasErrorCode } from '../../api';
+import { type Api, api, hasErrorCode, mayPassOnRetry } from '../../api';
 
 /** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
 
@@ -16,11 +17,38 @@ function linkSegment(hashLink: string): string {
   return encodeURIComponent(hashLink);
 }
 
-export function fetchSurveyQuestions(hashLink: string | undefined) {
+export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api) {
   const path = hashLink
     ? `/api/get-user-survey-questions/${linkSegment(hashLink)}/`
     : '/api/get-user-survey-questions/';
-  return api.get(path, SurveyQuestionsResponse);
+  return client.get(path, SurveyQuestionsResponse);
+}
+
+/**
+ * A link that failed to load shows why (unknown, expired, already answered; "Try again" when
+ * that may help) rather than loading again on its own: the server renders that message in the
+ * first paint, and the browser takes over that same screen.
+ */
+const SHOW_FAILURE_ON_MOUNT = { retryOnMount: false } as const;
+
+/** A shared link's survey (anyone holding the link may open it). */
+export function linkSurveyQuery(hashLink: string, client: Api = api) {
+  return queryOptions({
+    queryKey: ['survey-questions', 'link', hashLink],
+    queryFn: () => fetchSurveyQuestions(hashLink, client),
+    staleTime: 60_000,
+    ...SHOW_FAILURE_ON_MOUNT,
+  });
+}
+
+/** The survey of the signed-in student's institution, once someone (`email`) is signed in. */
+export function ownSurveyQuery(email: string | undefined) {
+  return queryOptions({
+    queryKey: ['survey-questions', 'own', email ?? ''],
+    queryFn: () => fetchSurveyQuestions(undefined),
+    enabled: email !== undefined,
+    staleTime: 60_000,
+  });
 }
 
 export function submitSurvey(hashLink: string | undefined, request: SubmitSurveyRequest) {
@@ -29,8 +57,18 @@ export function submitSurvey(hashLink: string | undefined, request: SubmitSurvey
 }
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
-export function fetchInvitationSurvey(token: string) {
-  return api.get(`/api/survey/invite/${linkSegment(token)}/`, InvitationSurveyResponse);
+export function fetchInvitationSurvey(token: string, client: Api = api) {
+  return client.get(`/api/survey/invite/${linkSegment(token)}/`, InvitationSurveyResponse);
+}
+
+/** A personal invitation's survey; a failed load is tried twice more when that may help. */
+export function invitationSurveyQuery(token: string, client: Api = api) {
+  return queryOptions({
+    queryKey: ['survey-questions', 'invitation', token],
+    queryFn: () => fetchInvitationSurvey(token, client),
+    retry: (count, error) => count < 2 && mayPassOnRetry(error),
+    ...SHOW_FAILURE_ON_MOUNT,
+  });
 }
 
 export function submitInvitationSurvey(token: string, request: SubmitSurveyRequest) {
