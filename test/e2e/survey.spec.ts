@@ -136,12 +136,14 @@ test.describe('survey for a logged-in student', () => {
     await answerEverything(page, { urgent: true });
     const response = nextSubmission(page);
     await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
-    const body = (await (await response).json()) as { crisis_resources?: { name: string }[] };
-    expect(body.crisis_resources?.length).toBeGreaterThan(0);
+    const body = (await (await response).json()) as {
+      crisis_resources?: { always_open: { name: string }[]; institution: { name: string }[] };
+    };
+    expect(body.crisis_resources?.always_open.length).toBeGreaterThan(0);
 
     const panel = page.getByRole('region', { name: "You don't have to go through this alone" });
     await expect(panel).toBeVisible();
-    for (const resource of body.crisis_resources ?? []) {
+    for (const resource of body.crisis_resources?.always_open ?? []) {
       await expect(panel.getByRole('heading', { name: resource.name })).toBeVisible();
     }
     // Default resources: tap to call or text.

@@ -255,6 +255,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               <Button
                 variant="secondary"
                 size="small"
+                className={styles.fit}
                 onClick={() => setResources((list) => list.filter((_, at) => at !== index))}
               >
                 Remove resource {index + 1}
@@ -264,7 +265,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           <Button
             variant="secondary"
             size="small"
-            className={styles.add}
+            className={styles.fit}
             onClick={() => setResources((list) => [...list, EMPTY_DRAFT])}
           >
             Add a crisis resource
