@@ -11,6 +11,7 @@ import Fastify, { type FastifyInstance, type RouteOptions } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fastify-type-provider-zod';
 import type { Config } from './config';
 import type { Db } from './db';
+import { DatabaseClock } from './db/clock';
 import { auditRoutes } from './features/audit/routes';
 import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
@@ -108,12 +109,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const transport =
     options.mail?.transport ??
     createMailTransport(config.mail, (fields, message) => app.log.info(fields, message));
+  const databaseClock = new DatabaseClock(db.kysely, db.dialect, (offsetMs) =>
+    app.log.warn(
+      { offsetMs },
+      "this machine's clock differs from the database's; leases and due times follow the database's",
+    ),
+  );
   const mail: MailWorker =
     options.mail?.worker === false
       ? { wake: () => undefined, stop: async () => transport.close() }
       : startMailWorker({
           db: db.kysely,
           transport,
+          databaseClock,
           pollMs: MAIL_POLL_MS,
           // A database outage is logged once by the health record, not at every poll.
           onError: (error) => {
@@ -125,6 +133,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => mail.stop());
   const jobs = createJobWorker({
     db: db.kysely,
+    databaseClock,
     pollMs: options.jobs?.poll === false ? null : JOB_POLL_MS,
     onError: (error) => {
       if (!db.health.failed(error)) app.log.warn({ err: error }, 'a job failed; it will be retried');

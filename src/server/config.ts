@@ -32,6 +32,14 @@ const Environment = z.object({
   WEB_ROOT: z.string().min(1).optional(),
   DATABASE_URL: z.string().trim().optional(),
   DATABASE_POOL_SIZE: z.preprocess(blankIsUnset, wholeNumber(1, 1000).default(10)),
+  DATABASE_STATEMENT_TIMEOUT_MS: z.preprocess(blankIsUnset, wholeNumber(100, 3_600_000).default(15_000)),
+  DATABASE_LOCK_TIMEOUT_MS: z.preprocess(blankIsUnset, wholeNumber(100, 3_600_000).default(3_000)),
+  DATABASE_IDLE_TRANSACTION_TIMEOUT_MS: z.preprocess(
+    blankIsUnset,
+    wholeNumber(100, 3_600_000).default(5_000),
+  ),
+  DATABASE_QUERY_TIMEOUT_MS: z.preprocess(blankIsUnset, wholeNumber(100, 3_600_000).default(20_000)),
+  DATABASE_KEEPALIVE_MS: z.preprocess(blankIsUnset, wholeNumber(1_000, 3_600_000).default(10_000)),
   SEED_DEMO: flag.optional(),
   // For automated set-ups (tests) that must know the demo password in advance.
   DEMO_PASSWORD: z.string().min(1).optional(),
@@ -78,7 +86,24 @@ export type DatabaseTarget =
       url: string;
       /** Connections this instance may hold; all instances together must stay below max_connections. */
       poolSize?: number;
+      timeouts?: PostgresTimeouts;
     };
+
+/**
+ * Bounds on every PostgreSQL session, so that an instance cut off from the database (a network
+ * partition) cannot hold locks other instances wait for: the server ends its statements, its
+ * lock waits and its abandoned transactions, and the instance itself stops waiting for answers.
+ */
+export interface PostgresTimeouts {
+  statementMs: number;
+  lockMs: number;
+  /** A transaction whose client has gone quiet is rolled back by the server, its locks released. */
+  idleInTransactionMs: number;
+  /** How long the instance waits for any answer before it gives the connection up. */
+  queryMs: number;
+  /** Idle time before TCP keepalive probes start. */
+  keepAliveMs: number;
+}
 
 export interface LoginLimits {
   /**
@@ -196,9 +221,14 @@ export interface Config {
   };
 }
 
-function databaseTarget(url: string | undefined, dataDir: string, poolSize: number): DatabaseTarget {
+function databaseTarget(
+  url: string | undefined,
+  dataDir: string,
+  poolSize: number,
+  timeouts: PostgresTimeouts,
+): DatabaseTarget {
   if (!url) return { kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') };
-  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize };
+  if (/^postgres(ql)?:\/\//.test(url)) return { kind: 'postgres', url, poolSize, timeouts };
   if (url.startsWith('sqlite:')) {
     const file = url.slice('sqlite:'.length);
     // better-sqlite3 would open an empty path as a temporary database that vanishes on exit.
@@ -215,7 +245,13 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
-  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_POOL_SIZE);
+  const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_POOL_SIZE, {
+    statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockMs: e.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionMs: e.DATABASE_IDLE_TRANSACTION_TIMEOUT_MS,
+    queryMs: e.DATABASE_QUERY_TIMEOUT_MS,
+    keepAliveMs: e.DATABASE_KEEPALIVE_MS,
+  });
   return {
     port: e.PORT,
     host: e.HOST,

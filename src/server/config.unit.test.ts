@@ -126,7 +126,7 @@ describe('loadConfig', () => {
 
   it('sizes the PostgreSQL pool from DATABASE_POOL_SIZE, and refuses nonsense', () => {
     const url = 'postgres://db.internal/wellness';
-    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }).database).toEqual({
+    expect(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '4' }).database).toMatchObject({
       kind: 'postgres',
       url,
       poolSize: 4,
@@ -136,12 +136,47 @@ describe('loadConfig', () => {
     }
   });
 
+  it('bounds PostgreSQL sessions with the timeouts given, and refuses nonsense', () => {
+    const url = 'postgres://db.internal/wellness';
+    const config = loadConfig({
+      DATABASE_URL: url,
+      DATABASE_LOCK_TIMEOUT_MS: '1000',
+      DATABASE_IDLE_TRANSACTION_TIMEOUT_MS: '2000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '3000',
+      DATABASE_QUERY_TIMEOUT_MS: '4000',
+      DATABASE_KEEPALIVE_MS: '5000',
+    });
+    expect(config.database).toMatchObject({
+      timeouts: {
+        lockMs: 1000,
+        idleInTransactionMs: 2000,
+        statementMs: 3000,
+        queryMs: 4000,
+        keepAliveMs: 5000,
+      },
+    });
+    expect(() => loadConfig({ DATABASE_URL: url, DATABASE_LOCK_TIMEOUT_MS: 'soon' })).toThrow(
+      /DATABASE_LOCK_TIMEOUT_MS/,
+    );
+  });
+
   describe('DATABASE_URL', () => {
     it.each(['postgres://app:pw@db.internal:5432/wellness', 'postgresql://db.internal/wellness'])(
       'selects PostgreSQL for %s',
       (url) => {
         const config = loadConfig({ DATABASE_URL: url });
-        expect(config.database).toEqual({ kind: 'postgres', url, poolSize: 10 });
+        expect(config.database).toEqual({
+          kind: 'postgres',
+          url,
+          poolSize: 10,
+          timeouts: {
+            statementMs: 15_000,
+            lockMs: 3_000,
+            idleInTransactionMs: 5_000,
+            queryMs: 20_000,
+            keepAliveMs: 10_000,
+          },
+        });
         // The demo data is for the embedded database only.
         expect(config.seedDemo).toBe(false);
         expect(loadConfig({ DATABASE_URL: url, SEED_DEMO: '1' }).seedDemo).toBe(true);

@@ -58,10 +58,15 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { onSpawn?: (child: ChildProcess) => void } = {},
+  options: {
+    onSpawn?: (child: ChildProcess) => void;
+    /** Milliseconds the process's clock runs ahead of this machine's (behind when negative). */
+    clockOffsetMs?: number;
+  } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  const clock = options.clockOffsetMs ? ['--import', path.join(ROOT, 'test/helpers/clock-offset.mjs')] : [];
+  const child = spawn(process.execPath, [...clock, '--import', 'tsx', 'src/server/main.ts'], {
     cwd: ROOT,
     env: serverEnv({
       PORT: String(port),
@@ -69,6 +74,7 @@ export async function startServer(
       SEED_DEMO: '0',
       LOG_LEVEL: 'warn',
       WEB_ROOT: path.join(ROOT, 'test-results', 'no-web-build'),
+      ...(options.clockOffsetMs ? { TEST_CLOCK_OFFSET_MS: String(options.clockOffsetMs) } : {}),
       ...env,
     }),
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -25,11 +25,13 @@ const SQLITE_CONDITIONS: Record<string, string> = {
 
 /**
  * PostgreSQL states that mean "not now" rather than "wrong": connection exceptions (class 08),
- * too many connections or out of resources (class 53), and the server shutting down or
- * starting up (57P01-57P03).
+ * too many connections or out of resources (class 53), the server shutting down or starting up
+ * (57P01-57P03), and the session timeouts that keep one stranded instance from holding the
+ * others: a lock not granted in time (55P03), a statement cancelled (57014), a transaction
+ * abandoned too long (25P03).
  */
 function isPostgresOutageState(code: string): boolean {
-  return /^(08|53)/.test(code) || code === '57P01' || code === '57P02' || code === '57P03';
+  return /^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '55P03', '57014', '25P03'].includes(code);
 }
 
 const NETWORK_CODES = new Set([
@@ -44,7 +46,7 @@ const NETWORK_CODES = new Set([
 
 /** Messages node-postgres gives lost or never-made connections, which carry no code. */
 const LOST_CONNECTION =
-  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Client was closed)/;
+  /^(Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended|Client was closed|Query read timeout)/;
 
 const FROM_POSTGRES = Symbol('from PostgreSQL');
 

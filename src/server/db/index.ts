@@ -18,7 +18,7 @@ import {
   type TableMetadata,
 } from 'kysely';
 import pg from 'pg';
-import type { DatabaseTarget } from '../config';
+import type { DatabaseTarget, PostgresTimeouts } from '../config';
 import { prepareSqliteFiles } from '../lib/private-files';
 import { DatabaseHealth, fromPostgres, healthRecordingPlugin } from './availability';
 import { migrations } from './migrations';
@@ -204,12 +204,26 @@ class OwnSchemaPostgresDialect extends PostgresDialect {
 /** How long a request waits for a database connection before it is answered 503. */
 const CONNECT_TIMEOUT_MS = 3_000;
 
-function openPostgres(url: string, poolSize: number, schema?: string): Db {
+/** The defaults of the configuration (see PostgresTimeouts), for databases opened without it. */
+export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
+  statementMs: 15_000,
+  lockMs: 3_000,
+  idleInTransactionMs: 5_000,
+  queryMs: 20_000,
+  keepAliveMs: 10_000,
+};
+
+function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts, schema?: string): Db {
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     // A database that does not answer must not hold requests (or the change listener) forever.
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     keepAlive: true,
+    keepAliveInitialDelayMillis: timeouts.keepAliveMs,
+    statement_timeout: timeouts.statementMs,
+    lock_timeout: timeouts.lockMs,
+    idle_in_transaction_session_timeout: timeouts.idleInTransactionMs,
+    query_timeout: timeouts.queryMs,
     // Tests isolate themselves in a schema of their own.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
@@ -243,7 +257,12 @@ interface OpenOptions {
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
   return target.kind === 'sqlite'
     ? openSqlite(target.file, options.busyTimeoutMs ?? 5_000)
-    : openPostgres(target.url, target.poolSize ?? 10, options.schema);
+    : openPostgres(
+        target.url,
+        target.poolSize ?? 10,
+        target.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS,
+        options.schema,
+      );
 }
 
 /**

@@ -39,17 +39,30 @@ export function patientPool(pool: pg.Pool, timeoutMs: number): PostgresPool {
 
 const marked = new WeakSet<pg.PoolClient>();
 
-/** The client, its failed queries marked as PostgreSQL's (see `fromPostgres`). */
+/** node-postgres gave up waiting for an answer (query_timeout); the query may still be running. */
+const UNANSWERED = /^Query read timeout/;
+
+/**
+ * The client, its failed queries marked as PostgreSQL's (see `fromPostgres`). A client whose
+ * query went unanswered is closed when released: it still waits for that answer, and every query
+ * given to it after would wait behind it (on a cut link, for ever).
+ */
 function markingErrors(client: pg.PoolClient): pg.PoolClient {
   if (marked.has(client)) return client;
   marked.add(client);
+  let unanswered: Error | null = null;
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   // Kysely passes text and values (a promise comes back) or a cursor (returned as it is).
   (client as { query: unknown }).query = (...args: unknown[]) => {
     const result = query(...args);
     return result instanceof Promise
-      ? result.catch((error: unknown) => Promise.reject(fromPostgres(error)))
+      ? result.catch((error: unknown) => {
+          if (error instanceof Error && UNANSWERED.test(error.message)) unanswered = error;
+          return Promise.reject(fromPostgres(error));
+        })
       : result;
   };
+  const release = client.release.bind(client);
+  client.release = (error?: Error | boolean) => release(error ?? unanswered ?? undefined);
   return client;
 }

@@ -1,5 +1,6 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod/mini';
+import type { DatabaseClock } from '../../db/clock';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { type CommitHooks, runInTransaction } from '../../db/transaction-runner';
@@ -68,13 +69,16 @@ class LeaseLost extends Error {}
 export async function runDueJobs(options: {
   db: Kysely<Database>;
   kinds: ReadonlyMap<string, JobKind>;
+  /** The time (tests move it); else the database's clock when given, else this machine's. */
   at?: () => number;
+  databaseClock?: DatabaseClock;
   onError?: (job: JobRow, error: unknown) => void;
   /** Asked before each claim: a stopping instance takes no more jobs. */
   stopping?: () => boolean;
 }): Promise<number> {
   const { db, kinds } = options;
-  const clock = options.at ?? now;
+  const clock = options.at ?? options.databaseClock?.now ?? now;
+  if (!options.at) await options.databaseClock?.sync();
   let ran = 0;
   for (;;) {
     if (options.stopping?.()) return ran;
@@ -131,6 +135,8 @@ export function createJobWorker(options: {
   db: Kysely<Database>;
   pollMs: number | null;
   onError: (error: unknown) => void;
+  /** Leases and due times follow it (see DatabaseClock). */
+  databaseClock?: DatabaseClock;
   /** After a pass that ran jobs: they may have queued mail. */
   afterRuns?: () => void;
 }): JobWorker {
@@ -142,6 +148,7 @@ export function createJobWorker(options: {
       kinds,
       stopping: () => stopping,
       ...(at ? { at } : {}),
+      ...(options.databaseClock ? { databaseClock: options.databaseClock } : {}),
       onError: (_job, error) => options.onError(error),
     });
     if (ran > 0) options.afterRuns?.();

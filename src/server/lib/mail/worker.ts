@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Kysely } from 'kysely';
+import type { DatabaseClock } from '../../db/clock';
 import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { yieldToEventLoop } from '../event-loop';
@@ -90,11 +91,13 @@ export interface MailDelivery {
 export function mailDelivery(options: {
   db: Kysely<Database>;
   transport: MailTransport;
+  /** The time (tests move it); else the database's clock when given, else this machine's. */
   at?: () => number;
+  databaseClock?: DatabaseClock;
   onError?: (row: OutboxRow, error: unknown) => void;
 }): MailDelivery {
   const { db, transport } = options;
-  const clock = options.at ?? now;
+  const clock = options.at ?? options.databaseClock?.now ?? now;
   const ledger = new SentLedger(db, clock);
   /** Claimed by this instance and neither accepted nor failed yet. */
   const sending = new Set<OutboxRow>();
@@ -122,6 +125,7 @@ export function mailDelivery(options: {
 
   return {
     async deliverDue() {
+      if (!options.at) await options.databaseClock?.sync();
       await ledger.retryUnwritten();
       let sent = 0;
       while (!stopping) {
@@ -171,10 +175,16 @@ export function startMailWorker(options: {
   transport: MailTransport;
   pollMs: number;
   onError: (error: unknown) => void;
+  databaseClock?: DatabaseClock;
   stopGraceMs?: number;
 }): MailWorker {
   const { db, transport, onError } = options;
-  const delivery = mailDelivery({ db, transport, onError: (_row, error) => onError(error) });
+  const delivery = mailDelivery({
+    db,
+    transport,
+    ...(options.databaseClock ? { databaseClock: options.databaseClock } : {}),
+    onError: (_row, error) => onError(error),
+  });
   let running: Promise<unknown> | undefined;
   const poller = startPoller({
     work: () => {
