@@ -1,5 +1,6 @@
 import { setTimeout as delay } from 'node:timers/promises';
 import type { Browser } from '@playwright/test';
+import { SSO_ERROR_MESSAGES } from '../../src/common/schemas/sso';
 import {
   CLIENT_SECRET,
   CLIENTS,
@@ -7,6 +8,7 @@ import {
   startTestProvider,
   type TestProvider,
 } from '../helpers/oidc-provider';
+import { apiOf } from './admin-support';
 import {
   baseUrl,
   completeSecondFactorOnScreen,
@@ -150,17 +152,31 @@ test.describe('single sign-on', () => {
     expect((await currentUser(page)).body).toMatchObject({ email, role: 'student' });
   });
 
-  test('a returning admin keeps the role and is asked for no second factor', async ({ page, browser }) => {
+  test('an admin signs in with the institution once linked, and still proves the second factor', async ({
+    page,
+    browser,
+  }) => {
     const institution = await createInstitutionWithAdmin();
-    // The admin signed in with a password before, and set up an authenticator app then.
     await setUpSso(browser, institution);
+    // The provider proving the admin's address alone signs nobody in as staff.
+    await startSignIn(page, institution, institution.admin.email);
+    await signInAtProvider(page, institution.admin.email);
+    await expect(page).toHaveURL('/login/?sso_error=unlinked');
+    await expect(page.getByRole('alert')).toHaveText(SSO_ERROR_MESSAGES.unlinked);
+
+    // Signed in with password and second factor, the admin links the institution account.
+    await signIn(page, institution.admin);
+    const link = await apiOf(page).send<{ authorization_url: string }>('post', '/api/sso/link/');
+    await page.goto(link.authorization_url);
+    await expect(page).toHaveURL('/dashboard/');
+
+    await page.context().clearCookies();
     await startSignIn(page, institution, institution.admin.email, '/login/?next=/admin/settings/');
     await signInAtProvider(page, institution.admin.email);
+    await completeSecondFactorOnScreen(page, institution.admin);
     await expect(page).toHaveURL('/admin/settings/');
     await expect(page.getByRole('heading', { level: 1, name: 'Institution settings' })).toBeVisible();
-    const user = await currentUser(page);
-    expect(user.body).toMatchObject({ email: institution.admin.email, role: 'admin' });
-    expect(user.body).not.toHaveProperty('second_factor');
+    expect((await currentUser(page)).body).toMatchObject({ email: institution.admin.email, role: 'admin' });
   });
 
   test('a token meant for another application is refused', async ({ page, browser }) => {

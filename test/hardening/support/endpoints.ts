@@ -270,6 +270,8 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'GET',
     url: `/api/sso/start/?institution=${inst(context).id}&next=%2Fsurvey%2F`,
   }),
+  // The world's provider is down: linking cannot start, and says so.
+  'POST /api/sso/link/': () => ({ method: 'POST', url: '/api/sso/link/' }),
   // A state no sign-in was started with: back to the login page for everyone.
   'GET /api/sso/callback/': (context) => ({
     method: 'GET',
@@ -596,6 +598,10 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/sso/discover/': { A: everyone(200) },
   'GET /api/sso/start/': { A: everyone(302) },
   'GET /api/sso/callback/': { A: everyone(302) },
+  // Anyone signed in to an institution may link their own account; its provider is down here.
+  'POST /api/sso/link/': {
+    A: { ...everyone(400), anonymous: 401, superuser: 403, pendingAdminA: NO_SECOND_FACTOR },
+  },
   'GET /api/cases/': { A: namesReaders(200) },
   'GET /api/cases/:id/': ownerCaseWorker(200),
   'POST /api/cases/:id/acknowledge/': ownerCaseWorker(200),
@@ -730,6 +736,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'PUT /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
   'DELETE /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/sso/discover/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/sso/link/': { actor: 'studentA', target: 'A', control: 400 },
   'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/cases/:id/assign/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/cases/:id/notes/': { actor: 'adminA', target: 'A', control: 200 },
@@ -823,6 +830,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/sso/discover/': as('anonymous'),
   'GET /api/sso/start/': as('anonymous'),
   'GET /api/sso/callback/': as('anonymous'),
+  'POST /api/sso/link/': as('studentA'),
   'GET /api/cases/': as('adminA'),
   'GET /api/cases/:id/': as('adminA'),
   'POST /api/cases/:id/acknowledge/': as('adminA'),

@@ -7,7 +7,7 @@ import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { ErrorCode } from '../../../common/schemas/common';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
-import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED, SUPERUSER_REFUSED } from './service';
+import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
@@ -184,12 +184,12 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect((await agent.get('/api/user/')).status).toBe(401);
     });
 
-    it('refuses a superuser with the right password, and sets no session', async () => {
+    it('refuses a superuser with the right password as with a wrong one, and sets no session', async () => {
       const response = await agent.post('/api/login/', {
         email: cast.superuser.email,
         password: TEST_PASSWORD,
       });
-      expectError(response, 403, 'FORBIDDEN', SUPERUSER_REFUSED);
+      expectError(response, 401, 'UNAUTHENTICATED', INVALID_LOGIN);
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
       expect((await agent.get('/api/user/')).status).toBe(401);
     });

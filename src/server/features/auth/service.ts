@@ -15,12 +15,11 @@ import { createSession, deleteSession, type SessionUser, userHasSecondFactor } f
 import { DAY, MINUTE, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
-import { studentPasswordRefusal } from '../sso/settings';
+import { passwordRefusalForAddress } from '../sso/settings';
 import { type CodeContext, issueCode } from '../verify/codes';
 import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
-export const SUPERUSER_REFUSED = 'Super users cannot access this application';
 const EMAIL_TAKEN = 'An account with this email already exists. Try logging in instead.';
 /** One answer for every registration, whether or not the address has an account (design section 8). */
 export const REGISTRATION_STARTED = (email: string) =>
@@ -87,14 +86,16 @@ export async function authenticate(options: {
     );
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
-  // A removed member is told what anyone with a wrong password is: the account says nothing.
-  if (!user || !valid || user.removed_at !== null) throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
+  // Every refusal below is the same whether or not the password was right: a superuser's or a
+  // student's right password (where students sign in with their institution) tells nothing more
+  // than a wrong one, and neither does a removed member's.
+  const refusal = await passwordRefusalForAddress(db, email);
+  const staffPastRefusal =
+    user !== undefined && user.removed_at === null && user.role !== 'student' && user.role !== 'superuser';
+  if (refusal && !(valid && staffPastRefusal)) throw new AppError('FORBIDDEN', refusal);
+  if (!user || !valid || user.removed_at !== null || user.role === 'superuser')
+    throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
   await clearLimit(db, throttleKey);
-  if (user.role === 'superuser') throw new AppError('FORBIDDEN', SUPERUSER_REFUSED);
-  if (user.role === 'student' && user.institution_id !== null) {
-    const refusal = await studentPasswordRefusal(db, user.institution_id);
-    if (refusal) throw new AppError('FORBIDDEN', refusal);
-  }
   return {
     id: user.id,
     email: user.email,

@@ -5,6 +5,7 @@ import { can, roleName } from '../../../common/roles';
 import { safeNextPath } from '../../../common/safe-next';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
+  SSO_ERROR_MESSAGES,
   SsoDiscoverRequest,
   SsoDiscoverResponse,
   SsoSettingsRequest,
@@ -24,6 +25,7 @@ import {
   discoverSso,
   newBrowserBinding,
   SsoFailure,
+  SsoNotSetUp,
   startSsoSignIn,
 } from './sign-in';
 
@@ -192,13 +194,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         summary: 'Link the signed-in account to its institution account, for signing in with it',
         description:
           "Answers the provider's address to send the browser to; it comes back to the callback, which links the identity the provider proves to this account (staff sign in with their institution only once linked this way).",
-        response: {
-          200: LinkResponse,
-          401: ErrorResponse,
-          403: ErrorResponse,
-          404: ErrorResponse,
-          429: ErrorResponse,
-        },
+        response: { 200: LinkResponse, ...errors, 429: ErrorResponse },
       },
       config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
     },
@@ -222,7 +218,9 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
           { reason: error.reason, detail: error.detail },
           'single sign-on link could not start',
         );
-        throw new AppError('NOT_FOUND', NO_INSTITUTION_SSO);
+        // No provider set up is nothing to link to; a provider that failed is said as the login page says it.
+        if (error instanceof SsoNotSetUp) throw new AppError('NOT_FOUND', NO_INSTITUTION_SSO);
+        throw new AppError('BAD_REQUEST', SSO_ERROR_MESSAGES[error.reason]);
       }
     },
   );

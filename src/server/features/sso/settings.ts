@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { emailDomain } from '../../../common/institution-email';
 import type { SsoSettingsRequest, SsoSettingsResponse } from '../../../common/schemas/sso';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
@@ -7,6 +8,7 @@ import { AppError } from '../../lib/errors';
 import { seal, unseal } from '../../lib/sealed';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../institutions/queries';
+import { institutionOfDomain } from '../verify/queries';
 import type { ProviderClient } from './provider';
 import * as queries from './queries';
 
@@ -167,12 +169,17 @@ export async function disableSso(options: {
 }
 
 /**
- * Why a student of this institution may not sign in with a password, or null when they may: the
- * institution has single sign-on and switched students' passwords off (staff keep theirs, with
- * their second factor).
+ * Why a password sign-in with this address is refused, or null when passwords work for it: the
+ * address is of a single sign-on domain of an institution that switched students' passwords off.
+ * Decided by the address alone, before any password is checked, and the same for a right or
+ * wrong password and for an address with or without an account: the answer is no oracle. Staff,
+ * who keep their passwords, get past it only with the right one.
  */
-export async function studentPasswordRefusal(db: Executor, institutionId: number): Promise<string | null> {
-  const row = await queries.ssoSettingsRow(db, institutionId);
-  if (!row || row.student_password_sign_in === 1) return null;
-  return `Students of ${row.institution_name} sign in with their institution account: use "Sign in with ${row.institution_name}" on the login page.`;
+export async function passwordRefusalForAddress(db: Executor, email: string): Promise<string | null> {
+  const domain = emailDomain(email);
+  const owner = await institutionOfDomain(db, domain);
+  if (!owner) return null;
+  const row = await queries.ssoSettingsRow(db, owner.id);
+  if (!row || row.student_password_sign_in === 1 || !storedDomains(row).includes(domain)) return null;
+  return `Students of ${row.institution_name} sign in with their institution account: use "Sign in with ${row.institution_name}" on the login page. Staff: check your email and password.`;
 }

@@ -43,6 +43,13 @@ export class SsoFailure extends Error {
   }
 }
 
+/** The institution has no single sign-on (any more): nothing to sign in or link with. */
+export class SsoNotSetUp extends SsoFailure {
+  constructor() {
+    super('failed', 'single sign-on is not set up');
+  }
+}
+
 function summarise(error: unknown): string {
   return error instanceof Error ? `${error.name}: ${error.message}`.slice(0, 300) : 'unknown error';
 }
@@ -98,7 +105,7 @@ export async function startSsoSignIn(options: {
 }): Promise<URL> {
   const { db, institutionId } = options;
   const sso = await readInstitutionSso(db, institutionId, options.sealKey);
-  if (!sso) throw new SsoFailure('failed');
+  if (!sso) throw new SsoNotSetUp();
   const config = await providerConfig(sso.client);
   const checks = newSignInChecks();
   const at = now();

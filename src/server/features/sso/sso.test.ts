@@ -209,12 +209,17 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
     });
     expectError(refused, 403, 'FORBIDDEN');
     expect(refused.body).toMatchObject({ message: expect.stringContaining('Sign in with North University') });
-    // A wrong password is told what any wrong password is: nothing about the institution.
-    expectError(
-      await student.post('/api/login/', { email: cast.studentA.email, password: 'wrong-password-1' }),
-      401,
-      'UNAUTHENTICATED',
-    );
+    // A wrong password, an unknown address and a wrong staff password are told the same: the
+    // answer says nothing about whether the password was right.
+    for (const [email, password] of [
+      [cast.studentA.email, 'wrong-password-1'],
+      ['nobody@north.edu', TEST_PASSWORD],
+      [cast.adminA.email, 'wrong-password-1'],
+    ]) {
+      const other = await new TestAgent(ctx.app).post('/api/login/', { email, password });
+      expect(other.status).toBe(403);
+      expect(other.body).toEqual(refused.body);
+    }
     // South's students are not concerned, and North's admin still signs in with a password.
     expect(
       (await student.post('/api/login/', { email: cast.studentB.email, password: TEST_PASSWORD })).status,
