@@ -14,6 +14,7 @@ import {
   menuLinks,
   type Page,
   reviewScreen,
+  SCREEN_WIDTHS,
   signIn,
   test,
   uniqueId,
@@ -187,4 +188,69 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   expect((await viewerPage.context().request.get(`/api/cases/${caseId}/`)).status()).toBe(403);
   expect((await viewerPage.context().request.get('/api/cases/')).status()).toBe(403);
   await viewerContext.close();
+});
+
+test('a case shows what the student answered, in their words, with the screened phrase marked and the rule behind each tier', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const institution = await createInstitutionWithAdmin();
+  await signIn(page, institution.admin);
+  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
+  if (!template) throw new Error('The institution has an active template');
+  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
+  await answerSharedLink(template.hash_link, student, {
+    likert: '5',
+    safety: '4',
+    text: 'Honestly I want to die some days.',
+  });
+
+  await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
+  await page.goto('/cases/');
+  await page.getByRole('link', { name: student.name }).click();
+  const checkIn = page.getByRole('article', { name: /^Check-in of / });
+
+  // Which rule raised which tier, in the survey's own words.
+  const findings = checkIn.getByRole('list', { name: 'What raised its tier' }).getByRole('listitem');
+  await expect(findings).toHaveText([
+    "Urgent: Answered 'Often' to the self-harm question",
+    'Urgent: Crisis language in a written answer',
+    'Elevated: Answered Very Poor or Very uncomfortable to 5 of 5 wellbeing questions',
+    'Monitor: Answered Very Poor to the general question',
+    'Monitor: Answered Very Poor to the sleep question',
+    'Monitor: Answered Very Poor to the stress question',
+    'Monitor: Answered Very Poor or Very uncomfortable to 2 of 2 support questions',
+  ]);
+  await expect(
+    checkIn.getByText('Category means: 1 = Excellent … 5 = Very Poor; higher is worse.'),
+  ).toBeVisible();
+
+  // Every question as asked, with the label the student chose, never a number.
+  const answers = checkIn.locator('dl > div');
+  await expect(answers.getByRole('term')).toHaveText([
+    'Overall, how would you rate your wellbeing over the past two weeks?',
+    'How would you rate the quality of your sleep recently?',
+    'How well are you managing your stress levels?',
+    'How supported do you feel by your campus community?',
+    'How comfortable would you feel reaching out for support if you needed it?',
+    'In the past two weeks, how often have you had thoughts of harming yourself?',
+    'Is there anything else you would like to share with us?',
+  ]);
+  await expect(answers.getByRole('definition')).toHaveText([
+    'Very Poor',
+    'Very Poor',
+    'Very Poor',
+    'Very Poor',
+    'Very uncomfortable',
+    'Often',
+    'Honestly I crisis language: want to die some days.',
+  ]);
+
+  // The written answer in full, its screened phrase marked and named for screen readers.
+  const answer = answers.filter({ hasText: 'Is there anything else you would like to share with us?' });
+  await expect(answer.locator('mark')).toHaveText('crisis language: want to die');
+  await expect(answer.locator('mark .visually-hidden')).toHaveText('crisis language:');
+
+  // Axe-clean and without sideways scrolling at 1280 and 375 px, with a screenshot of each.
+  await reviewScreen(page, 'case-answers', new RegExp(`^Case \\d+: ${student.name}$`));
 });

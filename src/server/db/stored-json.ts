@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { readStoredReason } from '../../common/risk/stored-reasons';
 
 /**
  * Reads a JSON text column with the schema of what it holds. The columns are `text` on both
@@ -21,8 +22,10 @@ export function parseStoredJson<T extends z.core.$ZodType>(
   return parsed.success ? parsed.data : null;
 }
 
-/** `submissions.reasons`: the screening's reasons, worded for counselling staff. */
+/** `submissions.reasons`: the screening's reasons, worded for counselling staff (earlier wordings with their scale). */
 export const StoredReasons = z.pipe(
   z.array(z.unknown()),
-  z.transform((reasons) => reasons.filter((reason): reason is string => typeof reason === 'string')),
+  z.transform((reasons) =>
+    reasons.filter((reason): reason is string => typeof reason === 'string').map(readStoredReason),
+  ),
 );

@@ -492,14 +492,16 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       );
     });
 
-    it('words the reasons of a submission stored with the old wording from its answers, and keeps what was recorded', async () => {
+    it('words the reasons of a submission stored with the old wording from its answers, and reads what was recorded with its scale', async () => {
       const item = await openedCase({ likert: '4' });
       await ctx.db.kysely
         .updateTable('submissions')
         .set({ reasons: JSON.stringify(['Average wellbeing score 4.0 of 5']) })
         .execute();
       const [submission] = (await caseById(item.id)).submissions;
-      expect(submission?.reasons).toEqual(['Average wellbeing score 4.0 of 5']);
+      expect(submission?.reasons).toEqual([
+        'Wellbeing answers averaged 4.0 (1 = Excellent … 5 = Very Poor; higher is worse)',
+      ]);
       expect(submission?.findings).toEqual([
         {
           tier: 'elevated',

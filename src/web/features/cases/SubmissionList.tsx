@@ -1,6 +1,9 @@
+import { highestTier } from '../../../common/risk/tiers';
 import type { StudentSubmission } from '../../../common/schemas/cases';
+import { LIKERT_SCALE_LEGEND } from '../../../common/schemas/templates';
 import styles from './Cases.module.css';
 import { categoryLabel, formatChange, formatDateTime } from './format';
+import { SubmittedAnswers } from './SubmittedAnswers';
 
 const TIER_LABELS: Record<StudentSubmission['tier'], string> = {
   urgent: 'Urgent',
@@ -9,7 +12,10 @@ const TIER_LABELS: Record<StudentSubmission['tier'], string> = {
   none: 'No concern',
 };
 
-/** Submissions with their tier, reasons, category means and change from the student's baseline. */
+/**
+ * Submissions with their tier, the rules that raised it, category means and change from the
+ * student's baseline, and every answer.
+ */
 export function SubmissionList({ submissions }: { submissions: readonly StudentSubmission[] }) {
   if (submissions.length === 0) return <p className={styles.muted}>No submissions.</p>;
   return (
@@ -33,14 +39,12 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
               <span className={`${styles.badge} ${styles.badgeWarning}`}>Unverified</span>
             )}
           </div>
-          {submission.reasons.length > 0 && (
-            <ul>
-              {submission.reasons.map((reason) => (
-                <li key={reason}>{reason}</li>
-              ))}
-            </ul>
-          )}
-          <ul className={styles.means} aria-label="Category means (1 best, 5 worst) and change from baseline">
+          <Findings submission={submission} />
+          <p className={styles.legend}>Category means: {LIKERT_SCALE_LEGEND}.</p>
+          <ul
+            className={styles.means}
+            aria-label={`Category means (${LIKERT_SCALE_LEGEND}) and change from baseline`}
+          >
             {Object.entries(submission.category_means).map(([category, mean]) => (
               <li key={category}>
                 {categoryLabel(category)} {mean.toFixed(1)}
@@ -53,8 +57,37 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
               </li>
             ))}
           </ul>
+          <h3 className={styles.subheading}>Answers, as asked</h3>
+          <SubmittedAnswers answers={submission.answers} />
         </article>
       ))}
     </div>
+  );
+}
+
+/**
+ * Which rule raised which tier, worded from the answers. When the rules have changed since it
+ * arrived (or screening could not run then), what was recorded at the time is shown as well.
+ */
+function Findings({ submission }: { submission: StudentSubmission }) {
+  const { findings, reasons, tier } = submission;
+  const agrees = highestTier(findings.map((finding) => finding.tier)) === tier;
+  return (
+    <>
+      {findings.length > 0 && (
+        <ul className={styles.findings} aria-label="What raised its tier">
+          {findings.map((finding) => (
+            <li key={`${finding.rule}-${finding.reason}`}>
+              <strong>{TIER_LABELS[finding.tier]}</strong>: {finding.reason}
+            </li>
+          ))}
+        </ul>
+      )}
+      {!agrees && reasons.length > 0 && (
+        <p className={styles.muted}>
+          Screened {TIER_LABELS[tier].toLowerCase()} when it arrived: {reasons.join('; ')}.
+        </p>
+      )}
+    </>
   );
 }
