@@ -88,12 +88,12 @@ test('hashed assets are served precompressed (brotli, else gzip) and cached as i
   expect(compressedAssets).toBeGreaterThan(0);
 });
 
-test('the HTML shell of every public page is revalidated, never cached as immutable', async () => {
+test('the HTML shell of every public page is revalidated and kept by the browser alone, never cached as immutable', async () => {
   for (const path of ['/', '/login/', '/register/', '/demo-survey/', '/survey/link/any-link/']) {
     const shell = await rawGet(path, 'gzip, deflate, br');
     expect(shell.status, path).toBe(200);
     expect(shell.headers['content-type'], path).toMatch(/^text\/html/);
-    expect(shell.headers['cache-control'], path).toBe('no-cache');
+    expect(shell.headers['cache-control'], path).toBe('private, no-cache');
   }
 });
 

@@ -58,10 +58,12 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
  */
 export async function startServer(
   env: Record<string, string>,
-  options: { onSpawn?: (child: ChildProcess) => void } = {},
+  options: { onSpawn?: (child: ChildProcess) => void; compiled?: boolean } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
-  const child = spawn(process.execPath, ['--import', 'tsx', 'src/server/main.ts'], {
+  // `compiled`: the build `npm start` runs (dist/server, made by `npm run build`) instead of the sources.
+  const entry = options.compiled ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const child = spawn(process.execPath, entry, {
     cwd: ROOT,
     env: serverEnv({
       PORT: String(port),
