@@ -12,6 +12,9 @@ export const SERVER_OUT = path.join(ROOT, 'dist/server');
 
 /** The web app into `outDir`, then the renderer of its first paint into `outDir`/.server. */
 export async function buildWebApp(outDir = WEB_OUT) {
+  // A production build whatever the environment says: Vite takes NODE_ENV (set to `test` under
+  // the test runner) to choose React's development JSX, which the renderer's React lacks.
+  process.env.NODE_ENV = 'production';
   const { build } = await import('vite');
   // The config's own root (src/web) must stay: an inline root would replace it.
   const common = {

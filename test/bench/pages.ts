@@ -4,15 +4,17 @@
 // Prints, per page and run, the performance and accessibility scores, LCP, TBT, CLS and the
 // compressed JavaScript the page loaded, then each page's median, and fails when a
 // median misses a budget:
-//   performance >= 0.95, accessibility = 1, compressed JavaScript <= 80 KiB.
+//   performance >= 0.95, accessibility = 1, compressed JavaScript <= 125 KB (React is about 60 of it).
+// The server is the one `npm start` runs: compiled, with the built renderer of the first paint.
 // PAGES_RUNS (default 3) sets the runs per page. Chromium is Debian's (CHROMIUM_PATH overrides);
 // nothing is downloaded.
+
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import * as chromeLauncher from 'chrome-launcher';
 import lighthouse from 'lighthouse';
-import { build } from 'vite';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium';
 import { E2E_DEMO_PASSWORD } from '../e2e/demo-password';
 import { TestAgent } from '../helpers/app';
@@ -22,8 +24,8 @@ import { startSmtpListener } from '../helpers/smtp';
 import { benchSmoke } from './support/smoke';
 
 const RUNS = Number(process.env.PAGES_RUNS ?? 3);
-const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 80 * 1024 };
-const KIB = 1024;
+const BUDGET = { performance: 0.95, accessibility: 1, scriptBytes: 125_000 };
+const KB = 1000;
 
 interface Measure {
   performance: number;
@@ -40,13 +42,11 @@ interface NetworkItem {
   transferSize?: number;
 }
 
-async function buildWebApp(outDir: string) {
-  await build({
-    root: path.join(ROOT, 'src/web'),
-    configFile: path.join(ROOT, 'vite.config.ts'),
-    logLevel: 'warn',
-    build: { outDir, emptyOutDir: true },
-  });
+/** The web app and its renderer into `webRoot`, and the compiled server, as `npm run build` makes them. */
+function build(webRoot: string) {
+  const script = path.join(ROOT, 'scripts', 'build.mjs');
+  execFileSync(process.execPath, [script, 'web', webRoot], { cwd: ROOT, stdio: 'inherit' });
+  execFileSync(process.execPath, [script, 'server'], { cwd: ROOT, stdio: 'inherit' });
 }
 
 async function demoAdmin(baseUrl: string) {
@@ -128,7 +128,7 @@ function row(label: string, m: Measure): string {
     `${Math.round(m.lcpMs)}`.padStart(6),
     `${Math.round(m.tbtMs)}`.padStart(5),
     m.cls.toFixed(3).padStart(6),
-    (m.scriptBytes / KIB).toFixed(1).padStart(7),
+    (m.scriptBytes / KB).toFixed(1).padStart(7),
   ].join(' ');
 }
 
@@ -138,7 +138,7 @@ function misses(m: Measure): string[] {
   if (m.accessibility < BUDGET.accessibility)
     missed.push(`accessibility ${m.accessibility} < ${BUDGET.accessibility}`);
   if (m.scriptBytes > BUDGET.scriptBytes)
-    missed.push(`JavaScript ${(m.scriptBytes / KIB).toFixed(1)} KiB > ${BUDGET.scriptBytes / KIB} KiB`);
+    missed.push(`JavaScript ${(m.scriptBytes / 1000).toFixed(1)} KB > ${BUDGET.scriptBytes / 1000} KB`);
   return missed;
 }
 
@@ -147,19 +147,22 @@ export async function run(): Promise<void> {
   if (!chromePath) throw new Error('No Chromium found: apt-get install chromium, or set CHROMIUM_PATH');
   const workDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellspring-pages-'));
   const webRoot = path.join(workDir, 'web');
-  console.log('Building the web app...');
-  await buildWebApp(webRoot);
+  console.log('Building the web app and the server...');
+  build(webRoot);
 
   const smtp = await startSmtpListener();
-  const server = await startServer({
-    SMTP_URL: smtp.url,
-    DATA_DIR: path.join(workDir, 'data'),
-    SEED_DEMO: '1',
-    // The demo's password is generated per installation unless chosen: choose the one it signs in with.
-    DEMO_PASSWORD: E2E_DEMO_PASSWORD,
-    WEB_ROOT: webRoot,
-    LOG_LEVEL: 'error',
-  });
+  const server = await startServer(
+    {
+      SMTP_URL: smtp.url,
+      DATA_DIR: path.join(workDir, 'data'),
+      SEED_DEMO: '1',
+      // The demo's password is generated per installation unless chosen: choose the one it signs in with.
+      DEMO_PASSWORD: E2E_DEMO_PASSWORD,
+      WEB_ROOT: webRoot,
+      LOG_LEVEL: 'error',
+    },
+    { compiled: true },
+  );
   const chrome = await chromeLauncher.launch({
     chromePath,
     chromeFlags: ['--headless=new', ...CHROMIUM_ARGS],
@@ -170,9 +173,7 @@ export async function run(): Promise<void> {
     .find((file) => /^DashboardScreen-.*\.js\.br$/.test(file));
   if (dashboardChunk) {
     const bytes = fs.statSync(path.join(webRoot, 'assets', dashboardChunk)).size;
-    console.log(
-      `Dashboard screen chunk (charts), loaded only there: ${(bytes / KIB).toFixed(1)} KiB brotli\n`,
-    );
+    console.log(`Dashboard screen chunk (charts), loaded only there: ${(bytes / KB).toFixed(1)} KB brotli\n`);
   }
   try {
     const pages = {
@@ -185,9 +186,9 @@ export async function run(): Promise<void> {
     };
     console.log(
       `Lighthouse ${RUNS} run(s) per page, mobile defaults. Budgets: performance >= ${BUDGET.performance}, ` +
-        `accessibility >= ${BUDGET.accessibility}, JavaScript <= ${BUDGET.scriptBytes / KIB} KiB compressed.\n`,
+        `accessibility >= ${BUDGET.accessibility}, JavaScript <= ${BUDGET.scriptBytes / 1000} KB compressed.\n`,
     );
-    console.log(`${'page'.padEnd(34)}  perf  a11y  FCPms  LCPms TBTms    CLS  JS KiB`);
+    console.log(`${'page'.padEnd(34)}  perf  a11y  FCPms  LCPms TBTms    CLS   JS KB`);
     // A smoke run measures the one page that proves Lighthouse and the server still work together.
     const measured = benchSmoke ? Object.entries(pages).slice(0, 1) : Object.entries(pages);
     for (const [label, pagePath] of measured) {

@@ -15,6 +15,9 @@ import {
   test,
 } from './support';
 
+/** A page with the site's header that the browser draws alone (the not-found screen). */
+const BROWSER_DRAWN_PAGE = '/no-such-page/';
+
 const mainNav = (page: Page) => page.getByRole('navigation', { name: 'Main' });
 const footerNav = (page: Page) => page.getByRole('navigation', { name: 'Footer' });
 
@@ -170,7 +173,8 @@ test.describe('header', () => {
 
   test('a superuser sees "Logged in as Superuser" instead of an email', async ({ page }) => {
     await fakeSuperuserSession(page);
-    await page.goto('/');
+    // A page the browser draws: the server renders the public pages from its own answer.
+    await page.goto(BROWSER_DRAWN_PAGE);
     const badge = mainNav(page).getByRole('button', { name: 'Logged in as Superuser' });
     await expect(badge).toBeVisible();
     await expect(mainNav(page).getByText('root@demo.edu')).toHaveCount(0);
@@ -194,7 +198,8 @@ test.describe('header', () => {
     ]);
     const answerUserCall = await holdUserCalls(page);
 
-    await page.goto('/');
+    // A page the browser draws: the server renders the public pages from its own answer.
+    await page.goto(BROWSER_DRAWN_PAGE);
     await expect(mainNav(page).getByRole('button', { name: 'former@demo.edu' })).toBeVisible();
 
     answerUserCall();
@@ -224,7 +229,8 @@ test.describe('header at first paint', () => {
       await joinFromInvitation(page, member);
 
       const answerUserCalls = await holdUserCalls(page);
-      await page.goto('/');
+      // A page the browser draws: the server renders the public pages from its own answer.
+      await page.goto(BROWSER_DRAWN_PAGE);
       expect(await menuLinks(page)).toEqual(links);
       answerUserCalls();
       await expect(mainNav(page).getByRole('button', { name: member.email })).toBeVisible();

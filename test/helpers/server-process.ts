@@ -62,11 +62,14 @@ export async function startServer(
     onSpawn?: (child: ChildProcess) => void;
     /** Milliseconds the process's clock runs ahead of this machine's (behind when negative). */
     clockOffsetMs?: number;
+    /** The build `npm start` runs (dist/server, made by `npm run build`) instead of the sources. */
+    compiled?: boolean;
   } = {},
 ): Promise<ServerProcess> {
   const port = await freePort();
   const clock = options.clockOffsetMs ? ['--import', path.join(ROOT, 'test/helpers/clock-offset.mjs')] : [];
-  const child = spawn(process.execPath, [...clock, '--import', 'tsx', 'src/server/main.ts'], {
+  const entry = options.compiled ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const child = spawn(process.execPath, [...clock, ...entry], {
     cwd: ROOT,
     env: serverEnv({
       PORT: String(port),
