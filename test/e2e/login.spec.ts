@@ -61,7 +61,8 @@ test.describe('login', () => {
       await answered;
       await route.continue();
     });
-    await page.goto('/login/');
+    // The server renders /login/ knowing who is signed in; the check shows where the browser draws it.
+    await openInBrowser(page, '/login/');
     await expect(page.getByRole('status').filter({ hasText: 'Checking authentication...' })).toBeVisible();
     await expect(page.getByLabel('Email')).toHaveCount(0);
     answer();
@@ -157,7 +158,7 @@ test.describe('login', () => {
     const superuser = await createSuperuser();
     await page.clock.install();
     await signInWithForm(page, superuser);
-    await expect(page.getByRole('alertdialog')).toContainText('Login failed');
+    await expect(page.getByRole('alertdialog')).toContainText('Invalid email or password');
     // No redirect follows, however long the page's clock runs past the delay of a success.
     await page.clock.pauseAt(Date.now() + 1_000);
     await page.clock.runFor(REDIRECT_DELAY_MS + 200);
@@ -166,7 +167,7 @@ test.describe('login', () => {
 
   test('a superuser already signed in who opens the login page is refused', async ({ page }) => {
     await fakeSuperuserSession(page);
-    await page.goto('/login/');
+    await openInBrowser(page, '/login/');
     await expect(page.getByRole('alertdialog')).toContainText('Super users cannot access this page');
     await expect(page).toHaveURL('/login/');
   });
@@ -230,3 +231,17 @@ test('signing in again works after the session ended on the server', async ({ pa
   await signInWithForm(page, student);
   await page.waitForURL(/\/survey\/$/);
 });
+
+/**
+ * Opens `path` as a screen the browser draws: a page the server does not render first, then a
+ * client-side navigation. A server-rendered page already carries who is signed in, so what the
+ * login screen does while the browser asks, or for a session the server never grants, shows only here.
+ */
+async function openInBrowser(page: Page, path: string): Promise<void> {
+  await page.goto('/no-such-page/');
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL(path);
+}

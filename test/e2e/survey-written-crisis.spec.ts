@@ -20,8 +20,10 @@ for (const written of PASSIVE_DEATH_WISHES) {
     await textAnswer(page).fill(written);
     const response = nextSubmission(page);
     await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
-    const body = (await (await response).json()) as { crisis_resources?: { name: string }[] };
-    expect(body.crisis_resources?.length).toBeGreaterThan(0);
+    const body = (await (await response).json()) as {
+      crisis_resources?: { always_open: { name: string }[] };
+    };
+    expect(body.crisis_resources?.always_open.length).toBeGreaterThan(0);
 
     const panel = page.getByRole('region', { name: "You don't have to go through this alone" });
     await expect(panel).toBeVisible();
