@@ -68,6 +68,11 @@ export interface AppOptions {
   jobs?: { poll?: boolean };
   /** Told of every route as it is registered, features included (tests list the API with it). */
   onRoute?: (route: RouteOptions) => void;
+  /**
+   * Whose clock leases and due times follow: the database's (every instance agrees on it), or
+   * this machine's, which an in-process test moves with fake timers.
+   */
+  leaseClock?: 'database' | 'machine';
 }
 
 /** How often each instance looks for mail queued by the others. */
@@ -109,19 +114,22 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const transport =
     options.mail?.transport ??
     createMailTransport(config.mail, (fields, message) => app.log.info(fields, message));
-  const databaseClock = new DatabaseClock(db.kysely, db.dialect, (offsetMs) =>
-    app.log.warn(
-      { offsetMs },
-      "this machine's clock differs from the database's; leases and due times follow the database's",
-    ),
-  );
+  const databaseClock =
+    options.leaseClock === 'machine'
+      ? undefined
+      : new DatabaseClock(db.kysely, db.dialect, (offsetMs) =>
+          app.log.warn(
+            { offsetMs },
+            "this machine's clock differs from the database's; leases and due times follow the database's",
+          ),
+        );
   const mail: MailWorker =
     options.mail?.worker === false
       ? { wake: () => undefined, stop: async () => transport.close() }
       : startMailWorker({
           db: db.kysely,
           transport,
-          databaseClock,
+          ...(databaseClock ? { databaseClock } : {}),
           pollMs: MAIL_POLL_MS,
           // A database outage is logged once by the health record, not at every poll.
           onError: (error) => {
@@ -133,7 +141,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onClose', () => mail.stop());
   const jobs = createJobWorker({
     db: db.kysely,
-    databaseClock,
+    ...(databaseClock ? { databaseClock } : {}),
     pollMs: options.jobs?.poll === false ? null : JOB_POLL_MS,
     onError: (error) => {
       if (!db.health.failed(error)) app.log.warn({ err: error }, 'a job failed; it will be retried');

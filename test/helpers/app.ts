@@ -11,6 +11,8 @@ export interface TestContext {
   app: FastifyInstance;
   db: Db;
   config: Config;
+  /** PostgreSQL only: another connection pool on the same database, as a second instance would have. */
+  openAnother?: () => Db;
   close(): Promise<void>;
 }
 
@@ -54,6 +56,8 @@ export function buildTestApp(
     webRoot: '/nonexistent-web-root',
     mail,
     jobs,
+    // Tests move time with fake timers; the database's clock would not follow them.
+    leaseClock: 'machine',
     ...(options.onRoute ? { onRoute: options.onRoute } : {}),
     ...(options.logStream ? { logStream: options.logStream } : {}),
   });
@@ -65,13 +69,14 @@ export async function createTestApp(
   overrides: ConfigOverrides = {},
   options: TestAppOptions = {},
 ): Promise<TestContext> {
-  const { db, drop } = await createTestDatabase(dialect);
+  const { db, drop, openAnother } = await createTestDatabase(dialect);
   const app = await buildTestApp(db, overrides, options);
   await app.ready();
   return {
     app,
     db,
     config: app.config,
+    ...(openAnother ? { openAnother } : {}),
     async close() {
       await app.close();
       await drop();

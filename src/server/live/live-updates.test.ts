@@ -6,9 +6,7 @@ import { TEST_DIALECTS } from '../../../test/helpers/databases';
 import { EventStreamClient } from '../../../test/helpers/event-stream-client';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
 import { buildApp } from '../app';
-import { openDatabase } from '../db';
 import { MAX_STREAMS_PER_USER } from '../features/dashboard/service';
-import { currentSchema } from './queries';
 
 /**
  * A hang guard only: how fast updates arrive is a rule of the hub, asserted on a fake clock in
@@ -164,9 +162,8 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
   // Several app instances share events only through PostgreSQL; SQLite runs in one process.
   if (dialect === 'postgres') {
     it('reaches admins connected to another app instance on the same database', async () => {
-      const schema = await currentSchema(context.db.kysely);
-      const url = process.env.TEST_DATABASE_URL as string;
-      const otherDb = openDatabase({ kind: 'postgres', url }, { schema });
+      const otherDb = context.openAnother?.();
+      if (!otherDb) throw new Error('A PostgreSQL test database opens a second pool');
       const other = await buildApp({
         db: otherDb,
         config: context.config,
