@@ -222,7 +222,9 @@ test('a case shows what the student answered, in their words, with the screened 
     'Monitor: Answered Very Poor or Very uncomfortable to 2 of 2 support questions',
   ]);
   await expect(
-    checkIn.getByText('Category means: 1 = Excellent … 5 = Very Poor; higher is worse.'),
+    checkIn.getByText(
+      'Category means: 1 = Excellent … 5 = Very Poor; higher is worse (self-harm questions: 1 = Never … 5 = Almost always).',
+    ),
   ).toBeVisible();
 
   // Every question as asked, with the label the student chose, never a number.

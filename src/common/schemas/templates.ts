@@ -58,6 +58,9 @@ export const LIKERT_LABELS: Record<LikertValue, string> = {
 /** How a mean of Likert answers reads, wherever one is shown: its scale and which way is worse. */
 export const LIKERT_SCALE_LEGEND = '1 = Excellent … 5 = Very Poor; higher is worse';
 
+/** The same for a set of category means that may include the self-harm questions, whose scale has its own words. */
+export const CATEGORY_MEANS_LEGEND = `${LIKERT_SCALE_LEGEND} (self-harm questions: 1 = Never … 5 = Almost always)`;
+
 /** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
 export const AnswerChoices = z.partialRecord(LikertValue, z.string());
 export type AnswerChoices = z.infer<typeof AnswerChoices>;

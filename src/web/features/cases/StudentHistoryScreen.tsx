@@ -1,7 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import { Link, useParams } from 'react-router';
 import { CASE_OUTCOME_LABELS } from '../../../common/schemas/cases';
-import { LIKERT_SCALE_LEGEND } from '../../../common/schemas/templates';
+import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
 import { errorMessage } from '../../api';
 import { ButtonLink } from '../../ui/Button';
 import { LoadError } from '../../ui/LoadError';
@@ -77,7 +77,7 @@ function StudentHistory() {
           <p className={styles.muted}>
             {baselineEntries.length === 0
               ? 'No confirmed earlier check-ins to compare with yet.'
-              : `Usual answers (baseline; ${LIKERT_SCALE_LEGEND}): ${baselineEntries
+              : `Usual answers (baseline; ${CATEGORY_MEANS_LEGEND}): ${baselineEntries
                   .map(([category, value]) => `${categoryLabel(category)} ${value.toFixed(1)}`)
                   .join(', ')}. Each check-in is compared with the usual answers before it.`}
           </p>

@@ -1,6 +1,6 @@
 import { highestTier } from '../../../common/risk/tiers';
 import type { StudentSubmission } from '../../../common/schemas/cases';
-import { LIKERT_SCALE_LEGEND } from '../../../common/schemas/templates';
+import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
 import styles from './Cases.module.css';
 import { categoryLabel, formatChange, formatDateTime } from './format';
 import { SubmittedAnswers } from './SubmittedAnswers';
@@ -40,10 +40,10 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
             )}
           </div>
           <Findings submission={submission} />
-          <p className={styles.legend}>Category means: {LIKERT_SCALE_LEGEND}.</p>
+          <p className={styles.legend}>Category means: {CATEGORY_MEANS_LEGEND}.</p>
           <ul
             className={styles.means}
-            aria-label={`Category means (${LIKERT_SCALE_LEGEND}) and change from baseline`}
+            aria-label={`Category means (${CATEGORY_MEANS_LEGEND}) and change from baseline`}
           >
             {Object.entries(submission.category_means).map(([category, mean]) => (
               <li key={category}>
