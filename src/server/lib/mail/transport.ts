@@ -39,8 +39,9 @@ export function createMailTransport(config: MailConfig, log: MailLog): MailTrans
 }
 
 /** The thread's module beside this one: TypeScript under the tests, the compiled build's JavaScript otherwise. */
+// The path, not the whole URL: a TypeScript loader may add a query to it.
 const THREAD_ENTRY = new URL(
-  import.meta.url.endsWith('.ts') ? './smtp-thread.ts' : './smtp-thread.js',
+  new URL(import.meta.url).pathname.endsWith('.ts') ? './smtp-thread.ts' : './smtp-thread.js',
   import.meta.url,
 ).href;
 
