@@ -5,6 +5,7 @@ import {
   createSuperuser,
   expect,
   fakeSuperuserSession,
+  openInBrowser,
   type Page,
   signIn,
   signInWithForm,
@@ -231,17 +232,3 @@ test('signing in again works after the session ended on the server', async ({ pa
   await signInWithForm(page, student);
   await page.waitForURL(/\/survey\/$/);
 });
-
-/**
- * Opens `path` as a screen the browser draws: a page the server does not render first, then a
- * client-side navigation. A server-rendered page already carries who is signed in, so what the
- * login screen does while the browser asks, or for a session the server never grants, shows only here.
- */
-async function openInBrowser(page: Page, path: string): Promise<void> {
-  await page.goto('/no-such-page/');
-  await page.evaluate((target) => {
-    window.history.pushState({}, '', target);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, path);
-  await expect(page).toHaveURL(path);
-}

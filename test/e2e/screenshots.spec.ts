@@ -3,6 +3,7 @@ import {
   createStudent,
   expect,
   expectNoHorizontalOverflow,
+  openInBrowser,
   type Page,
   SCREEN_WIDTHS,
   saveScreenshot,
@@ -55,7 +56,7 @@ for (const [label, width] of Object.entries(SCREEN_WIDTHS)) {
       await page.route('**/api/user/', () => {
         // Never answered: the screen stays in its checking state.
       });
-      await page.goto('/login/');
+      await openInBrowser(page, '/login/');
       await expect(page.getByText('Checking authentication...')).toBeVisible();
       await saveScreenshot(page, 'login-checking');
     });

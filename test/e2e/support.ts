@@ -507,3 +507,17 @@ export async function expectNoStudentIdentity(page: Page, student: { name: strin
   expect(text).not.toContain(student.name);
   expect(text).not.toContain(student.email);
 }
+
+/**
+ * Opens `path` as a screen the browser draws: a page the server does not render first, then a
+ * client-side navigation. A server-rendered page already carries who is signed in, so what the
+ * login screen does while the browser asks, or for a session the server never grants, shows only here.
+ */
+export async function openInBrowser(page: Page, path: string): Promise<void> {
+  await page.goto('/no-such-page/');
+  await page.evaluate((target) => {
+    window.history.pushState({}, '', target);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, path);
+  await expect(page).toHaveURL(path);
+}
