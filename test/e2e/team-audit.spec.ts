@@ -30,6 +30,9 @@ test.describe('team and activity', () => {
     page,
     browser,
   }) => {
+    // Two staff sign-ins with their second factors, a mailed invitation and the Activity log: a
+    // whole working day's journey, which outgrew the default budget on a busy machine.
+    test.slow();
     const institution = await createInstitutionWithAdmin();
     const [template] = await listTemplates(institution.admin);
     if (!template) throw new Error('the new institution has no template');
