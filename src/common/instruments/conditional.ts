@@ -1,0 +1,99 @@
+import { allItems, INSTRUMENTS } from './registry';
+import {
+  type Condition,
+  DECLINED,
+  type Instrument,
+  type InstrumentAnswers,
+  type InstrumentId,
+  type InstrumentItem,
+} from './types';
+
+function conditionHolds(condition: Condition, items: readonly InstrumentItem[], answers: InstrumentAnswers) {
+  if (condition.kind === 'anyAnswerIn') {
+    return items.some((item) => {
+      const answer = answers[item.id];
+      return answer !== undefined && condition.answers.includes(answer);
+    });
+  }
+  let total = 0;
+  for (const item of items) {
+    const answer = answers[item.id];
+    if (typeof answer === 'number') total += answer;
+  }
+  return total >= condition.atLeast;
+}
+
+/**
+ * The items a respondent must be shown and answer, given the answers so far. The survey screen
+ * calls it after every answer; the server calls it on submission, so both follow one rule.
+ */
+export function itemsToAsk(
+  instrumentId: InstrumentId,
+  answers: InstrumentAnswers,
+): readonly InstrumentItem[] {
+  const instrument = INSTRUMENTS[instrumentId];
+  const condition = instrument.askConditionalItemsWhen;
+  if (condition && conditionHolds(condition, instrument.items, answers)) return allItems(instrument);
+  return instrument.items;
+}
+
+export const ANSWER_PROBLEM_CODES = [
+  'MISSING',
+  'NOT_A_CHOICE',
+  'NOT_DECLINABLE',
+  'NOT_ASKED',
+  'UNKNOWN_ITEM',
+] as const;
+export type AnswerProblemCode = (typeof ANSWER_PROBLEM_CODES)[number];
+
+export interface AnswerProblem {
+  readonly itemId: string;
+  readonly code: AnswerProblemCode;
+  readonly message: string;
+}
+
+function problem(instrument: Instrument, itemId: string, code: AnswerProblemCode): AnswerProblem {
+  const item = allItems(instrument).find((candidate) => candidate.id === itemId);
+  const question = item ? `question ${item.number}` : `"${itemId}"`;
+  const messages: Record<AnswerProblemCode, string> = {
+    MISSING: `${instrument.name}: ${question} needs an answer.`,
+    NOT_A_CHOICE: `${instrument.name}: the answer to ${question} is not one of its choices.`,
+    NOT_DECLINABLE: `${instrument.name}: ${question} cannot be declined.`,
+    NOT_ASKED: `${instrument.name}: ${question} was not asked, given the earlier answers.`,
+    UNKNOWN_ITEM: `${instrument.name}: ${question} is not one of its questions.`,
+  };
+  return { itemId, code, message: messages[code] };
+}
+
+/**
+ * What stops a set of answers from being scored: required items left out, answers off the
+ * scale, refusals of items that cannot be declined, and answers to items that were not asked
+ * (a stale answer from before an earlier one changed would otherwise be scored). Empty means
+ * the answers are complete and can be scored.
+ */
+export function findAnswerProblems(instrumentId: InstrumentId, answers: InstrumentAnswers): AnswerProblem[] {
+  const instrument = INSTRUMENTS[instrumentId];
+  const asked = itemsToAsk(instrumentId, answers);
+  const askedIds = new Set(asked.map((item) => item.id));
+  const knownIds = new Set(allItems(instrument).map((item) => item.id));
+  const choices = new Set(instrument.scale.map((option) => option.value));
+  const problems: AnswerProblem[] = [];
+
+  for (const item of asked) {
+    const answer = answers[item.id];
+    if (answer === undefined) problems.push(problem(instrument, item.id, 'MISSING'));
+    else if (answer === DECLINED) {
+      if (!item.declinable) problems.push(problem(instrument, item.id, 'NOT_DECLINABLE'));
+    } else if (!choices.has(answer)) problems.push(problem(instrument, item.id, 'NOT_A_CHOICE'));
+  }
+  for (const itemId of Object.keys(answers)) {
+    if (!knownIds.has(itemId)) problems.push(problem(instrument, itemId, 'UNKNOWN_ITEM'));
+    else if (!askedIds.has(itemId)) problems.push(problem(instrument, itemId, 'NOT_ASKED'));
+  }
+  return problems;
+}
+
+/** One sentence for a 4xx reply that lists every problem, so the respondent can fix them at once. */
+export function describeAnswerProblems(problems: readonly AnswerProblem[]): string {
+  return problems.map((entry) => entry.message).join(' ');
+}

@@ -1,0 +1,23 @@
+/** The validated screening instruments (design section 13), for the survey screen and the server. */
+
+export { CLINICALLY_SIGNIFICANT_CHANGE, type ScoreChange, scoreChange } from './change';
+export { type AnswerProblem, describeAnswerProblems, findAnswerProblems, itemsToAsk } from './conditional';
+export {
+  type CombinedFollowUp,
+  combinedFollowUp,
+  type FollowUp,
+  followUpFor,
+  INSTRUMENT_THRESHOLDS,
+  SCREENING_DISCLAIMER,
+} from './follow-up';
+export { allItems, INSTRUMENTS } from './registry';
+export { IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
+export {
+  DECLINED,
+  INSTRUMENT_IDS,
+  type Instrument,
+  type InstrumentAnswers,
+  type InstrumentId,
+  type InstrumentItem,
+  type ItemAnswer,
+} from './types';
