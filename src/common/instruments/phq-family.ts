@@ -11,9 +11,12 @@ import type { ResponseOption } from './types';
  *
  * SOURCE NOTES
  * - The forms' footer reads "No permission required to reproduce, translate, display or
- *   distribute." The phqscreeners.com site words the same grant as "no permission is required
- *   to reproduce, translate, display or distribute"; the licence line below keeps the forms'
- *   footer, which is what travels with the instrument.
+ *   distribute." (three copies agree). A wording with "is" ("no permission is required to
+ *   reproduce, translate, display or distribute") is attributed to phqscreeners.com but could
+ *   not be found in any stored copy of the site, so the forms' footer, which travels with the
+ *   instrument, is the licence line.
+ * - One PHQ-2 copy (Hindawi, table citing Pfizer) adds "PHQ2 Copyright © Pfizer Inc. All rights
+ *   are reserved."; the PHQ-9 and GAD-7 forms do not print it.
  * - The LOINC/FHIR copy prefixes "Copyright © Pfizer Inc. All rights reserved."; the printed
  *   forms do not, so it is left out.
  * - Paper-only directions ("(Use "✔" to indicate your answer)", "FOR OFFICE CODING") are left out

@@ -4,8 +4,11 @@ import type { Instrument, InstrumentItem } from './types';
 /*
  * PHQ-9. Source: Pfizer Inc., PHQ-9 form, https://www.phqscreeners.com/ (see phq-family.ts for
  * the cross-checked copies). Bands: Kroenke, Spitzer & Williams (2001), "PHQ-9 scores of 5, 10,
- * 15, and 20 represented mild, moderate, moderately severe, and severe depression", with 0-4 as
- * minimal (PHQ instruction manual).
+ * 15, and 20 represented mild, moderate, moderately severe, and severe depression" (as quoted at
+ * https://mindsanctuary.net/surveys/PHQ-9), with 0-4 as minimal (scoring guides such as
+ * https://www.calcipedia.org/calculators/phq-9-calculator: "0–4 = minimal"). Band names add
+ * "depression" as the Pfizer scoring box does ("Moderately severe depression"), lower-cased to
+ * match the paper's wording.
  *
  * SOURCE NOTES
  * - Item 6 and item 8 use an em dash ("yourself — or", "opposite — being") on the Pfizer form;
