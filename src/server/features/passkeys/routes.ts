@@ -19,6 +19,7 @@ import {
   type RelyingParty,
   registerPasskey,
   registrationOptions,
+  requireStaffAccount,
 } from './service';
 
 const errors = {
@@ -57,12 +58,14 @@ export function relyingPartyOf(config: Pick<Config, 'port' | 'web'>): RelyingPar
 export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
-  const signedIn = async (request: FastifyRequest) => {
-    requireSession(request);
-  };
+
   const sessionOf = (request: FastifyRequest) => {
     requireSession(request);
     return request.session as Session;
+  };
+  // Before body validation: a visitor or a student learns nothing from a 400.
+  const signedIn = async (request: FastifyRequest) => {
+    requireStaffAccount(sessionOf(request));
   };
 
   const rp = relyingPartyOf(config);

@@ -236,7 +236,11 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         querystring: CallbackQuery,
         response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
-      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
+      // The code and state work once, but until the callback has used them they sign someone in.
+      config: {
+        secretParams: ['code', 'state'],
+        rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 },
+      },
     },
     async (request, reply) => {
       const browserToken = readHostCookie(request, BINDING_COOKIE);

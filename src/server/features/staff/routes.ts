@@ -178,7 +178,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
 /** The invitation link: whoever holds it may see who it is for and choose the password, once. */
 const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  const limit = { rateLimit: { max: ACCEPTS_PER_HOUR, timeWindow: HOUR } };
+  const limit = { secretParams: ['token'], rateLimit: { max: ACCEPTS_PER_HOUR, timeWindow: HOUR } };
 
   app.get(
     '/api/staff/invite/:token/',
