@@ -22,6 +22,7 @@ import {
   newSignInChecks,
   type ProvenIdentity,
 } from './provider';
+import type { ProviderNetworkPolicy } from './provider-network';
 import * as queries from './queries';
 import { readInstitutionSso, storedDomains } from './settings';
 
@@ -96,6 +97,7 @@ export async function discoverSso(db: Kysely<Database>, email: string) {
 export async function startSsoSignIn(options: {
   db: Kysely<Database>;
   sealKey: Buffer;
+  network: ProviderNetworkPolicy;
   institutionId: number;
   /** Already checked to stay on this site. */
   next: string | null;
@@ -106,7 +108,7 @@ export async function startSsoSignIn(options: {
   const { db, institutionId } = options;
   const sso = await readInstitutionSso(db, institutionId, options.sealKey);
   if (!sso) throw new SsoNotSetUp();
-  const config = await providerConfig(sso.client);
+  const config = await providerConfig(sso.client, options.network);
   const checks = newSignInChecks();
   const at = now();
   await queries.deleteExpiredAttempts(db, at);
@@ -123,11 +125,20 @@ export async function startSsoSignIn(options: {
   return authorizationUrl(config, { redirectUri: options.redirectUri, checks });
 }
 
-async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
+/**
+ * The provider's configuration, or one failure for every way of not getting it: nothing answers,
+ * a closed port, an address the server does not call, a document that is not a provider's. Told
+ * apart, they would let whoever sets the issuer map hosts and ports the server can reach; the
+ * server log keeps the detail.
+ */
+async function providerConfig(
+  client: Parameters<typeof discoverProvider>[0],
+  network: ProviderNetworkPolicy,
+) {
   try {
-    return await discoverProvider(client);
+    return await discoverProvider(client, network);
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', summarise(error));
+    throw new SsoFailure('unreachable', summarise(error));
   }
 }
 
@@ -146,6 +157,7 @@ type SsoCompleted =
 interface SsoCallback {
   db: Kysely<Database>;
   sealKey: Buffer;
+  network: ProviderNetworkPolicy;
   callbackUrl: URL;
   state: string | undefined;
   /** The binding cookie's value, when the browser has one. */
@@ -234,7 +246,7 @@ async function signInWithAttempt(
   const { db } = options;
   const sso = await readInstitutionSso(db, attempt.institution_id, options.sealKey);
   if (!sso) throw new SsoFailure('failed');
-  const config = await providerConfig(sso.client);
+  const config = await providerConfig(sso.client, options.network);
   let identity: ProvenIdentity;
   try {
     identity = await exchangeCode(config, options.callbackUrl, {
