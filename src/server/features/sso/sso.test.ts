@@ -3,7 +3,7 @@ import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import {
   CLIENT_SECRET,
   CLIENTS,
@@ -638,6 +638,93 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     const uncounted = new TestAgent(ctx.app);
     await signIn(uncounted, cast.adminA.email);
     expect((await uncounted.get('/api/user/')).body).toMatchObject({ second_factor: 'verify' });
+  });
+
+  it("links a staff member on the one sign-in an admin allowed, and still asks for the app's second factor", async () => {
+    const counsellor = await makeUser(ctx.db.kysely, {
+      email: 'casey@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+      name: 'Casey North',
+    });
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    // Not linked, not allowed: the provider's word on the address alone signs no staff in.
+    expect((await signIn(new TestAgent(ctx.app), counsellor.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+
+    const allowed = await admin.post<{ expires_at: string }>(`/api/staff/${counsellor.id}/sso-link/`);
+    expect(allowed.status).toBe(200);
+    const grant = await ctx.db.kysely.selectFrom('sso_link_grants').selectAll().executeTakeFirstOrThrow();
+    expect(Number(grant.expires_at) - Number(grant.granted_at)).toBe(24 * 60 * 60 * 1000);
+    expect(new Date(Number(grant.expires_at)).toISOString()).toBe(allowed.body.expires_at);
+    const team = await admin.get<{
+      members: { id: number; sso_linked: boolean; sso_link_allowed_until: string | null }[];
+    }>('/api/staff/');
+    expect(team.body.members.find((member) => member.id === counsellor.id)).toMatchObject({
+      sso_linked: false,
+      sso_link_allowed_until: allowed.body.expires_at,
+    });
+
+    // Another address's sign-in does not use the member's permission.
+    expect((await signIn(new TestAgent(ctx.app), cast.adminA.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+    const browser = new TestAgent(ctx.app);
+    expect((await signIn(browser, counsellor.email, '/cases/')).answer.headers.location).toBe('/cases/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({
+      email: counsellor.email,
+      second_factor: 'enrol',
+    });
+    expect(
+      await ctx.db.kysely.selectFrom('sso_identities').select(['user_id', 'linked_by']).execute(),
+    ).toEqual([{ user_id: counsellor.id, linked_by: 'admin_grant' }]);
+    expect(await ctx.db.kysely.selectFrom('sso_link_grants').selectAll().execute()).toEqual([]);
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id'])
+      .where('action', 'in', ['staff.sso_link.allow', 'sso.link'])
+      .orderBy('id')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'staff.sso_link.allow', actor_user_id: cast.adminA.id },
+      { action: 'sso.link', actor_user_id: counsellor.id },
+    ]);
+    // Used once: linked now, there is nothing more to allow.
+    expectError(await admin.post(`/api/staff/${counsellor.id}/sso-link/`), 409, 'CONFLICT');
+    expect(
+      (await admin.get<{ members: { id: number; sso_linked: boolean }[] }>('/api/staff/')).body.members,
+    ).toContainEqual(
+      expect.objectContaining({ id: counsellor.id, sso_linked: true, sso_link_allowed_until: null }),
+    );
+  });
+
+  it('lets a permission lapse after 24 hours, and allows only members of the institution', async () => {
+    const viewer = await makeUser(ctx.db.kysely, {
+      email: 'vic@north.edu',
+      role: 'viewer',
+      institutionId: cast.a.id,
+    });
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    expect((await admin.post(`/api/staff/${viewer.id}/sso-link/`)).status).toBe(200);
+    // A day later (the permission's clock is the database row's: moved back a day here).
+    await ctx.db.kysely
+      .updateTable('sso_link_grants')
+      .set((eb) => ({ expires_at: eb('expires_at', '-', 24 * 60 * 60 * 1000) }))
+      .execute();
+    expect((await signIn(new TestAgent(ctx.app), viewer.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+    expect(await ctx.db.kysely.selectFrom('sso_identities').selectAll().execute()).toEqual([]);
+
+    expectError(await admin.post(`/api/staff/${cast.studentA.id}/sso-link/`), 404, 'NOT_FOUND');
+    expectError(await admin.post(`/api/staff/${cast.adminB.id}/sso-link/`), 404, 'NOT_FOUND');
+    const adminB = new TestAgent(ctx.app);
+    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    // South has no single sign-on: nothing to link with.
+    expectError(await adminB.post(`/api/staff/${cast.adminB.id}/sso-link/`), 409, 'CONFLICT');
   });
 
   it('refuses an ID token whose signature is not one of the provider keys', async () => {
