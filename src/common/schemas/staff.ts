@@ -42,6 +42,8 @@ export type PendingInvitation = z.infer<typeof PendingInvitation>;
 export const TeamResponse = z.object({
   success: z.literal(true),
   members: z.array(TeamMember),
+  /** Whether the institution has single sign-on set up: only then is there anything to link. */
+  single_sign_on: z.boolean(),
   invitations: z.array(PendingInvitation),
 });
 export type TeamResponse = z.infer<typeof TeamResponse>;

@@ -662,6 +662,7 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     const team = await admin.get<{
       members: { id: number; sso_linked: boolean; sso_link_allowed_until: string | null }[];
     }>('/api/staff/');
+    expect(team.body).toMatchObject({ single_sign_on: true });
     expect(team.body.members.find((member) => member.id === counsellor.id)).toMatchObject({
       sso_linked: false,
       sso_link_allowed_until: allowed.body.expires_at,
@@ -723,8 +724,9 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     expectError(await admin.post(`/api/staff/${cast.adminB.id}/sso-link/`), 404, 'NOT_FOUND');
     const adminB = new TestAgent(ctx.app);
     await adminB.login(cast.adminB.email, TEST_PASSWORD);
-    // South has no single sign-on: nothing to link with.
+    // South has no single sign-on: nothing to link with, and its Team screen offers none.
     expectError(await adminB.post(`/api/staff/${cast.adminB.id}/sso-link/`), 409, 'CONFLICT');
+    expect((await adminB.get('/api/staff/')).body).toMatchObject({ single_sign_on: false });
   });
 
   it('refuses an ID token whose signature is not one of the provider keys', async () => {

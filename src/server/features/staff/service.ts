@@ -113,8 +113,10 @@ export async function listTeam(options: { db: Executor; institutionId: number })
   const ids = members.map((member) => member.id);
   const linked = await ssoQueries.linkedUserIds(options.db, ids);
   const allowed = await ssoQueries.linkGrantsOf(options.db, ids, at);
+  const sso = await ssoQueries.ssoSettingsRow(options.db, options.institutionId);
   return {
     success: true,
+    single_sign_on: sso !== undefined,
     members: members.map((member) => {
       const until = allowed.get(member.id);
       return {

@@ -82,6 +82,7 @@ function Team() {
         <>
           <Members
             members={team.data.members}
+            singleSignOn={team.data.single_sign_on}
             myEmail={me?.email ?? null}
             onRole={(member, role) => change.mutate(() => changeRole(member.id, role))}
             onAllowSsoLink={(member) => change.mutate(() => allowSsoLink(member.id))}
@@ -207,8 +208,11 @@ function Members({
   onRemove,
   onAllowSsoLink,
   onLinkOwnSso,
+  singleSignOn,
 }: {
   members: readonly TeamMember[];
+  /** The institution has single sign-on: members may link it. */
+  singleSignOn: boolean;
   myEmail: string | null;
   onRole: (member: TeamMember, role: StaffRoleName) => void;
   onRemove: (member: TeamMember) => void;
@@ -242,7 +246,7 @@ function Members({
               >
                 <RoleOptions />
               </select>
-              {member.sso_linked ? null : member.email === myEmail ? (
+              {!singleSignOn || member.sso_linked ? null : member.email === myEmail ? (
                 <Button variant="secondary" size="small" onClick={onLinkOwnSso}>
                   Link single sign-on
                 </Button>
