@@ -77,6 +77,9 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
   LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
+  NODE_ENV: z.string().optional(),
+  // Development only: a single sign-on provider on this machine, over plain http.
+  SSO_ALLOW_INSECURE_ISSUER: flag.optional(),
 });
 
 export type DatabaseTarget =
@@ -211,6 +214,14 @@ export interface Config {
   logLevel: z.infer<typeof Environment>['LOG_LEVEL'];
   limits: Limits;
   mail: MailConfig;
+  sso: {
+    /**
+     * Development only (SSO_ALLOW_INSECURE_ISSUER, never with NODE_ENV=production): a provider on
+     * this machine, over plain http. Otherwise the server calls providers over https, at public
+     * addresses only.
+     */
+    allowLoopbackIssuer: boolean;
+  };
   /** Values the web app needs; the server hands them to it inside the page shell. */
   web: {
     brandName: string;
@@ -245,6 +256,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     throw new Error(`Invalid configuration:\n  ${problems.join('\n  ')}`);
   }
   const e = parsed.data;
+  if (e.SSO_ALLOW_INSECURE_ISSUER && e.NODE_ENV === 'production')
+    throw new Error(
+      'Invalid configuration:\n  SSO_ALLOW_INSECURE_ISSUER: is for development only, not with NODE_ENV=production',
+    );
   const database = databaseTarget(e.DATABASE_URL, e.DATA_DIR, e.DATABASE_POOL_SIZE, {
     statementMs: e.DATABASE_STATEMENT_TIMEOUT_MS,
     lockMs: e.DATABASE_LOCK_TIMEOUT_MS,
@@ -274,6 +289,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpConnections: e.SMTP_CONNECTIONS,
       from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
     },
+    sso: { allowLoopbackIssuer: e.SSO_ALLOW_INSECURE_ISSUER === true },
     web: {
       brandName: e.BRAND_NAME,
       demoVideoUrl: e.DEMO_VIDEO_URL,

@@ -29,6 +29,7 @@ describe('loadConfig', () => {
         analyticsScriptUrl: null,
         publicUrl: null,
       },
+      sso: { allowLoopbackIssuer: false },
     });
   });
 
@@ -226,5 +227,17 @@ describe('loadConfig', () => {
     ['no', false],
   ])('reads SEED_DEMO=%s as %s', (value, expected) => {
     expect(loadConfig({ SEED_DEMO: value }).seedDemo).toBe(expected);
+  });
+
+  it('lets single sign-on call a provider on this machine only in development, when asked', () => {
+    expect(loadConfig({}).sso.allowLoopbackIssuer).toBe(false);
+    expect(loadConfig({ NODE_ENV: 'development' }).sso.allowLoopbackIssuer).toBe(false);
+    expect(loadConfig({ SSO_ALLOW_INSECURE_ISSUER: '1' }).sso.allowLoopbackIssuer).toBe(true);
+    expect(() => loadConfig({ NODE_ENV: 'production', SSO_ALLOW_INSECURE_ISSUER: '1' })).toThrow(
+      'SSO_ALLOW_INSECURE_ISSUER: is for development only',
+    );
+    expect(
+      loadConfig({ NODE_ENV: 'production', SSO_ALLOW_INSECURE_ISSUER: '0' }).sso.allowLoopbackIssuer,
+    ).toBe(false);
   });
 });

@@ -118,6 +118,8 @@ export default async function globalSetup(config: FullConfig) {
       LOG_LEVEL: 'warn',
       SMTP_URL: smtp.url,
       MAIL_FROM: 'Wellspring Health <no-reply@wellspring.test>',
+      // The single sign-on specs' provider listens on this machine over plain http.
+      SSO_ALLOW_INSECURE_ISSUER: '1',
     },
   });
   fs.closeSync(log);

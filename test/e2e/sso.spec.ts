@@ -12,6 +12,7 @@ import { apiOf } from './admin-support';
 import {
   baseUrl,
   completeSecondFactorOnScreen,
+  createAdmin,
   createInstitutionWithAdmin,
   createStudent,
   expect,
@@ -177,6 +178,30 @@ test.describe('single sign-on', () => {
     await expect(page).toHaveURL('/admin/settings/');
     await expect(page.getByRole('heading', { level: 1, name: 'Institution settings' })).toBeVisible();
     expect((await currentUser(page)).body).toMatchObject({ email: institution.admin.email, role: 'admin' });
+  });
+
+  test("an admin allows a colleague's next sign-in with the institution to link, from the Team screen", async ({
+    page,
+    browser,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    const colleague = await createAdmin(institution.name, institution.domain);
+    await setUpSso(browser, institution);
+    await signIn(page, institution.admin);
+    await page.goto('/admin/team/');
+    // The admin's own row offers the self-link; a colleague's, the permission.
+    await expect(page.getByRole('button', { name: 'Link single sign-on' })).toBeVisible();
+    await page.getByRole('button', { name: `Allow single sign-on link for ${colleague.name}` }).click();
+    await expect(page.getByText(`${colleague.name}'s next sign-in with single sign-on`)).toBeVisible();
+    await expect(page.getByText('Their next single sign-on links it, until')).toBeVisible();
+
+    await page.context().clearCookies();
+    await startSignIn(page, institution, colleague.email, '/login/?next=/admin/team/');
+    await signInAtProvider(page, colleague.email);
+    await completeSecondFactorOnScreen(page, colleague);
+    await expect(page).toHaveURL('/admin/team/');
+    expect((await currentUser(page)).body).toMatchObject({ email: colleague.email, role: 'admin' });
+    await expect(page.getByText('Signs in with single sign-on')).toBeVisible();
   });
 
   test('a token meant for another application is refused', async ({ page, browser }) => {

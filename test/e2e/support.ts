@@ -90,6 +90,11 @@ const execFileAsync = promisify(execFile);
 
 /** Runs `npm run manage -- <args>` against this run's database and returns its output. */
 export async function runCli(...args: string[]): Promise<string> {
+  return runCliWith({}, ...args);
+}
+
+/** runCli with more environment, e.g. ADMIN_PASSWORD: the CLI takes no password among its arguments. */
+async function runCliWith(env: Record<string, string>, ...args: string[]): Promise<string> {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`.');
   const { stdout } = await execFileAsync(
@@ -97,7 +102,7 @@ export async function runCli(...args: string[]): Promise<string> {
     ['--import', 'tsx', 'src/server/cli.ts', ...args],
     {
       cwd: REPO_ROOT,
-      env: { ...process.env, DATA_DIR: dataDir, DATABASE_URL: '' },
+      env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: '' },
     },
   );
   return stdout;
@@ -115,15 +120,14 @@ function newAccount(prefix: string, label: string, domain: string): Account {
 
 /** Creates a staff account with the CLI: `command`, its own `options`, then the account's details. */
 async function createStaffAccount(account: Account, command: string, ...options: string[]): Promise<Account> {
-  await runCli(
+  await runCliWith(
+    { ADMIN_PASSWORD: account.password },
     command,
     ...options,
     '--email',
     account.email,
     '--name',
     account.name,
-    '--password',
-    account.password,
   );
   return account;
 }

@@ -206,11 +206,16 @@ interface CliResult {
   stderr: string;
 }
 
-function manage(dataDir: string, args: string[]): Promise<CliResult> {
+/** Runs the CLI; a new account's password goes in ADMIN_PASSWORD, never among the arguments. */
+function manage(dataDir: string, args: string[], password?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
     const child = spawn('npx', ['tsx', 'src/server/cli.ts', ...args], {
       cwd: ROOT,
-      env: cleanEnv({ DATA_DIR: dataDir, LOG_LEVEL: 'silent' }),
+      env: cleanEnv({
+        DATA_DIR: dataDir,
+        LOG_LEVEL: 'silent',
+        ...(password === undefined ? {} : { ADMIN_PASSWORD: password }),
+      }),
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     started.push(child);
@@ -273,29 +278,27 @@ describe('npm run manage', () => {
       expect(institution.stdout).toContain('Created institution "East Institute"');
       expect(institution.stdout).toContain('east.edu, mail.east.edu');
 
-      const admin = await manage(dataDir, [
-        'create-admin',
-        '--institution',
-        'east institute',
-        '--email',
-        'Dean@East.edu',
-        '--name',
-        'Dana Dean',
-        '--password',
+      const admin = await manage(
+        dataDir,
+        [
+          'create-admin',
+          '--institution',
+          'east institute',
+          '--email',
+          'Dean@East.edu',
+          '--name',
+          'Dana Dean',
+        ],
         'a-sturdy-admin-passphrase',
-      ]);
+      );
       expect(admin).toMatchObject({ code: 0 });
       expect(admin.stdout).toContain('Created institution admin dean@east.edu');
 
-      const superuser = await manage(dataDir, [
-        'create-superuser',
-        '--email',
-        'ops@vendor.example',
-        '--name',
-        'Ops',
-        '--password',
+      const superuser = await manage(
+        dataDir,
+        ['create-superuser', '--email', 'ops@vendor.example', '--name', 'Ops'],
         'a-sturdy-ops-passphrase',
-      ]);
+      );
       expect(superuser).toMatchObject({ code: 0 });
       expect(superuser.stdout).toContain('Created superuser ops@vendor.example');
 
@@ -333,43 +336,39 @@ describe('npm run manage', () => {
     async () => {
       const dataDir = await migratedDataDir();
       dataDirs.push(dataDir);
-      const cases: Array<[string[], string]> = [
+      const cases: Array<[string[], string, string?]> = [
         [['frobnicate'], 'Error: Unknown command "frobnicate"'],
-        [['create-admin', '--email', 'a@west.edu'], 'Error: Missing --name, --password, --institution'],
+        [['create-admin', '--email', 'a@west.edu'], 'Error: Missing --name, --institution'],
         [
           ['create-institution', '--nmae', 'West College', '--domains', 'west.edu'],
           "Unknown option '--nmae'",
         ],
         [
-          [
-            'create-superuser',
-            '--email',
-            'not-an-email',
-            '--name',
-            'Ops',
-            '--password',
-            'a-sturdy-ops-passphrase',
-          ],
+          ['create-superuser', '--email', 'not-an-email', '--name', 'Ops'],
           'Error: "not-an-email" is not a valid email address',
+          'a-sturdy-ops-passphrase',
+        ],
+        [
+          ['create-admin', '--institution', 'Nowhere', '--email', 'a@west.edu', '--name', 'A'],
+          'Error: Password must be at least 8 characters',
+          'short',
         ],
         [
           [
-            'create-admin',
-            '--institution',
-            'Nowhere',
+            'create-superuser',
             '--email',
-            'a@west.edu',
+            'ops@west.edu',
             '--name',
-            'A',
+            'Ops',
             '--password',
-            'short',
+            'a-sturdy-passphrase',
           ],
-          'Error: Password must be at least 8 characters',
+          'Error: --password is not accepted',
         ],
       ];
-      const results = await Promise.all(cases.map(([args]) => manage(dataDir, args)));
+      const results = await Promise.all(cases.map(([args, , password]) => manage(dataDir, args, password)));
       results.forEach((result, index) => {
-        const [args, message] = cases[index] as [string[], string];
+        const [args, message] = cases[index] as [string[], string, string?];
         expect(result.code, args.join(' ')).toBe(2);
         expect(result.stderr, args.join(' ')).toContain(message);
         expect(result.stderr, args.join(' ')).toContain('Usage: npm run manage -- <command> [options]');

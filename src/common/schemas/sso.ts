@@ -8,7 +8,10 @@ import { Email } from './common';
 
 const MAX_SSO_DOMAINS = 20;
 
-/** Loopback hosts, where plain http is allowed (a provider on the same machine, in development). */
+/**
+ * Loopback hosts, where plain http may be allowed (a provider on the same machine, in development);
+ * the server allows it only when so configured (SSO_ALLOW_INSECURE_ISSUER).
+ */
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', 'localhost', '[::1]']);
 
 /** Why an issuer address cannot be used, or null: https, or http on a loopback address only. */

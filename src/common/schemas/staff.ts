@@ -18,6 +18,15 @@ export const StaffMember = z.object({
 });
 export type StaffMember = z.infer<typeof StaffMember>;
 
+/** A member as the team list shows them: with how they stand with single sign-on. */
+export const TeamMember = z.extend(StaffMember, {
+  /** An identity of the institution's provider is linked: they may sign in with it. */
+  sso_linked: z.boolean(),
+  /** ISO 8601: until when their next single sign-on may link (an admin allowed it), or null. */
+  sso_link_allowed_until: z.nullable(z.string()),
+});
+export type TeamMember = z.infer<typeof TeamMember>;
+
 export const PendingInvitation = z.object({
   id: z.number().check(z.int()),
   name: z.string(),
@@ -32,7 +41,9 @@ export type PendingInvitation = z.infer<typeof PendingInvitation>;
 
 export const TeamResponse = z.object({
   success: z.literal(true),
-  members: z.array(StaffMember),
+  members: z.array(TeamMember),
+  /** Whether the institution has single sign-on set up: only then is there anything to link. */
+  single_sign_on: z.boolean(),
   invitations: z.array(PendingInvitation),
 });
 export type TeamResponse = z.infer<typeof TeamResponse>;
@@ -89,3 +100,11 @@ export type AcceptInvitationRequest = z.infer<typeof AcceptInvitationRequest>;
 
 /** Invitation tokens are 43 characters of base64url; anything else is not one. */
 export const InvitationToken = z.string().check(z.regex(/^[A-Za-z0-9_-]{20,100}$/, 'Invitation not found'));
+
+export const SsoLinkAllowedResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  /** ISO 8601: the permission is good once, until then. */
+  expires_at: z.string(),
+});
+export type SsoLinkAllowedResponse = z.infer<typeof SsoLinkAllowedResponse>;

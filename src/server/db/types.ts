@@ -77,8 +77,19 @@ export interface SsoSettingsTable {
   updated_at: Millis;
 }
 
-/** How a linked identity came to be linked. */
-export type SsoLinkedBy = 'address' | 'session';
+/**
+ * How a linked identity came to be linked: a verified address (students), the account's own
+ * signed-in browser, or a staff member's sign-in an admin allowed to link (sso_link_grants).
+ */
+export type SsoLinkedBy = 'address' | 'session' | 'admin_grant';
+
+/** An admin's permission for a staff member's next single sign-on to link their identity: once, for a day. */
+export interface SsoLinkGrantsTable {
+  user_id: number;
+  granted_by: number | null;
+  granted_at: Millis;
+  expires_at: Millis;
+}
 
 /** A provider's identity (issuer and subject) linked to one account. */
 export interface SsoIdentitiesTable {
@@ -489,6 +500,7 @@ export interface Database {
   sso_settings: SsoSettingsTable;
   sso_attempts: SsoAttemptsTable;
   sso_identities: SsoIdentitiesTable;
+  sso_link_grants: SsoLinkGrantsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */

@@ -5,14 +5,24 @@ import { createTestDatabase, type TestDatabase } from '../../../test/helpers/dat
 import { redactUrl } from './logging';
 
 describe('redactUrl', () => {
-  it('replaces link and invitation tokens and keeps the rest of the address', () => {
-    expect(redactUrl('/survey/link/abc123def')).toBe('/survey/link/[redacted]');
-    expect(redactUrl('/api/survey/link/abc123def/?x=1')).toBe('/api/survey/link/[redacted]/?x=1');
-    expect(redactUrl('/survey/invite/tok_EN-1#top')).toBe('/survey/invite/[redacted]#top');
-    expect(redactUrl('/api/survey/LINK/abc%2F123/')).toBe('/api/survey/LINK/[redacted]/');
-    expect(redactUrl('/dashboard/?q=1')).toBe('/dashboard/?q=1');
-    expect(redactUrl('/api/sso/callback/?code=abc-123&state=xyz&iss=http%3A%2F%2Fidp')).toBe(
-      '/api/sso/callback/?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp',
+  it("replaces the values of the route's secret parameters and keeps the rest of the address", () => {
+    const link = '/api/get-user-survey-questions/:hashLink/';
+    expect(redactUrl('/api/get-user-survey-questions/abc123def/?x=1', link, ['hashLink'])).toBe(
+      '/api/get-user-survey-questions/[redacted]/?x=1',
+    );
+    expect(redactUrl('/survey/invite/tok_EN-1', '/survey/invite/:token', ['token'])).toBe(
+      '/survey/invite/[redacted]',
+    );
+    expect(redactUrl('/api/cases/12/', '/api/cases/:id/', [])).toBe('/api/cases/12/');
+    expect(redactUrl('/files/a/b/c', '/files/*', ['*'])).toBe('/files/[redacted]');
+    expect(
+      redactUrl('/api/sso/callback/?code=abc-123&state=xyz&iss=http%3A%2F%2Fidp', '/api/sso/callback/', [
+        'code',
+        'state',
+      ]),
+    ).toBe('/api/sso/callback/?code=[redacted]&state=[redacted]&iss=http%3A%2F%2Fidp');
+    expect(redactUrl('/api/sso/callback/?%63ode=abc', '/api/sso/callback/', ['code'])).toBe(
+      '/api/sso/callback/?%63ode=[redacted]',
     );
   });
 });
@@ -21,7 +31,7 @@ describe('request logs', () => {
   let database: TestDatabase | undefined;
   afterEach(async () => database?.drop());
 
-  it('never hold a shared-link token', async () => {
+  it('never hold a link token, an invitation token or a sign-in code', async () => {
     database = await createTestDatabase('sqlite');
     const stream = new PassThrough();
     let logged = '';
@@ -30,12 +40,21 @@ describe('request logs', () => {
     });
     const app = await buildTestApp(database.db, { logLevel: 'info' }, { logStream: stream });
     const token = 'f3a9c2secrettoken0e1d';
-    await app.inject({ url: `/api/survey/link/${token}/` });
-    await app.inject({ url: `/survey/link/${token}` });
-    await app.inject({ url: `/survey/invite/${token}` });
+    const urls = [
+      `/api/get-user-survey-questions/${token}/`,
+      `/api/survey/invite/${token}/`,
+      `/api/staff/invite/${token}/`,
+      `/survey/link/${token}`,
+      `/survey/invite/${token}/`,
+      `/staff/invite/${token}`,
+      `/api/sso/callback/?code=${token}&state=${token}`,
+    ];
+    for (const url of urls) await app.inject({ url });
     await app.close();
-    expect(logged).toContain('/survey/link/[redacted]');
-    expect(logged).toContain('incoming request');
+    expect(logged).toContain('/api/get-user-survey-questions/[redacted]/');
+    expect(logged).toContain('/survey/invite/[redacted]/');
+    expect(logged).toContain('code=[redacted]&state=[redacted]');
+    expect(logged.match(/incoming request/g)).toHaveLength(urls.length);
     expect(logged).not.toContain(token);
   });
 });

@@ -388,6 +388,10 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: `/api/staff/${inst(context).colleagueId}/second-factor/reset/`,
   }),
+  'POST /api/staff/:id/sso-link/': (context) => ({
+    method: 'POST',
+    url: `/api/staff/${inst(context).colleagueId}/sso-link/`,
+  }),
 };
 
 /** A WebAuthn answer in the right outline that no authenticator made, for a passkey no one has. */
@@ -583,6 +587,8 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/staff/': { A: admins(201) },
   'PUT /api/staff/:id/': ownerAdmin(200),
   'DELETE /api/staff/:id/': ownerAdmin(200),
+  // Both institutions of the world have single sign-on; a new permission replaces the last.
+  'POST /api/staff/:id/sso-link/': ownerAdmin(200),
   'POST /api/staff/invitations/:id/resend/': ownerAdmin(200),
   'DELETE /api/staff/invitations/:id/': ownerAdmin(200),
   'GET /api/staff/invite/:token/': { A: everyone(200), B: everyone(200) },
@@ -756,6 +762,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/second-factor/verify/': { actor: 'adminA', target: 'A', control: 409 },
   'POST /api/second-factor/recovery-codes/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/:id/second-factor/reset/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/staff/:id/sso-link/': { actor: 'adminA', target: 'A', control: 200 },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -857,6 +864,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/second-factor/verify/': as('adminA'),
   'POST /api/second-factor/recovery-codes/': as('adminA'),
   'POST /api/staff/:id/second-factor/reset/': as('adminA'),
+  'POST /api/staff/:id/sso-link/': as('adminA'),
 };
 
 /** Routes whose success is not a JSON body (pages, files, streams); their failures still are. */

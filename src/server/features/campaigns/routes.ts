@@ -117,6 +117,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
   app.get(
     '/api/survey/invite/:token/',
     {
+      config: { secretParams: ['token'] },
       schema: {
         tags,
         summary: 'The survey of a personal invitation link, for the student it was sent to',
@@ -137,7 +138,14 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
   app.post(
     '/api/survey/invite/:token/',
     {
-      config: { rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 } },
+      config: {
+        secretParams: ['token'],
+        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+      },
+      preValidation: async (request) => {
+        const { token } = request.params as { token: string };
+        await service.refuseOthersEarly(db.kysely, token, request.session?.user ?? null);
+      },
       schema: {
         tags,
         summary: 'Submit the survey of a personal invitation link',

@@ -243,6 +243,20 @@ function refuseOthers(user: SessionUser | null, invitation: { email: string; acc
     throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
 }
 
+/**
+ * The refusals of a personal link that need no answers: someone signed in who is not the student
+ * it was sent to (staff, another student). Checked before the answers are read, so they learn
+ * nothing from a 400; a link that opens nothing is left to the submission, which says why.
+ */
+export async function refuseOthersEarly(db: Kysely<Database>, token: string, user: SessionUser | null) {
+  if (!user) return;
+  refuseNonStudents(user, true);
+  const invitation = isTokenShaped(token)
+    ? await queries.findInvitation(db, tokenHash(token), { forUpdate: false })
+    : undefined;
+  if (invitation) refuseOthers(user, invitation);
+}
+
 /** The survey a personal link opens, with the name and address of the student it was sent to. */
 export async function getInvitationSurvey(options: {
   db: Kysely<Database>;

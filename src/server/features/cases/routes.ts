@@ -4,7 +4,6 @@ import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import {
   AssignCaseRequest,
-  CASE_WORKER_ROLES,
   CaseDetailResponse,
   CaseListQuery,
   CaseListResponse,
@@ -16,7 +15,7 @@ import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { auditActor } from '../../lib/audit';
-import { requireStaff } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
 import { announceChange } from '../../live';
 import { caseJobKinds } from './jobs';
 import type { CaseWorker } from './service';
@@ -36,6 +35,8 @@ const tags = ['cases'];
 /** Case work and student history (design sections 9 and 12): admins and counsellors. */
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
+  // Every route here is case work: callers who may not do it are refused before a body is validated.
+  const requireCaseWorker = guardRoutes(app, 'cases');
   for (const kind of caseJobKinds({ brandName: config.web.brandName, linkBase: config.mail.linkBase })) {
     app.jobs.handle(kind);
   }
@@ -51,7 +52,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const worker = requireStaff(request, CASE_WORKER_ROLES);
+      const worker = requireCaseWorker(request);
       return service.listCases({
         db: db.kysely,
         worker,
@@ -72,7 +73,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const worker = requireStaff(request, CASE_WORKER_ROLES);
+      const worker = requireCaseWorker(request);
       return service.getCase({
         db: db.kysely,
         worker,
@@ -88,7 +89,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     caseId: number,
     work: (trx: Transaction<Database>, worker: CaseWorker) => Promise<void>,
   ) => {
-    const worker = requireStaff(request, CASE_WORKER_ROLES);
+    const worker = requireCaseWorker(request);
     const actor = auditActor(request, worker);
     return runInTransaction(db.kysely, async (trx, hooks) => {
       await work(trx, worker);
@@ -201,7 +202,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const worker = requireStaff(request, CASE_WORKER_ROLES);
+      const worker = requireCaseWorker(request);
       return service.getStudentHistory({
         db: db.kysely,
         worker,

@@ -1,10 +1,9 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { storedRolesWith } from '../../../common/roles';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { InstitutionSettings, InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import { runInTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
-import { requireStaff } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
 import { getInstitutionSettings, updateInstitutionSettings } from './settings';
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
@@ -13,6 +12,8 @@ const tags = ['institution'];
 /** The institution's follow-up settings (design section 12): admins only. */
 export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
+  // Before the body is read: a caller who may not change the settings learns nothing from a 400.
+  const requireSettingsAdmin = guardRoutes(app, 'settings');
 
   app.get(
     '/api/institution/settings/',
@@ -24,7 +25,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireStaff(request, storedRolesWith('settings'));
+      const admin = requireSettingsAdmin(request);
       return getInstitutionSettings({
         db: db.kysely,
         institutionId: admin.institutionId,
@@ -44,7 +45,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireStaff(request, storedRolesWith('settings'));
+      const admin = requireSettingsAdmin(request);
       return runInTransaction(db.kysely, (trx) =>
         updateInstitutionSettings({
           db: trx,

@@ -3,6 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { relyingPartyOf } from './routes';
 import { ALREADY_SIGNED_IN, NO_PASSKEY, PASSKEY_REFUSED, STAFF_ONLY } from './service';
 
 /**
@@ -118,5 +119,44 @@ describe.each(TEST_DIALECTS)('passkeys on %s', (dialect) => {
       'CONFLICT',
       ALREADY_SIGNED_IN,
     );
+  });
+
+  it('takes the site from the configuration, never from a forged Host or X-Forwarded-Host', async () => {
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const forgedHost = {
+      host: 'evil.example',
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https',
+    };
+    const started = await admin.request<Options>({
+      method: 'POST',
+      url: '/api/passkeys/registration/options/',
+      headers: forgedHost,
+    });
+    expect(started.status).toBe(200);
+    expect(started.body.options.rp).toMatchObject({ id: 'health.north.edu' });
+  });
+});
+
+describe('passkeys without PUBLIC_URL', () => {
+  let ctx: TestContext;
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  it("belong to the server's own address by the name localhost, whatever Host the request names", async () => {
+    ctx = await createTestApp('sqlite', { port: 8123, web: { publicUrl: null } });
+    const visitor = new TestAgent(ctx.app);
+    for (const host of ['evil.example', 'localhost:8123']) {
+      const started = await visitor.request<Options & { options: { rpId?: string } }>({
+        method: 'POST',
+        url: '/api/passkeys/authentication/options/',
+        headers: { host, 'x-forwarded-host': 'evil.example' },
+      });
+      expect(started.status).toBe(200);
+      expect(started.body.options.rpId).toBe('localhost');
+    }
+    expect(relyingPartyOf(ctx.config)).toMatchObject({ id: 'localhost', origin: 'http://localhost:8123' });
   });
 });

@@ -8,6 +8,7 @@ import {
   PasskeyRegistration,
   PasskeySignedIn,
 } from '../../../common/schemas/passkeys';
+import type { Config } from '../../config';
 import { requireSession } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
@@ -18,6 +19,7 @@ import {
   type RelyingParty,
   registerPasskey,
   registrationOptions,
+  requireStaffAccount,
 } from './service';
 
 const errors = {
@@ -39,28 +41,34 @@ function giveSession(
   issueCsrfToken(request, reply, opened.idHash);
 }
 
+/**
+ * The site passkeys belong to, from the configuration alone: PUBLIC_URL, else the server's own
+ * address by the name localhost. Never from the request: its Host (or X-Forwarded-Host) is the
+ * sender's to write, and a forged one would have the server accept a ceremony run for another
+ * site (a look-alike that relays the challenge).
+ */
+export function relyingPartyOf(config: Pick<Config, 'port' | 'web'>): RelyingParty {
+  const origin = config.web.publicUrl
+    ? new URL(config.web.publicUrl).origin
+    : `http://localhost:${config.port}`;
+  return { id: new URL(origin).hostname, origin, name: `${config.web.brandName} Health` };
+}
+
 /** Passkeys for staff: a second factor, or a sign-in of their own (design section 11). */
 export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
-  const signedIn = async (request: FastifyRequest) => {
-    requireSession(request);
-  };
+
   const sessionOf = (request: FastifyRequest) => {
     requireSession(request);
     return request.session as Session;
   };
-
-  /**
-   * The site as the browser sees it: the configured public address, else the address of the
-   * request (the proxies trusted by TRUST_PROXY may set its scheme).
-   */
-  const relyingParty = (request: FastifyRequest): RelyingParty => {
-    const origin = config.web.publicUrl
-      ? new URL(config.web.publicUrl).origin
-      : `${request.protocol}://${request.host}`;
-    return { id: new URL(origin).hostname, origin, name: `${config.web.brandName} Health` };
+  // Before body validation: a visitor or a student learns nothing from a 400.
+  const signedIn = async (request: FastifyRequest) => {
+    requireStaffAccount(sessionOf(request));
   };
+
+  const rp = relyingPartyOf(config);
 
   app.post(
     '/api/passkeys/registration/options/',
@@ -74,7 +82,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const options = await registrationOptions({
         db: db.kysely,
-        rp: relyingParty(request),
+        rp,
         session: sessionOf(request),
       });
       return { success: true as const, options: { ...options } };
@@ -97,7 +105,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       const session = sessionOf(request);
       const stronger = await registerPasskey({
         db: db.kysely,
-        rp: relyingParty(request),
+        rp,
         session,
         response: request.body.credential as unknown as RegistrationResponseJSON,
       });
@@ -123,7 +131,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const options = await authenticationOptions({
         db: db.kysely,
-        rp: relyingParty(request),
+        rp,
         session: request.session ?? null,
       });
       return { success: true as const, options: { ...options } };
@@ -146,7 +154,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const opened = await authenticateWithPasskey({
         db: db.kysely,
-        rp: relyingParty(request),
+        rp,
         session: request.session ?? null,
         response: request.body.credential as unknown as AuthenticationResponseJSON,
       });

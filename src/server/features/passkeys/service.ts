@@ -35,7 +35,7 @@ export const NO_PASSKEY = 'There is no passkey for this account yet.';
 export const STAFF_ONLY = 'Passkeys are for staff accounts.';
 export const ALREADY_SIGNED_IN = 'You are already signed in. Log out first to sign in as someone else.';
 
-function requireStaffAccount(session: Session) {
+export function requireStaffAccount(session: Session) {
   if (!needsSecondFactor(session.user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
 }
 

@@ -18,6 +18,7 @@ import { toCurrentUser } from '../auth/service';
 import {
   confirmTotpEnrolment,
   regenerateRecoveryCodes,
+  requireStaffAccount,
   resetSecondFactor,
   type SecondFactorContext,
   secondFactorStatus,
@@ -59,8 +60,10 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
 ) => {
   const { db, config } = app;
   const { context } = options;
+  // Before body validation: a visitor, or an account with no second factor to prove (a student),
+  // learns nothing from a 400.
   const signedIn = async (request: FastifyRequest) => {
-    requireSession(request);
+    requireStaffAccount(requireSession(request));
   };
   const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
 

@@ -41,7 +41,7 @@ export const ALREADY_SET_UP =
   'An authenticator app is already set up for this account. If you lost it, ask another administrator to reset it.';
 const NOT_SET_UP = 'Set up an authenticator app first.';
 
-function requireStaffAccount(user: SessionUser) {
+export function requireStaffAccount(user: SessionUser) {
   if (!needsSecondFactor(user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
 }
 

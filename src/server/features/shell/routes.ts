@@ -41,6 +41,13 @@ export const SCREEN_ROUTES = {
   '/admin/campaigns/': 'features/campaigns/CampaignsScreen.tsx',
 } as const;
 
+/** The screens whose address carries a credential, and which of its parameters: never logged. */
+const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly string[] } = {
+  '/survey/link/:hashLink/': ['hashLink'],
+  '/survey/invite/:token/': ['token'],
+  '/staff/invite/:token/': ['token'],
+};
+
 const ASSET_BASE = '/react-static/';
 
 /**
@@ -176,8 +183,12 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
         rendered ? pages.rendered(rendered.html, rendered.data) : pages.drawnByBrowser,
       );
     };
-    app.get(route, { schema: { hide: true } }, handler);
-    if (withoutSlash) app.get(withoutSlash, { schema: { hide: true } }, handler);
+    const options = {
+      schema: { hide: true },
+      config: { secretParams: SCREEN_SECRET_PARAMS[route as keyof typeof SCREEN_ROUTES] ?? [] },
+    };
+    app.get(route, options, handler);
+    if (withoutSlash) app.get(withoutSlash, options, handler);
   }
 
   // Unknown pages get the shell too (its router shows "page not found"), with an honest 404.

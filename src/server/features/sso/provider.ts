@@ -1,4 +1,5 @@
 import * as oidc from 'openid-client';
+import { ProviderAddressRefused, type ProviderNetworkPolicy, providerFetch } from './provider-network';
 
 /**
  * The one place that speaks OpenID Connect to an institution's provider (authorization code flow
@@ -34,7 +35,7 @@ const NETWORK_CODES = new Set([
 /** Whether an error (or one it was caused by) is the network failing rather than the provider answering. */
 export function isNetworkFailure(error: unknown): boolean {
   for (let current = error, depth = 0; current && depth < 5; depth++) {
-    if (current instanceof ProviderUnreachable) return true;
+    if (current instanceof ProviderUnreachable || current instanceof ProviderAddressRefused) return true;
     if (typeof current !== 'object') return false;
     const { name, code, message, cause } = current as {
       name?: unknown;
@@ -48,10 +49,6 @@ export function isNetworkFailure(error: unknown): boolean {
     current = cause;
   }
   return false;
-}
-
-function isLoopbackHttp(issuer: URL): boolean {
-  return issuer.protocol === 'http:';
 }
 
 /**
@@ -68,14 +65,24 @@ function secretMethod(server: oidc.ServerMetadata, secret: string | null): oidc.
   return oidc.ClientSecretPost(secret);
 }
 
-/** Reads the provider's metadata (its endpoints and keys' address) and settles how to authenticate to it. */
-export async function discoverProvider(client: ProviderClient): Promise<oidc.Configuration> {
+/**
+ * Reads the provider's metadata (its endpoints and keys' address) and settles how to authenticate
+ * to it. Every request, to the issuer and to each address its document names, goes through
+ * providerFetch: public addresses only (loopback, over plain http too, in development).
+ */
+export async function discoverProvider(
+  client: ProviderClient,
+  network: ProviderNetworkPolicy,
+): Promise<oidc.Configuration> {
   const issuer = new URL(client.issuer);
-  // Plain http only reaches a provider on this machine: the settings refuse any other.
-  const insecure = isLoopbackHttp(issuer);
+  // Plain http is allowed only for a provider on this machine in development; providerFetch
+  // refuses it otherwise, and anything but loopback even then.
+  const insecure = network.allowLoopback && issuer.protocol === 'http:';
+  const fetch = providerFetch(network);
   try {
     const discovered = await oidc.discovery(issuer, client.clientId, undefined, oidc.None(), {
       timeout: PROVIDER_TIMEOUT_SECONDS,
+      [oidc.customFetch]: fetch,
       ...(insecure ? { execute: [oidc.allowInsecureRequests] } : {}),
     });
     const server = discovered.serverMetadata();
@@ -86,6 +93,7 @@ export async function discoverProvider(client: ProviderClient): Promise<oidc.Con
       secretMethod(server, client.clientSecret),
     );
     config.timeout = PROVIDER_TIMEOUT_SECONDS;
+    config[oidc.customFetch] = fetch;
     if (insecure) oidc.allowInsecureRequests(config);
     // The ID token's signature is checked against the provider's published keys even though it
     // comes straight from the token endpoint: without it, anything answering there is believed.

@@ -1,6 +1,6 @@
 import type { Insertable, Selectable } from 'kysely';
 import type { Executor } from '../../db/executor';
-import type { SsoAttemptsTable, SsoLinkedBy, SsoSettingsTable } from '../../db/types';
+import type { SsoAttemptsTable, SsoLinkedBy, SsoLinkGrantsTable, SsoSettingsTable } from '../../db/types';
 
 /** A sign-in on its way through the provider, as stored. */
 export type SsoAttempt = Selectable<SsoAttemptsTable>;
@@ -87,4 +87,48 @@ export async function hasIdentityAt(db: Executor, userId: number, issuer: string
     .where('issuer', '=', issuer)
     .executeTakeFirst();
   return row !== undefined;
+}
+
+/** An admin's permission for a member's next sign-in to link; a new one replaces the old. */
+export async function saveLinkGrant(db: Executor, grant: SsoLinkGrantsTable) {
+  const { user_id, ...fields } = grant;
+  await db
+    .insertInto('sso_link_grants')
+    .values(grant)
+    .onConflict((oc) => oc.column('user_id').doUpdateSet(fields))
+    .execute();
+}
+
+/** Takes out the member's permission: true when one was still good at `at` (an expired one goes too). */
+export async function takeLinkGrant(db: Executor, userId: number, at: number): Promise<boolean> {
+  const taken = await db
+    .deleteFrom('sso_link_grants')
+    .where('user_id', '=', userId)
+    .returning('expires_at')
+    .executeTakeFirst();
+  return taken !== undefined && Number(taken.expires_at) > at;
+}
+
+/** When each member's permission to link stops, for those who have one still good. */
+export async function linkGrantsOf(db: Executor, userIds: number[], at: number) {
+  if (userIds.length === 0) return new Map<number, number>();
+  const rows = await db
+    .selectFrom('sso_link_grants')
+    .select(['user_id', 'expires_at'])
+    .where('user_id', 'in', userIds)
+    .where('expires_at', '>', at)
+    .execute();
+  return new Map(rows.map((row) => [row.user_id, Number(row.expires_at)]));
+}
+
+/** The members who have an identity linked at any provider. */
+export async function linkedUserIds(db: Executor, userIds: number[]): Promise<Set<number>> {
+  if (userIds.length === 0) return new Set();
+  const rows = await db
+    .selectFrom('sso_identities')
+    .select('user_id')
+    .distinct()
+    .where('user_id', 'in', userIds)
+    .execute();
+  return new Set(rows.map((row) => row.user_id));
 }

@@ -60,7 +60,8 @@ interface SsoContext {
 
 /** Admins set up their institution's OpenID Connect provider (design section 11). */
 const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey }) => {
-  const { db } = app;
+  const { db, config } = app;
+  const network = { allowLoopback: config.sso.allowLoopbackIssuer };
   const requireSettingsAdmin = guardRoutes(app, 'settings');
 
   app.get(
@@ -101,6 +102,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
           institutionId: admin.institutionId,
           actor: auditActor(request, admin),
           sealKey,
+          network,
           settings: request.body,
         }),
       );
@@ -128,6 +130,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
 /** Signing in through the institution's provider: public, as the login page is. */
 const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey }) => {
   const { db, config } = app;
+  const network = { allowLoopback: config.sso.allowLoopbackIssuer };
   const redirectUri = new URL('/api/sso/callback/', config.mail.linkBase).href;
   /** Gives the browser the secret that only it will hold while it is away at the provider. */
   const bindBrowser = (request: FastifyRequest, reply: FastifyReply) => {
@@ -172,6 +175,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         const url = await startSsoSignIn({
           db: db.kysely,
           sealKey,
+          network,
           institutionId: request.query.institution,
           next,
           redirectUri,
@@ -205,6 +209,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         const url = await startSsoSignIn({
           db: db.kysely,
           sealKey,
+          network,
           institutionId: user.institutionId,
           next: can(roleName(user.role), 'dashboard') ? '/dashboard/' : '/survey/',
           redirectUri,
@@ -236,7 +241,11 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         querystring: CallbackQuery,
         response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
-      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
+      // The code and state work once, but until the callback has used them they sign someone in.
+      config: {
+        secretParams: ['code', 'state'],
+        rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 },
+      },
     },
     async (request, reply) => {
       const browserToken = readHostCookie(request, BINDING_COOKIE);
@@ -246,6 +255,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         const completed = await completeSsoSignIn({
           db: db.kysely,
           sealKey,
+          network,
           // The address the provider sent the browser to: the registered redirect with its query.
           callbackUrl: new URL(request.url, redirectUri),
           state: request.query.state,

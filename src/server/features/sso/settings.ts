@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { z } from 'zod/mini';
 import { emailDomain } from '../../../common/institution-email';
 import type { SsoSettingsRequest, SsoSettingsResponse } from '../../../common/schemas/sso';
@@ -10,6 +11,7 @@ import { now } from '../../lib/time';
 import { institutionDomains } from '../institutions/queries';
 import { institutionOfDomain } from '../verify/queries';
 import type { ProviderClient } from './provider';
+import { mayConnectTo, type ProviderNetworkPolicy } from './provider-network';
 import * as queries from './queries';
 
 /** An institution's single sign-on as the sign-in uses it; the secret opened. */
@@ -96,6 +98,24 @@ export async function getSsoSettings(options: {
   return toResponse(options.db, options.institutionId);
 }
 
+const ISSUER_NOT_PUBLIC =
+  'issuer must be the public https address of your provider, not a private, loopback or link-local one';
+
+/**
+ * What the address itself says about where the provider is: plain http only in development, and
+ * no address written out that the server would not call. Names are resolved (and checked) only
+ * when the server calls the provider, which answers every failure alike.
+ */
+function issuerRefusal(issuer: string, network: ProviderNetworkPolicy): string | null {
+  const url = new URL(issuer);
+  if (url.protocol !== 'https:' && !network.allowLoopback) return 'issuer must be an https URL';
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1').toLowerCase();
+  if (net.isIP(host) && !mayConnectTo(host, network)) return ISSUER_NOT_PUBLIC;
+  if ((host === 'localhost' || host.endsWith('.localhost')) && !network.allowLoopback)
+    return ISSUER_NOT_PUBLIC;
+  return null;
+}
+
 /**
  * Sets up or changes single sign-on. Only the institution's own email domains may sign in this
  * way, so no institution can claim another's students (and an address finds one provider). A
@@ -106,9 +126,12 @@ export async function saveSsoSettings(options: {
   institutionId: number;
   actor: AuditActor;
   sealKey: Buffer;
+  network: ProviderNetworkPolicy;
   settings: SsoSettingsRequest;
 }): Promise<SsoSettingsResponse> {
   const { db, institutionId, settings } = options;
+  const refusal = issuerRefusal(settings.issuer, options.network);
+  if (refusal) throw new AppError('BAD_REQUEST', refusal);
   const own = await institutionDomains(db, institutionId);
   const foreign = settings.domains.filter((domain) => !own.includes(domain));
   if (foreign.length > 0)

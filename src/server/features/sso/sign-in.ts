@@ -5,7 +5,8 @@ import { can, roleName } from '../../../common/roles';
 import type { SsoError } from '../../../common/schemas/sso';
 import type { Executor } from '../../db/executor';
 import { runInTransaction } from '../../db/transaction-runner';
-import type { Database, SignInMethod } from '../../db/types';
+import type { Database, SignInMethod, SsoLinkedBy } from '../../db/types';
+import { type AuditActor, recordAudit } from '../../lib/audit';
 import { needsSecondFactor } from '../../lib/guards';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
@@ -14,6 +15,7 @@ import * as authQueries from '../auth/queries';
 import { insertStudentAccount } from '../auth/service';
 import { promoteProvenSubmissions } from '../surveys/service';
 import { institutionOfDomain, recordProof } from '../verify/queries';
+import { takeLinkGrant } from './link-grants';
 import {
   authorizationUrl,
   discoverProvider,
@@ -22,6 +24,7 @@ import {
   newSignInChecks,
   type ProvenIdentity,
 } from './provider';
+import type { ProviderNetworkPolicy } from './provider-network';
 import * as queries from './queries';
 import { readInstitutionSso, storedDomains } from './settings';
 
@@ -96,6 +99,7 @@ export async function discoverSso(db: Kysely<Database>, email: string) {
 export async function startSsoSignIn(options: {
   db: Kysely<Database>;
   sealKey: Buffer;
+  network: ProviderNetworkPolicy;
   institutionId: number;
   /** Already checked to stay on this site. */
   next: string | null;
@@ -106,7 +110,7 @@ export async function startSsoSignIn(options: {
   const { db, institutionId } = options;
   const sso = await readInstitutionSso(db, institutionId, options.sealKey);
   if (!sso) throw new SsoNotSetUp();
-  const config = await providerConfig(sso.client);
+  const config = await providerConfig(sso.client, options.network);
   const checks = newSignInChecks();
   const at = now();
   await queries.deleteExpiredAttempts(db, at);
@@ -123,11 +127,20 @@ export async function startSsoSignIn(options: {
   return authorizationUrl(config, { redirectUri: options.redirectUri, checks });
 }
 
-async function providerConfig(client: Parameters<typeof discoverProvider>[0]) {
+/**
+ * The provider's configuration, or one failure for every way of not getting it: nothing answers,
+ * a closed port, an address the server does not call, a document that is not a provider's. Told
+ * apart, they would let whoever sets the issuer map hosts and ports the server can reach; the
+ * server log keeps the detail.
+ */
+async function providerConfig(
+  client: Parameters<typeof discoverProvider>[0],
+  network: ProviderNetworkPolicy,
+) {
   try {
-    return await discoverProvider(client);
+    return await discoverProvider(client, network);
   } catch (error) {
-    throw new SsoFailure(isNetworkFailure(error) ? 'unreachable' : 'failed', summarise(error));
+    throw new SsoFailure('unreachable', summarise(error));
   }
 }
 
@@ -146,6 +159,7 @@ type SsoCompleted =
 interface SsoCallback {
   db: Kysely<Database>;
   sealKey: Buffer;
+  network: ProviderNetworkPolicy;
   callbackUrl: URL;
   state: string | undefined;
   /** The binding cookie's value, when the browser has one. */
@@ -176,26 +190,28 @@ export async function completeSsoSignIn(options: SsoCallback): Promise<SsoComple
   }
 }
 
-/** Who a sign-in brings in: an account, and whether the identity was linked by this sign-in. */
-type Resolved = { userId: number | null; newLink: boolean };
+/** Who a sign-in brings in: an account, and how this sign-in links the identity, if it does. */
+type Resolved = { userId: number | null; newLink: SsoLinkedBy | null };
 
 /**
  * The account a proven identity signs in to. A linked identity (by the provider's issuer and
  * subject) finds its account whatever address it now claims. An unlinked one may link to an
  * account by its address, only when the provider asserts the address verified (or the
  * institution made it authoritative for its domains), and only to a student's account or a new
- * one: staff link from their own signed-in browser, never by the address alone.
+ * one: staff link from their own signed-in browser, or on the one sign-in an admin allowed to link
+ * (sso_link_grants, link-grants.ts), never by the address alone.
  */
 async function resolveAccount(
   trx: Executor,
   sso: NonNullable<Awaited<ReturnType<typeof readInstitutionSso>>>,
   identity: ProvenIdentity,
+  at: number,
 ): Promise<Resolved & { email: string }> {
   const linkedId = await queries.linkedUserId(trx, identity);
   if (linkedId !== null) {
     const account = await authQueries.findUserById(trx, linkedId);
     if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
-    return { userId: account.id, email: account.email, newLink: false };
+    return { userId: account.id, email: account.email, newLink: null };
   }
   const email = identity.email;
   if (!email) throw new SsoFailure('failed', 'no email claim');
@@ -207,13 +223,22 @@ async function resolveAccount(
   const existing = await authQueries.findUserByEmail(trx, email);
   if (existing) {
     if (!isSignInAccount(existing, sso.institutionId)) throw new SsoFailure('account');
-    if (existing.role !== 'student') throw new SsoFailure('unlinked', 'staff link from a signed-in session');
     // Linked once, an account is found by its identity: another subject claiming its address is not it.
     if (await queries.hasIdentityAt(trx, existing.id, identity.issuer))
       throw new SsoFailure('account', 'the account is linked to another identity at this provider');
-    return { userId: existing.id, email, newLink: true };
+    if (existing.role === 'student') return { userId: existing.id, email, newLink: 'address' };
+    // Staff link from their own signed-in session, or on the sign-in an admin allowed to link.
+    if (!(await takeLinkGrant(trx, existing.id, at)))
+      throw new SsoFailure('unlinked', 'staff link from a signed-in session or with an admin permission');
+    return { userId: existing.id, email, newLink: 'admin_grant' };
   }
-  return { userId: null, email, newLink: true };
+  return { userId: null, email, newLink: 'address' };
+}
+
+/** The member whose sign-in linked, as the audit log names who acted. */
+async function memberActor(trx: Executor, userId: number, institutionId: number): Promise<AuditActor> {
+  const account = await authQueries.findUserById(trx, userId);
+  return { institutionId, userId, email: account?.email ?? null, address: null };
 }
 
 function isSignInAccount(
@@ -234,7 +259,7 @@ async function signInWithAttempt(
   const { db } = options;
   const sso = await readInstitutionSso(db, attempt.institution_id, options.sealKey);
   if (!sso) throw new SsoFailure('failed');
-  const config = await providerConfig(sso.client);
+  const config = await providerConfig(sso.client, options.network);
   let identity: ProvenIdentity;
   try {
     identity = await exchangeCode(config, options.callbackUrl, {
@@ -248,7 +273,7 @@ async function signInWithAttempt(
   if (attempt.link_user_id !== null) return linkToSignedInAccount(options, attempt, sso, identity, at);
 
   const userId = await runInTransaction(db, async (trx, hooks) => {
-    const resolved = await resolveAccount(trx, sso, identity);
+    const resolved = await resolveAccount(trx, sso, identity, at);
     const { email } = resolved;
     let id = resolved.userId;
     if (id === null) {
@@ -265,7 +290,13 @@ async function signInWithAttempt(
     if (options.current && options.current.userId !== accountId)
       throw new SsoFailure('signed_in', 'the browser is signed in as another account');
     if (resolved.newLink)
-      await queries.linkIdentity(trx, { ...identity, userId: accountId, linkedBy: 'address', at });
+      await queries.linkIdentity(trx, { ...identity, userId: accountId, linkedBy: resolved.newLink, at });
+    if (resolved.newLink === 'admin_grant')
+      await recordAudit(trx, await memberActor(trx, accountId, sso.institutionId), {
+        action: 'sso.link',
+        subject: { type: 'user', id: accountId },
+        detail: { issuer: identity.issuer, linked_by: 'admin_grant' },
+      });
     const account = await authQueries.findUserById(trx, accountId);
     if (account?.role === 'student') {
       // The provider proved the address for this browser: answers it sent in that name count now,

@@ -1,14 +1,16 @@
+import http from 'node:http';
 import net from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import {
   CLIENT_SECRET,
   CLIENTS,
   startTestProvider,
   type TestProvider,
 } from '../../../../test/helpers/oidc-provider';
+import { SSO_ERROR_MESSAGES } from '../../../common/schemas/sso';
 
 /**
  * Who may set up single sign-on, that the client secret never comes back out, and how every
@@ -36,6 +38,12 @@ function expectError(response: { status: number; body: unknown }, status: number
 
 const SECRET = 'provider-client-secret-that-must-stay-here';
 
+/**
+ * The test providers listen on this machine over plain http: development's setting
+ * (SSO_ALLOW_INSECURE_ISSUER), which production refuses.
+ */
+const DEVELOPMENT = { sso: { allowLoopbackIssuer: true } };
+
 describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
   let ctx: TestContext;
   let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
@@ -43,7 +51,7 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
   let downIssuer: string;
 
   beforeEach(async () => {
-    ctx = await createTestApp(dialect);
+    ctx = await createTestApp(dialect, DEVELOPMENT);
     cast = await makeTwoInstitutions(ctx.db.kysely);
     adminA = new TestAgent(ctx.app);
     await adminA.login(cast.adminA.email, TEST_PASSWORD);
@@ -228,6 +236,139 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
   });
 });
 
+/** Loopback stand-ins for what an issuer address may lead to besides a provider. */
+async function notProviders() {
+  const servers: (http.Server | net.Server)[] = [];
+  const sockets = new Set<net.Socket>();
+  const listen = async (server: http.Server | net.Server) => {
+    servers.push(server);
+    server.on('connection', (socket: net.Socket) => {
+      sockets.add(socket);
+      socket.on('close', () => sockets.delete(socket));
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    return `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  };
+  const issuers = {
+    'a closed port': `http://127.0.0.1:${await closedPort()}`,
+    // A database, a cache: a port that is open but speaks no HTTP.
+    'an open port that is no web server': await listen(net.createServer((socket) => socket.end('+OK\r\n'))),
+    'a web server with no provider': await listen(
+      http.createServer((_request, response) => {
+        response.statusCode = 404;
+        response.end('not found');
+      }),
+    ),
+    'a bad discovery document': await listen(
+      http.createServer((_request, response) => {
+        response.setHeader('content-type', 'application/json');
+        response.end(JSON.stringify({ issuer: 'https://somewhere.else.example' }));
+      }),
+    ),
+  };
+  return {
+    issuers,
+    close: async () => {
+      for (const socket of sockets) socket.destroy();
+      await Promise.all(
+        servers.map((server) => new Promise<void>((resolve) => server.close(() => resolve()))),
+      );
+    },
+  };
+}
+
+describe.each(TEST_DIALECTS)('an issuer that is no provider, on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let admin: TestAgent;
+
+  afterEach(async () => {
+    await ctx.close();
+  });
+
+  async function setUp(overrides: Parameters<typeof createTestApp>[1]) {
+    ctx = await createTestApp(dialect, overrides);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+  }
+  const save = (issuer: string) =>
+    admin.request({
+      method: 'PUT',
+      url: '/api/institution/sso/',
+      payload: { issuer, client_id: 'wellspring', domains: ['north.edu'], student_password_sign_in: true },
+    });
+
+  it('gets one answer whatever it is: closed, open, not a provider, a bad document', async () => {
+    await setUp(DEVELOPMENT);
+    const stand = await notProviders();
+    try {
+      const answers = new Map<string, unknown>();
+      for (const [what, issuer] of Object.entries(stand.issuers)) {
+        expect((await save(issuer)).status, what).toBe(200);
+        const start = await new TestAgent(ctx.app).get(`/api/sso/start/?institution=${cast.a.id}`);
+        const link = await admin.post('/api/sso/link/');
+        answers.set(what, { start: start.headers.location, link: [link.status, link.body] });
+      }
+      expect(new Set([...answers.values()].map((answer) => JSON.stringify(answer))).size).toBe(1);
+      expect(answers.get('a closed port')).toEqual({
+        start: '/login/?sso_error=unreachable',
+        link: [400, { success: false, code: 'BAD_REQUEST', message: SSO_ERROR_MESSAGES.unreachable }],
+      });
+    } finally {
+      await stand.close();
+    }
+  });
+
+  it('outside development, refuses plain http and addresses that are not public, and calls none', async () => {
+    await setUp({ sso: { allowLoopbackIssuer: false } });
+    let connections = 0;
+    const listener = net.createServer((socket) => socket.destroy());
+    listener.on('connection', () => {
+      connections += 1;
+    });
+    await new Promise<void>((resolve) => listener.listen(0, '127.0.0.1', resolve));
+    const port = (listener.address() as net.AddressInfo).port;
+    try {
+      const refused: Record<string, string> = {
+        [`http://127.0.0.1:${port}`]: 'issuer must be an https URL',
+        [`https://127.0.0.1:${port}`]: 'not a private, loopback or link-local',
+        [`https://[::1]:${port}`]: 'not a private, loopback or link-local',
+        [`https://localhost:${port}`]: 'not a private, loopback or link-local',
+        'https://169.254.169.254': 'not a private, loopback or link-local',
+        'https://10.20.30.40': 'not a private, loopback or link-local',
+        'https://[fd00::1]': 'not a private, loopback or link-local',
+      };
+      for (const [issuer, message] of Object.entries(refused)) {
+        const response = await save(issuer);
+        expect(response.status, issuer).toBe(400);
+        expect(response.body, issuer).toMatchObject({ message: expect.stringContaining(message) });
+      }
+      // An issuer saved before (in development, or whose name now points inside): the name is
+      // resolved when the server calls it, and a loopback answer is refused like any failure.
+      await ctx.db.kysely
+        .insertInto('sso_settings')
+        .values({
+          institution_id: cast.a.id,
+          issuer: `https://localhost:${port}`,
+          client_id: 'wellspring',
+          client_secret_sealed: null,
+          domains: JSON.stringify(['north.edu']),
+          student_password_sign_in: 1,
+          email_authoritative: 0,
+          provider_mfa_counts: 1,
+          updated_at: Date.now(),
+        })
+        .execute();
+      const start = await new TestAgent(ctx.app).get(`/api/sso/start/?institution=${cast.a.id}`);
+      expect(start.headers.location).toBe('/login/?sso_error=unreachable');
+      expect(connections).toBe(0);
+    } finally {
+      await new Promise<void>((resolve) => listener.close(() => resolve()));
+    }
+  });
+});
+
 /**
  * Walks the provider's own sign-in as a browser would (its development form takes any login as
  * the address, then asks for consent), and returns the address it sends the browser back to.
@@ -281,7 +422,7 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   let idTokenClaims: Record<string, unknown>;
 
   beforeEach(async () => {
-    ctx = await createTestApp(dialect);
+    ctx = await createTestApp(dialect, DEVELOPMENT);
     cast = await makeTwoInstitutions(ctx.db.kysely);
     claimsOf = new Map();
     idTokenClaims = {};
@@ -497,6 +638,95 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     const uncounted = new TestAgent(ctx.app);
     await signIn(uncounted, cast.adminA.email);
     expect((await uncounted.get('/api/user/')).body).toMatchObject({ second_factor: 'verify' });
+  });
+
+  it("links a staff member on the one sign-in an admin allowed, and still asks for the app's second factor", async () => {
+    const counsellor = await makeUser(ctx.db.kysely, {
+      email: 'casey@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+      name: 'Casey North',
+    });
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    // Not linked, not allowed: the provider's word on the address alone signs no staff in.
+    expect((await signIn(new TestAgent(ctx.app), counsellor.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+
+    const allowed = await admin.post<{ expires_at: string }>(`/api/staff/${counsellor.id}/sso-link/`);
+    expect(allowed.status).toBe(200);
+    const grant = await ctx.db.kysely.selectFrom('sso_link_grants').selectAll().executeTakeFirstOrThrow();
+    expect(Number(grant.expires_at) - Number(grant.granted_at)).toBe(24 * 60 * 60 * 1000);
+    expect(new Date(Number(grant.expires_at)).toISOString()).toBe(allowed.body.expires_at);
+    const team = await admin.get<{
+      members: { id: number; sso_linked: boolean; sso_link_allowed_until: string | null }[];
+    }>('/api/staff/');
+    expect(team.body).toMatchObject({ single_sign_on: true });
+    expect(team.body.members.find((member) => member.id === counsellor.id)).toMatchObject({
+      sso_linked: false,
+      sso_link_allowed_until: allowed.body.expires_at,
+    });
+
+    // Another address's sign-in does not use the member's permission.
+    expect((await signIn(new TestAgent(ctx.app), cast.adminA.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+    const browser = new TestAgent(ctx.app);
+    expect((await signIn(browser, counsellor.email, '/cases/')).answer.headers.location).toBe('/cases/');
+    expect((await browser.get('/api/user/')).body).toMatchObject({
+      email: counsellor.email,
+      second_factor: 'enrol',
+    });
+    expect(
+      await ctx.db.kysely.selectFrom('sso_identities').select(['user_id', 'linked_by']).execute(),
+    ).toEqual([{ user_id: counsellor.id, linked_by: 'admin_grant' }]);
+    expect(await ctx.db.kysely.selectFrom('sso_link_grants').selectAll().execute()).toEqual([]);
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id'])
+      .where('action', 'in', ['staff.sso_link.allow', 'sso.link'])
+      .orderBy('id')
+      .execute();
+    expect(audit).toEqual([
+      { action: 'staff.sso_link.allow', actor_user_id: cast.adminA.id },
+      { action: 'sso.link', actor_user_id: counsellor.id },
+    ]);
+    // Used once: linked now, there is nothing more to allow.
+    expectError(await admin.post(`/api/staff/${counsellor.id}/sso-link/`), 409, 'CONFLICT');
+    expect(
+      (await admin.get<{ members: { id: number; sso_linked: boolean }[] }>('/api/staff/')).body.members,
+    ).toContainEqual(
+      expect.objectContaining({ id: counsellor.id, sso_linked: true, sso_link_allowed_until: null }),
+    );
+  });
+
+  it('lets a permission lapse after 24 hours, and allows only members of the institution', async () => {
+    const viewer = await makeUser(ctx.db.kysely, {
+      email: 'vic@north.edu',
+      role: 'viewer',
+      institutionId: cast.a.id,
+    });
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    expect((await admin.post(`/api/staff/${viewer.id}/sso-link/`)).status).toBe(200);
+    // A day later (the permission's clock is the database row's: moved back a day here).
+    await ctx.db.kysely
+      .updateTable('sso_link_grants')
+      .set((eb) => ({ expires_at: eb('expires_at', '-', 24 * 60 * 60 * 1000) }))
+      .execute();
+    expect((await signIn(new TestAgent(ctx.app), viewer.email)).answer.headers.location).toBe(
+      '/login/?sso_error=unlinked',
+    );
+    expect(await ctx.db.kysely.selectFrom('sso_identities').selectAll().execute()).toEqual([]);
+
+    expectError(await admin.post(`/api/staff/${cast.studentA.id}/sso-link/`), 404, 'NOT_FOUND');
+    expectError(await admin.post(`/api/staff/${cast.adminB.id}/sso-link/`), 404, 'NOT_FOUND');
+    const adminB = new TestAgent(ctx.app);
+    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    // South has no single sign-on: nothing to link with, and its Team screen offers none.
+    expectError(await adminB.post(`/api/staff/${cast.adminB.id}/sso-link/`), 409, 'CONFLICT');
+    expect((await adminB.get('/api/staff/')).body).toMatchObject({ single_sign_on: false });
   });
 
   it('refuses an ID token whose signature is not one of the provider keys', async () => {

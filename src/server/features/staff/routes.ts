@@ -11,6 +11,7 @@ import {
   InvitationToken,
   InviteRequest,
   MemberResponse,
+  SsoLinkAllowedResponse,
   TeamResponse,
 } from '../../../common/schemas/staff';
 import { auditActor } from '../../lib/audit';
@@ -18,6 +19,7 @@ import { guardRoutes } from '../../lib/guards';
 import { HOUR } from '../../lib/time';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
+import { allowSsoLink } from '../sso/link-grants';
 import * as service from './service';
 
 const errors = {
@@ -131,6 +133,34 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   app.post(
+    '/api/staff/:id/sso-link/',
+    {
+      schema: {
+        tags,
+        summary:
+          "Allow a member's next single sign-on to link their institution identity (once, within 24 hours)",
+        description:
+          'For a member who cannot link from a signed-in session of their own. The sign-in must still prove their own address, verified by the provider, and still asks for the second factor unless the provider asserts a multi-factor sign-in the institution counts. A new permission replaces the last.',
+        params: IdParams,
+        response: { 200: SsoLinkAllowedResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireTeamAdmin(request);
+      const allowed = await allowSsoLink({
+        db: db.kysely,
+        actor: auditActor(request, admin),
+        memberId: request.params.id,
+      });
+      return {
+        success: true as const,
+        message: `${allowed.name}'s next sign-in with single sign-on within 24 hours links it to their account.`,
+        expires_at: new Date(allowed.expiresAt).toISOString(),
+      };
+    },
+  );
+
+  app.post(
     '/api/staff/invitations/:id/resend/',
     {
       schema: {
@@ -178,7 +208,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
 /** The invitation link: whoever holds it may see who it is for and choose the password, once. */
 const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  const limit = { rateLimit: { max: ACCEPTS_PER_HOUR, timeWindow: HOUR } };
+  const limit = { secretParams: ['token'], rateLimit: { max: ACCEPTS_PER_HOUR, timeWindow: HOUR } };
 
   app.get(
     '/api/staff/invite/:token/',

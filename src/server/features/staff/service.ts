@@ -16,6 +16,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { createSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
+import * as ssoQueries from '../sso/queries';
 import * as queries from './queries';
 
 export const INVITATION_LIFETIME = INVITATION_LIFETIME_DAYS * DAY;
@@ -109,9 +110,21 @@ export async function listTeam(options: { db: Executor; institutionId: number })
   const at = now();
   const members = await queries.listMembers(options.db, options.institutionId);
   const invitations = await queries.listPendingInvitations(options.db, options.institutionId);
+  const ids = members.map((member) => member.id);
+  const linked = await ssoQueries.linkedUserIds(options.db, ids);
+  const allowed = await ssoQueries.linkGrantsOf(options.db, ids, at);
+  const sso = await ssoQueries.ssoSettingsRow(options.db, options.institutionId);
   return {
     success: true,
-    members: members.map(toMember),
+    single_sign_on: sso !== undefined,
+    members: members.map((member) => {
+      const until = allowed.get(member.id);
+      return {
+        ...toMember(member),
+        sso_linked: linked.has(member.id),
+        sso_link_allowed_until: until === undefined ? null : new Date(until).toISOString(),
+      };
+    }),
     invitations: invitations.map((row) => toInvitation(row, at)),
   };
 }

@@ -51,6 +51,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get(
     '/api/get-user-survey-questions/:hashLink/',
     {
+      config: { secretParams: ['hashLink'] },
       schema: {
         tags,
         summary: "A shared link's survey; open to anyone holding the link",
@@ -93,7 +94,10 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
     '/api/survey/link/:hashLink/',
     {
       preValidation: refuseNonStudentsEarly(true),
-      config: { rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 } },
+      config: {
+        secretParams: ['hashLink'],
+        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+      },
       schema: {
         tags,
         summary: 'Submit the survey of a shared link',

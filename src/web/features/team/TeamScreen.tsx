@@ -2,7 +2,7 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ROLE_LABELS, STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
-import type { PendingInvitation, StaffMember } from '../../../common/schemas/staff';
+import type { PendingInvitation, TeamMember } from '../../../common/schemas/staff';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
 import { SelectField, TextField } from '../../ui/Field';
@@ -16,12 +16,14 @@ import { useCurrentUser } from '../auth/useCurrentUser';
 import { type Confirmation, ConfirmDialog } from '../templates/ConfirmDialog';
 import styles from './Team.module.css';
 import {
+  allowSsoLink,
   changeRole,
   fetchTeam,
   inviteMember,
   removeMember,
   resendInvitation,
   revokeInvitation,
+  startOwnSsoLink,
   TEAM_QUERY_KEY,
 } from './teamApi';
 
@@ -33,6 +35,7 @@ const ROLE_HINT =
 
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
 const formatDate = (iso: string) => dateFormat.format(new Date(iso));
+const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function TeamScreen() {
   return (
@@ -79,8 +82,17 @@ function Team() {
         <>
           <Members
             members={team.data.members}
+            singleSignOn={team.data.single_sign_on}
             myEmail={me?.email ?? null}
             onRole={(member, role) => change.mutate(() => changeRole(member.id, role))}
+            onAllowSsoLink={(member) => change.mutate(() => allowSsoLink(member.id))}
+            onLinkOwnSso={() =>
+              void startOwnSsoLink().then(
+                (answer) => window.location.assign(answer.authorization_url),
+                (error: unknown) =>
+                  showFlash(errorMessage(error, 'Single sign-on could not start.'), 'error'),
+              )
+            }
             onRemove={(member) =>
               setConfirmation({
                 title: 'Remove access',
@@ -194,11 +206,18 @@ function Members({
   myEmail,
   onRole,
   onRemove,
+  onAllowSsoLink,
+  onLinkOwnSso,
+  singleSignOn,
 }: {
-  members: readonly StaffMember[];
+  members: readonly TeamMember[];
+  /** The institution has single sign-on: members may link it. */
+  singleSignOn: boolean;
   myEmail: string | null;
-  onRole: (member: StaffMember, role: StaffRoleName) => void;
-  onRemove: (member: StaffMember) => void;
+  onRole: (member: TeamMember, role: StaffRoleName) => void;
+  onRemove: (member: TeamMember) => void;
+  onAllowSsoLink: (member: TeamMember) => void;
+  onLinkOwnSso: () => void;
 }) {
   const headingId = useId();
   return (
@@ -216,6 +235,7 @@ function Members({
               </span>
               <span className={styles.email}>{member.email}</span>
               <span className={styles.meta}>Joined {formatDate(member.joined_at)}</span>
+              <SsoStatus member={member} />
             </div>
             <div className={styles.controls}>
               <select
@@ -226,6 +246,16 @@ function Members({
               >
                 <RoleOptions />
               </select>
+              {!singleSignOn || member.sso_linked ? null : member.email === myEmail ? (
+                <Button variant="secondary" size="small" onClick={onLinkOwnSso}>
+                  Link single sign-on
+                </Button>
+              ) : (
+                <Button variant="secondary" size="small" onClick={() => onAllowSsoLink(member)}>
+                  Allow single sign-on link
+                  <span className="visually-hidden"> for {member.name}</span>
+                </Button>
+              )}
               <Button variant="danger" size="small" onClick={() => onRemove(member)}>
                 Remove access
                 <span className="visually-hidden"> of {member.name}</span>
@@ -284,4 +314,16 @@ function Invitations({
       )}
     </section>
   );
+}
+
+/** How the member stands with single sign-on, when there is anything to say. */
+function SsoStatus({ member }: { member: TeamMember }) {
+  if (member.sso_linked) return <span className={styles.meta}>Signs in with single sign-on</span>;
+  if (member.sso_link_allowed_until)
+    return (
+      <span className={styles.meta}>
+        Their next single sign-on links it, until {timeFormat.format(new Date(member.sso_link_allowed_until))}
+      </span>
+    );
+  return null;
 }

@@ -1,3 +1,4 @@
+import { z } from 'zod/mini';
 import type { StaffRoleName } from '../../../common/roles';
 import { LoginResponse } from '../../../common/schemas/auth';
 import { SuccessMessage } from '../../../common/schemas/common';
@@ -6,6 +7,7 @@ import {
   InvitationResponse,
   type InviteRequest,
   MemberResponse,
+  SsoLinkAllowedResponse,
   TeamResponse,
 } from '../../../common/schemas/staff';
 import { api } from '../../api';
@@ -20,6 +22,14 @@ export const changeRole = (id: number, role: StaffRoleName) =>
   api.put(`/api/staff/${id}/`, MemberResponse, { role });
 
 export const removeMember = (id: number) => api.delete(`/api/staff/${id}/`, SuccessMessage);
+
+/** The member's next single sign-on (within 24 hours) may link their institution identity. */
+export const allowSsoLink = (id: number) => api.post(`/api/staff/${id}/sso-link/`, SsoLinkAllowedResponse);
+
+const SsoLinkStart = z.object({ success: z.literal(true), authorization_url: z.string() });
+
+/** Starts linking the signed-in account's own institution identity: the provider's address to go to. */
+export const startOwnSsoLink = () => api.post('/api/sso/link/', SsoLinkStart);
 
 export const resendInvitation = (id: number) =>
   api.post(`/api/staff/invitations/${id}/resend/`, InvitationResponse);
