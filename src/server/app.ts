@@ -23,6 +23,7 @@ import { draftRoutes } from './features/drafts/routes';
 import { healthRoutes } from './features/health/routes';
 import { institutionRoutes } from './features/institutions/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
+import { startRetention } from './features/retention/retention';
 import { rosterRoutes } from './features/roster/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { shellRoutes } from './features/shell/routes';
@@ -51,6 +52,7 @@ import { sealingKey } from './lib/sealed';
 import { securityHeaderSetter } from './lib/security-headers';
 import { refuseDuringShutdown } from './lib/shutdown';
 import { installTextGuard } from './lib/text-guard';
+import { now } from './lib/time';
 import { serverTimeouts } from './lib/timeouts';
 
 export interface AppOptions {
@@ -152,6 +154,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Features add their kinds of job as they register; polling starts once all have.
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', () => jobs.stop());
+  const retention = startRetention({
+    db: db.kysely,
+    retention: config.retention,
+    clock: databaseClock?.now ?? now,
+    onError: (error) => {
+      if (!db.health.failed(error))
+        app.log.warn({ err: error }, 'the retention pass failed; it runs again later');
+    },
+  });
+  app.addHook('onClose', () => retention.stop());
   app.setErrorHandler(handleError);
   // One line when the database goes and one when it is back, both seen at the usual warn level.
   const stopWatchingHealth = db.health.observe((event) => {

@@ -77,6 +77,10 @@ const Environment = z.object({
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
   LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
+  // How long the record of a delivered or abandoned mail (recipient, times, no words) is kept.
+  OUTBOX_RETENTION_DAYS: z.preprocess(blankIsUnset, wholeNumber(1, 3650).default(30)),
+  // How long one-time codes and address proofs are kept once expired or used.
+  EXPIRED_CODE_RETENTION_HOURS: z.preprocess(blankIsUnset, wholeNumber(1, 8760).default(24)),
 });
 
 export type DatabaseTarget =
@@ -191,6 +195,14 @@ export interface MailConfig {
   from: string;
 }
 
+/** How long records that only ever served a moment are kept before the retention pass deletes them. */
+export interface RetentionConfig {
+  /** A delivered or abandoned mail's row (its words are gone at once): recipient and times. */
+  outboxMs: number;
+  /** One-time codes and address proofs, counted from when they expired or were used. */
+  expiredCodesMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -211,6 +223,7 @@ export interface Config {
   logLevel: z.infer<typeof Environment>['LOG_LEVEL'];
   limits: Limits;
   mail: MailConfig;
+  retention: RetentionConfig;
   /** Values the web app needs; the server hands them to it inside the page shell. */
   web: {
     brandName: string;
@@ -273,6 +286,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       smtpUrl: e.SMTP_URL,
       smtpConnections: e.SMTP_CONNECTIONS,
       from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
+    },
+    retention: {
+      outboxMs: e.OUTBOX_RETENTION_DAYS * 24 * 60 * 60_000,
+      expiredCodesMs: e.EXPIRED_CODE_RETENTION_HOURS * 60 * 60_000,
     },
     web: {
       brandName: e.BRAND_NAME,

@@ -11,7 +11,7 @@ export const CODE_TRIES = 5;
 /** Codes one address receives per hour, whoever asks: a stranger cannot flood a student's mailbox. */
 export const CODES_PER_ADDRESS_PER_HOUR = 5;
 /** How long a browser's proof of an address lasts: a working day, like a signed-in session. */
-const PROOF_LIFETIME = 12 * HOUR;
+export const PROOF_LIFETIME = 12 * HOUR;
 
 export const CODE_REFUSED = 'This code is not right or has expired. Check the mail, or ask for a new code.';
 
