@@ -117,11 +117,17 @@ export interface LoginLimits {
    */
   failuresPerAccount: number;
   /**
-   * Failed attempts allowed per account from all clients together that have not signed in to it
-   * before: slows guessing spread over many addresses, without touching the owner's browser.
+   * Attempts per account from all clients together that have not signed in to it before, inside
+   * one window, before each further one waits (see newClientDelay): slows guessing spread over
+   * many addresses, without touching the owner's browser and without ever locking anyone out.
    */
   failuresPerAccountFromNewClients: number;
   windowMs: number;
+  /**
+   * Past that count, how long the account's next attempt from a new browser waits: the first
+   * wait, doubling with each further attempt, never longer than the cap.
+   */
+  newClientDelay: { firstMs: number; capMs: number };
 }
 
 /**
@@ -157,7 +163,12 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   loginPerIpPerMinute: 20,
-  login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 50, windowMs: 15 * 60_000 },
+  login: {
+    failuresPerAccount: 5,
+    failuresPerAccountFromNewClients: 20,
+    windowMs: 15 * 60_000,
+    newClientDelay: { firstMs: 1_000, capMs: 60_000 },
+  },
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
   verificationsPerIpPerMinute: 20,

@@ -7,7 +7,6 @@ import type { CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { secondFactorStep } from '../../lib/guards';
-import { clearLimit, enforceLimit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
@@ -17,6 +16,7 @@ import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
 import { passwordRefusalForAddress } from '../sso/settings';
 import { type CodeContext, issueCode } from '../verify/codes';
+import { admitLoginAttempt, forgetClientFailures, type LoginClient } from './lockout';
 import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
@@ -26,13 +26,6 @@ export const REGISTRATION_STARTED = (email: string) =>
   `Almost done: we sent a code to ${email}. Enter it to confirm your address, then log in.`;
 /** An unproven registration lapses after this; it never keeps the address from its owner. */
 const PENDING_REGISTRATION_LIFETIME = DAY;
-
-/** The lock lifts at most one window after it starts: waiting the window, rounded up, always works. */
-export function accountThrottledMessage(windowMs: number): string {
-  const minutes = Math.max(1, Math.ceil(windowMs / MINUTE));
-  const wait = minutes === 1 ? '1 minute' : `${minutes} minutes`;
-  return `Too many failed login attempts for this account. Please wait ${wait} and try again.`;
-}
 
 export function toCurrentUser(user: SessionUser): CurrentUser {
   const step = secondFactorStep(user);
@@ -48,23 +41,9 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
   };
 }
 
-/** Who is signing in: the client address, and the browser's id if it signed in to the account before. */
-interface LoginClient {
-  address: string;
-  knownDevice: string | null;
-}
-
-/** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
-async function countAttempt(db: Executor, key: string, max: number, windowMs: number) {
-  await enforceLimit(db, key, { max, windowMs }, accountThrottledMessage(windowMs));
-}
-
 /**
  * Checks credentials. Unknown email and wrong password fail identically (same message, same
- * argon2 work). Repeated failures lock the account for a window, but only for the client that
- * failed (a browser that signed in to the account before, else a client address): a stranger
- * guessing from elsewhere cannot lock the owner out. Clients new to the account also share a
- * larger budget per account, against guessing spread over many addresses.
+ * argon2 work). Failures slow further attempts without ever locking the owner out (lockout.ts).
  */
 export async function authenticate(options: {
   db: Executor;
@@ -74,16 +53,7 @@ export async function authenticate(options: {
   client: LoginClient;
 }): Promise<SessionUser> {
   const { db, email, password, limits, client } = options;
-  const who = client.knownDevice ? `device:${client.knownDevice}` : `address:${client.address}`;
-  const throttleKey = `login:account:${email}:${who}`;
-  await countAttempt(db, throttleKey, limits.failuresPerAccount, limits.windowMs);
-  if (!client.knownDevice)
-    await countAttempt(
-      db,
-      `login:account:${email}:new-clients`,
-      limits.failuresPerAccountFromNewClients,
-      limits.windowMs,
-    );
+  await admitLoginAttempt(db, email, client, limits);
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
   // Every refusal below is the same whether or not the password was right: a superuser's or a
@@ -95,7 +65,7 @@ export async function authenticate(options: {
   if (refusal && !(valid && staffPastRefusal)) throw new AppError('FORBIDDEN', refusal);
   if (!user || !valid || user.removed_at !== null || user.role === 'superuser')
     throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  await clearLimit(db, throttleKey);
+  await forgetClientFailures(db, email, client);
   return {
     id: user.id,
     email: user.email,
