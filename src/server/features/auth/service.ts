@@ -11,7 +11,7 @@ import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
-import { DAY, MINUTE, now } from '../../lib/time';
+import { DAY, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
 import { passwordRefusalForAddress } from '../sso/settings';
