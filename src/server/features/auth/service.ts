@@ -7,6 +7,7 @@ import type { CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { secondFactorStep } from '../../lib/guards';
+import { countHit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
@@ -126,6 +127,18 @@ function accountExistsMail(brandName: string, email: string, linkBase: string) {
 }
 
 /**
+ * "This address already has an account" mails an address receives a day, whoever registers it:
+ * one tells the owner, a few more cover a forgotten one; past that nothing is sent, and the
+ * answer stays the same, so a stranger registering the address again and again cannot flood it.
+ */
+export const ACCOUNT_EXISTS_MAILS_PER_DAY = 3;
+
+async function mayMailAccountExists(trx: Executor, email: string, at: number): Promise<boolean> {
+  const count = await countHit(trx, `mail:account-exists:${email}`, DAY, at);
+  return count.hits <= ACCOUNT_EXISTS_MAILS_PER_DAY;
+}
+
+/**
  * Starts a student's registration. Nothing can sign in yet: the registration waits, for a day at
  * most, for this browser to prove the address with the code it is sent. Several may wait for one
  * address (a stranger's first); the one whose browser proves it becomes the account. An address
@@ -136,13 +149,14 @@ export async function registerStudent(options: {
   context: CodeContext;
   linkBase: string;
   visitorHash: string;
+  clientAddress: string;
   institutionName: string;
   name: string;
   email: string;
   password: string;
   confirmPassword: string;
 }): Promise<{ message: string }> {
-  const { db, email, password, visitorHash } = options;
+  const { db, email, password, visitorHash, clientAddress } = options;
   if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
   const institution = await queries.findInstitutionByName(db, options.institutionName);
   if (!institution)
@@ -161,7 +175,8 @@ export async function registerStudent(options: {
   const at = now();
   await db.transaction().execute(async (trx) => {
     if (await queries.findUserByEmail(trx, email)) {
-      await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
+      if (await mayMailAccountExists(trx, email, at))
+        await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
       return;
     }
     await queries.deleteLapsedRegistrations(trx, at - PENDING_REGISTRATION_LIFETIME);
@@ -173,7 +188,7 @@ export async function registerStudent(options: {
       visitor_hash: visitorHash,
       created_at: at,
     });
-    await issueCode(trx, options.context, { email, visitorHash, at, purpose: 'registration' });
+    await issueCode(trx, options.context, { email, visitorHash, clientAddress, at, purpose: 'registration' });
   });
   return { message: REGISTRATION_STARTED(email) };
 }
