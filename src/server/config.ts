@@ -156,6 +156,8 @@ export interface Limits {
   registrationsPerIpPerHour: number;
   /** Code requests and code checks one client address may make per minute, each. */
   verificationsPerIpPerMinute: number;
+  /** Roster imports one institution may run in a window (each reads and writes up to 100,000 rows). */
+  rosterImports: { max: number; windowMs: number };
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
@@ -172,6 +174,7 @@ export const DEFAULT_LIMITS: Limits = {
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
   verificationsPerIpPerMinute: 20,
+  rosterImports: { max: 5, windowMs: 10 * 60_000 },
   bodyBytes: 256 * 1024,
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {
