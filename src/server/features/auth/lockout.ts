@@ -16,7 +16,8 @@ import { MINUTE, now, SECOND } from '../../lib/time';
  *   Retry-After. A hard stop here would let anyone with 11 addresses shut the owner out of every
  *   browser new to the account for the whole window; a delay bounds guessing to one attempt per
  *   cap at worst, and the owner with the right password gets in once the turn comes, at most the
- *   cap after the guessing stops. The owner's usual browser never waits at all.
+ *   cap after the guessing stops (while it goes on, the owner's new browser shares the turns with
+ *   the guesser). The owner's usual browser never waits at all.
  *
  * A delay rather than a mailed sign-in link: the link would be one more credential in mail
  * (and in the outbox), and the owner's known browser already walks past the account's delay.
