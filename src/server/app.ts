@@ -52,7 +52,6 @@ import { sealingKey } from './lib/sealed';
 import { securityHeaderSetter } from './lib/security-headers';
 import { refuseDuringShutdown } from './lib/shutdown';
 import { installTextGuard } from './lib/text-guard';
-import { now } from './lib/time';
 import { serverTimeouts } from './lib/timeouts';
 
 export interface AppOptions {
@@ -157,7 +156,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const retention = startRetention({
     db: db.kysely,
     retention: config.retention,
-    clock: databaseClock?.now ?? now,
+    ...(databaseClock ? { databaseClock } : {}),
     onError: (error) => {
       if (!db.health.failed(error))
         app.log.warn({ err: error }, 'the retention pass failed; it runs again later');

@@ -1,8 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { RetentionConfig } from '../../config';
+import type { DatabaseClock } from '../../db/clock';
 import type { Database } from '../../db/types';
 import { type Poller, startPoller } from '../../lib/poller';
-import { HOUR } from '../../lib/time';
+import { HOUR, now } from '../../lib/time';
 import { PROOF_LIFETIME } from '../verify/codes';
 
 /**
@@ -49,15 +50,22 @@ export async function deleteExpiredRecords(
 /** How often each instance runs the retention pass: the ages it keeps are days and hours. */
 const RETENTION_POLL_MS = HOUR;
 
-/** Runs the retention pass at start and then hourly, until stopped. */
+/**
+ * Runs the retention pass at start and then hourly, until stopped. Ages follow the database's
+ * clock when given (as leases do): an instance whose own clock runs ahead deletes nothing early.
+ */
 export function startRetention(options: {
   db: Kysely<Database>;
   retention: RetentionConfig;
-  clock: () => number;
+  databaseClock?: DatabaseClock;
   onError: (error: unknown) => void;
 }): Poller {
+  const { databaseClock } = options;
   return startPoller({
-    work: () => deleteExpiredRecords(options.db, options.retention, options.clock()),
+    work: async () => {
+      await databaseClock?.sync();
+      return deleteExpiredRecords(options.db, options.retention, databaseClock ? databaseClock.now() : now());
+    },
     pollMs: RETENTION_POLL_MS,
     onError: options.onError,
   });
