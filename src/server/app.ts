@@ -23,6 +23,7 @@ import { draftRoutes } from './features/drafts/routes';
 import { healthRoutes } from './features/health/routes';
 import { institutionRoutes } from './features/institutions/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
+import { startRetention } from './features/retention/retention';
 import { rosterRoutes } from './features/roster/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
 import { shellRoutes } from './features/shell/routes';
@@ -152,6 +153,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Features add their kinds of job as they register; polling starts once all have.
   app.addHook('onReady', async () => jobs.start());
   app.addHook('onClose', () => jobs.stop());
+  const retention = startRetention({
+    db: db.kysely,
+    retention: config.retention,
+    ...(databaseClock ? { databaseClock } : {}),
+    onError: (error) => {
+      if (!db.health.failed(error))
+        app.log.warn({ err: error }, 'the retention pass failed; it runs again later');
+    },
+  });
+  app.addHook('onClose', () => retention.stop());
   app.setErrorHandler(handleError);
   // One line when the database goes and one when it is back, both seen at the usual warn level.
   const stopWatchingHealth = db.health.observe((event) => {

@@ -80,6 +80,10 @@ const Environment = z.object({
   NODE_ENV: z.string().optional(),
   // Development only: a single sign-on provider on this machine, over plain http.
   SSO_ALLOW_INSECURE_ISSUER: flag.optional(),
+  // How long the record of a delivered or abandoned mail (recipient, times, no words) is kept.
+  OUTBOX_RETENTION_DAYS: z.preprocess(blankIsUnset, wholeNumber(1, 3650).default(30)),
+  // How long one-time codes and address proofs are kept once expired or used.
+  EXPIRED_CODE_RETENTION_HOURS: z.preprocess(blankIsUnset, wholeNumber(1, 8760).default(24)),
 });
 
 export type DatabaseTarget =
@@ -116,11 +120,17 @@ export interface LoginLimits {
    */
   failuresPerAccount: number;
   /**
-   * Failed attempts allowed per account from all clients together that have not signed in to it
-   * before: slows guessing spread over many addresses, without touching the owner's browser.
+   * Attempts per account from all clients together that have not signed in to it before, inside
+   * one window, before each further one waits (see newClientDelay): slows guessing spread over
+   * many addresses, without touching the owner's browser and without ever locking anyone out.
    */
   failuresPerAccountFromNewClients: number;
   windowMs: number;
+  /**
+   * Past that count, how long the account's next attempt from a new browser waits: the first
+   * wait, doubling with each further attempt, never longer than the cap.
+   */
+  newClientDelay: { firstMs: number; capMs: number };
 }
 
 /**
@@ -149,6 +159,8 @@ export interface Limits {
   registrationsPerIpPerHour: number;
   /** Code requests and code checks one client address may make per minute, each. */
   verificationsPerIpPerMinute: number;
+  /** Roster imports one institution may run in a window (each reads and writes up to 100,000 rows). */
+  rosterImports: { max: number; windowMs: number };
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
@@ -156,10 +168,16 @@ export interface Limits {
 
 export const DEFAULT_LIMITS: Limits = {
   loginPerIpPerMinute: 20,
-  login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 50, windowMs: 15 * 60_000 },
+  login: {
+    failuresPerAccount: 5,
+    failuresPerAccountFromNewClients: 20,
+    windowMs: 15 * 60_000,
+    newClientDelay: { firstMs: 1_000, capMs: 60_000 },
+  },
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
   verificationsPerIpPerMinute: 20,
+  rosterImports: { max: 5, windowMs: 10 * 60_000 },
   bodyBytes: 256 * 1024,
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {
@@ -194,6 +212,14 @@ export interface MailConfig {
   from: string;
 }
 
+/** How long records that only ever served a moment are kept before the retention pass deletes them. */
+export interface RetentionConfig {
+  /** A delivered or abandoned mail's row (its words are gone at once): recipient and times. */
+  outboxMs: number;
+  /** One-time codes and address proofs, counted from when they expired or were used. */
+  expiredCodesMs: number;
+}
+
 export interface Config {
   port: number;
   host: string;
@@ -222,6 +248,7 @@ export interface Config {
      */
     allowLoopbackIssuer: boolean;
   };
+  retention: RetentionConfig;
   /** Values the web app needs; the server hands them to it inside the page shell. */
   web: {
     brandName: string;
@@ -290,6 +317,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       from: e.MAIL_FROM ?? `${e.BRAND_NAME} Health <no-reply@localhost>`,
     },
     sso: { allowLoopbackIssuer: e.SSO_ALLOW_INSECURE_ISSUER === true },
+    retention: {
+      outboxMs: e.OUTBOX_RETENTION_DAYS * 24 * 60 * 60_000,
+      expiredCodesMs: e.EXPIRED_CODE_RETENTION_HOURS * 60 * 60_000,
+    },
     web: {
       brandName: e.BRAND_NAME,
       demoVideoUrl: e.DEMO_VIDEO_URL,

@@ -22,6 +22,7 @@ describe('loadConfig', () => {
         smtpConnections: 10,
         from: 'Wellspring Health <no-reply@localhost>',
       },
+      retention: { outboxMs: 30 * 24 * 60 * 60_000, expiredCodesMs: 24 * 60 * 60_000 },
       web: {
         brandName: 'Wellspring',
         demoVideoUrl: null,
@@ -31,6 +32,14 @@ describe('loadConfig', () => {
       },
       sso: { allowLoopbackIssuer: false },
     });
+  });
+
+  it('reads how long spent mail rows and codes are kept, in days and hours', () => {
+    expect(loadConfig({ OUTBOX_RETENTION_DAYS: '7', EXPIRED_CODE_RETENTION_HOURS: '2' }).retention).toEqual({
+      outboxMs: 7 * 24 * 60 * 60_000,
+      expiredCodesMs: 2 * 60 * 60_000,
+    });
+    expect(() => loadConfig({ OUTBOX_RETENTION_DAYS: '0' })).toThrow(/OUTBOX_RETENTION_DAYS/);
   });
 
   it('reads TRUST_PROXY as a number of proxy hops, never as "trust every hop"', () => {

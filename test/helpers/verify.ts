@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { Database } from '../../src/server/db/types';
 import type { TestAgent } from './app';
 
-/** The code in the newest mail queued for the address (the outbox keeps the mail as sent). */
+/** The code in the newest mail queued for the address (a mail keeps its words until it is delivered). */
 export async function latestCodeFor(db: Kysely<Database>, email: string): Promise<string> {
   const mail = await db
     .selectFrom('mail_outbox')

@@ -42,6 +42,8 @@ export class AppError extends Error {
     message: string,
     /** Extra fields for the error body, e.g. `requires_auth`. */
     readonly extra: Record<string, unknown> = {},
+    /** Seconds the client should wait before trying again, sent as Retry-After. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(message);
     this.statusCode = STATUS_BY_CODE[code];
@@ -113,7 +115,10 @@ export function sendError(
 
 /** The one place a thrown error becomes a response. */
 export function handleError(error: FastifyError, request: FastifyRequest, reply: FastifyReply) {
-  if (error instanceof AppError) return sendError(reply, error.code, error.message, { extra: error.extra });
+  if (error instanceof AppError) {
+    if (error.retryAfterSeconds !== undefined) reply.header('Retry-After', String(error.retryAfterSeconds));
+    return sendError(reply, error.code, error.message, { extra: error.extra });
+  }
   // An outage is the database's, not the request's: no stack per request, one line per outage.
   const unavailable = request.server.db?.health.failed(error) ?? databaseUnavailability(error);
   if (unavailable) return sendError(reply, 'DATABASE_UNAVAILABLE', unavailable.message);

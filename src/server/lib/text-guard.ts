@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance } from 'fastify';
 import { AppError } from './errors';
 
@@ -17,6 +18,8 @@ const MAX_DEPTH = 32;
 export function hasUnstorableText(value: unknown, depth = 0): boolean {
   if (typeof value === 'string') return UNSTORABLE.test(value);
   if (value === null || typeof value !== 'object' || depth > MAX_DEPTH) return false;
+  // A streamed body (the roster's CSV) is not data yet: its reader refuses NUL and broken text.
+  if (value instanceof Readable) return false;
   if (Array.isArray(value)) return value.some((item) => hasUnstorableText(item, depth + 1));
   return Object.entries(value).some(
     ([key, item]) => UNSTORABLE.test(key) || hasUnstorableText(item, depth + 1),

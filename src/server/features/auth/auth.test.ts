@@ -5,9 +5,11 @@ import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { ErrorCode } from '../../../common/schemas/common';
+import { DEFAULT_LIMITS } from '../../config';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
-import { accountThrottledMessage, INVALID_LOGIN, REGISTRATION_STARTED } from './service';
+import { accountThrottledMessage } from './lockout';
+import { INVALID_LOGIN, REGISTRATION_STARTED } from './service';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
 
@@ -270,7 +272,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       await ctx.close();
       ctx = await createTestApp(dialect, {
         limits: {
-          login: { failuresPerAccount: 3, failuresPerAccountFromNewClients: 50, windowMs: WINDOW_MS },
+          login: { ...DEFAULT_LIMITS.login, failuresPerAccount: 3, windowMs: WINDOW_MS },
         },
       });
       cast = await makeTwoInstitutions(ctx.db.kysely);

@@ -2,7 +2,7 @@
  * Lockout as denial of service: a stranger who knows (or guesses) an admin's address and fails
  * the password again and again must not lock the owner out.
  */
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
@@ -56,22 +56,74 @@ describe.each(TEST_DIALECTS)('failed logins on %s', (dialect) => {
     expect((await login(owner, ATTACKER, TEST_PASSWORD)).status).toBe(200);
   });
 
-  it("slow guesses spread over many addresses without touching the owner's browser", async () => {
-    await ctx.close();
-    ctx = await createTestApp(dialect, {
-      limits: {
-        login: { failuresPerAccount: 5, failuresPerAccountFromNewClients: 6, windowMs: 15 * 60_000 },
-      },
-    });
-    email = (await makeTwoInstitutions(ctx.db.kysely)).adminA.email;
-    const owner = new TestAgent(ctx.app);
-    expect((await login(owner, OWNER, TEST_PASSWORD)).status).toBe(200);
+  describe('spread over many addresses', () => {
+    const DELAY = { firstMs: 1_000, capMs: 60_000 };
 
-    const statuses: number[] = [];
-    for (let i = 0; i < 8; i++) statuses.push((await attack(`198.51.100.${i + 1}`, 1)).statuses[0] as number);
-    // The owner's first sign-in, from a browser new to the account, counted as well.
-    expect(statuses).toEqual([401, 401, 401, 401, 401, 429, 429, 429]);
-    expect((await login(owner, OWNER, TEST_PASSWORD)).status).toBe(200);
+    beforeEach(async () => {
+      await ctx.close();
+      ctx = await createTestApp(dialect, {
+        limits: {
+          login: {
+            failuresPerAccount: 5,
+            failuresPerAccountFromNewClients: 6,
+            windowMs: 15 * 60_000,
+            newClientDelay: DELAY,
+          },
+        },
+      });
+      email = (await makeTwoInstitutions(ctx.db.kysely)).adminA.email;
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now());
+    });
+
+    afterEach(() => vi.useRealTimers());
+
+    it("slow guesses without touching the owner's usual browser", async () => {
+      const owner = new TestAgent(ctx.app);
+      expect((await login(owner, OWNER, TEST_PASSWORD)).status).toBe(200);
+
+      const statuses: number[] = [];
+      for (let i = 0; i < 8; i++)
+        statuses.push((await attack(`198.51.100.${i + 1}`, 1)).statuses[0] as number);
+      // The owner's first sign-in, from a browser new to the account, counted as well; the sixth
+      // attempt took the account's turn, and the next ones at the same moment wait for the next.
+      expect(statuses).toEqual([401, 401, 401, 401, 401, 401, 429, 429]);
+      expect((await login(owner, OWNER, TEST_PASSWORD)).status).toBe(200);
+    });
+
+    it('make each further guess wait longer, up to the cap, told by Retry-After', async () => {
+      const waits: number[] = [];
+      for (let i = 0; i < 15; i++) {
+        const guesser = new TestAgent(ctx.app);
+        const address = `198.51.100.${i + 1}`;
+        let response = await login(guesser, address, `guess-${i}`);
+        if (response.status === 429) {
+          const seconds = Number(response.headers['retry-after']);
+          waits.push(seconds);
+          expect(response.body).toMatchObject({ code: 'TOO_MANY_REQUESTS' });
+          // One millisecond short of the turn is still too early; the turn itself is not.
+          vi.setSystemTime(Date.now() + seconds * 1_000 - 1);
+          expect((await login(guesser, address, `guess-${i}`)).status).toBe(429);
+          vi.setSystemTime(Date.now() + 1);
+          response = await login(guesser, address, `guess-${i}`);
+        }
+        expect(response.status).toBe(401);
+      }
+      expect(waits).toEqual([1, 2, 4, 8, 16, 32, 60, 60]);
+    });
+
+    it('let the owner in from a new browser, with the right password, at most the cap after guessing stops', async () => {
+      // Eleven addresses guess until each is refused, as a script would run.
+      for (let i = 0; i < 11; i++) await attack(`198.51.100.${i + 1}`, 10);
+      const owner = new TestAgent(ctx.app);
+      const first = await login(owner, OWNER, TEST_PASSWORD);
+      expect(first.status).toBe(429);
+      const seconds = Number(first.headers['retry-after']);
+      expect(seconds).toBeGreaterThan(0);
+      expect(seconds).toBeLessThanOrEqual(DELAY.capMs / 1_000);
+      vi.setSystemTime(Date.now() + seconds * 1_000);
+      expect((await login(owner, OWNER, TEST_PASSWORD)).status).toBe(200);
+    });
   });
 
   it('do not take a forged or another account’s browser cookie as the owner’s', async () => {

@@ -139,6 +139,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
         context: options.codes,
         linkBase: config.mail.linkBase,
         visitorHash: visitorHash(request, reply),
+        clientAddress: request.ip,
         institutionName: body.institution_name,
         name: body.name,
         email: body.email,

@@ -7,16 +7,17 @@ import type { CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { secondFactorStep } from '../../lib/guards';
-import { clearLimit, enforceLimit } from '../../lib/limits';
+import { countHit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
-import { DAY, MINUTE, now } from '../../lib/time';
+import { DAY, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
 import { passwordRefusalForAddress } from '../sso/settings';
 import { type CodeContext, issueCode } from '../verify/codes';
+import { admitLoginAttempt, forgetClientFailures, type LoginClient } from './lockout';
 import * as queries from './queries';
 
 export const INVALID_LOGIN = 'Invalid email or password';
@@ -26,13 +27,6 @@ export const REGISTRATION_STARTED = (email: string) =>
   `Almost done: we sent a code to ${email}. Enter it to confirm your address, then log in.`;
 /** An unproven registration lapses after this; it never keeps the address from its owner. */
 const PENDING_REGISTRATION_LIFETIME = DAY;
-
-/** The lock lifts at most one window after it starts: waiting the window, rounded up, always works. */
-export function accountThrottledMessage(windowMs: number): string {
-  const minutes = Math.max(1, Math.ceil(windowMs / MINUTE));
-  const wait = minutes === 1 ? '1 minute' : `${minutes} minutes`;
-  return `Too many failed login attempts for this account. Please wait ${wait} and try again.`;
-}
 
 export function toCurrentUser(user: SessionUser): CurrentUser {
   const step = secondFactorStep(user);
@@ -48,23 +42,9 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
   };
 }
 
-/** Who is signing in: the client address, and the browser's id if it signed in to the account before. */
-interface LoginClient {
-  address: string;
-  knownDevice: string | null;
-}
-
-/** Counts the attempt before the password is checked, so simultaneous guesses are counted too. */
-async function countAttempt(db: Executor, key: string, max: number, windowMs: number) {
-  await enforceLimit(db, key, { max, windowMs }, accountThrottledMessage(windowMs));
-}
-
 /**
  * Checks credentials. Unknown email and wrong password fail identically (same message, same
- * argon2 work). Repeated failures lock the account for a window, but only for the client that
- * failed (a browser that signed in to the account before, else a client address): a stranger
- * guessing from elsewhere cannot lock the owner out. Clients new to the account also share a
- * larger budget per account, against guessing spread over many addresses.
+ * argon2 work). Failures slow further attempts without ever locking the owner out (lockout.ts).
  */
 export async function authenticate(options: {
   db: Executor;
@@ -74,16 +54,7 @@ export async function authenticate(options: {
   client: LoginClient;
 }): Promise<SessionUser> {
   const { db, email, password, limits, client } = options;
-  const who = client.knownDevice ? `device:${client.knownDevice}` : `address:${client.address}`;
-  const throttleKey = `login:account:${email}:${who}`;
-  await countAttempt(db, throttleKey, limits.failuresPerAccount, limits.windowMs);
-  if (!client.knownDevice)
-    await countAttempt(
-      db,
-      `login:account:${email}:new-clients`,
-      limits.failuresPerAccountFromNewClients,
-      limits.windowMs,
-    );
+  await admitLoginAttempt(db, email, client, limits);
   const user = await queries.findUserByEmail(db, email);
   const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
   // Every refusal below is the same whether or not the password was right: a superuser's or a
@@ -95,7 +66,7 @@ export async function authenticate(options: {
   if (refusal && !(valid && staffPastRefusal)) throw new AppError('FORBIDDEN', refusal);
   if (!user || !valid || user.removed_at !== null || user.role === 'superuser')
     throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
-  await clearLimit(db, throttleKey);
+  await forgetClientFailures(db, email, client);
   return {
     id: user.id,
     email: user.email,
@@ -156,6 +127,18 @@ function accountExistsMail(brandName: string, email: string, linkBase: string) {
 }
 
 /**
+ * "This address already has an account" mails an address receives a day, whoever registers it:
+ * one tells the owner, a few more cover a forgotten one; past that nothing is sent, and the
+ * answer stays the same, so a stranger registering the address again and again cannot flood it.
+ */
+export const ACCOUNT_EXISTS_MAILS_PER_DAY = 3;
+
+async function mayMailAccountExists(trx: Executor, email: string, at: number): Promise<boolean> {
+  const count = await countHit(trx, `mail:account-exists:${email}`, DAY, at);
+  return count.hits <= ACCOUNT_EXISTS_MAILS_PER_DAY;
+}
+
+/**
  * Starts a student's registration. Nothing can sign in yet: the registration waits, for a day at
  * most, for this browser to prove the address with the code it is sent. Several may wait for one
  * address (a stranger's first); the one whose browser proves it becomes the account. An address
@@ -166,13 +149,14 @@ export async function registerStudent(options: {
   context: CodeContext;
   linkBase: string;
   visitorHash: string;
+  clientAddress: string;
   institutionName: string;
   name: string;
   email: string;
   password: string;
   confirmPassword: string;
 }): Promise<{ message: string }> {
-  const { db, email, password, visitorHash } = options;
+  const { db, email, password, visitorHash, clientAddress } = options;
   if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
   const institution = await queries.findInstitutionByName(db, options.institutionName);
   if (!institution)
@@ -191,7 +175,8 @@ export async function registerStudent(options: {
   const at = now();
   await db.transaction().execute(async (trx) => {
     if (await queries.findUserByEmail(trx, email)) {
-      await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
+      if (await mayMailAccountExists(trx, email, at))
+        await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
       return;
     }
     await queries.deleteLapsedRegistrations(trx, at - PENDING_REGISTRATION_LIFETIME);
@@ -203,7 +188,7 @@ export async function registerStudent(options: {
       visitor_hash: visitorHash,
       created_at: at,
     });
-    await issueCode(trx, options.context, { email, visitorHash, at, purpose: 'registration' });
+    await issueCode(trx, options.context, { email, visitorHash, clientAddress, at, purpose: 'registration' });
   });
   return { message: REGISTRATION_STARTED(email) };
 }

@@ -1,13 +1,18 @@
+import { Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
+import { turnsTakenDuring } from '../../../../test/helpers/event-loop';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
-import type { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
+import { ROSTER_MAX_ROWS, type RosterImportResponse, type RosterPage } from '../../../common/schemas/roster';
+import { DEFAULT_LIMITS } from '../../config';
+import { TOO_MANY_REQUESTS_MESSAGE } from '../../lib/errors';
 import { DAY } from '../../lib/time';
-import { EMPTY_FILE, NO_HEADER, NOT_TEXT } from './csv';
+import { EMPTY_FILE, NO_HEADER, NOT_TEXT, ROWS_PER_TURN, readRosterCsv } from './csv';
+import { importRoster } from './service';
 
 /** A registrar's export as spreadsheets write them: BOM, CRLF, quotes, commas and breaks inside quotes, blank lines. */
 const REGISTRAR_FILE = [
@@ -28,7 +33,8 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
   let admin: TestAgent;
 
   beforeEach(async () => {
-    ctx = await createTestApp(dialect);
+    // Many uploads per test: the per-institution allowance has a test of its own.
+    ctx = await createTestApp(dialect, { limits: { rosterImports: { max: 1_000, windowMs: 60_000 } } });
     cast = await makeTwoInstitutions(ctx.db.kysely);
     admin = new TestAgent(ctx.app);
     await admin.login(cast.adminA.email, TEST_PASSWORD);
@@ -299,5 +305,95 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
     expect(withRoster.response_rate).toBe(33);
     expect(withRoster.monthly_response_rates.at(-1)).toBe(33);
     expect(withRoster.monthly_response_rates.at(-2)).toBe(0);
+  });
+});
+
+/** A registrar's file of `count` students of North University, one line each after the header. */
+function northRoster(count: number, from = 0): string[] {
+  const lines: string[] = [];
+  for (let index = from; index < from + count; index += 1)
+    lines.push(`Student ${index},s${index}@north.edu,Year 1`);
+  return lines;
+}
+
+describe('reading a roster file', () => {
+  const checks = { domains: ['north.edu'], staffAddresses: new Set<string>() };
+
+  it(`gives the event loop a turn at least every ${ROWS_PER_TURN} rows while it reads and checks`, async () => {
+    const rows = 10 * ROWS_PER_TURN;
+    const text = ['name,email,group', ...northRoster(rows)].join('\n');
+    // One chunk holding the whole file: the parser has every row at once, so only the reader's
+    // own turns let anything else run before it is through.
+    const { result, turns } = await turnsTakenDuring(() =>
+      readRosterCsv(Readable.from([Buffer.from(text)]), checks),
+    );
+    expect(result.rows).toHaveLength(rows);
+    expect(turns).toBeGreaterThanOrEqual(rows / ROWS_PER_TURN);
+  });
+
+  it('refuses a file past the row limit as soon as it gets there, before the upload has ended', async () => {
+    let ended = false;
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    async function* upload() {
+      yield Buffer.from('name,email\n');
+      for (let start = 0; start <= ROSTER_MAX_ROWS; start += 10_000)
+        yield Buffer.from(`${northRoster(10_000, start).join('\n')}\n`);
+      // The rest of the upload has not arrived: a reader that waits for the whole of it never answers.
+      await held;
+      ended = true;
+    }
+    const refused = readRosterCsv(Readable.from(upload()), checks);
+    await expect(refused).rejects.toMatchObject({
+      code: 'BAD_REQUEST',
+      message: expect.stringMatching(/more than 100,000 students/),
+    });
+    expect(ended).toBe(false);
+    release();
+  });
+});
+
+describe.each(TEST_DIALECTS)('roster imports on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+  });
+  afterEach(async () => ctx.close());
+
+  it('lets the event loop take turns while a large file is read, checked and written', async () => {
+    const rows = 6 * ROWS_PER_TURN;
+    const actor = {
+      institutionId: cast.a.id,
+      userId: cast.adminA.id,
+      email: cast.adminA.email,
+      address: null,
+    };
+    const csv = ['name,email,group', ...northRoster(rows)].join('\n');
+    const { result, turns } = await turnsTakenDuring(() => importRoster({ db: ctx.db.kysely, actor, csv }));
+    expect(result.imported).toBe(rows);
+    expect(turns).toBeGreaterThanOrEqual(rows / ROWS_PER_TURN);
+  });
+
+  it('takes a few imports per institution in ten minutes, whoever sends them', async () => {
+    const { max } = DEFAULT_LIMITS.rosterImports;
+    const adminA = new TestAgent(ctx.app);
+    await adminA.login(cast.adminA.email, TEST_PASSWORD);
+    const send = (agent: TestAgent) =>
+      agent.request({
+        method: 'POST',
+        url: '/api/roster/',
+        payload: 'name,email\nAnn Lee,ann@north.edu\n',
+        headers: { 'content-type': 'text/csv' },
+      });
+    for (let n = 0; n < max; n++) expect((await send(adminA)).status).toBe(200);
+    expectError(await send(adminA), 429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE);
+    const adminB = new TestAgent(ctx.app);
+    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    expect((await send(adminB)).status, "another institution's allowance is its own").toBe(200);
   });
 });

@@ -1,50 +1,74 @@
+import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
+import { DEFAULT_LIMITS } from '../../config';
 import type { Database } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
+import { yieldToEventLoop } from '../../lib/event-loop';
+import { enforceLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../institutions/queries';
-import { readRosterCsv } from './csv';
+import { type RosterRow, readRosterCsv } from './csv';
 import * as queries from './queries';
 
 const iso = (millis: number | string | null) =>
   millis === null ? null : new Date(Number(millis)).toISOString();
 
 /**
- * Imports the registrar's CSV. A file that cannot be read as a roster changes nothing; otherwise
- * every good row is applied in one transaction and every bad one is reported by its line.
+ * Imports the registrar's CSV as it arrives. A file that cannot be read as a roster changes
+ * nothing (it is read and checked whole before anything is written); otherwise the good rows are
+ * written in chunks, each its own transaction with a turn for other requests after it, and every
+ * bad one is reported by its line. An import cut off midway has applied the chunks before: the
+ * same file uploaded again completes it, as a re-upload updates by address.
  */
 export async function importRoster(options: {
   db: Kysely<Database>;
   actor: AuditActor;
-  csv: string;
+  csv: Readable | string;
+  /** Imports per institution (Limits.rosterImports). */
+  limit?: { max: number; windowMs: number };
 }): Promise<RosterImportResponse> {
   const { db, actor } = options;
   const { institutionId } = actor;
-  const file = readRosterCsv(
-    options.csv,
-    await institutionDomains(db, institutionId),
-    await queries.staffEmails(db, institutionId),
+  // Counted before the file is read: a refused file costs the server its reading too.
+  await enforceLimit(
+    db,
+    `roster:import:institution:${institutionId}`,
+    options.limit ?? DEFAULT_LIMITS.rosterImports,
   );
-  const withGroups = file.rows.some((row) => row.group !== undefined);
-  const at = now();
-  const imported = await db.transaction().execute(async (trx) => {
-    const known = await queries.rosterEmails(trx, institutionId);
-    await queries.upsertStudents(trx, institutionId, file.rows, { withGroups, at });
-    const added = file.rows.filter((row) => !known.has(row.email)).length;
-    await recordAudit(trx, actor, {
-      action: 'roster.import',
-      detail: { imported: added, updated: file.rows.length - added, refused_lines: file.errors.length },
-    });
-    return added;
+  const file = await readRosterCsv(options.csv, {
+    domains: await institutionDomains(db, institutionId),
+    staffAddresses: await queries.staffEmails(db, institutionId),
   });
+  const at = now();
+  const known = await queries.rosterEmails(db, institutionId);
+  const added = file.rows.filter((row) => !known.has(row.email)).length;
+  const chunks: RosterRow[][] = [];
+  for (let start = 0; start < file.rows.length; start += WRITE_CHUNK)
+    chunks.push(file.rows.slice(start, start + WRITE_CHUNK));
+  // The record of the import commits with its last rows (with no rows, on its own).
+  if (chunks.length === 0) chunks.push([]);
+  for (const [index, chunk] of chunks.entries()) {
+    await db.transaction().execute(async (trx) => {
+      await queries.upsertStudents(trx, institutionId, chunk, { withGroups: file.withGroups, at });
+      if (index === chunks.length - 1)
+        await recordAudit(trx, actor, {
+          action: 'roster.import',
+          detail: { imported: added, updated: file.rows.length - added, refused_lines: file.errors.length },
+        });
+    });
+    await yieldToEventLoop();
+  }
   return {
     success: true,
-    imported,
-    updated: file.rows.length - imported,
+    imported: added,
+    updated: file.rows.length - added,
     errors: file.errors,
   };
 }
+
+/** Rows written per transaction: short enough that other requests' writes wait little between them. */
+const WRITE_CHUNK = 2_000;
 
 /** A page of the roster, by name, with the search applied. */
 export async function listRoster(options: {

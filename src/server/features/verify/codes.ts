@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
 import type { CodePurpose } from '../../db/types';
+import { countHit } from '../../lib/limits';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR, MINUTE } from '../../lib/time';
 import * as queries from './queries';
@@ -8,10 +9,20 @@ import * as queries from './queries';
 /** Design section 8: 6 digits, 10 minutes, 5 tries, single use, stored hashed. */
 const CODE_LIFETIME = 10 * MINUTE;
 export const CODE_TRIES = 5;
-/** Codes one address receives per hour, whoever asks: a stranger cannot flood a student's mailbox. */
-export const CODES_PER_ADDRESS_PER_HOUR = 5;
+/**
+ * How many codes an address is mailed in an hour. Each rule is one a stranger cannot turn against
+ * the owner on their own:
+ * - from one client address, a few new codes (a stranger spends their own allowance only);
+ * - from all clients together, a ceiling against flooding the mailbox from many addresses;
+ * - a browser that already holds a live code for the address gets a fresh one up to its own few,
+ *   whatever the other two say: the owner who asked first still gets a resend while someone
+ *   else spends the ceiling.
+ */
+export const CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR = 3;
+export const CODES_PER_ADDRESS_PER_HOUR = 20;
+export const CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR = 3;
 /** How long a browser's proof of an address lasts: a working day, like a signed-in session. */
-const PROOF_LIFETIME = 12 * HOUR;
+export const PROOF_LIFETIME = 12 * HOUR;
 
 export const CODE_REFUSED = 'This code is not right or has expired. Check the mail, or ask for a new code.';
 
@@ -40,17 +51,33 @@ function codeMail(brandName: string, email: string, code: string) {
   };
 }
 
+/** Whether this browser may be mailed a code for the address now (CODES_PER_ADDRESS_*). */
+async function mayMailCode(
+  trx: Executor,
+  request: { email: string; visitorHash: string; clientAddress: string; at: number },
+): Promise<boolean> {
+  const { email, visitorHash, at } = request;
+  const since = at - HOUR;
+  const byBrowser = await queries.countCodesSince(trx, { email, visitorHash, since });
+  if (byBrowser >= CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR) return false;
+  // Counted for every request, so a client that keeps asking stays refused for the hour.
+  const byClient = await countHit(trx, `verify:address:${email}:client:${request.clientAddress}`, HOUR, at);
+  if (await queries.holdsLiveCode(trx, { email, visitorHash, at, tries: CODE_TRIES })) return true;
+  if (byClient.hits > CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR) return false;
+  return (await queries.countCodesSince(trx, { email, since })) < CODES_PER_ADDRESS_PER_HOUR;
+}
+
 /**
  * Sends this browser a new code for the address, in the caller's transaction. Past the hourly
- * allowance for the address it quietly sends nothing, so the answer never differs.
+ * allowances (mayMailCode) it quietly sends nothing, so the answer never differs.
  */
 export async function issueCode(
   trx: Executor,
   context: CodeContext,
-  request: { email: string; visitorHash: string; at: number; purpose?: CodePurpose },
+  request: { email: string; visitorHash: string; clientAddress: string; at: number; purpose?: CodePurpose },
 ): Promise<void> {
   const { email, visitorHash, at } = request;
-  if ((await queries.countCodesSince(trx, email, at - HOUR)) >= CODES_PER_ADDRESS_PER_HOUR) return;
+  if (!(await mayMailCode(trx, request))) return;
   const code = crypto.randomInt(0, 1_000_000).toString().padStart(6, '0');
   await queries.insertCode(trx, {
     email,

@@ -2,14 +2,39 @@ import { type Insertable, PostgresAdapter } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { VerificationCodesTable } from '../../db/types';
 
-export async function countCodesSince(db: Executor, email: string, since: number): Promise<number> {
+/** Codes sent to the address since then, to one browser when `visitorHash` is given. */
+export async function countCodesSince(
+  db: Executor,
+  options: { email: string; visitorHash?: string; since: number },
+): Promise<number> {
   const row = await db
     .selectFrom('verification_codes')
     .select((eb) => eb.fn.countAll<number>().as('codes'))
-    .where('email', '=', email)
-    .where('created_at', '>=', since)
+    .where('email', '=', options.email)
+    .$if(options.visitorHash !== undefined, (query) =>
+      query.where('visitor_hash', '=', options.visitorHash as string),
+    )
+    .where('created_at', '>=', options.since)
     .executeTakeFirst();
   return Number(row?.codes ?? 0);
+}
+
+/** Whether the browser holds a code for the address it can still use. */
+export async function holdsLiveCode(
+  db: Executor,
+  options: { email: string; visitorHash: string; at: number; tries: number },
+): Promise<boolean> {
+  const row = await db
+    .selectFrom('verification_codes')
+    .select('id')
+    .where('email', '=', options.email)
+    .where('visitor_hash', '=', options.visitorHash)
+    .where('used_at', 'is', null)
+    .where('expires_at', '>', options.at)
+    .where('attempts', '<', options.tries)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
 }
 
 export async function insertCode(

@@ -41,6 +41,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
         email,
         ...(hashLink === undefined ? {} : { hashLink }),
         visitorHash: visitorHash(request, reply),
+        clientAddress: request.ip,
       });
       app.mail.wake();
       return answer;

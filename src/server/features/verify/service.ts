@@ -41,10 +41,13 @@ export async function startVerification(options: {
   email: string;
   hashLink?: string;
   visitorHash: string;
+  clientAddress: string;
 }) {
-  const { db, context, email, visitorHash } = options;
+  const { db, context, email, visitorHash, clientAddress } = options;
   await institutionFor(db, email, options.hashLink);
-  await db.transaction().execute((trx) => issueCode(trx, context, { email, visitorHash, at: now() }));
+  await db
+    .transaction()
+    .execute((trx) => issueCode(trx, context, { email, visitorHash, clientAddress, at: now() }));
   return { success: true as const, message: CODE_SENT(email) };
 }
 

@@ -7,8 +7,15 @@ import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
+import { ACCOUNT_EXISTS_MAILS_PER_DAY } from '../auth/service';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
-import { CODE_REFUSED, CODE_TRIES, CODES_PER_ADDRESS_PER_HOUR } from './codes';
+import {
+  CODE_REFUSED,
+  CODE_TRIES,
+  CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR,
+  CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR,
+  CODES_PER_ADDRESS_PER_HOUR,
+} from './codes';
 import { CODE_SENT } from './service';
 
 /** Every question answered with one Likert value (and a calm line of text). */
@@ -87,13 +94,82 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       expect(await ctx.db.kysely.selectFrom('mail_outbox').selectAll().execute()).toEqual([]);
     });
 
-    it('mails an address at most a few codes an hour, answering the same past that', async () => {
-      const agent = new TestAgent(ctx.app);
-      for (let n = 0; n < CODES_PER_ADDRESS_PER_HOUR + 2; n++) {
-        const response = await agent.post('/api/verify/start/', { email: 'flood@north.edu' });
+    const startFrom = (agent: TestAgent, address: string, email: string) =>
+      agent.request({
+        method: 'POST',
+        url: '/api/verify/start/',
+        payload: { email },
+        remoteAddress: address,
+      });
+
+    it('mails an address at most a few codes an hour from one client, answering the same past that', async () => {
+      for (let n = 0; n < CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR + 3; n++) {
+        // A fresh browser each time, as a script would: the client address still counts.
+        const response = await startFrom(new TestAgent(ctx.app), '198.51.100.7', 'flood@north.edu');
         expect(response.body).toEqual({ success: true, message: CODE_SENT('flood@north.edu') });
       }
-      expect(await codeCount('flood@north.edu')).toBe(CODES_PER_ADDRESS_PER_HOUR);
+      expect(await codeCount('flood@north.edu')).toBe(CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR);
+    });
+
+    it("leaves the owner a code however often a stranger asks for the owner's address", async () => {
+      const email = 'owner@north.edu';
+      for (let n = 0; n < 10; n++) await startFrom(new TestAgent(ctx.app), '198.51.100.7', email);
+      const owner = new TestAgent(ctx.app);
+      await startFrom(owner, '203.0.113.10', email);
+      expect(await codeCount(email)).toBe(CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR + 1);
+      const check = await owner.post('/api/verify/check/', {
+        email,
+        code: await latestCodeFor(ctx.db.kysely, email),
+      });
+      expect(check.status).toBe(200);
+    });
+
+    it('caps an address over all clients, and still resends to a browser holding a live code', async () => {
+      const email = 'target@north.edu';
+      const owner = new TestAgent(ctx.app);
+      await startFrom(owner, '203.0.113.10', email);
+      // Strangers from many addresses spend the rest of the hour's ceiling.
+      for (let client = 1; client <= 10; client++)
+        for (let n = 0; n < CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR; n++)
+          await startFrom(new TestAgent(ctx.app), `198.51.100.${client}`, email);
+      expect(await codeCount(email)).toBe(CODES_PER_ADDRESS_PER_HOUR);
+      await startFrom(new TestAgent(ctx.app), '198.51.100.99', email);
+      expect(await codeCount(email), 'a new browser past the ceiling').toBe(CODES_PER_ADDRESS_PER_HOUR);
+
+      // The owner's browser asks again (the first mail never came) and gets a fresh code.
+      await startFrom(owner, '203.0.113.10', email);
+      expect(await codeCount(email)).toBe(CODES_PER_ADDRESS_PER_HOUR + 1);
+      const check = await owner.post('/api/verify/check/', {
+        email,
+        code: await latestCodeFor(ctx.db.kysely, email),
+      });
+      expect(check.status).toBe(200);
+    });
+
+    it('resends to one browser only a few times an hour', async () => {
+      const agent = new TestAgent(ctx.app);
+      for (let n = 0; n < CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR + 2; n++)
+        await startFrom(agent, `198.51.100.${n + 1}`, 'again@north.edu');
+      expect(await codeCount('again@north.edu')).toBe(CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR);
+    });
+
+    it('mails an address that has an account at most a few times a day, however often it is registered', async () => {
+      for (let n = 0; n < ACCOUNT_EXISTS_MAILS_PER_DAY + 3; n++) {
+        const response = await new TestAgent(ctx.app).request({
+          method: 'POST',
+          url: '/api/register/',
+          payload: {
+            institution_name: 'North University',
+            name: 'Not The Owner',
+            email: cast.studentA.email,
+            password: 'a-long-enough-passphrase',
+            confirm_password: 'a-long-enough-passphrase',
+          },
+          remoteAddress: `198.51.100.${n + 1}`,
+        });
+        expect(response.status).toBe(201);
+      }
+      expect(await codeCount(cast.studentA.email)).toBe(ACCOUNT_EXISTS_MAILS_PER_DAY);
     });
 
     it('limits one client address across many addresses, sending nothing past the limit', async () => {

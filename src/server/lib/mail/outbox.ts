@@ -115,13 +115,30 @@ export async function claimDueMail(
   return rows.map((row) => ({ ...row, lease_token: leaseToken }));
 }
 
-/** Marks mails the relay accepted sent, those their attempt still holds, in one statement. */
+/**
+ * What a mail that will never be sent again keeps: its recipient, times and id (its Message-ID
+ * follows from id and created_at), never its words. Subjects and bodies carry one-time codes,
+ * invitation and sign-in links: a copy of the database must not hold a credential still usable.
+ */
+const CONTENT_DROPPED = { subject: '', body: '' } as const;
+
+/**
+ * Marks mails the relay accepted sent, those their attempt still holds, in one statement that
+ * also drops their words (CONTENT_DROPPED): no moment where a sent mail's code sits on disk.
+ */
 export async function markSent(db: Executor, rows: readonly OutboxRow[], at: number): Promise<void> {
   const [first] = rows;
   if (!first) return;
   await db
     .updateTable('mail_outbox')
-    .set({ status: 'sent', sent_at: at, lease_token: null, lease_until: null, last_error: null })
+    .set({
+      status: 'sent',
+      sent_at: at,
+      lease_token: null,
+      lease_until: null,
+      last_error: null,
+      ...CONTENT_DROPPED,
+    })
     .where(
       'id',
       'in',
@@ -131,7 +148,7 @@ export async function markSent(db: Executor, rows: readonly OutboxRow[], at: num
     .execute();
 }
 
-/** Puts a failed mail back for a later attempt, or gives up on it (`retryAt` null). */
+/** Puts a failed mail back for a later attempt, or gives up on it (`retryAt` null) and drops its words. */
 export async function markFailed(
   db: Executor,
   row: OutboxRow,
@@ -145,6 +162,7 @@ export async function markFailed(
       lease_token: null,
       lease_until: null,
       last_error: failure.error.slice(0, 1000),
+      ...(failure.retryAt === null ? CONTENT_DROPPED : {}),
     })
     .where('id', '=', row.id)
     .where('lease_token', '=', row.lease_token)
