@@ -88,3 +88,16 @@ export async function hasIdentityAt(db: Executor, userId: number, issuer: string
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Addresses of the institution's admins who still have access: told of every sign-on change. */
+export async function activeAdminEmails(db: Executor, institutionId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('institution_id', '=', institutionId)
+    .where('role', '=', 'institution_admin')
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.email);
+}

@@ -68,12 +68,15 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
     return { agent, response };
   }
 
+  /** What the team's admins and members did; their sign-ins and own second factors are left out. */
   const auditActions = async () =>
     (
       await ctx.db.kysely
         .selectFrom('audit_log')
         .select(['action', 'actor_email'])
         .where('institution_id', '=', cast.a.id)
+        .where('action', 'not like', 'auth.%')
+        .where('action', 'not in', ['staff.app_enrol', 'staff.recovery_codes_replace'])
         .orderBy('id')
         .execute()
     ).map((row) => `${row.actor_email} ${row.action}`);
@@ -377,6 +380,51 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
       .where('email', '=', 'vic@north.edu')
       .execute();
     expect(rows).toEqual([{ id: viewer.id }]);
+  });
+
+  it("deletes a removed member's passkeys, app, recovery codes and sessions: invited back, they enrol anew", async () => {
+    const counsellor = await makeUser(ctx.db.kysely, {
+      email: 'kim@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+    });
+    const member = new TestAgent(ctx.app);
+    await member.login(counsellor.email, TEST_PASSWORD);
+    await ctx.db.kysely
+      .insertInto('passkeys')
+      .values({
+        user_id: counsellor.id,
+        credential_id: 'old-laptop',
+        public_key: 'key',
+        counter: 0,
+        transports: '[]',
+        created_at: 1,
+        last_used_at: null,
+        name: 'Old laptop',
+      })
+      .execute();
+    const left = async () =>
+      Promise.all(
+        (['passkeys', 'totp_credentials', 'recovery_codes', 'sessions'] as const).map(async (table) => [
+          table,
+          (await ctx.db.kysely.selectFrom(table).select('user_id').where('user_id', '=', counsellor.id).execute())
+            .length,
+        ]),
+      );
+    expect(Object.fromEntries(await left())).toMatchObject({ passkeys: 1, totp_credentials: 1, sessions: 1 });
+
+    expect((await admin.delete(`/api/staff/${counsellor.id}/`)).status).toBe(200);
+    expect(Object.fromEntries(await left())).toEqual({
+      passkeys: 0,
+      totp_credentials: 0,
+      recovery_codes: 0,
+      sessions: 0,
+    });
+
+    await invite('kim@north.edu', 'counsellor', 'Kim Again');
+    const { agent, response } = await join(await tokenMailedTo('kim@north.edu'));
+    expect(response.status, response.text).toBe(200);
+    expect((await agent.get('/api/user/')).body).toMatchObject({ second_factor: 'enrol' });
   });
 
   it("refuses everyone but the institution's admins, and another institution's invitations", async () => {
