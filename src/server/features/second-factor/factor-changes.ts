@@ -3,6 +3,9 @@ import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
 
+/** The subject of every mail telling of a change to how someone signs in. */
+export const SIGN_IN_CHANGE_SUBJECT = 'A change to how you sign in';
+
 /**
  * Every change to how a staff account signs in (a passkey added or removed, the authenticator
  * app set up or reset, recovery codes replaced, the institution's single sign-on changed) is
@@ -32,6 +35,6 @@ export async function recordSignInChange(
     'If it was not, tell an administrator of your institution at once: they can reset your second factor and sign you out everywhere.',
   ].join('\n');
   for (const to of new Set(tell)) {
-    await enqueueMail(trx, { to, subject: 'A change to how you sign in', text }, at);
+    await enqueueMail(trx, { to, subject: SIGN_IN_CHANGE_SUBJECT, text }, at);
   }
 }

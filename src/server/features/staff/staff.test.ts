@@ -407,8 +407,13 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
       Promise.all(
         (['passkeys', 'totp_credentials', 'recovery_codes', 'sessions'] as const).map(async (table) => [
           table,
-          (await ctx.db.kysely.selectFrom(table).select('user_id').where('user_id', '=', counsellor.id).execute())
-            .length,
+          (
+            await ctx.db.kysely
+              .selectFrom(table)
+              .select('user_id')
+              .where('user_id', '=', counsellor.id)
+              .execute()
+          ).length,
         ]),
       );
     expect(Object.fromEntries(await left())).toMatchObject({ passkeys: 1, totp_credentials: 1, sessions: 1 });
