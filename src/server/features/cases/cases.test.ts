@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { notSigningIn } from '../../../../test/helpers/audit';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
@@ -9,10 +10,10 @@ import type {
   CaseListResponse,
   StudentHistoryResponse,
 } from '../../../common/schemas/cases';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { HOUR, MINUTE } from '../../lib/time';
-import { SIGN_IN_CHANGE_SUBJECT } from '../second-factor/factor-changes';
 import {
   ASSIGNEE_NOT_FOUND,
   CASE_NOT_FOUND,
@@ -107,13 +108,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
   /** What staff did with cases and settings; their sign-ins and second factors are left out. */
   const auditActions = async () =>
     (
-      await ctx.db.kysely
-        .selectFrom('audit_log')
-        .select('action')
-        .where('action', 'not like', 'auth.%')
-        .where('action', '!=', 'staff.app_enrol')
-        .orderBy('id')
-        .execute()
+      await ctx.db.kysely.selectFrom('audit_log').select('action').where(notSigningIn).orderBy('id').execute()
     ).map((row) => row.action);
 
   describe('institution settings', () => {

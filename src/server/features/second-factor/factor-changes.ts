@@ -1,10 +1,8 @@
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { Executor } from '../../db/executor';
 import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
-
-/** The subject of every mail telling of a change to how someone signs in. */
-export const SIGN_IN_CHANGE_SUBJECT = 'A change to how you sign in';
 
 /**
  * Every change to how a staff account signs in (a passkey added or removed, the authenticator

@@ -9,10 +9,10 @@ import {
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { STEP_UP_REQUIRED_MESSAGE, STEP_UP_WINDOW } from '../../lib/step-up';
 import { MINUTE } from '../../lib/time';
 import { PASSKEY_NOT_FOUND } from '../passkeys/service';
-import { SIGN_IN_CHANGE_SUBJECT } from './factor-changes';
 import { WRONG_CODE } from './service';
 
 /** Half-way through a 30-second step, so one step either side is a whole step away. */

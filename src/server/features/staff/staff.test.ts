@@ -5,6 +5,7 @@ import {
   TestAgent,
   type TestContext,
 } from '../../../../test/helpers/app';
+import { notSigningIn } from '../../../../test/helpers/audit';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
@@ -75,8 +76,7 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
         .selectFrom('audit_log')
         .select(['action', 'actor_email'])
         .where('institution_id', '=', cast.a.id)
-        .where('action', 'not like', 'auth.%')
-        .where('action', 'not in', ['staff.app_enrol', 'staff.recovery_codes_replace'])
+        .where(notSigningIn)
         .orderBy('id')
         .execute()
     ).map((row) => `${row.actor_email} ${row.action}`);

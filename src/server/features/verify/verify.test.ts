@@ -5,10 +5,10 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
-import { SIGN_IN_CHANGE_SUBJECT } from '../second-factor/factor-changes';
 import { CODE_REFUSED, CODE_TRIES, CODES_PER_ADDRESS_PER_HOUR } from './codes';
 import { CODE_SENT } from './service';
 
