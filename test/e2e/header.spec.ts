@@ -213,8 +213,8 @@ test.describe('header', () => {
 
 /** Each staff role's menu, as common/roles.ts gives it. */
 const STAFF_MENUS: { role: StaffRole; links: string[] }[] = [
-  { role: 'counsellor', links: ['Dashboard', 'Cases'] },
-  { role: 'viewer', links: ['Dashboard'] },
+  { role: 'counsellor', links: ['Dashboard', 'Cases', 'Security'] },
+  { role: 'viewer', links: ['Dashboard', 'Security'] },
 ];
 
 test.describe('header at first paint', () => {

@@ -91,6 +91,57 @@ test.describe('passkeys for staff', () => {
     expect(await user.json()).not.toHaveProperty('second_factor');
   });
 
+  test('the Security screen lists, removes and names passkeys, asking for the second factor again first', async ({
+    page,
+  }) => {
+    const admin = await createAdmin();
+    await page.goto(siteUrl('/login/'));
+    const { cdp, authenticatorId } = await addAuthenticator(page);
+    await signInWithForm(page, admin, siteUrl('/login/'));
+    await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await expect(page).toHaveURL(siteUrl('/dashboard/'));
+
+    await page.goto(siteUrl('/account/security/'));
+    await expect(page.getByRole('heading', { level: 1, name: 'Security' })).toBeVisible();
+    const passkeys = page.getByRole('list', { name: 'Passkeys' });
+    await expect(passkeys.getByRole('listitem')).toHaveCount(1);
+    await expect(passkeys).toContainText('Passkey');
+    await expectNoA11yViolations(page, 'security');
+
+    // The sign-in is fresh here; the server's refusal of a stale one is answered the same way:
+    // this once, the removal is refused as after five minutes, and the screen asks again.
+    let refusedOnce = false;
+    await page.route('**/api/passkeys/*/', async (route) => {
+      if (route.request().method() !== 'DELETE' || refusedOnce) return route.fallback();
+      refusedOnce = true;
+      await route.fulfill({
+        status: 403,
+        contentType: 'application/json',
+        body: JSON.stringify({
+          success: false,
+          code: 'STEP_UP_REQUIRED',
+          message: 'Confirm it is you first.',
+        }),
+      });
+    });
+    await passkeys.getByRole('button', { name: 'Remove passkey Passkey' }).click();
+    const dialog = page.getByRole('dialog', { name: 'Confirm it is you' });
+    await expect(dialog).toBeVisible();
+    await expect(dialog.getByLabel('Code from your authenticator app, or a recovery code')).toBeVisible();
+    await dialog.getByRole('button', { name: 'Use a passkey instead' }).click();
+    await expect(dialog).toBeHidden();
+    await expect(page.getByText('You have no passkey.')).toBeVisible();
+    expect(refusedOnce).toBe(true);
+
+    await page.getByLabel('Name of the new passkey').fill('Work laptop');
+    await page.getByRole('button', { name: 'Add a passkey' }).click();
+    await expect(passkeys.getByRole('listitem')).toHaveCount(1);
+    await expect(passkeys).toContainText('Work laptop');
+    expect(
+      (await cdp.send('WebAuthn.getCredentials', { authenticatorId })).credentials.length,
+    ).toBeGreaterThan(0);
+  });
+
   test('a passkey that is not registered here signs no one in', async ({ page }) => {
     await page.goto(siteUrl('/login/'));
     const { cdp, authenticatorId } = await addAuthenticator(page);

@@ -14,6 +14,7 @@ import {
   type TestInfo,
 } from '@playwright/test';
 import { generate } from 'otplib';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../src/common/schemas/second-factor';
 import { findChromium, missingChromiumMessage } from './chromium';
 import { E2E_DEMO_PASSWORD } from './demo-password';
 
@@ -393,8 +394,16 @@ interface FiledMail {
   text: string;
 }
 
-/** Every mail the run's SMTP listener has received for the address, oldest first. */
+/**
+ * Every mail the run's SMTP listener has received for the address, oldest first; the mails
+ * telling staff of changes to how they sign in (their own set-up, in most specs) are left out.
+ */
 export function mailsTo(email: string): FiledMail[] {
+  return allMailsTo(email).filter((mail) => mail.subject !== SIGN_IN_CHANGE_SUBJECT);
+}
+
+/** Every mail for the address, those about sign-in changes included, oldest first. */
+export function allMailsTo(email: string): FiledMail[] {
   const mailDir = process.env.E2E_MAIL_DIR;
   if (!mailDir) throw new Error('E2E_MAIL_DIR is not set: run the specs through `npx playwright test`.');
   return fs

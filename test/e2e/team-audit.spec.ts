@@ -83,7 +83,7 @@ test.describe('team and activity', () => {
     await expect(counsellorPage.getByRole('link', { name: 'Export CSV' })).toBeVisible();
     await expect(counsellorPage.getByRole('link', { name: 'Edit Templates' })).toHaveCount(0);
     await expect(counsellorPage.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
-    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard', 'Cases']);
+    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard', 'Cases', 'Security']);
     await counsellorPage.goto('/admin/team/');
     await expect(counsellorPage.getByRole('alert')).toContainText('Admin access required');
     await counsellorPage.goto('/admin/activity/');
@@ -99,12 +99,21 @@ test.describe('team and activity', () => {
     await page.goto('/admin/activity/');
     await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
     const table = page.getByRole('table');
-    for (const action of ['staff.invite', 'staff.join', 'dashboard.read'])
-      await expect(table.getByRole('cell', { name: action, exact: true }).first()).toBeVisible();
+    // Each action in words, with its code beside it (what the Action filter takes).
+    for (const [label, action] of [
+      ['Invited a staff member', 'staff.invite'],
+      ['Joined the team', 'staff.join'],
+      ['Read the dashboard', 'dashboard.read'],
+    ])
+      await expect(
+        table.getByRole('cell', { name: `${label} ${action}`, exact: true }).first(),
+      ).toBeVisible();
     await page.getByLabel('Person (email)').fill(counsellor.email);
     await page.getByRole('button', { name: 'Filter' }).click();
-    await expect(table.getByRole('cell', { name: 'staff.invite', exact: true })).toHaveCount(0);
-    await expect(table.getByRole('cell', { name: 'staff.join', exact: true })).toBeVisible();
+    await expect(
+      table.getByRole('cell', { name: 'Invited a staff member staff.invite', exact: true }),
+    ).toHaveCount(0);
+    await expect(table.getByRole('cell', { name: 'Joined the team staff.join', exact: true })).toBeVisible();
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveAttribute(
       'href',
       `/api/audit/export.csv?actor=${encodeURIComponent(counsellor.email)}`,
@@ -132,7 +141,7 @@ test.describe('team and activity', () => {
     await expect(page.getByText('1 student needs support')).toBeVisible();
     await expectNoStudentIdentity(page, student);
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveCount(0);
-    expect(await menuLinks(page)).toEqual(['Dashboard']);
+    expect(await menuLinks(page)).toEqual(['Dashboard', 'Security']);
     const flagged = await page.context().request.get('/api/dashboard/flagged/');
     expect(flagged.status()).toBe(403);
     await reviewScreen(page, 'dashboard-viewer');

@@ -15,6 +15,7 @@ export const ErrorCode = z.enum([
   'FORBIDDEN', // 403: signed in, not allowed
   'CSRF_FAILED', // 403: fetch a fresh CSRF token and retry once
   'SECOND_FACTOR_REQUIRED', // 403: staff signed in with a password alone; see `second_factor`
+  'STEP_UP_REQUIRED', // 403: prove the second factor again (POST /api/second-factor/step-up/), then retry
   'NOT_FOUND', // 404
   'CONFLICT', // 409: the state changed underneath the request
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly

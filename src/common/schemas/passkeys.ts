@@ -25,7 +25,11 @@ const credentialOutline = {
   authenticatorAttachment: z.optional(z.string()),
 };
 
+export const PASSKEY_NAME_MAX = 60;
+
 export const PasskeyRegistration = z.object({
+  /** What the owner calls it ("Work laptop"); "Passkey" when left out. */
+  name: z.optional(text('name', PASSKEY_NAME_MAX)),
   credential: z.looseObject({
     ...credentialOutline,
     response: z.looseObject({
@@ -54,3 +58,15 @@ export const PasskeySignedIn = z.object({
   user: CurrentUser,
 });
 export type PasskeySignedIn = z.infer<typeof PasskeySignedIn>;
+
+/** One of the staff member's own passkeys: what they called it, when it was added and last used. */
+export const PasskeySummary = z.object({
+  id: z.number(),
+  name: z.string(),
+  created_at: z.string(),
+  last_used_at: z.nullable(z.string()),
+});
+export type PasskeySummary = z.infer<typeof PasskeySummary>;
+
+export const PasskeyList = z.object({ success: z.literal(true), passkeys: z.array(PasskeySummary) });
+export type PasskeyList = z.infer<typeof PasskeyList>;

@@ -5,6 +5,9 @@ import { CurrentUser } from './auth';
 
 export const RECOVERY_CODE_COUNT = 10;
 
+/** The subject of every mail telling someone of a change to how they (or their institution) sign in. */
+export const SIGN_IN_CHANGE_SUBJECT = 'A change to how you sign in';
+
 /** An authenticator-app code (6 digits) or a recovery code; which one is told by its shape. */
 const SecondFactorCode = z
   .string({ error: 'Enter the code' })

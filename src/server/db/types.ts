@@ -122,6 +122,8 @@ export interface SessionsTable {
   created_at: Millis;
   last_seen_at: Millis;
   sign_in_method: SignInMethod;
+  /** When a second factor was last proven in this session (its sign-in or a step-up); null for none. */
+  factor_proven_at: Millis | null;
 }
 
 /** A staff member's authenticator app (TOTP, RFC 6238); the secret is sealed (lib/sealed.ts). */
@@ -145,9 +147,12 @@ export interface PasskeysTable {
   transports: string;
   created_at: Millis;
   last_used_at: Millis | null;
+  /** What the owner calls it ("Work laptop"); null for passkeys added before names. */
+  name: string | null;
 }
 
-export type PasskeyPurpose = 'register' | 'second_factor' | 'sign_in';
+/** `step_up`: a signed-in staff member proving their passkey again before changing how they sign in. */
+export type PasskeyPurpose = 'register' | 'second_factor' | 'sign_in' | 'step_up';
 
 /** A WebAuthn challenge the server issued, accepted once before it expires. */
 export interface PasskeyChallengesTable {

@@ -19,6 +19,8 @@ const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
   { label: 'Settings', to: '/admin/settings/', ability: 'settings' },
   { label: 'Team', to: '/admin/team/', ability: 'team' },
   { label: 'Activity', to: '/admin/activity/', ability: 'audit' },
+  // Every staff member's own sign-in: all of them see the dashboard.
+  { label: 'Security', to: '/account/security/', ability: 'dashboard' },
 ];
 
 function staffLinks(role: RoleName): MenuLink[] {

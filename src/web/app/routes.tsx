@@ -99,6 +99,12 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'account/security',
+            lazy: lazyScreen(() =>
+              import('../features/security/SecurityScreen').then((m) => m.SecurityScreen),
+            ),
+          },
+          {
             path: 'admin/settings',
             lazy: lazyScreen(() =>
               import('../features/settings/SettingsScreen').then((m) => m.SettingsScreen),

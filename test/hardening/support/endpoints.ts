@@ -392,6 +392,21 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: `/api/staff/${inst(context).colleagueId}/sso-link/`,
   }),
+  // A code nobody's app shows: a step-up refused for everyone allowed to ask for one.
+  'POST /api/second-factor/step-up/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/step-up/',
+    body: { code: '000000' },
+  }),
+  'GET /api/passkeys/': () => ({ method: 'GET', url: '/api/passkeys/' }),
+  // The world's staff have no passkey: removing one is unknown (404) for everyone allowed to try.
+  'DELETE /api/passkeys/:id/': () => ({ method: 'DELETE', url: '/api/passkeys/999999/' }),
+  'POST /api/passkeys/step-up/options/': () => ({ method: 'POST', url: '/api/passkeys/step-up/options/' }),
+  'POST /api/passkeys/step-up/': () => ({
+    method: 'POST',
+    url: '/api/passkeys/step-up/',
+    body: { credential: forgedCredential({ authenticatorData: 'AAAA', signature: 'AAAA' }) },
+  }),
 };
 
 /** A WebAuthn answer in the right outline that no authenticator made, for a passkey no one has. */
@@ -651,6 +666,14 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   // Admins: already confirmed; the admin without one has nothing to prove yet.
   'POST /api/second-factor/verify/': { A: secondFactor(409, 409) },
   'POST /api/second-factor/recovery-codes/': { A: secondFactor(200, NO_SECOND_FACTOR) },
+  // A step-up is for a complete staff sign-in; nobody's app shows the code sent (400).
+  'POST /api/second-factor/step-up/': { A: secondFactor(400, NO_SECOND_FACTOR) },
+  // Each staff member lists and removes their own passkeys only (none in this world: 404).
+  'GET /api/passkeys/': { A: secondFactor(200, NO_SECOND_FACTOR) },
+  'DELETE /api/passkeys/:id/': { A: secondFactor(404, NO_SECOND_FACTOR) },
+  // No staff member of the world has a passkey to prove again (409); a forged answer is refused.
+  'POST /api/passkeys/step-up/options/': { A: secondFactor(409, NO_SECOND_FACTOR) },
+  'POST /api/passkeys/step-up/': { A: secondFactor(400, NO_SECOND_FACTOR) },
   'POST /api/staff/:id/second-factor/reset/': {
     A: {
       anonymous: 401,
@@ -763,6 +786,10 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/second-factor/recovery-codes/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/:id/second-factor/reset/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/:id/sso-link/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/second-factor/step-up/': { actor: 'adminA', target: 'A', control: 400 },
+  'DELETE /api/passkeys/:id/': { actor: 'adminA', target: 'A', control: 404 },
+  'POST /api/passkeys/step-up/options/': { actor: 'adminA', target: 'A', control: 409 },
+  'POST /api/passkeys/step-up/': { actor: 'adminA', target: 'A', control: 400 },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -865,6 +892,11 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/second-factor/recovery-codes/': as('adminA'),
   'POST /api/staff/:id/second-factor/reset/': as('adminA'),
   'POST /api/staff/:id/sso-link/': as('adminA'),
+  'POST /api/second-factor/step-up/': as('adminA'),
+  'GET /api/passkeys/': as('adminA'),
+  'DELETE /api/passkeys/:id/': as('adminA'),
+  'POST /api/passkeys/step-up/options/': as('adminA'),
+  'POST /api/passkeys/step-up/': as('adminA'),
 };
 
 /** Routes whose success is not a JSON body (pages, files, streams); their failures still are. */

@@ -14,6 +14,7 @@ import * as passkeys from './012_passkeys';
 import * as campaigns from './013_campaigns';
 import * as singleSignOn from './014_single_sign_on';
 import * as signInIntegrity from './015_sign_in_integrity';
+import * as factorChanges from './017_factor_changes';
 import * as ssoLinkGrants from './019_sso_link_grants';
 
 /**
@@ -36,5 +37,6 @@ export const migrations: Record<string, Migration> = {
   '013_campaigns': campaigns,
   '014_single_sign_on': singleSignOn,
   '015_sign_in_integrity': signInIntegrity,
+  '017_factor_changes': factorChanges,
   '019_sso_link_grants': ssoLinkGrants,
 };

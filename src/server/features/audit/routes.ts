@@ -36,7 +36,19 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) => {
       const admin = requireStaff(request, storedRolesWith('audit'));
       const { page, page_size: pageSize, ...filters } = request.query;
-      return listAuditEntries({ db: db.kysely, institutionId: admin.institutionId, filters, page, pageSize });
+      const entries = await listAuditEntries({
+        db: db.kysely,
+        institutionId: admin.institutionId,
+        filters,
+        page,
+        pageSize,
+      });
+      // Reading the log is itself recorded, after the page is read: a page never shows its own reading.
+      await recordAudit(db.kysely, auditActor(request, admin), {
+        action: 'audit.read',
+        detail: { filters, page },
+      });
+      return entries;
     },
   );
 

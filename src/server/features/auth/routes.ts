@@ -25,6 +25,7 @@ import {
   setSessionCookie,
 } from './cookies';
 import { logIn, registerStudent, toCurrentUser } from './service';
+import { auditSignIn, auditSignInRefusal } from './sign-in-audit';
 
 const errors = {
   400: ErrorResponse,
@@ -87,13 +88,18 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
     },
     async (request, reply) => {
       const knownDevice = knownDeviceFor(request, request.body.email);
-      const { user, sessionId, sessionIdHash } = await logIn({
+      const signIn = logIn({
         db: db.kysely,
         ...request.body,
         limits: config.limits.login,
         client: { address: request.ip, knownDevice },
         previousSessionIdHash: request.session?.idHash,
       });
+      const { user, sessionId, sessionIdHash } = await signIn.catch(async (error: unknown) => {
+        await auditSignInRefusal(db.kysely, request.body.email, request.ip, error);
+        throw error;
+      });
+      await auditSignIn(db.kysely, user, 'password', request.ip);
       setKnownDevice(request, reply, user.email, knownDevice);
       setSessionCookie(request, reply, sessionId);
       setDisplayCookies(request, reply, user);

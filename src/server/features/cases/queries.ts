@@ -162,26 +162,40 @@ export function caseMails(db: Executor, caseId: number) {
     .execute();
 }
 
-/** Staff of the institution who may work cases. */
+/** Staff of the institution who may work cases; never a removed member. */
 export function caseWorkers(db: Executor, institutionId: number, roles: readonly string[]) {
   return db
     .selectFrom('users')
     .select(['id', 'name', 'email'])
     .where('institution_id', '=', institutionId)
     .where('role', 'in', roles as never)
+    .where('removed_at', 'is', null)
     .orderBy('name')
     .orderBy('id')
     .execute();
 }
 
+/** The institution's admins who still have access. */
 export function institutionAdminEmails(db: Executor, institutionId: number) {
   return db
     .selectFrom('users')
     .select('email')
     .where('institution_id', '=', institutionId)
     .where('role', '=', 'institution_admin')
+    .where('removed_at', 'is', null)
     .orderBy('id')
     .execute();
+}
+
+/** Addresses of members of the institution whose access was removed. */
+export async function removedMemberEmails(db: Executor, institutionId: number): Promise<Set<string>> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('institution_id', '=', institutionId)
+    .where('removed_at', 'is not', null)
+    .execute();
+  return new Set(rows.map((row) => row.email.toLowerCase()));
 }
 
 export function findRespondent(db: Executor, institutionId: number, respondentId: number) {

@@ -27,14 +27,18 @@ export async function recordCaseEvent(
 
 /**
  * Who hears of a case: the configured contacts, or, while an institution has configured none,
- * its admins, so that no flag reaches nobody.
+ * its admins, so that no flag reaches nobody. A configured contact who is a removed member of
+ * the institution no longer hears of its students; the admins are told instead when no one is left.
  */
 export async function alertRecipients(
   trx: Executor,
   settings: FollowUpSettings,
   configured: string[],
 ): Promise<string[]> {
-  if (configured.length > 0) return configured;
+  const removed =
+    configured.length > 0 ? await queries.removedMemberEmails(trx, settings.institutionId) : null;
+  const current = configured.filter((email) => !removed?.has(email.toLowerCase()));
+  if (current.length > 0) return current;
   const admins = await queries.institutionAdminEmails(trx, settings.institutionId);
   return admins.map((admin) => admin.email);
 }

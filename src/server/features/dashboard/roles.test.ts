@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { notSigningIn } from '../../../../test/helpers/audit';
 import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
@@ -54,6 +55,7 @@ describe.each(TEST_DIALECTS)('roles on the dashboard on %s', (dialect) => {
         .selectFrom('audit_log')
         .select('action')
         .where('actor_email', '=', email)
+        .where(notSigningIn)
         .orderBy('id')
         .execute()
     ).map((row) => row.action);
@@ -226,6 +228,7 @@ describe.each(TEST_DIALECTS)('roles on the dashboard on %s', (dialect) => {
       .selectFrom('audit_log')
       .select(['action', 'subject_type', 'subject_id', 'actor_user_id', 'institution_id', 'address'])
       .where('actor_email', '=', cast.adminA.email)
+      .where(notSigningIn)
       .orderBy('id')
       .execute();
     expect(rows.map((row) => [row.action, row.subject_type])).toEqual([

@@ -25,12 +25,14 @@ export async function insertPasskey(
     publicKey: string;
     counter: number;
     transports: string;
+    name: string;
     at: number;
   },
 ) {
   await db
     .insertInto('passkeys')
     .values({
+      name: passkey.name,
       user_id: passkey.userId,
       credential_id: passkey.credentialId,
       public_key: passkey.publicKey,
@@ -77,4 +79,35 @@ export async function claimChallenge(
     .where((eb) => (claim.userId === null ? eb('user_id', 'is', null) : eb('user_id', '=', claim.userId)))
     .executeTakeFirst();
   return Number(result.numDeletedRows) === 1;
+}
+
+/** The owner's passkeys as they see them in their security settings, newest first. */
+export function listPasskeysOf(db: Executor, userId: number) {
+  return db
+    .selectFrom('passkeys')
+    .select(['id', 'name', 'created_at', 'last_used_at'])
+    .where('user_id', '=', userId)
+    .orderBy('created_at', 'desc')
+    .orderBy('id', 'desc')
+    .execute();
+}
+
+/** Deletes one of the owner's passkeys; its name, or undefined when the owner has no such passkey. */
+export async function deletePasskeyOf(db: Executor, userId: number, id: number) {
+  const row = await db
+    .deleteFrom('passkeys')
+    .where('id', '=', id)
+    .where('user_id', '=', userId)
+    .returning(['id', 'name'])
+    .executeTakeFirst();
+  return row;
+}
+
+/** Who a passkey belongs to, for the audit log of an attempt to use it. */
+export function passkeyOwner(db: Executor, userId: number) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'institution_id as institutionId'])
+    .where('id', '=', userId)
+    .executeTakeFirst();
 }

@@ -1,31 +1,38 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { ErrorResponse } from '../../../common/schemas/common';
+import { z } from 'zod/mini';
+import { ErrorResponse, IdParam, SuccessMessage } from '../../../common/schemas/common';
 import {
   PasskeyAuthentication,
+  PasskeyList,
   PasskeyOptions,
   PasskeyRegistration,
   PasskeySignedIn,
 } from '../../../common/schemas/passkeys';
 import type { Config } from '../../config';
-import { requireSession } from '../../lib/guards';
+import { requireSession, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
 import {
   authenticateWithPasskey,
   authenticationOptions,
+  listOwnPasskeys,
   type RelyingParty,
   registerPasskey,
   registrationOptions,
+  removeOwnPasskey,
   requireStaffAccount,
+  stepUpOptions,
+  stepUpWithPasskey,
 } from './service';
 
 const errors = {
   400: ErrorResponse,
   401: ErrorResponse,
   403: ErrorResponse,
+  404: ErrorResponse,
   409: ErrorResponse,
   429: ErrorResponse,
 };
@@ -67,6 +74,14 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
   const signedIn = async (request: FastifyRequest) => {
     requireStaffAccount(sessionOf(request));
   };
+  /** A complete sign-in: the staff member's own passkeys and step-ups. */
+  const completeSessionOf = (request: FastifyRequest) => {
+    requireUser(request);
+    return request.session as Session;
+  };
+  const signedInFully = async (request: FastifyRequest) => {
+    requireUser(request);
+  };
 
   const rp = relyingPartyOf(config);
 
@@ -76,6 +91,8 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Start adding a passkey (staff)',
+        description:
+          'Beside an existing second factor, needs one proven in the last 5 minutes (403 STEP_UP_REQUIRED).',
         response: { 200: PasskeyOptions, ...errors },
       },
     },
@@ -108,7 +125,10 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         rp,
         session,
         response: request.body.credential as unknown as RegistrationResponseJSON,
+        name: request.body.name,
+        address: request.ip,
       });
+      app.mail.wake();
       if (stronger) giveSession(request, reply, stronger);
       return {
         success: true as const,
@@ -157,9 +177,89 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
         rp,
         session: request.session ?? null,
         response: request.body.credential as unknown as AuthenticationResponseJSON,
+        address: request.ip,
       });
       giveSession(request, reply, opened);
       return { success: true as const, message: 'Signed in', user: toCurrentUser(opened.user) };
     },
+  );
+
+  app.get(
+    '/api/passkeys/',
+    {
+      schema: {
+        tags,
+        summary: "The staff member's own passkeys: names, when added and last used",
+        response: { 200: PasskeyList, ...errors },
+      },
+    },
+    async (request) => listOwnPasskeys({ db: db.kysely, session: completeSessionOf(request) }),
+  );
+
+  app.delete(
+    '/api/passkeys/:id/',
+    {
+      preValidation: signedInFully,
+      schema: {
+        tags,
+        summary: 'Remove one of your passkeys',
+        description:
+          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED). Recorded in the audit log; the owner is told by mail.',
+        params: z.object({ id: IdParam }),
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      const result = await removeOwnPasskey({
+        db: db.kysely,
+        session: completeSessionOf(request),
+        passkeyId: request.params.id,
+        address: request.ip,
+      });
+      app.mail.wake();
+      return result;
+    },
+  );
+
+  app.post(
+    '/api/passkeys/step-up/options/',
+    {
+      config: perClient,
+      schema: {
+        tags,
+        summary: 'Start proving a passkey again before changing how you sign in',
+        response: { 200: PasskeyOptions, ...errors },
+      },
+    },
+    async (request) => {
+      const options = await stepUpOptions({
+        db: db.kysely,
+        rp,
+        session: completeSessionOf(request),
+      });
+      return { success: true as const, options: { ...options } };
+    },
+  );
+
+  app.post(
+    '/api/passkeys/step-up/',
+    {
+      config: perClient,
+      preValidation: signedInFully,
+      schema: {
+        tags,
+        summary: 'Prove a passkey again with its answer: the next 5 minutes may change how you sign in',
+        body: PasskeyAuthentication,
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
+    async (request) =>
+      stepUpWithPasskey({
+        db: db.kysely,
+        rp,
+        session: completeSessionOf(request),
+        response: request.body.credential as unknown as AuthenticationResponseJSON,
+        address: request.ip,
+      }),
   );
 };

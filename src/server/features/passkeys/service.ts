@@ -9,16 +9,20 @@ import {
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
 import type { Database, PasskeyPurpose } from '../../db/types';
+import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { isSingleFactor, needsSecondFactor, secondFactorStep, withSecondFactor } from '../../lib/guards';
 import {
   createSession,
   deleteSession,
   findSession,
+  markFactorProven,
   type Session,
   strengthenSession,
 } from '../../lib/sessions';
+import { requireFreshFactor } from '../../lib/step-up';
 import { MINUTE, now } from '../../lib/time';
+import { recordSignInChange } from '../second-factor/factor-changes';
 import * as queries from './queries';
 
 /** Who the passkeys belong to, as browsers check it: the site's host name and origin. */
@@ -34,6 +38,9 @@ export const PASSKEY_REFUSED = 'This passkey could not be checked. Try again, or
 export const NO_PASSKEY = 'There is no passkey for this account yet.';
 export const STAFF_ONLY = 'Passkeys are for staff accounts.';
 export const ALREADY_SIGNED_IN = 'You are already signed in. Log out first to sign in as someone else.';
+export const PASSKEY_NOT_FOUND = 'Passkey not found';
+/** What a passkey is called when its owner gave it no name. */
+export const DEFAULT_PASSKEY_NAME = 'Passkey';
 
 export function requireStaffAccount(session: Session) {
   if (!needsSecondFactor(session.user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
@@ -45,10 +52,13 @@ export function requireStaffAccount(session: Session) {
  */
 function requireMayAddPasskey(session: Session) {
   requireStaffAccount(session);
-  if (secondFactorStep(session.user) === 'verify')
+  const step = secondFactorStep(session.user);
+  if (step === 'verify')
     throw new AppError('SECOND_FACTOR_REQUIRED', 'Confirm your sign-in with your second factor first.', {
       second_factor: 'verify',
     });
+  // Beside the factors a complete sign-in has, a new passkey needs one of them proven afresh.
+  if (step === null) requireFreshFactor(session);
 }
 
 /** A passkey signs in a visitor, or completes a password sign-in that asks for a second factor it has. */
@@ -81,11 +91,17 @@ async function remember(
 
 /** The library throws on any malformed or mismatched answer: all of them are the caller's. */
 async function checked<T>(verify: () => Promise<T>): Promise<T> {
+  return checkedOr(async () => new AppError('BAD_REQUEST', PASSKEY_REFUSED), verify);
+}
+
+async function checkedOr<T>(refuse: () => Promise<AppError>, verify: () => Promise<T>): Promise<T> {
+  let result: T;
   try {
-    return await verify();
+    result = await verify();
   } catch {
-    throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
+    throw await refuse();
   }
+  return result;
 }
 
 export async function registrationOptions(options: {
@@ -119,6 +135,8 @@ export async function registerPasskey(options: {
   rp: RelyingParty;
   session: Session;
   response: RegistrationResponseJSON;
+  name: string | undefined;
+  address: string;
 }) {
   const { db, rp, session } = options;
   requireMayAddPasskey(session);
@@ -135,6 +153,7 @@ export async function registerPasskey(options: {
   );
   if (!result.verified) throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
   const { credential } = result.registrationInfo;
+  const name = options.name?.trim() || DEFAULT_PASSKEY_NAME;
   return db.transaction().execute(async (trx) => {
     if (await queries.findPasskey(trx, credential.id))
       throw new AppError('CONFLICT', 'This passkey is already registered.');
@@ -144,8 +163,18 @@ export async function registerPasskey(options: {
       publicKey: Buffer.from(credential.publicKey).toString('base64url'),
       counter: credential.counter,
       transports: JSON.stringify(credential.transports ?? []),
+      name,
       at,
     });
+    const actor = selfActor(session.user, options.address);
+    if (actor)
+      await recordSignInChange(trx, actor, {
+        action: 'staff.passkey_add',
+        subject: { type: 'user', id: session.user.id },
+        detail: { name },
+        summary: `A passkey ("${name}") was added to your staff account`,
+        tell: [session.user.email],
+      });
     if (!isSingleFactor(session.user.signInMethod)) return null;
     return strengthenSession(trx, session, withSecondFactor(session.user.signInMethod));
   });
@@ -186,15 +215,66 @@ export async function authenticateWithPasskey(options: {
   rp: RelyingParty;
   session: Session | null;
   response: AuthenticationResponseJSON;
+  address: string;
 }) {
-  const { db, rp, session, response } = options;
+  const { db, session } = options;
   requireSignInPending(session);
+  const purpose: PasskeyPurpose = session ? 'second_factor' : 'sign_in';
+  const key = await checkPasskey({ ...options, purpose });
+  const signedInAs = session?.user.id ?? key.user_id;
+  const actor = await ownerActor(db, signedInAs, options.address);
+  await recordAuditIf(db, actor, {
+    action: session ? 'auth.second_factor' : 'auth.sign_in',
+    subject: { type: 'user', id: signedInAs },
+    detail: { method: 'passkey' },
+  });
+  if (session) return strengthenSession(db, session, withSecondFactor(session.user.signInMethod));
+  const created = await createSession(db, key.user_id, 'passkey');
+  const opened = await findSession(db, created.sessionId);
+  if (!opened || !needsSecondFactor(opened.user.role)) {
+    await deleteSession(db, created.idHash);
+    throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
+  }
+  return { ...created, user: opened.user };
+}
+
+async function ownerActor(db: Kysely<Database>, userId: number, address: string) {
+  const owner = await queries.passkeyOwner(db, userId);
+  return owner ? selfActor(owner, address) : null;
+}
+
+/**
+ * Checks a passkey's answer to a challenge issued for `purpose` (and the session's user, if
+ * any), and records its use. A refusal of a known passkey is recorded against its owner; an
+ * unknown passkey belongs to no account, and nothing is recorded against one.
+ */
+async function checkPasskey(options: {
+  db: Kysely<Database>;
+  rp: RelyingParty;
+  session: Session | null;
+  response: AuthenticationResponseJSON;
+  purpose: PasskeyPurpose;
+  address: string;
+}) {
+  const { db, rp, session, response, purpose } = options;
   const key = await queries.findPasskey(db, response.id);
   if (!key || (session && key.user_id !== session.user.id))
     throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
-  const purpose: PasskeyPurpose = session ? 'second_factor' : 'sign_in';
+  const refuse = async () => {
+    await recordAuditIf(db, await ownerActor(db, key.user_id, options.address), {
+      action: {
+        sign_in: 'auth.sign_in_fail',
+        second_factor: 'auth.second_factor_fail',
+        step_up: 'auth.step_up_fail',
+        register: 'auth.sign_in_fail',
+      }[purpose],
+      subject: { type: 'user', id: key.user_id },
+      detail: { method: 'passkey' },
+    });
+    return new AppError('BAD_REQUEST', PASSKEY_REFUSED);
+  };
   const at = now();
-  const result = await checked(() =>
+  const result = await checkedOr(refuse, () =>
     verifyAuthenticationResponse({
       response,
       expectedChallenge: (challenge) =>
@@ -210,14 +290,92 @@ export async function authenticateWithPasskey(options: {
       requireUserVerification: purpose === 'sign_in',
     }),
   );
-  if (!result.verified) throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
+  if (!result.verified) throw await refuse();
   await queries.recordPasskeyUse(db, key.id, result.authenticationInfo.newCounter, at);
-  if (session) return strengthenSession(db, session, withSecondFactor(session.user.signInMethod));
-  const created = await createSession(db, key.user_id, 'passkey');
-  const opened = await findSession(db, created.sessionId);
-  if (!opened || !needsSecondFactor(opened.user.role)) {
-    await deleteSession(db, created.idHash);
-    throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
-  }
-  return { ...created, user: opened.user };
+  return key;
+}
+
+/** Options for proving a passkey again in a complete sign-in (a step-up): this user's passkeys. */
+export async function stepUpOptions(options: { db: Kysely<Database>; rp: RelyingParty; session: Session }) {
+  const { db, rp, session } = options;
+  requireStaffAccount(session);
+  const keys = await queries.passkeysOf(db, session.user.id);
+  if (keys.length === 0) throw new AppError('CONFLICT', NO_PASSKEY);
+  const request = await generateAuthenticationOptions({
+    rpID: rp.id,
+    allowCredentials: keys.map((key) => ({
+      id: key.credential_id,
+      transports: transportsOf(key.transports),
+    })),
+    userVerification: 'preferred',
+  });
+  await remember(db, request.challenge, 'step_up', session.user.id);
+  return request;
+}
+
+/** A passkey proven again: for the next few minutes this session may change how the account signs in. */
+export async function stepUpWithPasskey(options: {
+  db: Kysely<Database>;
+  rp: RelyingParty;
+  session: Session;
+  response: AuthenticationResponseJSON;
+  address: string;
+}) {
+  const { db, session } = options;
+  requireStaffAccount(session);
+  await checkPasskey({ ...options, purpose: 'step_up' });
+  await markFactorProven(db, session.idHash);
+  await recordAuditIf(db, selfActor(session.user, options.address), {
+    action: 'auth.step_up',
+    subject: { type: 'user', id: session.user.id },
+    detail: { method: 'passkey' },
+  });
+  return { success: true as const, message: 'Confirmed. You can make the change now.' };
+}
+
+const iso = (at: number | null) => (at === null ? null : new Date(Number(at)).toISOString());
+
+/** The staff member's own passkeys: names and dates, never keys. */
+export async function listOwnPasskeys(options: { db: Kysely<Database>; session: Session }) {
+  requireStaffAccount(options.session);
+  const rows = await queries.listPasskeysOf(options.db, options.session.user.id);
+  return {
+    success: true as const,
+    passkeys: rows.map((row) => ({
+      id: row.id,
+      name: row.name ?? DEFAULT_PASSKEY_NAME,
+      created_at: iso(row.created_at) as string,
+      last_used_at: iso(row.last_used_at),
+    })),
+  };
+}
+
+/**
+ * The owner removes one of their passkeys, with a second factor proven afresh. Removing the last
+ * factor is allowed: the next sign-in then asks to set one up, as for a new member.
+ */
+export async function removeOwnPasskey(options: {
+  db: Kysely<Database>;
+  session: Session;
+  passkeyId: number;
+  address: string;
+}) {
+  const { db, session } = options;
+  requireStaffAccount(session);
+  requireFreshFactor(session);
+  const actor = selfActor(session.user, options.address);
+  await db.transaction().execute(async (trx) => {
+    const removed = await queries.deletePasskeyOf(trx, session.user.id, options.passkeyId);
+    if (!removed) throw new AppError('NOT_FOUND', PASSKEY_NOT_FOUND);
+    const name = removed.name ?? DEFAULT_PASSKEY_NAME;
+    if (actor)
+      await recordSignInChange(trx, actor, {
+        action: 'staff.passkey_remove',
+        subject: { type: 'user', id: session.user.id },
+        detail: { name },
+        summary: `A passkey ("${name}") was removed from your staff account`,
+        tell: [session.user.email],
+      });
+  });
+  return { success: true as const, message: 'The passkey is removed.' };
 }

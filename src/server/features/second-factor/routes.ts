@@ -23,6 +23,7 @@ import {
   type SecondFactorContext,
   secondFactorStatus,
   startTotpEnrolment,
+  stepUpWithCode,
   verifySecondFactor,
 } from './service';
 
@@ -115,7 +116,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
         context,
         session,
         code: request.body.code,
+        address: request.ip,
       });
+      app.mail.wake();
       if (stronger) giveStrongerSession(request, reply, stronger);
       return {
         success: true as const,
@@ -146,6 +149,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
         context,
         session: requireAnySession(request),
         code: request.body.code,
+        address: request.ip,
       });
       giveStrongerSession(request, reply, stronger);
       return { success: true as const, message: 'Signed in', user: toCurrentUser(stronger.user) };
@@ -158,18 +162,54 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
       schema: {
         tags,
         summary: 'Replace the recovery codes with ten new ones',
+        description:
+          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED: POST /api/second-factor/step-up/, then retry). The owner is told by mail.',
         response: { 200: RecoveryCodesResponse, ...errors },
       },
     },
     async (request) => {
       const user = requireUser(request);
-      const codes = await regenerateRecoveryCodes({ db: db.kysely, context, user, address: request.ip });
+      const codes = await regenerateRecoveryCodes({
+        db: db.kysely,
+        context,
+        session: requireAnySession(request),
+        address: request.ip,
+      });
+      app.mail.wake();
       return {
         success: true as const,
         message: 'New recovery codes: the old ones no longer work.',
         recovery_codes: codes,
         user: toCurrentUser(user),
       };
+    },
+  );
+
+  app.post(
+    '/api/second-factor/step-up/',
+    {
+      config: perClient,
+      preValidation: async (request) => {
+        requireUser(request);
+      },
+      schema: {
+        tags,
+        summary: 'Prove the second factor again before changing how you sign in',
+        description:
+          'An app code or a recovery code; for the next 5 minutes this session may add or remove passkeys, replace recovery codes or change single sign-on. A passkey proves it too (POST /api/passkeys/step-up/). Counted with the wrong-code limit of the sign-in.',
+        body: SecondFactorVerifyRequest,
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return stepUpWithCode({
+        db: db.kysely,
+        context,
+        session: requireAnySession(request),
+        code: request.body.code,
+        address: request.ip,
+      });
     },
   );
 
@@ -190,12 +230,14 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     },
     async (request) => {
       const admin = requireAdmin(request);
-      return resetSecondFactor({
+      const result = await resetSecondFactor({
         db: db.kysely,
         admin,
         actor: auditActor(request, admin),
         targetId: request.params.id,
       });
+      app.mail.wake();
+      return result;
     },
   );
 };

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Database } from '../../db/types';
-import { type AuditActor, recordAudit } from '../../lib/audit';
+import { type AuditActor, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import {
   type AdminUser,
@@ -12,8 +12,16 @@ import {
 } from '../../lib/guards';
 import { clearLimit, enforceLimit } from '../../lib/limits';
 import { seal, unseal } from '../../lib/sealed';
-import { deleteSessionsOfUser, type Session, type SessionUser, strengthenSession } from '../../lib/sessions';
+import {
+  deleteSessionsOfUser,
+  markFactorProven,
+  type Session,
+  type SessionUser,
+  strengthenSession,
+} from '../../lib/sessions';
+import { requireFreshFactor } from '../../lib/step-up';
 import { MINUTE, now } from '../../lib/time';
+import { recordSignInChange } from './factor-changes';
 import * as queries from './queries';
 import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
 import { matchTotp, newTotpSecret, qrCodeDataUrl, totpUri } from './totp';
@@ -45,10 +53,31 @@ export function requireStaffAccount(user: SessionUser) {
   if (!needsSecondFactor(user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
 }
 
-/** Counts the attempt before the code is checked, so simultaneous guesses are counted too. */
-async function countCodeAttempt(db: Kysely<Database>, userId: number): Promise<string> {
-  const key = `second-factor:user:${userId}`;
-  await enforceLimit(db, key, { max: CODE_FAILURES_ALLOWED, windowMs: CODE_FAILURE_WINDOW }, TOO_MANY_CODES);
+/**
+ * Counts the attempt before the code is checked, so simultaneous guesses are counted too. An
+ * attempt refused for too many wrong codes is recorded as a lockout.
+ */
+async function countCodeAttempt(
+  db: Kysely<Database>,
+  user: SessionUser,
+  address: string | null,
+): Promise<string> {
+  const key = `second-factor:user:${user.id}`;
+  try {
+    await enforceLimit(
+      db,
+      key,
+      { max: CODE_FAILURES_ALLOWED, windowMs: CODE_FAILURE_WINDOW },
+      TOO_MANY_CODES,
+    );
+  } catch (error) {
+    await recordAuditIf(db, selfActor(user, address), {
+      action: 'auth.lockout',
+      subject: { type: 'user', id: user.id },
+      detail: { factor: 'second_factor' },
+    });
+    throw error;
+  }
   return key;
 }
 
@@ -114,11 +143,14 @@ export async function confirmTotpEnrolment(options: {
   context: SecondFactorContext;
   session: Session;
   code: string;
+  address: string;
 }) {
   const { db, context, session, code } = options;
   const { user } = session;
   await requireMayAddApp(db, user);
-  const limitKey = await countCodeAttempt(db, user.id);
+  // Added beside a factor the account has (a passkey), the app needs that factor proven afresh.
+  if (secondFactorStep(user) === null) requireFreshFactor(session);
+  const limitKey = await countCodeAttempt(db, user, options.address);
   const pending = await queries.findTotp(db, user.id);
   const secret = pending && !pending.confirmed_at ? unseal(context.sealKey, pending.secret_sealed) : null;
   if (!secret) throw new AppError('CONFLICT', 'Start the set-up again: scan the new code with the app.');
@@ -129,6 +161,14 @@ export async function confirmTotpEnrolment(options: {
     if (!(await queries.claimTimeStep(trx, user.id, step, at)))
       throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
     const recoveryCodes = await issueRecoveryCodes(trx, context, user.id, at);
+    const actor = selfActor(user, options.address);
+    if (actor)
+      await recordSignInChange(trx, actor, {
+        action: 'staff.app_enrol',
+        subject: { type: 'user', id: user.id },
+        summary: 'An authenticator app was set up for your staff account',
+        tell: [user.email],
+      });
     // Added to a complete sign-in (after a passkey, say), the session stays as it was.
     const stronger = isSingleFactor(user.signInMethod)
       ? await strengthenSession(trx, session, withSecondFactor(user.signInMethod))
@@ -145,20 +185,79 @@ export async function verifySecondFactor(options: {
   context: SecondFactorContext;
   session: Session;
   code: string;
+  address: string;
 }) {
-  const { db, context, session, code } = options;
+  const { db, session } = options;
   const { user } = session;
   requireStaffAccount(user);
   if (!user.hasSecondFactor) throw new AppError('CONFLICT', NOT_SET_UP);
   if (secondFactorStep(user) === null) throw new AppError('CONFLICT', 'Your sign-in is already confirmed.');
-  const limitKey = await countCodeAttempt(db, user.id);
+  await proveCode({ ...options, user, purpose: 'sign_in' });
+  return strengthenSession(db, session, withSecondFactor(user.signInMethod));
+}
+
+/**
+ * Checks an app code or a recovery code of the user, counted against the wrong-code limit, and
+ * records the outcome: which kind of code was used (never the code), or that it was wrong.
+ */
+async function proveCode(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  user: SessionUser;
+  code: string;
+  address: string;
+  purpose: 'sign_in' | 'step_up';
+}) {
+  const { db, context, user, code, purpose } = options;
+  const actor = selfActor(user, options.address);
+  const limitKey = await countCodeAttempt(db, user, options.address);
   const at = now();
-  const accepted = /^[0-9]{6}$/.test(code)
+  const isAppCode = /^[0-9]{6}$/.test(code);
+  const accepted = isAppCode
     ? await acceptAppCode(db, context, user.id, code, at)
     : await queries.spendRecoveryCode(db, user.id, hashRecoveryCode(context.recoveryKey, user.id, code), at);
-  if (!accepted) throw new AppError('BAD_REQUEST', WRONG_CODE);
+  const subject = { type: 'user', id: user.id };
+  const method = isAppCode ? 'app' : 'recovery_code';
+  if (!accepted) {
+    await recordAuditIf(db, actor, {
+      action: purpose === 'sign_in' ? 'auth.second_factor_fail' : 'auth.step_up_fail',
+      subject,
+      detail: { method },
+    });
+    throw new AppError('BAD_REQUEST', WRONG_CODE);
+  }
   await clearLimit(db, limitKey);
-  return strengthenSession(db, session, withSecondFactor(user.signInMethod));
+  await recordAuditIf(db, actor, {
+    action: purpose === 'sign_in' ? 'auth.second_factor' : 'auth.step_up',
+    subject,
+    detail: { method },
+  });
+  if (!isAppCode)
+    await recordAuditIf(db, actor, {
+      action: 'auth.recovery_code_use',
+      subject,
+      detail: { left: await queries.countUnusedRecoveryCodes(db, user.id) },
+    });
+}
+
+/**
+ * A signed-in staff member proves their second factor again (an app code or a recovery code),
+ * so that for the next few minutes this session may change how the account signs in.
+ */
+export async function stepUpWithCode(options: {
+  db: Kysely<Database>;
+  context: SecondFactorContext;
+  session: Session;
+  code: string;
+  address: string;
+}) {
+  const { db, session } = options;
+  const { user } = session;
+  requireStaffAccount(user);
+  if (!user.hasSecondFactor) throw new AppError('CONFLICT', NOT_SET_UP);
+  await proveCode({ ...options, user, purpose: 'step_up' });
+  await markFactorProven(db, session.idHash);
+  return { success: true as const, message: 'Confirmed. You can make the change now.' };
 }
 
 async function acceptAppCode(
@@ -179,23 +278,22 @@ async function acceptAppCode(
 export async function regenerateRecoveryCodes(options: {
   db: Kysely<Database>;
   context: SecondFactorContext;
-  user: SessionUser;
+  session: Session;
   address: string;
 }) {
-  const { db, context, user } = options;
+  const { db, context, session } = options;
+  const { user } = session;
   requireStaffAccount(user);
-  if (!user.hasSecondFactor || user.institutionId === null) throw new AppError('CONFLICT', NOT_SET_UP);
-  const actor = {
-    institutionId: user.institutionId,
-    userId: user.id,
-    email: user.email,
-    address: options.address,
-  };
+  const actor = selfActor(user, options.address);
+  if (!user.hasSecondFactor || !actor) throw new AppError('CONFLICT', NOT_SET_UP);
+  requireFreshFactor(session);
   return db.transaction().execute(async (trx) => {
     const codes = await issueRecoveryCodes(trx, context, user.id, now());
-    await recordAudit(trx, actor, {
+    await recordSignInChange(trx, actor, {
       action: 'staff.recovery_codes_replace',
       subject: { type: 'user', id: user.id },
+      summary: 'The recovery codes of your staff account were replaced (the old ones no longer work)',
+      tell: [user.email],
     });
     return codes;
   });
@@ -223,9 +321,12 @@ export async function resetSecondFactor(options: {
   await db.transaction().execute(async (trx) => {
     await queries.deleteSecondFactors(trx, target.id);
     await deleteSessionsOfUser(trx, target.id);
-    await recordAudit(trx, options.actor, {
+    await recordSignInChange(trx, options.actor, {
       action: 'staff.second_factor_reset',
       subject: { type: 'user', id: target.id },
+      detail: { email: target.email },
+      summary: 'The second factor of your staff account was reset by an administrator',
+      tell: [target.email],
     });
   });
   return {

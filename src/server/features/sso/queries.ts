@@ -132,3 +132,22 @@ export async function linkedUserIds(db: Executor, userIds: number[]): Promise<Se
     .execute();
   return new Set(rows.map((row) => row.user_id));
 }
+
+/** Addresses of the institution's admins who still have access: told of every sign-on change. */
+export async function activeAdminEmails(db: Executor, institutionId: number): Promise<string[]> {
+  const rows = await db
+    .selectFrom('users')
+    .select('email')
+    .where('institution_id', '=', institutionId)
+    .where('role', '=', 'institution_admin')
+    .where('removed_at', 'is', null)
+    .orderBy('id')
+    .execute();
+  return rows.map((row) => row.email);
+}
+
+/** A removed member's institution identities and any permission to link one: none outlives them. */
+export async function forgetIdentitiesOf(db: Executor, userId: number) {
+  await db.deleteFrom('sso_identities').where('user_id', '=', userId).execute();
+  await db.deleteFrom('sso_link_grants').where('user_id', '=', userId).execute();
+}

@@ -16,8 +16,11 @@ import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { guardRoutes, requireUser } from '../../lib/guards';
 import { clearHostCookie, readHostCookie, setHostCookie } from '../../lib/host-cookie';
+import type { Session } from '../../lib/sessions';
+import { requireFreshFactor } from '../../lib/step-up';
 import { provingVisitor } from '../../lib/visitor';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
+import { auditSignIn } from '../auth/sign-in-audit';
 import { disableSso, getSsoSettings, saveSsoSettings } from './settings';
 import {
   ATTEMPT_LIFETIME,
@@ -89,14 +92,16 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
       schema: {
         tags,
         summary: 'Set up or change single sign-on',
-        description: 'Without client_secret (or with an empty one), the stored secret is kept.',
+        description:
+          'Without client_secret (or with an empty one), the stored secret is kept. Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail.',
         body: SsoSettingsRequest,
         response: { 200: SsoSettingsResponse, ...errors },
       },
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      requireFreshFactor(request.session as Session);
+      const saved = await runInTransaction(db.kysely, (trx) =>
         saveSsoSettings({
           db: trx,
           institutionId: admin.institutionId,
@@ -106,6 +111,8 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
           settings: request.body,
         }),
       );
+      app.mail.wake();
+      return saved;
     },
   );
 
@@ -115,14 +122,19 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
       schema: {
         tags,
         summary: 'Switch single sign-on off: everyone signs in with a password again',
+        description:
+          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail.',
         response: { 200: SsoSettingsResponse, ...errors },
       },
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      requireFreshFactor(request.session as Session);
+      const disabled = await runInTransaction(db.kysely, (trx) =>
         disableSso({ db: trx, institutionId: admin.institutionId, actor: auditActor(request, admin) }),
       );
+      app.mail.wake();
+      return disabled;
     },
   );
 };
@@ -264,6 +276,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
           current: session ? { idHash: session.idHash, userId: session.user.id } : undefined,
         });
         if (completed.kind === 'signed-in') {
+          await auditSignIn(db.kysely, completed.user, 'sso', request.ip);
           setSessionCookie(request, reply, completed.sessionId);
           setDisplayCookies(request, reply, completed.user);
           issueCsrfToken(request, reply, completed.sessionIdHash);

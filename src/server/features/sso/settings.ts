@@ -9,6 +9,7 @@ import { AppError } from '../../lib/errors';
 import { seal, unseal } from '../../lib/sealed';
 import { now } from '../../lib/time';
 import { institutionDomains } from '../institutions/queries';
+import { recordSignInChange } from '../second-factor/factor-changes';
 import { institutionOfDomain } from '../verify/queries';
 import type { ProviderClient } from './provider';
 import { mayConnectTo, type ProviderNetworkPolicy } from './provider-network';
@@ -167,11 +168,14 @@ export async function saveSsoSettings(options: {
         .filter(([, isChanged]) => isChanged)
         .map(([field]) => field)
     : ['enabled'];
-  // The secret itself is never written to the log: only that it changed.
-  await recordAudit(db, options.actor, {
+  // The secret itself is never written to the log: only that it changed. Every admin is told:
+  // an admin who points sign-on at a provider of their own is seen by the others.
+  await recordSignInChange(db, options.actor, {
     action: 'sso.update',
     subject: { type: 'institution', id: institutionId },
-    detail: { changed },
+    detail: { changed, issuer: row.issuer },
+    summary: `The single sign-on of your institution was changed (${changed.join(', ') || 'saved unchanged'}; provider ${row.issuer})`,
+    tell: await queries.activeAdminEmails(db, institutionId),
   });
   return toResponse(db, institutionId);
 }
@@ -184,9 +188,11 @@ export async function disableSso(options: {
 }): Promise<SsoSettingsResponse> {
   if (!(await queries.deleteSsoSettings(options.db, options.institutionId)))
     throw new AppError('NOT_FOUND', SSO_NOT_CONFIGURED);
-  await recordAudit(options.db, options.actor, {
+  await recordSignInChange(options.db, options.actor, {
     action: 'sso.disable',
     subject: { type: 'institution', id: options.institutionId },
+    summary: 'The single sign-on of your institution was switched off',
+    tell: await queries.activeAdminEmails(options.db, options.institutionId),
   });
   return { success: true, sso: null };
 }

@@ -496,6 +496,21 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
       .execute();
     expect(proofs).toHaveLength(1);
     expect(await ctx.db.kysely.selectFrom('sso_attempts').selectAll().execute()).toEqual([]);
+    // The sign-in is in the institution's log, with the way it was made.
+    const signIns = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['institution_id', 'actor_email', 'detail', 'address'])
+      .where('action', '=', 'auth.sign_in')
+      .where('actor_email', '=', 'new.student@north.edu')
+      .execute();
+    expect(signIns).toEqual([
+      {
+        institution_id: cast.a.id,
+        actor_email: 'new.student@north.edu',
+        detail: JSON.stringify({ method: 'sso' }),
+        address: expect.any(String),
+      },
+    ]);
   });
 
   it('replays nothing: the same way back a second time signs nobody in', async () => {

@@ -16,6 +16,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { createSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
+import { deleteSecondFactors } from '../second-factor/queries';
 import * as ssoQueries from '../sso/queries';
 import * as queries from './queries';
 
@@ -285,7 +286,11 @@ export async function changeRole(options: {
   });
 }
 
-/** Removes a member's access: they are signed out at once and cannot sign in again. */
+/**
+ * Removes a member's access: they are signed out at once and cannot sign in again, and their
+ * passkeys, authenticator app and recovery codes are deleted, so that invited back they set up
+ * new ones rather than find the old ones (perhaps in someone else's hands) still working.
+ */
 export async function removeMember(options: {
   db: Kysely<Database>;
   actor: AuditActor;
@@ -299,6 +304,8 @@ export async function removeMember(options: {
     await keepOneAdmin(trx, actor.institutionId, member);
     await queries.markRemoved(trx, userId, now());
     await queries.endSessionsOf(trx, userId);
+    await deleteSecondFactors(trx, userId);
+    await ssoQueries.forgetIdentitiesOf(trx, userId);
     await recordAudit(trx, actor, {
       action: 'staff.remove',
       subject: { type: 'user', id: userId },
@@ -372,6 +379,10 @@ export async function acceptInvitation(options: {
     } else if (existing.removed_at !== null && existing.institution_id === current.institution_id) {
       userId = existing.id;
       await queries.restoreMember(trx, userId, { name: current.name, role: current.role, passwordHash });
+      // Whatever a removal before this rule left behind: the member enrols anew.
+      await deleteSecondFactors(trx, userId);
+      await ssoQueries.forgetIdentitiesOf(trx, userId);
+      await queries.endSessionsOf(trx, userId);
     } else {
       throw new AppError('CONFLICT', ALREADY_MEMBER(current.email));
     }

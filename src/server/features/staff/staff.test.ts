@@ -5,6 +5,7 @@ import {
   TestAgent,
   type TestContext,
 } from '../../../../test/helpers/app';
+import { notSigningIn } from '../../../../test/helpers/audit';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
@@ -68,12 +69,14 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
     return { agent, response };
   }
 
+  /** What the team's admins and members did; their sign-ins and own second factors are left out. */
   const auditActions = async () =>
     (
       await ctx.db.kysely
         .selectFrom('audit_log')
         .select(['action', 'actor_email'])
         .where('institution_id', '=', cast.a.id)
+        .where(notSigningIn)
         .orderBy('id')
         .execute()
     ).map((row) => `${row.actor_email} ${row.action}`);
@@ -377,6 +380,81 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
       .where('email', '=', 'vic@north.edu')
       .execute();
     expect(rows).toEqual([{ id: viewer.id }]);
+  });
+
+  it("deletes a removed member's passkeys, app, recovery codes, sessions and institution identities: invited back, they enrol anew", async () => {
+    const counsellor = await makeUser(ctx.db.kysely, {
+      email: 'kim@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+    });
+    const member = new TestAgent(ctx.app);
+    await member.login(counsellor.email, TEST_PASSWORD);
+    await ctx.db.kysely
+      .insertInto('passkeys')
+      .values({
+        user_id: counsellor.id,
+        credential_id: 'old-laptop',
+        public_key: 'key',
+        counter: 0,
+        transports: '[]',
+        created_at: 1,
+        last_used_at: null,
+        name: 'Old laptop',
+      })
+      .execute();
+    await ctx.db.kysely
+      .insertInto('sso_identities')
+      .values({
+        issuer: 'https://id.north.edu',
+        subject: 'kim',
+        user_id: counsellor.id,
+        linked_by: 'session',
+        linked_at: 1,
+      })
+      .execute();
+    await ctx.db.kysely
+      .insertInto('sso_link_grants')
+      .values({ user_id: counsellor.id, granted_by: null, granted_at: 1, expires_at: Date.now() + 60_000 })
+      .execute();
+    const left = async () =>
+      Promise.all(
+        (
+          [
+            'passkeys',
+            'totp_credentials',
+            'recovery_codes',
+            'sessions',
+            'sso_identities',
+            'sso_link_grants',
+          ] as const
+        ).map(async (table) => [
+          table,
+          (
+            await ctx.db.kysely
+              .selectFrom(table)
+              .select('user_id')
+              .where('user_id', '=', counsellor.id)
+              .execute()
+          ).length,
+        ]),
+      );
+    expect(Object.fromEntries(await left())).toMatchObject({ passkeys: 1, totp_credentials: 1, sessions: 1 });
+
+    expect((await admin.delete(`/api/staff/${counsellor.id}/`)).status).toBe(200);
+    expect(Object.fromEntries(await left())).toEqual({
+      passkeys: 0,
+      totp_credentials: 0,
+      recovery_codes: 0,
+      sessions: 0,
+      sso_identities: 0,
+      sso_link_grants: 0,
+    });
+
+    await invite('kim@north.edu', 'counsellor', 'Kim Again');
+    const { agent, response } = await join(await tokenMailedTo('kim@north.edu'));
+    expect(response.status, response.text).toBe(200);
+    expect((await agent.get('/api/user/')).body).toMatchObject({ second_factor: 'enrol' });
   });
 
   it("refuses everyone but the institution's admins, and another institution's invitations", async () => {

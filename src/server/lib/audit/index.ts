@@ -47,3 +47,24 @@ export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditE
     at: now(),
   });
 }
+
+/**
+ * A user acting for themselves (signing in, proving a factor) from `address`; null for an
+ * account of no institution (a superuser), whose actions have no institution's log to go to.
+ */
+export function selfActor(
+  user: { id: number; email: string; institutionId: number | null },
+  address: string | null,
+): AuditActor | null {
+  if (user.institutionId === null) return null;
+  return { institutionId: user.institutionId, userId: user.id, email: user.email, address };
+}
+
+/** Records an entry when there is a log to record it in (see selfActor). */
+export async function recordAuditIf(
+  db: Executor,
+  actor: AuditActor | null,
+  entry: AuditEntry,
+): Promise<void> {
+  if (actor) await recordAudit(db, actor, entry);
+}

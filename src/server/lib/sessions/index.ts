@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
 import type { Role, SignInMethod } from '../../db/types';
+import { isSingleFactor } from '../guards';
 import { HOUR, MINUTE, now } from '../time';
 import * as queries from './queries';
 
@@ -26,6 +27,8 @@ export interface SessionUser {
 export interface Session {
   idHash: string;
   user: SessionUser;
+  /** When a second factor was last proven in this session; null when none ever was. */
+  factorProvenAt?: number | null;
 }
 
 function hashSessionId(sessionId: string): string {
@@ -40,7 +43,10 @@ export async function createSession(
 ): Promise<{ sessionId: string; idHash: string }> {
   const sessionId = crypto.randomBytes(32).toString('base64url');
   const idHash = hashSessionId(sessionId);
-  await queries.insertSession(db, { idHash, userId, at: now(), signInMethod });
+  const at = now();
+  // A sign-in with more than one factor proved a second factor just now.
+  const factorProvenAt = isSingleFactor(signInMethod) ? null : at;
+  await queries.insertSession(db, { idHash, userId, at, signInMethod, factorProvenAt });
   return { sessionId, idHash };
 }
 
@@ -60,6 +66,11 @@ export async function strengthenSession(
 
 export { deleteSessionsOfUser, userHasSecondFactor } from './queries';
 
+/** The staff member proved a second factor again in this session (a step-up). */
+export async function markFactorProven(db: Executor, idHash: string, at = now()): Promise<void> {
+  await queries.setFactorProven(db, idHash, at);
+}
+
 /** The one expiry rule: idle for too long, or open for too long, whichever comes first. */
 function hasExpired(times: { created_at: number; last_seen_at: number }, at: number): boolean {
   return at - times.last_seen_at > IDLE_TIMEOUT || at - times.created_at > ABSOLUTE_TIMEOUT;
@@ -78,6 +89,7 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
   if (at - row.last_seen_at > TOUCH_INTERVAL) await queries.touchSession(db, idHash, at);
   return {
     idHash,
+    factorProvenAt: row.factor_proven_at === null ? null : Number(row.factor_proven_at),
     user: {
       id: row.id,
       email: row.email,

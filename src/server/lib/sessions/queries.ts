@@ -5,7 +5,13 @@ import type { Database, SignInMethod } from '../../db/types';
 
 export async function insertSession(
   db: Executor,
-  session: { idHash: string; userId: number; at: number; signInMethod: SignInMethod },
+  session: {
+    idHash: string;
+    userId: number;
+    at: number;
+    signInMethod: SignInMethod;
+    factorProvenAt: number | null;
+  },
 ): Promise<void> {
   await db
     .insertInto('sessions')
@@ -15,8 +21,13 @@ export async function insertSession(
       created_at: session.at,
       last_seen_at: session.at,
       sign_in_method: session.signInMethod,
+      factor_proven_at: session.factorProvenAt,
     })
     .execute();
+}
+
+export async function setFactorProven(db: Executor, idHash: string, at: number): Promise<void> {
+  await db.updateTable('sessions').set({ factor_proven_at: at }).where('id_hash', '=', idHash).execute();
 }
 
 /** Whether the user has a second factor they can sign in with: a confirmed authenticator app or a passkey. */
@@ -56,6 +67,7 @@ const sessionWithUserQuery = reusableQuery((db, session: { idHash: string }) =>
       'sessions.created_at',
       'sessions.last_seen_at',
       'sessions.sign_in_method',
+      'sessions.factor_proven_at',
       'users.id',
       'users.email',
       'users.name',

@@ -10,6 +10,7 @@ import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import styles from './Activity.module.css';
+import { actionLabel, actorLabel } from './actionLabels';
 import { activityExportUrl, activityQueryKey, fetchActivity } from './activityApi';
 
 const TITLE = 'Activity';
@@ -25,6 +26,17 @@ function describe(entry: AuditEntry): string {
         .join(', ')
     : '';
   return [subject, detail].filter(Boolean).join(' · ');
+}
+
+/** The action in words, with its code (what the Action filter takes) beside it. */
+function ActionName({ action }: { action: string }) {
+  const label = actionLabel(action);
+  if (!label) return <span className={styles.action}>{action}</span>;
+  return (
+    <>
+      <span>{label}</span> <span className={styles.action}>{action}</span>
+    </>
+  );
 }
 
 export function ActivityScreen() {
@@ -114,9 +126,9 @@ function Activity() {
                   {data.entries.map((entry) => (
                     <tr key={entry.id}>
                       <td data-label="Time">{timeFormat.format(new Date(entry.at))}</td>
-                      <td data-label="Person">{entry.actor_email ?? 'The system'}</td>
+                      <td data-label="Person">{actorLabel(entry)}</td>
                       <td data-label="Action">
-                        <span className={styles.action}>{entry.action}</span>
+                        <ActionName action={entry.action} />
                       </td>
                       <td data-label="Details">{describe(entry) || '—'}</td>
                       <td data-label="Address">{entry.address ?? ''}</td>

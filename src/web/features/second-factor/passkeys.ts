@@ -36,14 +36,14 @@ export function isBrowserRefusal(error: unknown): boolean {
 
 export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in another way.';
 
-/** Creates a passkey on this device for the signed-in staff member and registers it. */
-export async function addPasskey() {
+/** Creates a passkey on this device for the signed-in staff member and registers it, named if given. */
+export async function addPasskey(name?: string) {
   const { options } = await api.post('/api/passkeys/registration/options/', PasskeyOptions);
   const { startRegistration } = await import('@simplewebauthn/browser');
   const credential = await startRegistration({
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  return api.post('/api/passkeys/registration/', PasskeySignedIn, { credential });
+  return api.post('/api/passkeys/registration/', PasskeySignedIn, { credential, ...(name ? { name } : {}) });
 }
 
 /** Signs in with a passkey: alone, or as the second factor of a password sign-in. */

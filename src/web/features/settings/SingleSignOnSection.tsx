@@ -8,6 +8,7 @@ import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
 import { Card } from '../../ui/Page';
 import { LoadingStatus } from '../admin/AdminOnly';
+import { useStepUp } from '../security/StepUp';
 import styles from './Settings.module.css';
 import { disableSso, fetchSso, SSO_QUERY_KEY, saveSso } from './ssoApi';
 
@@ -49,18 +50,20 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
   const [domains, setDomains] = useState(sso?.domains.join('\n') ?? '');
   const [studentPasswords, setStudentPasswords] = useState(sso?.student_password_sign_in ?? true);
 
+  // A change to how people sign in asks for the admin's second factor again, then goes through.
+  const { confirmed, dialog } = useStepUp();
   const saved = (answer: SsoSettingsResponse, text: string) => {
     queryClient.setQueryData(SSO_QUERY_KEY, answer);
     setClientSecret('');
     showFlash(text);
   };
   const save = useMutation({
-    mutationFn: saveSso,
+    mutationFn: (settings: Parameters<typeof saveSso>[0]) => confirmed(() => saveSso(settings)),
     onSuccess: (answer) => saved(answer, 'Single sign-on saved.'),
     onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be saved.'), 'error'),
   });
   const switchOff = useMutation({
-    mutationFn: disableSso,
+    mutationFn: () => confirmed(disableSso),
     onSuccess: (answer) => saved(answer, 'Single sign-on is off: everyone signs in with a password.'),
     onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be switched off.'), 'error'),
   });
@@ -79,6 +82,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
   return (
     <>
       <Flash flash={flash} floating />
+      {dialog}
       <p className={`${styles.muted} ${styles.intro}`}>
         {sso
           ? 'On: people with these addresses can sign in with their university account.'

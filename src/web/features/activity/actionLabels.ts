@@ -1,0 +1,59 @@
+/**
+ * What each audit action means, in words, for the Activity screen. An action not listed here (a
+ * newer server's) is shown by its code, which is also what the Action filter takes.
+ */
+const LABELS: Record<string, string> = {
+  'audit.read': 'Read the activity log',
+  'audit.export': 'Exported the activity log',
+  'auth.sign_in': 'Signed in',
+  'auth.sign_in_fail': 'Failed sign-in',
+  'auth.lockout': 'Sign-in locked after too many failures',
+  'auth.second_factor': 'Confirmed a sign-in with the second factor',
+  'auth.second_factor_fail': 'Wrong second-factor code or passkey',
+  'auth.recovery_code_use': 'Used a recovery code',
+  'auth.step_up': 'Confirmed the second factor again before a change',
+  'auth.step_up_fail': 'Failed to confirm the second factor again',
+  'staff.app_enrol': 'Set up an authenticator app',
+  'staff.passkey_add': 'Added a passkey',
+  'staff.passkey_remove': 'Removed a passkey',
+  'staff.recovery_codes_replace': 'Replaced recovery codes',
+  'staff.second_factor_reset': "Reset a member's second factor",
+  'staff.invite': 'Invited a staff member',
+  'staff.invite.resend': 'Re-sent an invitation',
+  'staff.invite.revoke': 'Withdrew an invitation',
+  'staff.join': 'Joined the team',
+  'staff.role.change': "Changed a member's role",
+  'staff.remove': "Removed a member's access",
+  'sso.read': 'Read the single sign-on settings',
+  'sso.update': 'Changed single sign-on',
+  'sso.disable': 'Switched single sign-on off',
+  'settings.read': 'Read the settings',
+  'settings.update': 'Changed the settings',
+  'case.list': 'Listed cases',
+  'case.read': 'Read a case',
+  'case.acknowledge': 'Acknowledged a case',
+  'case.assign': 'Assigned a case',
+  'case.note': 'Added a case note',
+  'case.resolve': 'Resolved a case',
+  'student.history.read': "Read a student's history",
+  'dashboard.read': 'Read the dashboard',
+  'submissions.export': 'Exported submissions',
+  'roster.read': 'Read the roster',
+  'roster.import': 'Imported a roster',
+  'campaign.create': 'Scheduled a campaign',
+  'template.create': 'Created a template',
+  'template.delete': 'Deleted a template',
+  'template.use': 'Made a template the active one',
+  'question.add': 'Added a question',
+  'question.delete': 'Deleted a question',
+};
+
+export function actionLabel(action: string): string | null {
+  return LABELS[action] ?? null;
+}
+
+/** Who acted: the person, the product itself, or (for a refused sign-in) an account that does not exist. */
+export function actorLabel(entry: { actor_email: string | null; action: string }): string {
+  if (entry.actor_email) return entry.actor_email;
+  return entry.action.startsWith('auth.') ? 'Unknown account' : 'The system';
+}
