@@ -41,7 +41,11 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
 
   beforeEach(async () => {
     await proxy.accept();
-    db = openDatabase({ kind: 'postgres', url: proxy.route(schemaUrl), poolSize: POOL_SIZE });
+    // Back at the first committed write: the settling time has its own unit test.
+    db = openDatabase(
+      { kind: 'postgres', url: proxy.route(schemaUrl), poolSize: POOL_SIZE },
+      { recoverySettleMs: 0 },
+    );
     await migrateToLatest(db);
     app = await buildTestApp(db);
     await app.ready();
@@ -114,9 +118,28 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
 
     await proxy.accept();
     expect(await outcome(), 'the first request after the database returned').toBeNull();
-    expect(db.health.isDown).toBe(false);
+    expect(db.health.isDown, 'a read proves nothing about writes').toBe(true);
     expect(await ready(), 'the first probe after the database returned').toBe(200);
+    expect(db.health.isDown, "the probe's committed write").toBe(false);
     expect(events.map((event) => event.state)).toEqual(['down', 'up']);
+  });
+
+  it('is not ready while its write cannot be made, though the database answers reads, and ready after', async () => {
+    const other = db.newClient?.() as NonNullable<ReturnType<NonNullable<Db['newClient']>>>;
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('lock table instance_heartbeats in exclusive mode');
+      expect(await outcome(), 'reads go on').toBeNull();
+      const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({ status: 'unavailable', code: 'DATABASE_UNAVAILABLE' });
+      await other.query('rollback');
+    } finally {
+      await other.end();
+    }
+    expect(await ready()).toBe(200);
+    expect(events, 'another session holding a lock is no outage').toEqual([]);
   });
 
   it('answers the first readiness probe after an outage with 200', async () => {
