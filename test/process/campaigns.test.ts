@@ -11,12 +11,14 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
 import { createCampaign } from '../../src/server/features/campaigns/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { importRoster } from '../../src/server/features/roster/service';
+import { JOB_LEASE_MS } from '../../src/server/lib/jobs';
 import { campaignRequest } from '../helpers/campaigns';
 import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
 import { describeOnPostgres } from '../helpers/postgres-only';
@@ -130,6 +132,34 @@ async function progress(db: Db): Promise<{ rows: number; pendingSendJobs: number
   return { rows: Number(invitations.rows), pendingSendJobs: Number(pendingJobs.n) };
 }
 
+/** The database's clock (leases follow it), in epoch milliseconds. */
+async function databaseNow(db: Db): Promise<number> {
+  if (db.dialect === 'sqlite') return Date.now();
+  const { rows } = await sql<{ now: number }>`
+    select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db.kysely);
+  return Number(rows[0]?.now);
+}
+
+/**
+ * Until when the killed instance's claims keep the send jobs from everyone else, as a new
+ * connection sees them now (a long-lived one may keep reading a snapshot).
+ */
+async function leasesOfSendJobs(store: Store): Promise<number[]> {
+  const db = store.open();
+  try {
+    const rows = await db.kysely
+      .selectFrom('jobs')
+      .select(['lease_until', 'status', 'kind'])
+      .where('kind', 'in', ['campaign.round', 'campaign.batch'])
+      .execute();
+    return rows
+      .filter((row) => row.status === 'pending' && row.lease_until !== null)
+      .map((row) => Number(row.lease_until));
+  } finally {
+    await db.close();
+  }
+}
+
 /** Invitation mails still waiting in the outbox (queued, leased or retrying). */
 async function unsentInvitations(db: Db): Promise<number> {
   const row = await db.kysely
@@ -200,13 +230,24 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
         expect(atKill, 'the kill came while the campaign was sending').toBeLessThan(STUDENTS);
         // What a killed run committed is whole: every invitation row has its one mail.
         expect(afterKill.mails).toBe(afterKill.rows);
+        // Whatever the dead instance had claimed (the next batch may not be claimed yet) is free
+        // within one short lease (its heartbeat renewed it while it lived), not after minutes:
+        // any instance takes the jobs over soon after.
+        const leases = await leasesOfSendJobs(store);
+        const killedAt = await databaseNow(watcher);
+        expect(leases.filter((until) => until > killedAt + JOB_LEASE_MS)).toEqual([]);
 
+        const restarted = performance.now();
         server = await startServer(env);
         // Watched through the cheap counts; the mails are counted (a scan of every body) once, at the end.
         await waitFor(
           () => progress(watcher),
           (p) => p.rows >= STUDENTS && p.pendingSendJobs === 0,
           'the campaign to finish after the restart',
+        );
+        console.log(
+          `campaign on ${dialect}: the restarted instance finished the campaign ${Math.round((performance.now() - restarted) / 1000)} s after it was started ` +
+            `(the killed instance's ${leases.length} leases ran out at most ${Math.round((Math.max(killedAt, ...leases) - killedAt) / 1000)} s after the kill)`,
         );
         const final = await counts(watcher);
         expect(final).toEqual({
