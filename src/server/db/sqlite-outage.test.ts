@@ -13,8 +13,10 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TestAgent } from '../../../test/helpers/app';
 import { makeInstitution, makeUser } from '../../../test/helpers/factories';
+import { Readiness } from '../features/health/service';
 import { type Db, migrateToLatest, openDatabase } from '.';
 import type { HealthEvent } from './availability';
+import { WalCheckpoints, walCheckpointsOf } from './wal-checkpoints';
 
 interface Survey {
   template_id: number;
@@ -170,6 +172,46 @@ describe('SQLite outages', () => {
     expect(db.health.isDown).toBe(true);
     expect(events.map((event) => event.state)).toEqual(['down']);
     await expectRecovered('after-commit-0001');
+  });
+});
+
+describe('readiness and checkpoints of an SQLite file', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-wal-'));
+    db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'wellness.sqlite') });
+    await migrateToLatest(db);
+  });
+
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checkpoints the real log quietly, and is not ready once checkpoints keep failing past the log limit', async () => {
+    const said: string[] = [];
+    const events = {
+      onFailing: () => said.push('failing'),
+      onRecovered: () => said.push('recovered'),
+    };
+    const real = walCheckpointsOf(db, 64 * 2 ** 20, events);
+    await real?.run();
+    expect(said).toEqual([]);
+    expect(await new Readiness(db, real).check()).toBeNull();
+
+    const failing = new WalCheckpoints({
+      checkpoint: async () => {
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' });
+      },
+      walBytes: () => 65 * 2 ** 20,
+      limitBytes: 64 * 2 ** 20,
+      events,
+    });
+    await failing.run();
+    expect(said).toEqual(['failing']);
+    expect(await new Readiness(db, failing).check()).toMatchObject({ code: 'CHECKPOINTS_FAILING' });
   });
 });
 
