@@ -142,6 +142,33 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
     expect(events, 'another session holding a lock is no outage').toEqual([]);
   });
 
+  it("is not ready while a pool's worth of requests waits for a connection and none is free", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = 0;
+    let allHeld: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      allHeld = resolve;
+    });
+    const holders = Array.from({ length: POOL_SIZE }, () =>
+      db.kysely.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        if (++holding === POOL_SIZE) allHeld();
+        await released;
+      }),
+    );
+    await held;
+    const waiting = Array.from({ length: POOL_SIZE }, () => ping());
+    const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    release();
+    await Promise.all([...holders, ...waiting]);
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ code: 'DATABASE_POOL_EXHAUSTED' });
+    expect(await ready()).toBe(200);
+  });
+
   it('answers the first readiness probe after an outage with 200', async () => {
     proxy.refuse();
     proxy.dropAll();
