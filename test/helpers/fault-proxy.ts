@@ -59,6 +59,16 @@ export class FaultProxy {
     return routed.toString();
   }
 
+  /**
+   * The local ports of the proxy's connections to the database: what PostgreSQL sees as their
+   * `client_port`, so a test can tell which backends belong to the clients behind this proxy.
+   */
+  upstreamPorts(): Set<number> {
+    const ports = new Set<number>();
+    for (const link of this.links) if (link.upstream?.localPort) ports.add(link.upstream.localPort);
+    return ports;
+  }
+
   get openConnections(): number {
     return this.links.size;
   }

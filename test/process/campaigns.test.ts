@@ -21,6 +21,7 @@ import { importRoster } from '../../src/server/features/roster/service';
 import { JOB_LEASE_MS } from '../../src/server/lib/jobs';
 import { campaignRequest } from '../helpers/campaigns';
 import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
+import { FaultProxy } from '../helpers/fault-proxy';
 import { describeOnPostgres } from '../helpers/postgres-only';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { startSmtpListener } from '../helpers/smtp';
@@ -267,7 +268,92 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
   );
 });
 
+/**
+ * The backend running a send job right now (its transaction holds a lock on `jobs`, taken when the
+ * run marks its job done), by the port its client connected from; null between runs.
+ */
+async function portRunningSendJob(db: Db): Promise<number | null> {
+  const { rows } = await sql<{ port: number }>`
+    select a.client_port as port
+    from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where l.relation = to_regclass('jobs') and l.mode = 'RowExclusiveLock' and a.state <> 'idle'
+      and a.pid <> pg_backend_pid() and a.xact_start < clock_timestamp() - interval '50 milliseconds'`.execute(
+    db.kysely,
+  );
+  return rows[0]?.port ?? null;
+}
+
 describeOnPostgres('two instances on PostgreSQL', () => {
+  it(
+    'SIGKILL the instance running a send job: the other takes the campaign over within a lease and invites each student once',
+    async () => {
+      const STUDENTS = 5_000;
+      const store = await freshStore('postgres');
+      const watcher = store.open();
+      const upstream = new URL(process.env.TEST_DATABASE_URL as string);
+      // One instance reaches the database through a proxy, so its backends can be told apart.
+      const proxy = await FaultProxy.start(upstream.hostname, Number(upstream.port || 5432));
+      const servers: ServerProcess[] = [];
+      try {
+        await seedCampaign(watcher, STUDENTS);
+        const env = { ...store.env, SESSION_SECRET: crypto.randomBytes(32).toString('hex') };
+        servers.push(
+          ...(await Promise.all([
+            startServer({ ...env, DATABASE_URL: proxy.route(store.env.DATABASE_URL as string) }),
+            startServer(env),
+          ])),
+        );
+        const [proxied, direct] = servers as [ServerProcess, ServerProcess];
+        const running = await waitFor(
+          () => portRunningSendJob(watcher),
+          (port) => port !== null,
+          'a send job to be running',
+        );
+        const victim = proxy.upstreamPorts().has(running as number) ? proxied : direct;
+        const survivor = victim === proxied ? direct : proxied;
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        const killed = performance.now();
+        const atKill = await rowsNow(store);
+        const leases = await leasesOfSendJobs(store);
+        const killedAt = await databaseNow(watcher);
+        expect(atKill, 'the kill came while the campaign was sending').toBeLessThan(STUDENTS);
+        expect(leases.filter((until) => until > killedAt + JOB_LEASE_MS)).toEqual([]);
+
+        await waitFor(
+          () => rowsNow(store),
+          (rows) => rows > atKill,
+          'the other instance to send the next batch',
+        );
+        const pickedUpMs = Math.round(performance.now() - killed);
+        await waitFor(
+          () => progress(watcher),
+          (p) => p.rows >= STUDENTS && p.pendingSendJobs === 0,
+          'the other instance to finish the campaign',
+        );
+        const finishedMs = Math.round(performance.now() - killed);
+        expect(survivor.child.exitCode, 'the other instance lives').toBeNull();
+        expect(await counts(watcher)).toEqual({
+          rows: STUDENTS,
+          students: STUDENTS,
+          mails: STUDENTS,
+          addresses: STUDENTS,
+          pendingSendJobs: 0,
+        });
+        console.log(
+          `campaign, two instances: killed the one sending at ${atKill.toLocaleString('en-US')} of ${STUDENTS.toLocaleString('en-US')}; ` +
+            `the other sent the next batch ${(pickedUpMs / 1000).toFixed(1)} s after the kill and finished ${(finishedMs / 1000).toFixed(1)} s after it`,
+        );
+      } finally {
+        await Promise.all(servers.map((server) => stopServer(server, 'SIGKILL')));
+        proxy.close();
+        await watcher.close();
+        await store.drop();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+
   it(
     'deliver each invitation of a send-now campaign once',
     async () => {
