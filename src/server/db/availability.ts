@@ -31,10 +31,13 @@ const SQLITE_CONDITIONS: Record<string, string> = {
  * too many connections or out of resources (class 53), the server shutting down or starting up
  * (57P01-57P03), and the session timeouts that keep one stranded instance from holding the
  * others: a lock not granted in time (55P03), a statement cancelled (57014), a transaction
- * abandoned too long (25P03).
+ * abandoned too long (25P03); and a database that takes no writes (25006: a read-only server
+ * or session, such as a standby or `default_transaction_read_only`).
  */
 function isPostgresOutageState(code: string): boolean {
-  return /^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '55P03', '57014', '25P03'].includes(code);
+  return (
+    /^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '55P03', '57014', '25P03', '25006'].includes(code)
+  );
 }
 
 /** A lock not granted in time, a statement cancelled: the database serves, this request waited. */

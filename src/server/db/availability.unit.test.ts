@@ -9,6 +9,7 @@ describe('databaseUnavailability', () => {
     ['PostgreSQL shutting down', postgres(withCode('57P01'))],
     ['PostgreSQL starting up', postgres(withCode('57P03'))],
     ['too many connections', postgres(withCode('53300'))],
+    ['a read-only PostgreSQL', postgres(withCode('25006'))],
     ['a connection exception', postgres(withCode('08006'))],
     ['a refused connection', postgres(withCode('ECONNREFUSED'))],
     ['a reset connection', postgres(withCode('ECONNRESET'))],

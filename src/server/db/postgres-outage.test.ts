@@ -133,7 +133,11 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
       expect(await outcome(), 'reads go on').toBeNull();
       const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
       expect(response.statusCode).toBe(503);
-      expect(response.json()).toMatchObject({ status: 'unavailable', code: 'DATABASE_UNAVAILABLE' });
+      expect(response.json()).toMatchObject({
+        status: 'unavailable',
+        code: 'DATABASE_UNAVAILABLE',
+        reason: expect.stringMatching(/55P03/),
+      });
       await other.query('rollback');
     } finally {
       await other.end();
@@ -167,6 +171,49 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
     expect(response.statusCode).toBe(503);
     expect(response.json()).toMatchObject({ code: 'DATABASE_POOL_EXHAUSTED' });
     expect(await ready()).toBe(200);
+  });
+
+  it('answers writes 503 and is not ready while the database is read-only, and ready once it takes writes', async () => {
+    // Every pooled session made read-only, as a read-only server (a standby) makes them.
+    const everySession = async (setting: 'on' | 'off') => {
+      let arrived = 0;
+      let allArrived: () => void = () => {};
+      const together = new Promise<void>((resolve) => {
+        allArrived = resolve;
+      });
+      await Promise.all(
+        Array.from({ length: POOL_SIZE }, () =>
+          db.kysely.connection().execute(async (connection) => {
+            await sql.raw(`set default_transaction_read_only = ${setting}`).execute(connection);
+            if (++arrived === POOL_SIZE) allArrived();
+            await together;
+          }),
+        ),
+      );
+    };
+    await everySession('on');
+    const write = await db.kysely
+      .insertInto('instance_heartbeats')
+      .values({ instance_id: 'a write', beat_at: 0 })
+      .execute()
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(databaseUnavailability(write), 'a write is refused as an outage (503), not a bug').toMatchObject({
+      reason: '25006',
+      outage: true,
+    });
+    expect(await outcome(), 'reads go on').toBeNull();
+    const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({
+      code: 'DATABASE_UNAVAILABLE',
+      reason: expect.stringMatching(/25006/),
+    });
+    await everySession('off');
+    expect(await ready()).toBe(200);
+    expect(events.map((event) => event.state)).toEqual(['down', 'up']);
   });
 
   it('answers the first readiness probe after an outage with 200', async () => {
