@@ -36,6 +36,8 @@ export class FaultProxy {
   private readonly events = new EventEmitter();
   private server: net.Server | null = null;
   private holed = false;
+  /** What clients sent into the black hole, for a test to see what they tried. */
+  private swallowed: Buffer[] = [];
   /** Black-holes the link once a client has sent this text and the Sync that runs it. */
   private holeAfter: string | null = null;
   port = 0;
@@ -143,6 +145,11 @@ export class FaultProxy {
     await once(this.events, 'holed', { signal: AbortSignal.timeout(timeoutMs) });
   }
 
+  /** Everything clients sent while the link was black-holed, as text. */
+  swallowedText(): string {
+    return Buffer.concat(this.swallowed).toString('latin1');
+  }
+
   get isBlackHoled(): boolean {
     return this.holed;
   }
@@ -150,6 +157,7 @@ export class FaultProxy {
   /** The partition heals: connections held in the black hole are closed, new ones go through. */
   restore(): void {
     this.holed = false;
+    this.swallowed = [];
     this.holeAfter = null;
     this.dropAll();
   }
@@ -199,7 +207,10 @@ export class FaultProxy {
     link.upstream = upstream;
     let holeAtSync = false;
     const fromClient = (chunk: Buffer) => {
-      if (this.holed) return;
+      if (this.holed) {
+        this.swallowed.push(chunk);
+        return;
+      }
       upstream.write(chunk);
       if (this.holeAfter !== null && chunk.includes(this.holeAfter)) {
         holeAtSync = true;

@@ -247,6 +247,7 @@ describeOnPostgres('a partition between one instance and PostgreSQL', () => {
       const healed = performance.now();
       const recoveredMs = await untilServing(`${a.baseUrl}/api/health/ready`);
       await load.waitUntil(() => load.acknowledgedBy('A', healed) >= 5, 'A to acknowledge again');
+      // Ready again means a write of A's committed a quiet second after its last failure: logged by then.
       await load.stop();
 
       for (const server of servers)
@@ -270,6 +271,16 @@ describeOnPostgres('a partition between one instance and PostgreSQL', () => {
         .where('client_submission_id', 'in', [...load.acknowledged])
         .execute();
       expect(rows).toHaveLength(load.acknowledged.size);
+
+      // A logged its outage once and its return once; B, which waited on A's locks, none.
+      const lines = (server: ServerProcess, text: string) =>
+        server
+          .output()
+          .split('\n')
+          .filter((line) => line.includes(text)).length;
+      expect(lines(a, 'database unavailable')).toBe(1);
+      expect(lines(a, 'database available again')).toBe(1);
+      expect(lines(b, 'database unavailable')).toBe(0);
 
       const during = (server: 'A' | 'B') => duringPartition.filter((o) => o.server === server);
       const slowestB = Math.round(Math.max(...during('B').map((o) => o.ms)));
