@@ -1,18 +1,12 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { RETRY_AFTER_SECONDS } from '../../lib/errors';
-import type { Readiness } from './service';
+import { NOT_READY_CODES, type Readiness } from './service';
 
 const Health = z.object({ status: z.enum(['live', 'ready']) });
 const NotReady = z.object({
   status: z.literal('unavailable'),
-  code: z.enum([
-    'MIGRATIONS_PENDING',
-    'DATABASE_UNAVAILABLE',
-    'DATABASE_RECOVERING',
-    'DATABASE_POOL_EXHAUSTED',
-    'CHECKPOINTS_FAILING',
-  ]),
+  code: z.enum(NOT_READY_CODES),
   reason: z.string(),
 });
 const tags = ['health'];

@@ -5,12 +5,16 @@ import type { WalCheckpoints } from '../../db/wal-checkpoints';
 import { HOUR, now, SECOND } from '../../lib/time';
 import { deleteHeartbeatsBefore, writeHeartbeat } from './queries';
 
-export type NotReadyCode =
-  | 'MIGRATIONS_PENDING'
-  | 'DATABASE_UNAVAILABLE'
-  | 'DATABASE_RECOVERING'
-  | 'DATABASE_POOL_EXHAUSTED'
-  | 'CHECKPOINTS_FAILING';
+/** Why an instance is not ready, for the balancer's log and the operator. */
+export const NOT_READY_CODES = [
+  'MIGRATIONS_PENDING',
+  'DATABASE_UNAVAILABLE',
+  'DATABASE_RECOVERING',
+  'DATABASE_POOL_EXHAUSTED',
+  'CHECKPOINTS_FAILING',
+] as const;
+
+export type NotReadyCode = (typeof NOT_READY_CODES)[number];
 
 export interface NotReady {
   code: NotReadyCode;
