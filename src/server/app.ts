@@ -12,6 +12,7 @@ import { jsonSchemaTransform, serializerCompiler, validatorCompiler } from 'fast
 import type { Config } from './config';
 import type { Db } from './db';
 import { DatabaseClock } from './db/clock';
+import { CHECKPOINT_INTERVAL_MS, walCheckpointsOf } from './db/wal-checkpoints';
 import { auditRoutes } from './features/audit/routes';
 import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
@@ -21,6 +22,7 @@ import { contactRoutes } from './features/contact/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { draftRoutes } from './features/drafts/routes';
 import { healthRoutes } from './features/health/routes';
+import { Readiness } from './features/health/service';
 import { institutionRoutes } from './features/institutions/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
 import { startRetention } from './features/retention/retention';
@@ -46,6 +48,7 @@ import { sharedRateLimitStore } from './lib/limits';
 import { loggerOptions } from './lib/logging';
 import { createMailTransport, type MailTransport } from './lib/mail/transport';
 import { type MailWorker, startMailWorker } from './lib/mail/worker';
+import { startPoller } from './lib/poller';
 import { proxyTrust } from './lib/proxy-trust';
 import { installRequestGuard } from './lib/request-guard';
 import { sealingKey } from './lib/sealed';
@@ -168,9 +171,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const stopWatchingHealth = db.health.observe((event) => {
     if (event.state === 'down')
       app.log.error({ reason: event.reason }, 'database unavailable; answering 503 until it is back');
-    else app.log.warn({ downForMs: event.downForMs }, 'database is back');
+    else app.log.warn({ downForMs: event.downForMs }, 'database available again');
   });
   app.addHook('onClose', async () => stopWatchingHealth());
+  const walCheckpoints = walCheckpointsOf(db, config.sqliteWalLimitBytes, {
+    onFailing: (error, walBytes) =>
+      app.log.warn(
+        { err: error, walBytes },
+        'SQLite checkpoints are failing: the write-ahead log grows until the database file can be written',
+      ),
+    onRecovered: (walBytes) => app.log.warn({ walBytes }, 'SQLite checkpoints work again'),
+  });
+  if (walCheckpoints) {
+    const checkpoints = startPoller({
+      work: () => walCheckpoints.run(),
+      pollMs: CHECKPOINT_INTERVAL_MS,
+      onError: () => undefined,
+    });
+    app.addHook('onClose', () => checkpoints.stop());
+  }
+  const readiness = new Readiness(db, walCheckpoints);
   app.setNotFoundHandler((request, reply) => {
     const notFound = unknownEndpoint(request.method, request.url);
     sendError(reply, notFound.code, notFound.message);
@@ -226,7 +246,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   installRequestGuard(app, { forgetSession: forgetDeadSession });
   installTextGuard(app);
 
-  await app.register(healthRoutes);
+  await app.register(healthRoutes, { readiness });
   const codes: CodeContext = {
     // Its own key, derived from the server secret: code hashes never share a key with cookies.
     codeKey: crypto.createHmac('sha256', secret).update('verification codes').digest(),

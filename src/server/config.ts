@@ -40,6 +40,7 @@ const Environment = z.object({
   ),
   DATABASE_QUERY_TIMEOUT_MS: z.preprocess(blankIsUnset, wholeNumber(100, 3_600_000).default(20_000)),
   DATABASE_KEEPALIVE_MS: z.preprocess(blankIsUnset, wholeNumber(1_000, 3_600_000).default(10_000)),
+  SQLITE_WAL_LIMIT_MB: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).default(64)),
   SEED_DEMO: flag.optional(),
   // For automated set-ups (tests) that must know the demo password in advance.
   DEMO_PASSWORD: z.string().min(1).optional(),
@@ -227,6 +228,11 @@ export interface Config {
   /** Folder of the built web app; null means the default dist/web. */
   webRoot: string | null;
   database: DatabaseTarget;
+  /**
+   * SQLite: past this many bytes of write-ahead log, checkpoints that keep failing (a read-only
+   * database file) make the instance not ready.
+   */
+  sqliteWalLimitBytes: number;
   seedDemo: boolean;
   /** The demo logins' password; null: a random one is generated when the demo is seeded. */
   demoPassword: string | null;
@@ -300,6 +306,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     dataDir: e.DATA_DIR,
     webRoot: e.WEB_ROOT ?? null,
     database,
+    sqliteWalLimitBytes: e.SQLITE_WAL_LIMIT_MB * 2 ** 20,
     // The demo seed belongs to the embedded database only, unless asked for explicitly.
     seedDemo: e.SEED_DEMO ?? database.kind === 'sqlite',
     demoPassword: e.DEMO_PASSWORD ?? null,

@@ -10,6 +10,7 @@ describe('loadConfig', () => {
       dataDir: 'data',
       webRoot: null,
       database: { kind: 'sqlite', file: path.join('data', 'wellness.sqlite') },
+      sqliteWalLimitBytes: 64 * 2 ** 20,
       seedDemo: true,
       demoPassword: null,
       sessionSecret: null,

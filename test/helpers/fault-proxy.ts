@@ -1,8 +1,10 @@
 /**
  * A TCP proxy between the server and PostgreSQL that breaks the link on demand, the way a
  * database restart or a network fault does, without touching the database server itself:
- * drop every connection at once, refuse new ones for a while, or drop only the connections of
- * one application (PostgreSQL's `application_name`, read from each connection's startup message).
+ * drop every connection at once, refuse new ones for a while, drop only the connections of
+ * one application (PostgreSQL's `application_name`, read from each connection's startup message),
+ * or black-hole the link (a partition: nothing gets through either way, and nothing is closed,
+ * so each side learns of it only from its own timeouts).
  * It counts the connections it turned away per application, so a test can wait until a client
  * has tried (and been refused) a number of times instead of waiting a while.
  */
@@ -11,9 +13,12 @@ import net from 'node:net';
 
 interface Link {
   client: net.Socket;
-  upstream: net.Socket;
+  upstream: net.Socket | null;
   applicationName: string | null;
 }
+
+/** The extended protocol's Sync message ('S', length 4): the server runs what came before it. */
+const SYNC = Buffer.from([0x53, 0, 0, 0, 4]);
 
 /** The parameters of a PostgreSQL startup message: length, protocol, then name/value C strings. */
 function startupApplicationName(packet: Buffer): string | null {
@@ -30,6 +35,11 @@ export class FaultProxy {
   private readonly refused = new Map<string, number>();
   private readonly events = new EventEmitter();
   private server: net.Server | null = null;
+  private holed = false;
+  /** What clients sent into the black hole, for a test to see what they tried. */
+  private swallowed: Buffer[] = [];
+  /** Black-holes the link once a client has sent this text and the Sync that runs it. */
+  private holeAfter: string | null = null;
   port = 0;
 
   private constructor(
@@ -49,6 +59,16 @@ export class FaultProxy {
     routed.hostname = '127.0.0.1';
     routed.port = String(this.port);
     return routed.toString();
+  }
+
+  /**
+   * The local ports of the proxy's connections to the database: what PostgreSQL sees as their
+   * `client_port`, so a test can tell which backends belong to the clients behind this proxy.
+   */
+  upstreamPorts(): Set<number> {
+    const ports = new Set<number>();
+    for (const link of this.links) if (link.upstream?.localPort) ports.add(link.upstream.localPort);
+    return ports;
   }
 
   get openConnections(): number {
@@ -105,6 +125,43 @@ export class FaultProxy {
     }
   }
 
+  /**
+   * Stops forwarding anything, either way, on every connection open or new, without closing
+   * any: what a network partition does. The server's end may time out and close meanwhile; the
+   * client hears nothing of it.
+   */
+  blackHole(): void {
+    this.holed = true;
+    this.holeAfter = null;
+  }
+
+  /**
+   * Black-holes the link right after a client sends a statement containing `text` and the Sync
+   * that makes the server run it: the statement runs (taking its locks) and its answer never
+   * comes back. Resolves once the link is cut.
+   */
+  async blackHoleAfter(text: string, timeoutMs: number): Promise<void> {
+    this.holeAfter = text;
+    await once(this.events, 'holed', { signal: AbortSignal.timeout(timeoutMs) });
+  }
+
+  /** Everything clients sent while the link was black-holed, as text. */
+  swallowedText(): string {
+    return Buffer.concat(this.swallowed).toString('latin1');
+  }
+
+  get isBlackHoled(): boolean {
+    return this.holed;
+  }
+
+  /** The partition heals: connections held in the black hole are closed, new ones go through. */
+  restore(): void {
+    this.holed = false;
+    this.swallowed = [];
+    this.holeAfter = null;
+    this.dropAll();
+  }
+
   /** Cuts every open connection, as a database restart does. */
   dropAll(): number {
     return this.dropWhere(() => true);
@@ -125,7 +182,7 @@ export class FaultProxy {
     for (const link of [...this.links]) {
       if (!predicate(link)) continue;
       link.client.destroy();
-      link.upstream.destroy();
+      link.upstream?.destroy();
       this.links.delete(link);
       dropped += 1;
     }
@@ -133,13 +190,36 @@ export class FaultProxy {
   }
 
   private link(client: net.Socket) {
-    const upstream = net.connect(this.upstreamPort, this.upstreamHost);
-    const link: Link = { client, upstream, applicationName: null };
+    const link: Link = { client, upstream: null, applicationName: null };
     this.links.add(link);
     const end = () => {
       client.destroy();
-      upstream.destroy();
+      link.upstream?.destroy();
       this.links.delete(link);
+    };
+    client.on('error', end);
+    if (this.holed) {
+      // A partition: the connection is never answered (the client's connect timeout decides).
+      client.on('close', end);
+      return;
+    }
+    const upstream = net.connect(this.upstreamPort, this.upstreamHost);
+    link.upstream = upstream;
+    let holeAtSync = false;
+    const fromClient = (chunk: Buffer) => {
+      if (this.holed) {
+        this.swallowed.push(chunk);
+        return;
+      }
+      upstream.write(chunk);
+      if (this.holeAfter !== null && chunk.includes(this.holeAfter)) {
+        holeAtSync = true;
+        chunk = chunk.subarray(chunk.indexOf(this.holeAfter));
+      }
+      if (holeAtSync && chunk.includes(SYNC)) {
+        this.blackHole();
+        this.events.emit('holed');
+      }
     };
     client.once('data', (first: Buffer) => {
       link.applicationName = startupApplicationName(first);
@@ -149,11 +229,19 @@ export class FaultProxy {
         this.events.emit('refused', link.applicationName);
         return;
       }
-      upstream.write(first);
-      client.pipe(upstream);
+      fromClient(first);
+      client.on('data', fromClient);
     });
-    upstream.pipe(client);
-    client.on('error', end).on('close', end);
-    upstream.on('error', end).on('close', end);
+    upstream.on('data', (chunk: Buffer) => {
+      if (!this.holed) client.write(chunk);
+    });
+    // In a partition neither side hears the other close: each end is left to its own timeouts
+    // (`restore()` clears away what is left).
+    const gone = () => {
+      if (!this.holed) end();
+    };
+    client.off('error', end);
+    client.on('error', gone).on('close', gone);
+    upstream.on('error', gone).on('close', gone);
   }
 }

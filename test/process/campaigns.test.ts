@@ -11,14 +11,17 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { createStaffAccount } from '../../src/server/features/auth/service';
 import { createCampaign } from '../../src/server/features/campaigns/service';
 import { createInstitution } from '../../src/server/features/institutions/service';
 import { importRoster } from '../../src/server/features/roster/service';
+import { JOB_LEASE_MS } from '../../src/server/lib/jobs';
 import { campaignRequest } from '../helpers/campaigns';
 import { createPostgresSchema, TEST_DIALECTS } from '../helpers/databases';
+import { FaultProxy } from '../helpers/fault-proxy';
 import { describeOnPostgres } from '../helpers/postgres-only';
 import { type ServerProcess, startServer, stopServer } from '../helpers/server-process';
 import { startSmtpListener } from '../helpers/smtp';
@@ -130,6 +133,34 @@ async function progress(db: Db): Promise<{ rows: number; pendingSendJobs: number
   return { rows: Number(invitations.rows), pendingSendJobs: Number(pendingJobs.n) };
 }
 
+/** The database's clock (leases follow it), in epoch milliseconds. */
+async function databaseNow(db: Db): Promise<number> {
+  if (db.dialect === 'sqlite') return Date.now();
+  const { rows } = await sql<{ now: number }>`
+    select (extract(epoch from clock_timestamp()) * 1000)::bigint as now`.execute(db.kysely);
+  return Number(rows[0]?.now);
+}
+
+/**
+ * Until when the killed instance's claims keep the send jobs from everyone else, as a new
+ * connection sees them now (a long-lived one may keep reading a snapshot).
+ */
+async function leasesOfSendJobs(store: Store): Promise<number[]> {
+  const db = store.open();
+  try {
+    const rows = await db.kysely
+      .selectFrom('jobs')
+      .select(['lease_until', 'status', 'kind'])
+      .where('kind', 'in', ['campaign.round', 'campaign.batch'])
+      .execute();
+    return rows
+      .filter((row) => row.status === 'pending' && row.lease_until !== null)
+      .map((row) => Number(row.lease_until));
+  } finally {
+    await db.close();
+  }
+}
+
 /** Invitation mails still waiting in the outbox (queued, leased or retrying). */
 async function unsentInvitations(db: Db): Promise<number> {
   const row = await db.kysely
@@ -200,13 +231,24 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
         expect(atKill, 'the kill came while the campaign was sending').toBeLessThan(STUDENTS);
         // What a killed run committed is whole: every invitation row has its one mail.
         expect(afterKill.mails).toBe(afterKill.rows);
+        // Whatever the dead instance had claimed (the next batch may not be claimed yet) is free
+        // within one short lease (its heartbeat renewed it while it lived), not after minutes:
+        // any instance takes the jobs over soon after.
+        const leases = await leasesOfSendJobs(store);
+        const killedAt = await databaseNow(watcher);
+        expect(leases.filter((until) => until > killedAt + JOB_LEASE_MS)).toEqual([]);
 
+        const restarted = performance.now();
         server = await startServer(env);
         // Watched through the cheap counts; the mails are counted (a scan of every body) once, at the end.
         await waitFor(
           () => progress(watcher),
           (p) => p.rows >= STUDENTS && p.pendingSendJobs === 0,
           'the campaign to finish after the restart',
+        );
+        console.log(
+          `campaign on ${dialect}: the restarted instance finished the campaign ${Math.round((performance.now() - restarted) / 1000)} s after it was started ` +
+            `(the killed instance's ${leases.length} leases ran out at most ${Math.round((Math.max(killedAt, ...leases) - killedAt) / 1000)} s after the kill)`,
         );
         const final = await counts(watcher);
         expect(final).toEqual({
@@ -226,7 +268,92 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
   );
 });
 
+/**
+ * The backend running a send job right now (its transaction holds a lock on `jobs`, taken when the
+ * run marks its job done), by the port its client connected from; null between runs.
+ */
+async function portRunningSendJob(db: Db): Promise<number | null> {
+  const { rows } = await sql<{ port: number }>`
+    select a.client_port as port
+    from pg_locks l join pg_stat_activity a on a.pid = l.pid
+    where l.relation = to_regclass('jobs') and l.mode = 'RowExclusiveLock' and a.state <> 'idle'
+      and a.pid <> pg_backend_pid() and a.xact_start < clock_timestamp() - interval '50 milliseconds'`.execute(
+    db.kysely,
+  );
+  return rows[0]?.port ?? null;
+}
+
 describeOnPostgres('two instances on PostgreSQL', () => {
+  it(
+    'SIGKILL the instance running a send job: the other takes the campaign over within a lease and invites each student once',
+    async () => {
+      const STUDENTS = 5_000;
+      const store = await freshStore('postgres');
+      const watcher = store.open();
+      const upstream = new URL(process.env.TEST_DATABASE_URL as string);
+      // One instance reaches the database through a proxy, so its backends can be told apart.
+      const proxy = await FaultProxy.start(upstream.hostname, Number(upstream.port || 5432));
+      const servers: ServerProcess[] = [];
+      try {
+        await seedCampaign(watcher, STUDENTS);
+        const env = { ...store.env, SESSION_SECRET: crypto.randomBytes(32).toString('hex') };
+        servers.push(
+          ...(await Promise.all([
+            startServer({ ...env, DATABASE_URL: proxy.route(store.env.DATABASE_URL as string) }),
+            startServer(env),
+          ])),
+        );
+        const [proxied, direct] = servers as [ServerProcess, ServerProcess];
+        const running = await waitFor(
+          () => portRunningSendJob(watcher),
+          (port) => port !== null,
+          'a send job to be running',
+        );
+        const victim = proxy.upstreamPorts().has(running as number) ? proxied : direct;
+        const survivor = victim === proxied ? direct : proxied;
+        victim.child.kill('SIGKILL');
+        await victim.exited;
+        const killed = performance.now();
+        const atKill = await rowsNow(store);
+        const leases = await leasesOfSendJobs(store);
+        const killedAt = await databaseNow(watcher);
+        expect(atKill, 'the kill came while the campaign was sending').toBeLessThan(STUDENTS);
+        expect(leases.filter((until) => until > killedAt + JOB_LEASE_MS)).toEqual([]);
+
+        await waitFor(
+          () => rowsNow(store),
+          (rows) => rows > atKill,
+          'the other instance to send the next batch',
+        );
+        const pickedUpMs = Math.round(performance.now() - killed);
+        await waitFor(
+          () => progress(watcher),
+          (p) => p.rows >= STUDENTS && p.pendingSendJobs === 0,
+          'the other instance to finish the campaign',
+        );
+        const finishedMs = Math.round(performance.now() - killed);
+        expect(survivor.child.exitCode, 'the other instance lives').toBeNull();
+        expect(await counts(watcher)).toEqual({
+          rows: STUDENTS,
+          students: STUDENTS,
+          mails: STUDENTS,
+          addresses: STUDENTS,
+          pendingSendJobs: 0,
+        });
+        console.log(
+          `campaign, two instances: killed the one sending at ${atKill.toLocaleString('en-US')} of ${STUDENTS.toLocaleString('en-US')}; ` +
+            `the other sent the next batch ${(pickedUpMs / 1000).toFixed(1)} s after the kill and finished ${(finishedMs / 1000).toFixed(1)} s after it`,
+        );
+      } finally {
+        await Promise.all(servers.map((server) => stopServer(server, 'SIGKILL')));
+        proxy.close();
+        await watcher.close();
+        await store.drop();
+      }
+    },
+    TEST_LIMIT_MS,
+  );
+
   it(
     'deliver each invitation of a send-now campaign once',
     async () => {

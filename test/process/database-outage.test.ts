@@ -310,7 +310,7 @@ describe.skipIf(!postgresUrl)('two server processes through PostgreSQL outages',
         const down = countLines(output, 'database unavailable');
         expect(down).toBeGreaterThanOrEqual(1);
         expect(down).toBeLessThanOrEqual(2);
-        expect(countLines(output, 'database is back')).toBe(down);
+        expect(countLines(output, 'database available again')).toBe(down);
         expect(output).not.toMatch(/Unhandled 'error' event|\n\s+at /);
       }
 

@@ -1,14 +1,17 @@
-import type { KyselyPlugin, PluginTransformQueryArgs, PluginTransformResultArgs, QueryResult } from 'kysely';
-import type { Dialect } from './index';
-
 /**
  * Why the database cannot serve right now, worded for the person who asked. A request that hits
  * one of these is answered 503 with Retry-After: the condition is the server's, and passes.
  */
-interface Unavailability {
+export interface Unavailability {
   message: string;
   /** A short name for the operator's log, e.g. the driver's error code. */
   reason: string;
+  /**
+   * False when the database serves and this request only waited too long (a lock held by another
+   * instance, a statement past its time): answered 503 all the same, but not an outage of this
+   * instance's database, so it neither logs one nor takes the instance out of rotation.
+   */
+  outage: boolean;
 }
 
 const GENERIC = 'The service is briefly unavailable. Please try again in a few seconds.';
@@ -28,11 +31,17 @@ const SQLITE_CONDITIONS: Record<string, string> = {
  * too many connections or out of resources (class 53), the server shutting down or starting up
  * (57P01-57P03), and the session timeouts that keep one stranded instance from holding the
  * others: a lock not granted in time (55P03), a statement cancelled (57014), a transaction
- * abandoned too long (25P03).
+ * abandoned too long (25P03); and a database that takes no writes (25006: a read-only server
+ * or session, such as a standby or `default_transaction_read_only`).
  */
 function isPostgresOutageState(code: string): boolean {
-  return /^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '55P03', '57014', '25P03'].includes(code);
+  return (
+    /^(08|53)/.test(code) || ['57P01', '57P02', '57P03', '55P03', '57014', '25P03', '25006'].includes(code)
+  );
 }
+
+/** A lock not granted in time, a statement cancelled: the database serves, this request waited. */
+const POSTGRES_WAITED_TOO_LONG = new Set(['55P03', '57014']);
 
 const NETWORK_CODES = new Set([
   'ECONNREFUSED',
@@ -69,14 +78,14 @@ export function databaseUnavailability(error: unknown): Unavailability | null {
   // better-sqlite3 reports extended codes (SQLITE_IOERR_WRITE, SQLITE_BUSY_SNAPSHOT...).
   const sqliteBase = /^SQLITE_[A-Z]+/.exec(code)?.[0];
   if (sqliteBase && SQLITE_CONDITIONS[sqliteBase]) {
-    return { message: SQLITE_CONDITIONS[sqliteBase], reason: code };
+    return { message: SQLITE_CONDITIONS[sqliteBase], reason: code, outage: true };
   }
   if (!(FROM_POSTGRES in error)) return null;
   if (code && (NETWORK_CODES.has(code) || isPostgresOutageState(code)))
-    return { message: GENERIC, reason: code };
+    return { message: GENERIC, reason: code, outage: !POSTGRES_WAITED_TOO_LONG.has(code) };
   const message = (error as { message?: unknown }).message;
   if (typeof message === 'string' && LOST_CONNECTION.test(message)) {
-    return { message: GENERIC, reason: message.slice(0, 80) };
+    return { message: GENERIC, reason: message.slice(0, 80), outage: true };
   }
   return null;
 }
@@ -84,18 +93,38 @@ export function databaseUnavailability(error: unknown): Unavailability | null {
 export type HealthEvent = { state: 'down'; reason: string } | { state: 'up'; downForMs: number };
 
 /**
- * Whether the database is serving, as seen by this process: down at the first failure that means
- * an outage, up again at the first success after it. Observers hear each change once, so an
- * outage is one log line going down and one coming back, however many requests failed meanwhile.
+ * How long no failure must have been seen before a committed write counts as the database being
+ * back. A full disk lets a small commit through now and then between failing ones; without this
+ * pause each of those announced a recovery, and 20 s of a full disk logged 73 outages.
+ */
+export const RECOVERY_SETTLE_MS = 1_000;
+
+/**
+ * Whether the database is serving, as seen by this process, and the one place that decides it:
+ * down at the first failure that means an outage; back only once a write has been committed (a
+ * request's, a worker's or the readiness probe's) with no failure for RECOVERY_SETTLE_MS. A read
+ * that works proves nothing (reads go on from a full disk, a read-only file or a read-only
+ * PostgreSQL), nor does a statement inside a transaction whose commit may still fail. Observers
+ * hear each change once: an outage is one log line going down and one coming back.
  */
 export class DatabaseHealth {
   private downSince: number | null = null;
+  private lastFailureAt = Number.NEGATIVE_INFINITY;
+  private reason: string | null = null;
   private readonly observers = new Set<(event: HealthEvent) => void>();
 
-  constructor(private readonly clock: () => number = Date.now) {}
+  constructor(
+    private readonly clock: () => number = Date.now,
+    private readonly settleMs: number = RECOVERY_SETTLE_MS,
+  ) {}
 
   get isDown(): boolean {
     return this.downSince !== null;
+  }
+
+  /** The driver's short name for the failure that took it down (e.g. SQLITE_FULL), while down. */
+  get downReason(): string | null {
+    return this.isDown ? this.reason : null;
   }
 
   observe(observer: (event: HealthEvent) => void): () => void {
@@ -106,37 +135,28 @@ export class DatabaseHealth {
   /** Records a failure; returns how to answer it, or null when it is not an outage. */
   failed(error: unknown): Unavailability | null {
     const unavailable = databaseUnavailability(error);
-    if (unavailable && this.downSince === null) {
-      this.downSince = this.clock();
+    if (!unavailable?.outage) return unavailable;
+    this.lastFailureAt = this.clock();
+    if (this.downSince === null) {
+      this.downSince = this.lastFailureAt;
+      this.reason = unavailable.reason;
       this.emit({ state: 'down', reason: unavailable.reason });
     }
     return unavailable;
   }
 
-  succeeded(): void {
+  /** A write reached the database for good (its transaction committed). */
+  committed(): void {
     if (this.downSince === null) return;
-    const downForMs = this.clock() - this.downSince;
+    const at = this.clock();
+    if (at - this.lastFailureAt < this.settleMs) return;
+    const downForMs = at - this.downSince;
     this.downSince = null;
+    this.reason = null;
     this.emit({ state: 'up', downForMs });
   }
 
   private emit(event: HealthEvent) {
     for (const observer of this.observers) observer(event);
   }
-}
-
-/**
- * Tells the health record about every query that worked. On SQLite only writes count: reads go
- * on while the disk is full or the file read-only, and would announce a recovery every time.
- */
-export function healthRecordingPlugin(health: DatabaseHealth, dialect: Dialect): KyselyPlugin {
-  return {
-    transformQuery: (args: PluginTransformQueryArgs) => args.node,
-    async transformResult(args: PluginTransformResultArgs): Promise<QueryResult<Record<string, unknown>>> {
-      if (health.isDown && (dialect === 'postgres' || args.result.numAffectedRows !== undefined)) {
-        health.succeeded();
-      }
-      return args.result;
-    },
-  };
 }

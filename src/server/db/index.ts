@@ -9,6 +9,7 @@ import {
   Kysely,
   Migrator,
   PostgresDialect,
+  type PostgresDialectConfig,
   type SchemaMetadata,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -20,12 +21,20 @@ import {
 import pg from 'pg';
 import type { DatabaseTarget, PostgresTimeouts } from '../config';
 import { prepareSqliteFiles } from '../lib/private-files';
-import { DatabaseHealth, fromPostgres, healthRecordingPlugin } from './availability';
+import { DatabaseHealth, fromPostgres } from './availability';
+import { HealthRecordingDriver } from './health-recording-driver';
 import { migrations } from './migrations';
 import { patientPool } from './patient-pool';
 import type { Database } from './types';
 
 export type Dialect = 'sqlite' | 'postgres';
+
+export interface PoolState {
+  max: number;
+  open: number;
+  idle: number;
+  waiting: number;
+}
 
 export interface Db {
   kysely: Kysely<Database>;
@@ -35,6 +44,10 @@ export interface Db {
   close(): Promise<void>;
   /** PostgreSQL only: a new client outside the pool, for long-lived sessions such as LISTEN. */
   newClient?: () => pg.Client;
+  /** PostgreSQL only: the pool's connections and the requests waiting for one, right now. */
+  poolState?: () => PoolState;
+  /** SQLite only, on a file: its write-ahead log, which checkpoints copy back into the file. */
+  walFile?: string;
   /** SQLite only: the whole database as bytes, which `openSqliteImage` opens as a copy. */
   serialize?: () => Buffer;
 }
@@ -80,18 +93,22 @@ class WriteLockingSqliteDriver extends SqliteDriver {
 }
 
 class WriteLockingSqliteDialect extends SqliteDialect {
-  constructor(private readonly settings: SqliteDialectConfig) {
+  constructor(
+    private readonly settings: SqliteDialectConfig,
+    private readonly health: DatabaseHealth,
+  ) {
     super(settings);
   }
 
   override createDriver(): Driver {
-    return new WriteLockingSqliteDriver(this.settings);
+    return new HealthRecordingDriver(new WriteLockingSqliteDriver(this.settings), this.health);
   }
 }
 
-function openSqlite(file: string, busyTimeoutMs: number): Db {
-  if (file !== ':memory:') prepareSqliteFiles(file);
-  return sqliteDb(new SqliteDatabase(file), busyTimeoutMs);
+function openSqlite(file: string, busyTimeoutMs: number, health: DatabaseHealth): Db {
+  if (file === ':memory:') return sqliteDb(new SqliteDatabase(file), busyTimeoutMs, health);
+  prepareSqliteFiles(file);
+  return { ...sqliteDb(new SqliteDatabase(file), busyTimeoutMs, health), walFile: `${file}-wal` };
 }
 
 /**
@@ -99,10 +116,10 @@ function openSqlite(file: string, busyTimeoutMs: number): Db {
  * another): a migrated schema is copied in microseconds, where migrating it anew takes a while.
  */
 export function openSqliteImage(image: Buffer, busyTimeoutMs = 5_000): Db {
-  return sqliteDb(new SqliteDatabase(image), busyTimeoutMs);
+  return sqliteDb(new SqliteDatabase(image), busyTimeoutMs, new DatabaseHealth());
 }
 
-function sqliteDb(sqlite: SqliteDatabase.Database, busyTimeoutMs: number): Db {
+function sqliteDb(sqlite: SqliteDatabase.Database, busyTimeoutMs: number, health: DatabaseHealth): Db {
   sqlite.pragma('journal_mode = WAL');
   // FULL: a submission that was acknowledged survives a power cut, not only a process crash.
   sqlite.pragma('synchronous = FULL');
@@ -110,10 +127,8 @@ function sqliteDb(sqlite: SqliteDatabase.Database, busyTimeoutMs: number): Db {
   // A writer waits this long for another's lock, then the request is answered 503.
   sqlite.pragma(`busy_timeout = ${busyTimeoutMs}`);
   sqlite.pragma('cache_size = -65536');
-  const health = new DatabaseHealth();
   const kysely = new Kysely<Database>({
-    dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }),
-    plugins: [healthRecordingPlugin(health, 'sqlite')],
+    dialect: new WriteLockingSqliteDialect({ database: withStatementCache(sqlite) }, health),
   });
   return {
     kysely,
@@ -195,6 +210,17 @@ class CurrentSchemaIntrospector implements DatabaseIntrospector {
 }
 
 class OwnSchemaPostgresDialect extends PostgresDialect {
+  constructor(
+    config: PostgresDialectConfig,
+    private readonly health: DatabaseHealth,
+  ) {
+    super(config);
+  }
+
+  override createDriver(): Driver {
+    return new HealthRecordingDriver(super.createDriver(), this.health);
+  }
+
   // biome-ignore lint/suspicious/noExplicitAny: the signature Kysely's Dialect declares.
   override createIntrospector(db: Kysely<any>): DatabaseIntrospector {
     return new CurrentSchemaIntrospector(db);
@@ -213,7 +239,13 @@ export const DEFAULT_POSTGRES_TIMEOUTS: PostgresTimeouts = {
   keepAliveMs: 10_000,
 };
 
-function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts, schema?: string): Db {
+function openPostgres(
+  url: string,
+  poolSize: number,
+  timeouts: PostgresTimeouts,
+  health: DatabaseHealth,
+  schema?: string,
+): Db {
   const clientConfig: pg.ClientConfig = {
     connectionString: url,
     // A database that does not answer must not hold requests (or the change listener) forever.
@@ -227,7 +259,6 @@ function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts,
     // Tests isolate themselves in a schema of their own.
     ...(schema ? { options: `-c search_path=${schema}` } : {}),
   };
-  const health = new DatabaseHealth();
   const pool = new pg.Pool({ ...clientConfig, application_name: 'wellspring', max: poolSize });
   // PostgreSQL ends every connection when it shuts down or restarts. An idle pooled connection
   // reports that through the pool, a busy one on itself; unheard, either event ends the process.
@@ -235,8 +266,7 @@ function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts,
   pool.on('error', (error) => health.failed(fromPostgres(error)));
   pool.on('connect', (client) => client.on('error', (error) => health.failed(fromPostgres(error))));
   const kysely = new Kysely<Database>({
-    dialect: new OwnSchemaPostgresDialect({ pool: patientPool(pool, CONNECT_TIMEOUT_MS) }),
-    plugins: [healthRecordingPlugin(health, 'postgres')],
+    dialect: new OwnSchemaPostgresDialect({ pool: patientPool(pool, CONNECT_TIMEOUT_MS) }, health),
   });
   return {
     kysely,
@@ -244,6 +274,12 @@ function openPostgres(url: string, poolSize: number, timeouts: PostgresTimeouts,
     health,
     close: () => kysely.destroy(),
     newClient: () => new pg.Client({ ...clientConfig, application_name: 'wellspring-listen' }),
+    poolState: () => ({
+      max: poolSize,
+      open: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+    }),
   };
 }
 
@@ -252,15 +288,19 @@ interface OpenOptions {
   schema?: string;
   /** SQLite: how long a write waits for another writer's lock. */
   busyTimeoutMs?: number;
+  /** How long after its last failure a committed write counts as the database being back. */
+  recoverySettleMs?: number;
 }
 
 export function openDatabase(target: DatabaseTarget, options: OpenOptions = {}): Db {
+  const health = new DatabaseHealth(Date.now, options.recoverySettleMs);
   return target.kind === 'sqlite'
-    ? openSqlite(target.file, options.busyTimeoutMs ?? 5_000)
+    ? openSqlite(target.file, options.busyTimeoutMs ?? 5_000, health)
     : openPostgres(
         target.url,
         target.poolSize ?? 10,
         target.timeouts ?? DEFAULT_POSTGRES_TIMEOUTS,
+        health,
         options.schema,
       );
 }

@@ -44,8 +44,9 @@ const UNANSWERED = /^Query read timeout/;
 
 /**
  * The client, its failed queries marked as PostgreSQL's (see `fromPostgres`). A client whose
- * query went unanswered is closed when released: it still waits for that answer, and every query
- * given to it after would wait behind it (on a cut link, for ever).
+ * query went unanswered fails every later query at once and is closed when released: it still
+ * waits for that answer, and every query given to it after would wait behind it (on a cut link,
+ * for ever).
  */
 function markingErrors(client: pg.PoolClient): pg.PoolClient {
   if (marked.has(client)) return client;
@@ -54,6 +55,9 @@ function markingErrors(client: pg.PoolClient): pg.PoolClient {
   const query = client.query.bind(client) as (...args: unknown[]) => unknown;
   // Kysely passes text and values (a promise comes back) or a cursor (returned as it is).
   (client as { query: unknown }).query = (...args: unknown[]) => {
+    // Nothing more can be answered on it: the rollback that follows a timed-out statement would
+    // wait out a query timeout of its own, doubling the time a cut-off instance takes to answer.
+    if (unanswered) return Promise.reject(fromPostgres(unanswered));
     const result = query(...args);
     return result instanceof Promise
       ? result.catch((error: unknown) => {

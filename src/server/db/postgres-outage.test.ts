@@ -41,7 +41,11 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
 
   beforeEach(async () => {
     await proxy.accept();
-    db = openDatabase({ kind: 'postgres', url: proxy.route(schemaUrl), poolSize: POOL_SIZE });
+    // Back at the first committed write: the settling time has its own unit test.
+    db = openDatabase(
+      { kind: 'postgres', url: proxy.route(schemaUrl), poolSize: POOL_SIZE },
+      { recoverySettleMs: 0 },
+    );
     await migrateToLatest(db);
     app = await buildTestApp(db);
     await app.ready();
@@ -114,8 +118,101 @@ describe.skipIf(!postgresUrl)('the PostgreSQL pool after an outage', () => {
 
     await proxy.accept();
     expect(await outcome(), 'the first request after the database returned').toBeNull();
-    expect(db.health.isDown).toBe(false);
+    expect(db.health.isDown, 'a read proves nothing about writes').toBe(true);
     expect(await ready(), 'the first probe after the database returned').toBe(200);
+    expect(db.health.isDown, "the probe's committed write").toBe(false);
+    expect(events.map((event) => event.state)).toEqual(['down', 'up']);
+  });
+
+  it('is not ready while its write cannot be made, though the database answers reads, and ready after', async () => {
+    const other = db.newClient?.() as NonNullable<ReturnType<NonNullable<Db['newClient']>>>;
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query('lock table instance_heartbeats in exclusive mode');
+      expect(await outcome(), 'reads go on').toBeNull();
+      const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+      expect(response.statusCode).toBe(503);
+      expect(response.json()).toMatchObject({
+        status: 'unavailable',
+        code: 'DATABASE_UNAVAILABLE',
+        reason: expect.stringMatching(/55P03/),
+      });
+      await other.query('rollback');
+    } finally {
+      await other.end();
+    }
+    expect(await ready()).toBe(200);
+    expect(events, 'another session holding a lock is no outage').toEqual([]);
+  });
+
+  it("is not ready while a pool's worth of requests waits for a connection and none is free", async () => {
+    let release: () => void = () => {};
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let holding = 0;
+    let allHeld: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      allHeld = resolve;
+    });
+    const holders = Array.from({ length: POOL_SIZE }, () =>
+      db.kysely.transaction().execute(async (trx) => {
+        await sql`select 1`.execute(trx);
+        if (++holding === POOL_SIZE) allHeld();
+        await released;
+      }),
+    );
+    await held;
+    const waiting = Array.from({ length: POOL_SIZE }, () => ping());
+    const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    release();
+    await Promise.all([...holders, ...waiting]);
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({ code: 'DATABASE_POOL_EXHAUSTED' });
+    expect(await ready()).toBe(200);
+  });
+
+  it('answers writes 503 and is not ready while the database is read-only, and ready once it takes writes', async () => {
+    // Every pooled session made read-only, as a read-only server (a standby) makes them.
+    const everySession = async (setting: 'on' | 'off') => {
+      let arrived = 0;
+      let allArrived: () => void = () => {};
+      const together = new Promise<void>((resolve) => {
+        allArrived = resolve;
+      });
+      await Promise.all(
+        Array.from({ length: POOL_SIZE }, () =>
+          db.kysely.connection().execute(async (connection) => {
+            await sql.raw(`set default_transaction_read_only = ${setting}`).execute(connection);
+            if (++arrived === POOL_SIZE) allArrived();
+            await together;
+          }),
+        ),
+      );
+    };
+    await everySession('on');
+    const write = await db.kysely
+      .insertInto('instance_heartbeats')
+      .values({ instance_id: 'a write', beat_at: 0 })
+      .execute()
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect(databaseUnavailability(write), 'a write is refused as an outage (503), not a bug').toMatchObject({
+      reason: '25006',
+      outage: true,
+    });
+    expect(await outcome(), 'reads go on').toBeNull();
+    const response = await app.inject({ method: 'GET', url: '/api/health/ready' });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toMatchObject({
+      code: 'DATABASE_UNAVAILABLE',
+      reason: expect.stringMatching(/25006/),
+    });
+    await everySession('off');
+    expect(await ready()).toBe(200);
     expect(events.map((event) => event.state)).toEqual(['down', 'up']);
   });
 

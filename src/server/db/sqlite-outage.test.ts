@@ -13,8 +13,10 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TestAgent } from '../../../test/helpers/app';
 import { makeInstitution, makeUser } from '../../../test/helpers/factories';
+import { Readiness } from '../features/health/service';
 import { type Db, migrateToLatest, openDatabase } from '.';
 import type { HealthEvent } from './availability';
+import { WalCheckpoints, walCheckpointsOf } from './wal-checkpoints';
 
 interface Survey {
   template_id: number;
@@ -33,7 +35,8 @@ describe('SQLite outages', () => {
   beforeEach(async () => {
     dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-outage-'));
     file = path.join(dir, 'wellness.sqlite');
-    db = openDatabase({ kind: 'sqlite', file }, { busyTimeoutMs: 50 });
+    // Back at the first committed write: the settling time has its own unit test.
+    db = openDatabase({ kind: 'sqlite', file }, { busyTimeoutMs: 50, recoverySettleMs: 0 });
     await migrateToLatest(db);
     const institution = await makeInstitution(db.kysely);
     const user = await makeUser(db.kysely, { email: 'sam@north.edu', institutionId: institution.id });
@@ -132,6 +135,84 @@ describe('SQLite outages', () => {
     await sql`pragma query_only = off`.execute(db.kysely);
     await expectRecovered('readonly-0001');
   });
+
+  it('is not ready while the database cannot be written, though it answers reads, and ready once it can', async () => {
+    await sql`pragma query_only = on`.execute(db.kysely);
+    const notReady = await student.get('/api/health/ready');
+    expect(notReady.status).toBe(503);
+    expect(notReady.body).toMatchObject({
+      status: 'unavailable',
+      code: 'DATABASE_UNAVAILABLE',
+      reason: expect.stringMatching(/SQLITE_READONLY/),
+    });
+    expect((await student.get('/api/institutions/')).status, 'reads go on').toBe(200);
+    await sql`pragma query_only = off`.execute(db.kysely);
+    expect((await student.get('/api/health/ready')).status).toBe(200);
+    expect(events.map((event) => event.state)).toEqual(['down', 'up']);
+  });
+
+  it('does not count a write as back when its transaction fails to commit', async () => {
+    db.health.failed(Object.assign(new Error('disk full'), { code: 'SQLITE_FULL' }));
+    // A write that succeeds as a statement, and a commit that fails: the deferred check of a
+    // foreign key stands in for the commit a full disk refuses.
+    const failed = await db.kysely
+      .transaction()
+      .execute(async (trx) => {
+        await sql`pragma defer_foreign_keys = on`.execute(trx);
+        await trx
+          .insertInto('institution_domains')
+          .values({ institution_id: 999_999, domain: 'nowhere.edu' })
+          .execute();
+      })
+      .then(
+        () => null,
+        (error: unknown) => error,
+      );
+    expect((failed as { code?: string } | null)?.code).toMatch(/^SQLITE_CONSTRAINT/);
+    expect(db.health.isDown).toBe(true);
+    expect(events.map((event) => event.state)).toEqual(['down']);
+    await expectRecovered('after-commit-0001');
+  });
+});
+
+describe('readiness and checkpoints of an SQLite file', () => {
+  let dir: string;
+  let db: Db;
+
+  beforeEach(async () => {
+    dir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-wal-'));
+    db = openDatabase({ kind: 'sqlite', file: path.join(dir, 'wellness.sqlite') });
+    await migrateToLatest(db);
+  });
+
+  afterEach(async () => {
+    await db.close();
+    fs.rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('checkpoints the real log quietly, and is not ready once checkpoints keep failing past the log limit', async () => {
+    const said: string[] = [];
+    const events = {
+      onFailing: () => said.push('failing'),
+      onRecovered: () => said.push('recovered'),
+    };
+    const real = walCheckpointsOf(db, 64 * 2 ** 20, events);
+    await real?.run();
+    expect(said).toEqual([]);
+    expect(await new Readiness(db, real).check()).toBeNull();
+
+    const failing = new WalCheckpoints({
+      checkpoint: async () => {
+        throw Object.assign(new Error('disk I/O error'), { code: 'SQLITE_IOERR_WRITE' });
+      },
+      walBytes: () => 65 * 2 ** 20,
+      limitBytes: 64 * 2 ** 20,
+      events,
+    });
+    await failing.run();
+    expect(said).toEqual(['failing']);
+    expect(await new Readiness(db, failing).check()).toMatchObject({ code: 'CHECKPOINTS_FAILING' });
+  });
 });
 
 describe('health probes', () => {
@@ -144,7 +225,10 @@ describe('health probes', () => {
         return { status: response.statusCode, body: response.json() };
       };
       expect(await probe('/api/health/live')).toEqual({ status: 200, body: { status: 'live' } });
-      expect(await probe('/api/health/ready')).toEqual({ status: 503, body: { status: 'unavailable' } });
+      expect(await probe('/api/health/ready')).toEqual({
+        status: 503,
+        body: { status: 'unavailable', code: 'MIGRATIONS_PENDING', reason: expect.any(String) },
+      });
       await migrateToLatest(db);
       expect(await probe('/api/health/ready')).toEqual({ status: 200, body: { status: 'ready' } });
     } finally {

@@ -6,7 +6,12 @@ import { sql, type Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { countersBeforeCommit } from '../features/dashboard/rollups/pending-counters';
 import { type Db, migrateToLatest, openDatabase } from './index';
-import { type CommitHooks, groupCommit, type TransactionRunner } from './transaction-runner';
+import {
+  type CommitHooks,
+  groupCommit,
+  runInTransaction,
+  type TransactionRunner,
+} from './transaction-runner';
 import type { Database } from './types';
 
 /** A file database (group commit is about what reaches the disk) and a second connection to watch it. */
@@ -197,6 +202,26 @@ describe('group commit on SQLite', () => {
     expect(heard).toEqual([]);
     expect(committedNames()).toEqual([]);
     expect(written).toEqual([]);
+  });
+
+  it('writes the shared counters after every other before-commit hook, whichever a unit asked for first', async () => {
+    const order: string[] = [];
+    const recording = (name: string, writtenLast?: boolean) => ({
+      ...(writtenLast ? { writtenLast } : {}),
+      start: () => null,
+      merge: () => undefined,
+      write: async () => {
+        order.push(name);
+      },
+    });
+    const counters = recording('shared counters', true);
+    const cases = recording('cases');
+    await runInTransaction(db.kysely, async (_trx, hooks) => {
+      hooks.beforeCommit(counters);
+      hooks.beforeCommit(cases);
+    });
+    expect(order).toEqual(['cases', 'shared counters']);
+    expect(countersBeforeCommit.writtenLast).toBe(true);
   });
 
   it('splits a long queue into groups of at most maxGroupSize', async () => {

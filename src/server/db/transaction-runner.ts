@@ -8,6 +8,11 @@ import type { Database } from './types';
  * merged, so the transaction writes one sum instead of one write per unit.
  */
 export interface BeforeCommit<State> {
+  /**
+   * Written after the hooks without it: for rows every transaction contends for (shared
+   * counters), whose locks should be held for the least time before the commit.
+   */
+  writtenLast?: boolean;
   start(): State;
   merge(into: State, from: State): void;
   write(trx: Transaction<Database>, state: State): Promise<void>;
@@ -61,7 +66,9 @@ class TransactionHooks {
   }
 
   async beforeCommit(trx: Transaction<Database>): Promise<void> {
-    for (const [hook, state] of this.#states) await hook.write(trx, state);
+    const hooks = [...this.#states];
+    for (const [hook, state] of hooks) if (!hook.writtenLast) await hook.write(trx, state);
+    for (const [hook, state] of hooks) if (hook.writtenLast) await hook.write(trx, state);
   }
 
   async afterCommit(db: Kysely<Database>): Promise<void> {

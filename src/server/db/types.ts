@@ -465,6 +465,12 @@ export interface CaseMailsTable {
   kind: 'alert' | 'escalation';
 }
 
+/** Each running instance's latest readiness write: proof that it can write, not a registry. */
+export interface InstanceHeartbeatsTable {
+  instance_id: string;
+  beat_at: Millis;
+}
+
 export interface Database {
   institutions: InstitutionsTable;
   institution_domains: InstitutionDomainsTable;
@@ -506,6 +512,7 @@ export interface Database {
   sso_attempts: SsoAttemptsTable;
   sso_identities: SsoIdentitiesTable;
   sso_link_grants: SsoLinkGrantsTable;
+  instance_heartbeats: InstanceHeartbeatsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */

@@ -16,6 +16,7 @@ import * as singleSignOn from './014_single_sign_on';
 import * as signInIntegrity from './015_sign_in_integrity';
 import * as factorChanges from './017_factor_changes';
 import * as ssoLinkGrants from './019_sso_link_grants';
+import * as instanceHeartbeats from './020_instance_heartbeats';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -39,4 +40,5 @@ export const migrations: Record<string, Migration> = {
   '015_sign_in_integrity': signInIntegrity,
   '017_factor_changes': factorChanges,
   '019_sso_link_grants': ssoLinkGrants,
+  '020_instance_heartbeats': instanceHeartbeats,
 };

@@ -1,3 +1,4 @@
+import { EventEmitter, once } from 'node:events';
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod/mini';
 import type { DatabaseClock } from '../../db/clock';
@@ -8,8 +9,16 @@ import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { yieldToEventLoop } from '../event-loop';
 import { type Poller, startPoller } from '../poller';
-import { MINUTE, now } from '../time';
-import { claimDueJobs, failJob, finishJob, insertJob, type JobRow, releaseJobs } from './queries';
+import { now, SECOND } from '../time';
+import {
+  claimDueJobs,
+  failJob,
+  finishJob,
+  insertJob,
+  type JobRow,
+  releaseJobs,
+  renewLeases,
+} from './queries';
 
 /**
  * Durable jobs (design section 10): sending, reminders, escalations. A job's run and everything
@@ -54,9 +63,50 @@ export function scheduleJob<Schema extends z.core.$ZodType>(
   });
 }
 
-/** Longer than any run may take: a run holds a transaction, so it must be short anyway. */
-const LEASE_MS = 2 * MINUTE;
+/**
+ * How long a claim holds its jobs without news from its instance. Kept short, and renewed by a
+ * heartbeat while the batch runs (a run may take longer than this), so that the jobs of an
+ * instance that died are taken over by another within seconds rather than minutes.
+ */
+export const JOB_LEASE_MS = 15 * SECOND;
+/** How often a batch under way renews its lease: a few renewals fit in one lease. */
+export const LEASE_HEARTBEAT_MS = 5 * SECOND;
 const BATCH = 20;
+
+/**
+ * Renews the lease of the claimed jobs every `everyMs` until stopped. A renewal that fails (the
+ * database is away) is only reported: the lease then runs out, another instance may take the
+ * jobs over, and this run finds them gone when it tries to finish them (LeaseLost).
+ */
+export function holdLeases(options: {
+  db: Kysely<Database>;
+  leaseToken: string;
+  clock: () => number;
+  everyMs?: number;
+  onError?: (error: unknown) => void;
+}): { stop(): Promise<void>; renewed(): Promise<void> } {
+  let renewing: Promise<void> | null = null;
+  const beats = new EventEmitter();
+  const timer = setInterval(() => {
+    renewing ??= renewLeases(options.db, options.leaseToken, options.clock() + JOB_LEASE_MS)
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        renewing = null;
+        beats.emit('renewed');
+      });
+  }, options.everyMs ?? LEASE_HEARTBEAT_MS);
+  timer.unref();
+  return {
+    /** Resolves after the next renewal, made or failed. */
+    renewed: async () => {
+      await once(beats, 'renewed');
+    },
+    async stop() {
+      clearInterval(timer);
+      await renewing;
+    },
+  };
+}
 
 /** The run lost its job to another instance (its lease ran out): its work is rolled back. */
 class LeaseLost extends Error {}
@@ -75,6 +125,10 @@ export async function runDueJobs(options: {
   onError?: (job: JobRow, error: unknown) => void;
   /** Asked before each claim: a stopping instance takes no more jobs. */
   stopping?: () => boolean;
+  /** A lease renewal failed (see holdLeases). */
+  onHeartbeatError?: (error: unknown) => void;
+  /** How often a batch's lease is renewed; tests shorten it. */
+  heartbeatMs?: number;
 }): Promise<number> {
   const { db, kinds } = options;
   const clock = options.at ?? options.databaseClock?.now ?? now;
@@ -82,8 +136,26 @@ export async function runDueJobs(options: {
   let ran = 0;
   for (;;) {
     if (options.stopping?.()) return ran;
-    const jobs = await claimDueJobs(db, { at: clock(), limit: BATCH, leaseMs: LEASE_MS });
+    const jobs = await claimDueJobs(db, { at: clock(), limit: BATCH, leaseMs: JOB_LEASE_MS });
     if (jobs.length === 0) return ran;
+    const heartbeat = holdLeases({
+      db,
+      leaseToken: (jobs[0] as JobRow).lease_token,
+      clock,
+      ...(options.heartbeatMs ? { everyMs: options.heartbeatMs } : {}),
+      ...(options.onHeartbeatError ? { onError: options.onHeartbeatError } : {}),
+    });
+    try {
+      ran += await runBatch(jobs);
+    } finally {
+      await heartbeat.stop();
+    }
+    if (options.stopping?.()) return ran;
+  }
+
+  /** Runs a claimed batch in order; gives back what is left of it when the instance stops. */
+  async function runBatch(jobs: JobRow[]): Promise<number> {
+    let ran = 0;
     for (const [index, job] of jobs.entries()) {
       if (options.stopping?.()) {
         // Given back rather than left to their lease: another instance runs them at once.
@@ -103,6 +175,7 @@ export async function runDueJobs(options: {
       }
       await yieldToEventLoop();
     }
+    return ran;
   }
 }
 
@@ -150,6 +223,7 @@ export function createJobWorker(options: {
       ...(at ? { at } : {}),
       ...(options.databaseClock ? { databaseClock: options.databaseClock } : {}),
       onError: (_job, error) => options.onError(error),
+      onHeartbeatError: options.onError,
     });
     if (ran > 0) options.afterRuns?.();
     return ran;

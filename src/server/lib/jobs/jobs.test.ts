@@ -7,7 +7,7 @@ import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { enqueueMail } from '../mail/outbox';
 import { HOUR } from '../time';
-import { createJobWorker, type JobKind, runDueJobs, scheduleJob } from '.';
+import { createJobWorker, holdLeases, JOB_LEASE_MS, type JobKind, runDueJobs, scheduleJob } from '.';
 import { claimDueJobs, finishJob } from './queries';
 
 const START = Date.UTC(2026, 10, 23, 9);
@@ -208,5 +208,39 @@ describe.each(TEST_DIALECTS)('durable jobs on %s', (dialect) => {
     expect(await finishJob(db, takenOver, START + 1_500)).toBe(true);
     expect(await finishJob(db, takenOver, START + 1_600)).toBe(false);
     expect(await jobRow(db, 'slow')).toMatchObject({ status: 'done', attempts: 2 });
+  });
+
+  it('keeps the lease of a batch under way with a heartbeat, and lets it run out once the heartbeat stops', async () => {
+    const job = mailingJob();
+    for (const n of [1, 2])
+      await scheduleJob(db, job.kind, {
+        key: `held:${n}`,
+        runAt: START,
+        payload: { to: `held${n}@north.edu` },
+      });
+    const claimed = await claimDueJobs(db, { at: START, limit: 2, leaseMs: JOB_LEASE_MS });
+    expect(claimed).toHaveLength(2);
+    // The batch has been running for most of a lease when the heartbeat beats.
+    const later = START + JOB_LEASE_MS - 1;
+    const heartbeat = holdLeases({
+      db,
+      leaseToken: (claimed[0] as { lease_token: string }).lease_token,
+      clock: () => later,
+      everyMs: 5,
+    });
+    const leases = async () =>
+      (await db.selectFrom('jobs').select('lease_until').where('key', 'like', 'held:%').execute()).map(
+        (row) => row.lease_until,
+      );
+    // Woken by each renewal it makes, not by a clock.
+    while ((await leases()).some((until) => until !== later + JOB_LEASE_MS)) await heartbeat.renewed();
+    await heartbeat.stop();
+    // Past the first lease, another instance finds nothing to take; past the renewed one, both.
+    expect(
+      await claimDueJobs(db, { at: START + JOB_LEASE_MS + 1, limit: 2, leaseMs: JOB_LEASE_MS }),
+    ).toHaveLength(0);
+    expect(
+      await claimDueJobs(db, { at: later + JOB_LEASE_MS + 1, limit: 2, leaseMs: JOB_LEASE_MS }),
+    ).toHaveLength(2);
   });
 });

@@ -80,6 +80,26 @@ export async function finishJob(trx: Executor, job: JobRow, at: number): Promise
   return Number(result.numUpdatedRows) > 0;
 }
 
+/**
+ * Extends the lease of the jobs one claim still holds and has not finished, to `leaseUntil`:
+ * the heartbeat of a batch under way. On PostgreSQL the job being run is locked by its own
+ * transaction and skipped (nobody can claim it while that lock holds), rather than waited for.
+ */
+export async function renewLeases(db: Executor, leaseToken: string, leaseUntil: number): Promise<void> {
+  await db
+    .updateTable('jobs')
+    .set({ lease_until: leaseUntil })
+    .where('id', 'in', (eb) =>
+      eb
+        .selectFrom('jobs')
+        .select('id')
+        .where('lease_token', '=', leaseToken)
+        .where('status', '=', 'pending')
+        .$if(isPostgres(db), (query) => query.forUpdate().skipLocked()),
+    )
+    .execute();
+}
+
 /** Puts a failed job back for a later run, or gives up on it (`retryAt` null). */
 export async function failJob(
   db: Executor,

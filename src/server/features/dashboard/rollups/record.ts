@@ -99,9 +99,13 @@ async function moveKnownAt(
   await queries.updateStudent(trx, student.id, { known_at: at });
 }
 
-/** Moves one student's latest submission between the per-day buckets behind the response rate. */
-async function moveLatestDay(
-  trx: Executor,
+/**
+ * Moves one student's latest submission between the per-day buckets behind the response rate.
+ * The buckets are shared by every submission of the day: written with the other counters, just
+ * before the commit (see PendingCounters).
+ */
+function moveLatestDay(
+  counters: PendingCounters,
   institutionId: number,
   before: LatestSubmission | null,
   after: LatestSubmission,
@@ -109,16 +113,8 @@ async function moveLatestDay(
   const from = before ? dayOf(before.submittedAt) : null;
   const to = dayOf(after.submittedAt);
   if (from === to) return;
-  // Ascending order: concurrent transactions lock bucket rows in the same order and cannot deadlock.
-  const changes: [number, number][] =
-    from === null
-      ? [[to, 1]]
-      : [
-          [from, -1],
-          [to, 1],
-        ];
-  changes.sort(([a], [b]) => a - b);
-  for (const [day, delta] of changes) await queries.addToLatestDay(trx, institutionId, day, delta);
+  if (from !== null) counters.addToLatestDay(institutionId, from, -1);
+  counters.addToLatestDay(institutionId, to, 1);
 }
 
 /** Open dashboards of the institution refresh once the change is committed, never before. */
@@ -180,7 +176,7 @@ export async function recordSubmission(
     students: student.isNew ? 1 : 0,
     ...(becomesLatest ? latestDelta(student.latest, candidate) : {}),
   });
-  if (becomesLatest) await moveLatestDay(trx, institutionId, student.latest, candidate);
+  if (becomesLatest) moveLatestDay(counters, institutionId, student.latest, candidate);
   announceAfterCommit(hooks, institutionId);
 }
 
