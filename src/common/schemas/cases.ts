@@ -56,6 +56,11 @@ export const CaseSummary = z.object({
   student_id: z.number(),
   student_name: StudentNameField,
   school_email: StudentEmailField,
+  /**
+   * While the case is unproven: the name its newest unproven sender gave, which may not be the
+   * student's (anyone with the link can name any address). student_name is the record's own.
+   */
+  claimed_name: z.nullable(StudentNameField),
   tier: FlaggedTier,
   status: CaseStatus,
   assigned_to: z.nullable(CaseAssignee),

@@ -12,6 +12,7 @@ import type {
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { HOUR, MINUTE } from '../../lib/time';
+import { UNCONFIRMED_NAME } from '../surveys/queries';
 import {
   ASSIGNEE_NOT_FOUND,
   CASE_NOT_FOUND,
@@ -198,7 +199,8 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect((await submit(visitor, URGENT)).status).toBe(200);
       const [opened] = await cases();
       expect(opened).toMatchObject({
-        student_name: 'Sam Student',
+        student_name: UNCONFIRMED_NAME,
+        claimed_name: 'Sam Student',
         school_email: 'sam@north.edu',
         tier: 'urgent',
         status: 'new',
@@ -226,7 +228,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect(await outbox()).toEqual([]);
       await submit(new TestAgent(ctx.app), URGENT, 'uri@north.edu', 'Uri');
       expect((await outbox()).map((mail) => mail.to_address)).toEqual(['admin@north.edu']);
-      expect((await cases()).map((found) => found.student_name).sort()).toEqual(['Ella', 'Uri']);
+      expect((await cases()).map((found) => found.claimed_name).sort()).toEqual(['Ella', 'Uri']);
       await submit(new TestAgent(ctx.app), CALM, 'cal@north.edu', 'Cal');
       expect(await cases()).toHaveLength(2);
     });

@@ -76,28 +76,43 @@ export function unverifiedCasesOfSubmissions(db: Executor, submissionIds: number
 
 /** Cases with the student's name and address and the assignee, for lists. */
 function casesWithStudent(db: Executor) {
-  return db
-    .selectFrom('cases')
-    .innerJoin('respondents', 'respondents.id', 'cases.respondent_id')
-    .leftJoin('users as assignee', 'assignee.id', 'cases.assigned_to')
-    .select([
-      'cases.id',
-      'cases.respondent_id',
-      'cases.tier',
-      'cases.status',
-      'cases.verified_at',
-      'cases.first_submitted_at',
-      'cases.opened_at',
-      'cases.acknowledge_by',
-      'cases.acknowledged_at',
-      'cases.resolved_at',
-      'cases.outcome',
-      'cases.assigned_to',
-      'respondents.name as student_name',
-      'respondents.email as school_email',
-      'assignee.name as assignee_name',
-      'assignee.email as assignee_email',
-    ]);
+  return (
+    db
+      .selectFrom('cases')
+      .innerJoin('respondents', 'respondents.id', 'cases.respondent_id')
+      .leftJoin('users as assignee', 'assignee.id', 'cases.assigned_to')
+      .select([
+        'cases.id',
+        'cases.respondent_id',
+        'cases.tier',
+        'cases.status',
+        'cases.verified_at',
+        'cases.first_submitted_at',
+        'cases.opened_at',
+        'cases.acknowledge_by',
+        'cases.acknowledged_at',
+        'cases.resolved_at',
+        'cases.outcome',
+        'cases.assigned_to',
+        'respondents.name as student_name',
+        'respondents.email as school_email',
+        'assignee.name as assignee_name',
+        'assignee.email as assignee_email',
+      ])
+      // While nothing proved the case, the name its newest unproven sender claimed: the record
+      // itself keeps the neutral or proven name (an unproven sender names no one).
+      .select((eb) =>
+        eb
+          .selectFrom('submissions')
+          .select('submissions.student_name')
+          .whereRef('submissions.respondent_id', '=', 'cases.respondent_id')
+          .where('submissions.verified_at', 'is', null)
+          .where('cases.verified_at', 'is', null)
+          .orderBy('submissions.id', 'desc')
+          .limit(1)
+          .as('claimed_name'),
+      )
+  );
 }
 
 export type CaseListRow = Awaited<ReturnType<typeof listCases>>[number];

@@ -51,6 +51,7 @@ function summaryOf(row: queries.CaseListRow, at: number): CaseSummary {
     student_id: row.respondent_id,
     student_name: row.student_name,
     school_email: row.school_email,
+    claimed_name: row.claimed_name ?? null,
     tier: row.tier,
     status: row.status,
     assigned_to:

@@ -58,6 +58,13 @@ const upsertRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
     .returning('id'),
 );
 
+/**
+ * What a student record is called while only unproven senders have named it: the name they
+ * claimed stays with their submissions, and the record takes her own once the address is proven
+ * or she registers.
+ */
+export const UNCONFIRMED_NAME = 'Name not confirmed';
+
 /** The same, except that a known respondent keeps its name: an unproven sender renames no one. */
 const ensureRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
   db
@@ -72,7 +79,7 @@ const ensureRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
 /**
  * The respondent for this email at this institution, created on first submission. Race-free:
  * the unique (institution, email) constraint decides. A proven sender's name and account win;
- * an unproven one's change nothing of a known respondent.
+ * an unproven one names no one: a new record gets the neutral UNCONFIRMED_NAME.
  */
 export async function upsertRespondent(
   db: Executor,
@@ -89,7 +96,7 @@ export async function upsertRespondent(
   const { rows } = await query(db, {
     institution_id: respondent.institutionId,
     email: respondent.email,
-    name: respondent.name,
+    name: respondent.proven ? respondent.name : UNCONFIRMED_NAME,
     user_id: respondent.userId,
     created_at: respondent.createdAt,
   });

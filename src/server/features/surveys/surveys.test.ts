@@ -14,6 +14,7 @@ import {
 } from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
+import { UNCONFIRMED_NAME } from './queries';
 import {
   ADMINS_CANNOT_SUBMIT,
   CONFIRM_ADDRESS,
@@ -719,7 +720,8 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         verified_at: null,
       });
       const respondent = await ctx.db.kysely.selectFrom('respondents').selectAll().executeTakeFirstOrThrow();
-      expect(respondent).toMatchObject({ email: 'robin@north.edu', name: 'Robin Link', user_id: null });
+      // The name stays with the submission: an unproven sender names no student record.
+      expect(respondent).toMatchObject({ email: 'robin@north.edu', name: UNCONFIRMED_NAME, user_id: null });
     });
 
     it('thanks an unproven visitor in crisis without the code request, which the screen puts after the help', async () => {

@@ -3,11 +3,12 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
-import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
+import { latestCodeFor, proveAddress, registerProven } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
+import { UNCONFIRMED_NAME } from '../surveys/queries';
 import { CODE_REFUSED, CODE_TRIES, CODES_PER_ADDRESS_PER_HOUR } from './codes';
 import { CODE_SENT } from './service';
 
@@ -331,6 +332,35 @@ describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %
       { verified_at: expect.any(Number), name: 'Sam North' },
       { verified_at: null, name: 'Sam North' },
     ]);
+  });
+
+  it('names no student record after what an unproven sender claims; her registration names it', async () => {
+    const victim = 'nia@north.edu';
+    const stranger = new TestAgent(ctx.app);
+    expect((await submit(stranger, 'Invented Name', victim)).status).toBe(200);
+    const nameOfRecord = async () =>
+      (
+        await ctx.db.kysely
+          .selectFrom('respondents')
+          .select('name')
+          .where('email', '=', victim)
+          .executeTakeFirstOrThrow()
+      ).name;
+    expect(await nameOfRecord()).toBe(UNCONFIRMED_NAME);
+    // The claimed name stays with the submission alone.
+    const stored = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('student_name')
+      .where('school_email', '=', victim)
+      .executeTakeFirstOrThrow();
+    expect(stored.student_name).toBe('Invented Name');
+    await registerProven(new TestAgent(ctx.app), ctx.db.kysely, {
+      institution_name: 'North University',
+      name: 'Nia Real',
+      email: victim,
+      password: 'her-own-Pa55phrase-x',
+    });
+    expect(await nameOfRecord()).toBe('Nia Real');
   });
 
   it('never turns his waiting registration of her address into her account when she proves it for a survey', async () => {
