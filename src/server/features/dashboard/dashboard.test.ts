@@ -7,9 +7,14 @@ import {
   rollupSnapshot,
 } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeInstitution, makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import {
+  makeInstitution,
+  makeTwoInstitutions,
+  makeUser,
+  TEST_PASSWORD,
+} from '../../../../test/helpers/factories';
 import { proveAddress, registerProven } from '../../../../test/helpers/verify';
-import type { DashboardData } from '../../../common/schemas/dashboard';
+import { type DashboardData, UNVERIFIED_LIST_LIMIT } from '../../../common/schemas/dashboard';
 import { rebuildDashboardRollups } from './rollups/rebuild';
 
 /** The dashboard's clock for this file: mid-December 2025, so the 12 months are Jan..Dec 2025. */
@@ -453,6 +458,28 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
     const kept = await rollupSnapshot(context.db.kysely, cast.a.id);
     await rebuildDashboardRollups(context.db.kysely, cast.a.id);
     expect(await rollupSnapshot(context.db.kysely, cast.a.id)).toEqual(kept);
+  });
+
+  it('counts unverified flagged answers exactly, past the length of their list', async () => {
+    const cast = await makeTwoInstitutions(context.db.kysely);
+    const total = UNVERIFIED_LIST_LIMIT + 5;
+    for (let n = 0; n < total; n++) {
+      await addSubmission(context.db.kysely, {
+        institutionId: cast.a.id,
+        email: `invented${n}@north.edu`,
+        name: `Invented ${n}`,
+        at: Date.now() - n * 1000,
+        tier: 'urgent',
+        answers: [],
+        unproven: true,
+      });
+    }
+    const admin = new TestAgent(context.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
+    expect(dashboard.unverified_flagged).toHaveLength(UNVERIFIED_LIST_LIMIT);
+    expect(dashboard.num_unverified_flagged).toBe(total);
+    expect(dashboard.num_flagged_students).toBe(0);
   });
 
   it('is all zeros for an institution without any data', async () => {
