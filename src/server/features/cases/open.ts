@@ -12,6 +12,7 @@ import { escalationJob, scheduleDigest } from './jobs';
 import { alertMail, type CaseMailContext } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';
+import { digestUnprovenAlert, mayAlertAtOnce } from './unproven';
 
 /** A flagged submission, as the submission's transaction stored it. */
 export interface FlaggedSubmission {
@@ -21,6 +22,8 @@ export interface FlaggedSubmission {
   tier: 'urgent' | 'elevated';
   submittedAt: number;
   proven: boolean;
+  /** Unproven: the sending client's address, hashed (unprovenClientKey), for its own limits. */
+  client?: string;
 }
 
 /** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
@@ -34,7 +37,7 @@ async function fileInCase(
   settings: FollowUpSettings,
   flagged: FlaggedSubmission,
   at: number,
-): Promise<number> {
+): Promise<{ caseId: number; opened: boolean }> {
   // The window runs from when the answer is filed: the same moment for a live answer, while the
   // demo seed's back-dated answers open cases that wait like new ones rather than overdue ones.
   const deadline = addLocalMinutes(
@@ -56,6 +59,7 @@ async function fileInCase(
       opened_at: at,
       acknowledge_by: deadline,
       next_escalation_at: deadline,
+      unproven_client: flagged.proven ? null : (flagged.client ?? null),
     });
     if (caseId !== undefined) {
       await recordCaseEvent(trx, { caseId, kind: 'opened', submissionId: flagged.submissionId, at });
@@ -66,7 +70,7 @@ async function fileInCase(
         at,
       });
       if (flagged.tier === 'elevated') await scheduleDigest(trx, settings, at);
-      return caseId;
+      return { caseId, opened: true };
     }
   }
   // A case is open (or another transaction opened it meanwhile): the submission joins it.
@@ -103,7 +107,46 @@ async function fileInCase(
     });
   }
   if (Object.keys(changes).length > 0) await queries.updateCase(trx, current.id, changes);
-  return current.id;
+  return { caseId: current.id, opened: false };
+}
+
+/**
+ * Who hears of an urgent answer, and how. A proven one alerts the contacts at once, always. An
+ * unproven one (anyone with the link may send it, under any name) alerts once per case: joining
+ * a case that alerted already adds only its event to the trail. A first alert goes out at once
+ * within the unproven limits (unproven.ts), and past them through the digest.
+ */
+async function alertOfUrgent(
+  trx: Executor,
+  context: CaseMailContext,
+  settings: FollowUpSettings,
+  flagged: FlaggedSubmission,
+  filed: { caseId: number; opened: boolean },
+  at: number,
+): Promise<void> {
+  const { caseId } = filed;
+  if (flagged.proven) {
+    await queueAlert(trx, context, settings, caseId, at);
+    return;
+  }
+  if (!filed.opened && (await queries.hasAlerted(trx, caseId))) return;
+  const client = flagged.client ?? null;
+  if (await mayAlertAtOnce(trx, { institutionId: flagged.institutionId, client, at })) {
+    await queries.updateCase(trx, caseId, {
+      unproven_client: client,
+      unproven_alert: 'mail',
+      unproven_alert_at: at,
+    });
+    await queueAlert(trx, context, settings, caseId, at);
+    return;
+  }
+  await queries.updateCase(trx, caseId, { unproven_client: client });
+  await digestUnprovenAlert(trx, {
+    institutionId: flagged.institutionId,
+    caseId,
+    submissionId: flagged.submissionId,
+    at,
+  });
 }
 
 /** Mails the alert contacts about an urgent submission at once, ahead of bulk mail. */
@@ -172,8 +215,8 @@ export function caseOpener(context: CaseMailContext & { wakeMail: () => void }):
           settings = await readFollowUpSettings(trx, flagged.institutionId);
           settingsOf.set(flagged.institutionId, settings);
         }
-        const caseId = await fileInCase(trx, settings, flagged, at);
-        if (flagged.tier === 'urgent') await queueAlert(trx, context, settings, caseId, at);
+        const filed = await fileInCase(trx, settings, flagged, at);
+        if (flagged.tier === 'urgent') await alertOfUrgent(trx, context, settings, flagged, filed, at);
       }
     },
   };

@@ -21,6 +21,7 @@ import { announceChange } from '../../live';
 import { caseJobKinds } from './jobs';
 import type { CaseWorker } from './service';
 import * as service from './service';
+import { unprovenDigestJobKind } from './unproven';
 
 const errors = {
   400: ErrorResponse,
@@ -36,7 +37,8 @@ const tags = ['cases'];
 /** Case work and student history (design sections 9 and 12): admins and counsellors. */
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
-  for (const kind of caseJobKinds({ brandName: config.web.brandName, linkBase: config.mail.linkBase })) {
+  const mailContext = { brandName: config.web.brandName, linkBase: config.mail.linkBase };
+  for (const kind of [...caseJobKinds(mailContext), unprovenDigestJobKind(mailContext)]) {
     app.jobs.handle(kind);
   }
 
@@ -57,6 +59,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
         worker,
         actor: auditActor(request, worker),
         status: request.query.status,
+        queue: request.query.queue,
       });
     },
   );

@@ -7,6 +7,7 @@ import {
   type CaseEvent,
   type CaseListResponse,
   CaseOutcome,
+  type CaseQueue,
   type CaseSummary,
   type StudentHistoryResponse,
   type StudentSubmission,
@@ -112,21 +113,25 @@ export async function listCases(options: {
   worker: CaseWorker;
   actor: AuditActor;
   status: 'open' | 'all';
+  queue?: CaseQueue;
 }): Promise<CaseListResponse> {
   const { db, worker } = options;
+  const queue = options.queue ?? 'all';
   const at = now();
   const rows = await queries.listCases(db, {
     institutionId: worker.institutionId,
     openOnly: options.status === 'open',
+    queue,
     at,
   });
   await recordAudit(db, options.actor, {
     action: 'case.list',
-    detail: { status: options.status, count: rows.length },
+    detail: { status: options.status, queue, count: rows.length },
   });
   return {
     success: true,
     cases: rows.map((row) => summaryOf(row, at)),
+    open_counts: await queries.openCaseCounts(db, worker.institutionId),
     assignees: await assigneesOf(db, worker.institutionId),
   };
 }

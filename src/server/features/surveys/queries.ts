@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { reusableQuery } from '../../db/reusable-query';
 import type { AnswersTable, SubmissionsTable } from '../../db/types';
@@ -142,7 +143,7 @@ export async function previousLikertMean(
  * nothing is inserted and undefined comes back. On PostgreSQL a concurrent copy waits for the
  * first to commit and then does nothing, so a retried submit is stored once without an error.
  */
-const insertSubmissionQuery = reusableQuery((db, submission: Omit<SubmissionsTable, 'id'>) =>
+const insertSubmissionQuery = reusableQuery((db, submission: Omit<Insertable<SubmissionsTable>, 'id'>) =>
   db
     .insertInto('submissions')
     .values(submission)
@@ -152,7 +153,7 @@ const insertSubmissionQuery = reusableQuery((db, submission: Omit<SubmissionsTab
 
 export async function insertSubmission(
   db: Executor,
-  submission: Omit<SubmissionsTable, 'id'>,
+  submission: Omit<Insertable<SubmissionsTable>, 'id'>,
 ): Promise<number | undefined> {
   const { rows } = await insertSubmissionQuery(db, submission);
   return rows[0]?.id;

@@ -20,6 +20,7 @@ import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { type CaseOpener, verifyCasesOf } from '../cases/open';
+import { unprovenClientKey } from '../cases/unproven';
 import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
 import { readOwnCrisisResources } from '../institutions/crisis-resources';
@@ -111,6 +112,8 @@ interface SubmissionInput {
   createdAt?: number;
   /** The sending browser (its visitor hash): on a link, it proves the address or may prove it later. */
   visitorHash?: string;
+  /** The sending client's address (a visitor on a link): unproven urgent answers are limited by it. */
+  clientAddress?: string;
   /**
    * Set by the demo seed (its sample respondents stand for students who proved their address)
    * and by personal invitation links, which prove the address they were mailed to.
@@ -291,6 +294,7 @@ interface ScreenedSubmission {
   respondent: Respondent;
   clientSubmissionId?: string;
   visitorHash?: string;
+  clientAddress?: string;
   createdAt: number;
   screened: Pick<RiskResult, 'tier' | 'reasons' | 'likertMean'>;
   answers: {
@@ -365,6 +369,9 @@ export async function saveScreenedSubmission(
       tier: screened.tier,
       submittedAt: createdAt,
       proven: respondent.proven,
+      ...(!respondent.proven && submission.clientAddress !== undefined
+        ? { client: unprovenClientKey(submission.clientAddress) }
+        : {}),
     });
   }
   return submissionId;
@@ -403,6 +410,7 @@ async function storeSubmission(
     respondent,
     clientSubmissionId: input.clientSubmissionId,
     visitorHash: input.visitorHash,
+    ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }),
     createdAt,
     screened,
     ...(input.followUp ? { followUp: input.followUp } : {}),
