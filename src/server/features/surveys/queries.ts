@@ -168,16 +168,32 @@ export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'i
   await insertAnswersQuery(db, answers);
 }
 
-/** Submissions this browser sent in the address's name that are waiting for it to be proven. */
-export function unprovenSubmissionsOf(db: Executor, sender: { visitorHash: string; email: string }) {
+/**
+ * Submissions this browser sent in the address's name that are waiting for it to be proven, of
+ * those whose secrets (their hashes here) the proving tab holds.
+ */
+export async function unprovenSubmissionsOf(
+  db: Executor,
+  sender: { visitorHash: string; email: string; proofTokenHashes: readonly string[] },
+) {
+  if (sender.proofTokenHashes.length === 0) return [];
   return db
     .selectFrom('submissions')
     .select(['id', 'institution_id', 'respondent_id', 'student_name', 'created_at', 'tier', 'likert_mean'])
     .where('visitor_hash', '=', sender.visitorHash)
     .where('school_email', '=', sender.email)
+    .where('proof_token_hash', 'in', sender.proofTokenHashes)
     .where('verified_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+export async function setProofTokenHash(db: Executor, submissionId: number, hash: string) {
+  await db
+    .updateTable('submissions')
+    .set({ proof_token_hash: hash })
+    .where('id', '=', submissionId)
     .execute();
 }
 

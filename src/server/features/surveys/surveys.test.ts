@@ -712,7 +712,12 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         answers: answersFor(survey.questions),
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
+      expect(response.body).toEqual({
+        success: true,
+        message: CONFIRM_ADDRESS,
+        verification_required: true,
+        proof_token: expect.any(String),
+      });
       expect((await submissions())[0]).toMatchObject({
         student_name: 'Robin Link',
         school_email: 'robin@north.edu',
@@ -736,6 +741,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         success: true,
         message: RECEIVED,
         verification_required: true,
+        proof_token: expect.any(String),
         crisis_resources: ALWAYS_OPEN_ONLY,
       });
       expect(RECEIVED).not.toMatch(/code|confirm/i);
@@ -794,8 +800,14 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       const first = await full('student@north.edu');
       const second = await full('nobody-here@north.edu');
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
-      expect(second.body).toEqual(first.body);
+      expect(first.body).toEqual({
+        success: true,
+        message: CONFIRM_ADDRESS,
+        verification_required: true,
+        proof_token: expect.any(String),
+      });
+      // Alike but for each submission's own secret.
+      expect(second.body).toEqual({ ...first.body, proof_token: expect.any(String) });
       expect((await submissions()).map((row) => row.verified_at)).toEqual([null, null]);
     });
 

@@ -253,6 +253,7 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       await vic.post('/api/verify/check/', {
         email: 'vic@north.edu',
         code: await latestCodeFor(ctx.db.kysely, 'vic@north.edu'),
+        proof_tokens: vic.proofTokens,
       });
       const promoted = await dashboard();
       expect(promoted).toMatchObject({
@@ -332,6 +333,43 @@ describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %
       { verified_at: expect.any(Number), name: 'Sam North' },
       { verified_at: null, name: 'Sam North' },
     ]);
+  });
+
+  it('promotes with her proof only the answers her own tab sent, not his sent in her name under the planted id', async () => {
+    const email = cast.studentA.email;
+    // Before she proves anything, he answers twice in her name with the id he planted in her browser.
+    expect((await submit(his, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    expect((await submit(his, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    // She answers once herself, from her browser, and proves her address there.
+    expect((await submit(hers, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    expect(hers.proofTokens).toHaveLength(1);
+    await proveAddress(hers, ctx.db.kysely, email, hashLink);
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select(['id', 'verified_at'])
+      .where('school_email', '=', email)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((row) => row.verified_at !== null)).toEqual([false, false, true]);
+    // Only her answer counts for her on the dashboard.
+    const dashboardNow = async () => {
+      const admin = new TestAgent(ctx.app);
+      await admin.login(cast.adminA.email, TEST_PASSWORD);
+      return (await admin.get<DashboardData>('/api/dashboard/')).body;
+    };
+    expect((await dashboardNow()).num_responses).toBe(1);
+  });
+
+  it('refuses more proof tokens than a tab could hold, and tokens that are not text, with a clear 400', async () => {
+    for (const proof_tokens of [Array.from({ length: 21 }, () => 'x'), [42], 'x', ['y'.repeat(65)]]) {
+      const response = await hers.post('/api/verify/check/', {
+        email: cast.studentA.email,
+        code: '123456',
+        proof_tokens,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false });
+    }
   });
 
   it('names no student record after what an unproven sender claims; her registration names it', async () => {
