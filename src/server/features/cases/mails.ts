@@ -82,7 +82,7 @@ export function unprovenDigestMail(context: CaseMailContext, to: string, count: 
     subject: `${context.brandName}: ${checkIns} from unconfirmed senders need review`,
     text: [
       `${checkIns} sent through a shared link by people who have not confirmed their address need a counsellor's attention.`,
-      'They opened cases in the unconfirmed queue; any one of them may be a student who needs help.',
+      'They opened cases in the Unverified queue; any one of them may be a student who needs help.',
       '',
       `Sign in and review them: ${link}`,
     ].join('\n'),
