@@ -581,9 +581,10 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
 
     it('a burst of invented names from one client alerts within its limits, then in one digest, in its own queue', async () => {
       const burst = 25;
+      const prover = new TestAgent(ctx.app);
       for (let n = 0; n < burst; n++) {
         const response = await fromClient(
-          new TestAgent(ctx.app),
+          n === 5 ? prover : new TestAgent(ctx.app),
           `invented${n}@north.edu`,
           `Name ${n}`,
           '203.0.113.9',
@@ -637,13 +638,26 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       await ctx.app.jobs.runDue(() => Date.now() + 2 * DIGEST_WINDOW);
       expect(await unprovenDigests()).toHaveLength(2);
 
-      // Nor do the digested cases come back as one reminder each once overdue.
+      // One of them proves the address from the tab that sent it: the case is the student's own
+      // now, and its reminder goes out at once.
+      const head = async () =>
+        (await outbox()).filter(
+          (mail) => mail.to_address === 'head@north.edu' && mail.subject.includes('waiting'),
+        ).length;
+      const remindersBefore = await head();
+      await proveAddress(prover, ctx.db.kysely, 'invented5@north.edu', hashLink);
+      await ctx.app.jobs.runDue(() => Date.now() + 1000);
+      expect(await head()).toBe(remindersBefore + 1);
+
+      // Nor do the other digested cases come back as one reminder each once overdue.
       await ctx.app.jobs.runDue(() => Date.now() + 31 * MINUTE);
       expect(
         (await outbox()).filter(
           (mail) => mail.to_address === 'head@north.edu' && mail.subject.includes('waiting'),
         ),
-      ).toHaveLength(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR + 2);
+        // One each for the cases alerted at once (two of the burst, the real student's, Vera's),
+        // two for the case verified since (at its proof, and one window later); none for the rest.
+      ).toHaveLength(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR + 2 + 2);
     });
 
     it(`alerts at most ${UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR} unproven cases an hour across clients`, async () => {

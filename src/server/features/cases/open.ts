@@ -234,9 +234,22 @@ export function caseOpener(context: CaseMailContext & { wakeMail: () => void }):
  */
 export async function verifyCasesOf(trx: Executor, submissionIds: number[], at: number): Promise<void> {
   if (submissionIds.length === 0) return;
-  for (const { id } of await queries.unverifiedCasesOfSubmissions(trx, submissionIds)) {
-    await queries.updateCase(trx, id, { verified_at: at });
+  for (const found of await queries.unverifiedCasesOfSubmissions(trx, submissionIds)) {
+    const { id } = found;
+    // A case told of only in the unproven digest, still waiting for someone: now that it is the
+    // student's own, its reminder goes to the escalation contacts at once (jobs.ts).
+    const waiting = found.acknowledged_at === null && found.resolved_at === null;
+    const remindNow = found.unproven_alert === 'digest' && waiting && found.next_escalation_at !== null;
+    await queries.updateCase(trx, id, { verified_at: at, ...(remindNow ? { next_escalation_at: at } : {}) });
     await recordCaseEvent(trx, { caseId: id, kind: 'verified', at });
+    if (remindNow) {
+      await scheduleJob(trx, escalationJob, {
+        key: escalationJob.keyOf(id, at),
+        runAt: at,
+        payload: { caseId: id, dueAt: at },
+        at,
+      });
+    }
   }
 }
 

@@ -67,7 +67,13 @@ export function unverifiedCasesOfSubmissions(db: Executor, submissionIds: number
   return db
     .selectFrom('case_events')
     .innerJoin('cases', 'cases.id', 'case_events.case_id')
-    .select(['cases.id'])
+    .select([
+      'cases.id',
+      'cases.unproven_alert',
+      'cases.acknowledged_at',
+      'cases.resolved_at',
+      'cases.next_escalation_at',
+    ])
     .distinct()
     .where('case_events.submission_id', 'in', submissionIds)
     .where('cases.verified_at', 'is', null)
