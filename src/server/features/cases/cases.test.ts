@@ -11,6 +11,7 @@ import type {
 } from '../../../common/schemas/cases';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { DEFAULT_LIMITS } from '../../config';
 import { HOUR, MINUTE } from '../../lib/time';
 import { UNCONFIRMED_NAME } from '../surveys/queries';
 import {
@@ -20,11 +21,7 @@ import {
   OTHER_NEEDS_NOTE,
   STUDENT_NOT_FOUND,
 } from './service';
-import {
-  DIGEST_WINDOW,
-  UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR,
-  UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR,
-} from './unproven';
+import { DIGEST_WINDOW } from './unproven';
 
 type Plan = { text?: string; likert?: string; safety?: string };
 
@@ -38,6 +35,8 @@ function answersFor(questions: SurveyQuestion[], plan: Plan = {}): Record<string
   );
 }
 
+const UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR = DEFAULT_LIMITS.unprovenAlerts.perClientPerHour;
+const UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR = DEFAULT_LIMITS.unprovenAlerts.perInstitutionPerHour;
 const URGENT: Plan = { text: 'I want to kill myself' };
 const ELEVATED: Plan = { likert: '4' };
 const CALM: Plan = { likert: '2' };

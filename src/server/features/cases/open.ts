@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
+import { DEFAULT_LIMITS, type UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
@@ -118,7 +119,7 @@ async function fileInCase(
  */
 async function alertOfUrgent(
   trx: Executor,
-  context: CaseMailContext,
+  context: CaseMailContext & { unprovenAlerts: UnprovenAlertLimits },
   settings: FollowUpSettings,
   flagged: FlaggedSubmission,
   filed: { caseId: number; opened: boolean },
@@ -131,7 +132,8 @@ async function alertOfUrgent(
   }
   if (!filed.opened && (await queries.hasAlerted(trx, caseId))) return;
   const client = flagged.client ?? null;
-  if (await mayAlertAtOnce(trx, { institutionId: flagged.institutionId, client, at })) {
+  const limits = context.unprovenAlerts;
+  if (await mayAlertAtOnce(trx, limits, { institutionId: flagged.institutionId, client, at })) {
     await queries.updateCase(trx, caseId, {
       unproven_client: client,
       unproven_alert: 'mail',
@@ -191,7 +193,10 @@ export interface CaseOpener {
  */
 const ALERT_GATHER_MS = 250;
 
-export function caseOpener(context: CaseMailContext & { wakeMail: () => void }): CaseOpener {
+export function caseOpener(
+  options: CaseMailContext & { wakeMail: () => void; unprovenAlerts?: UnprovenAlertLimits },
+): CaseOpener {
+  const context = { ...options, unprovenAlerts: options.unprovenAlerts ?? DEFAULT_LIMITS.unprovenAlerts };
   let gathering = false;
   const wakeMail = () => {
     if (gathering) return;
@@ -258,6 +263,7 @@ export function appCaseOpener(app: FastifyInstance): CaseOpener {
   return caseOpener({
     brandName: app.config.web.brandName,
     linkBase: app.config.mail.linkBase,
+    unprovenAlerts: app.config.limits.unprovenAlerts,
     wakeMail: () => app.mail.wake(),
   });
 }

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { z } from 'zod/mini';
+import type { UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
@@ -11,18 +12,12 @@ import { alertRecipients, recordCaseEvent } from './trail';
 
 /**
  * Urgent answers from senders who have not proven the address they gave (design section 8) have
- * limits of their own. Anyone holding a shared link can send them under invented names, so each
- * such case alerts at once only while the institution and the sending client are within these;
- * past them the case is opened all the same (in the unproven queue, screened, the crisis help
- * shown to the sender) and the alert contacts hear of it in one digest per DIGEST_WINDOW.
- * A proven urgent answer always alerts at once.
- *
- * Five an hour is more than a campus's real unproven urgent answers (most students answer signed
- * in or prove their address); two per client address lets two students behind one campus NAT
- * alert at once, while a script from one address alerts twice and then only through the digest.
+ * limits of their own (config `limits.unprovenAlerts`, where the numbers are argued). Anyone
+ * holding a shared link can send them under invented names, so each such case alerts at once only
+ * while the institution and the sending client are within them; past them the case is opened all
+ * the same (in the unproven queue, screened, the crisis help shown to the sender) and the alert
+ * contacts hear of it in one digest per DIGEST_WINDOW. A proven urgent answer always alerts at once.
  */
-export const UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR = 5;
-export const UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR = 2;
 /** How long unproven urgent cases past the limits gather before one digest mail tells of them. */
 export const DIGEST_WINDOW = 15 * MINUTE;
 
@@ -34,6 +29,7 @@ export function unprovenClientKey(address: string): string {
 /** Whether an unproven urgent case opened now may alert at once, or must wait for the digest. */
 export async function mayAlertAtOnce(
   trx: Executor,
+  limits: UnprovenAlertLimits,
   options: { institutionId: number; client: string | null; at: number },
 ): Promise<boolean> {
   const since = options.at - HOUR;
@@ -41,14 +37,14 @@ export async function mayAlertAtOnce(
     institutionId: options.institutionId,
     since,
   });
-  if (byInstitution >= UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR) return false;
+  if (byInstitution >= limits.perInstitutionPerHour) return false;
   if (options.client === null) return true;
   const byClient = await queries.countUnprovenAlerts(trx, {
     institutionId: options.institutionId,
     client: options.client,
     since,
   });
-  return byClient < UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR;
+  return byClient < limits.perClientPerHour;
 }
 
 const DigestPayload = z.object({ institutionId: z.number(), from: z.number(), to: z.number() });
