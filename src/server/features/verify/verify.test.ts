@@ -360,6 +360,29 @@ describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %
     expect((await dashboardNow()).num_responses).toBe(1);
   });
 
+  it('gives a retried unproven submission a new secret, which its proof then needs', async () => {
+    const email = 'rita@north.edu';
+    const body = {
+      student_name: 'Rita Retry',
+      school_email: email,
+      answers: answersAll(questions, '3'),
+      submission_id: 'c0ffee00-0000-4000-8000-000000000001',
+    };
+    const first = await hers.post(`/api/survey/link/${hashLink}/`, body);
+    const retry = await hers.post(`/api/survey/link/${hashLink}/`, body);
+    expect(retry.body).toMatchObject({ verification_required: true, proof_token: expect.any(String) });
+    expect(retry.body.proof_token).not.toBe(first.body.proof_token);
+    // The first answer never reached the tab: only the retry's secret is kept.
+    hers.proofTokens.splice(0, hers.proofTokens.length, retry.body.proof_token as string);
+    await proveAddress(hers, ctx.db.kysely, email, hashLink);
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('verified_at')
+      .where('school_email', '=', email)
+      .execute();
+    expect(rows.map((row) => row.verified_at !== null)).toEqual([true]);
+  });
+
   it('refuses more proof tokens than a tab could hold, and tokens that are not text, with a clear 400', async () => {
     for (const proof_tokens of [Array.from({ length: 21 }, () => 'x'), [42], 'x', ['y'.repeat(65)]]) {
       const response = await hers.post('/api/verify/check/', {
