@@ -85,6 +85,9 @@ const Environment = z.object({
   OUTBOX_RETENTION_DAYS: z.preprocess(blankIsUnset, wholeNumber(1, 3650).default(30)),
   // How long one-time codes and address proofs are kept once expired or used.
   EXPIRED_CODE_RETENTION_HOURS: z.preprocess(blankIsUnset, wholeNumber(1, 8760).default(24)),
+  // Urgent alerts mailed at once for answers whose sender has not proven the address (Limits).
+  UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
+  UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
 });
 
 export type DatabaseTarget =
@@ -165,6 +168,20 @@ export interface Limits {
   /** Largest request body accepted, in bytes. */
   bodyBytes: number;
   timeouts: Timeouts;
+  unprovenAlerts: UnprovenAlertLimits;
+}
+
+/**
+ * Urgent answers from senders who have not proven the address they gave may come from anyone
+ * holding a shared link, under invented names: their cases alert at once only within these, per
+ * rolling hour, and past them through one digest mail (features/cases/unproven.ts). Five an hour
+ * is more than a campus's real unproven urgent answers (most students answer signed in or prove
+ * their address); two per client address lets two students behind one campus NAT alert at once,
+ * while a script from one address alerts twice and then only through the digest.
+ */
+export interface UnprovenAlertLimits {
+  perInstitutionPerHour: number;
+  perClientPerHour: number;
 }
 
 export const DEFAULT_LIMITS: Limits = {
@@ -180,6 +197,7 @@ export const DEFAULT_LIMITS: Limits = {
   verificationsPerIpPerMinute: 20,
   rosterImports: { max: 5, windowMs: 10 * 60_000 },
   bodyBytes: 256 * 1024,
+  unprovenAlerts: { perInstitutionPerHour: 5, perClientPerHour: 2 },
   // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
   timeouts: {
     requestMs: 30_000,
@@ -316,6 +334,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     limits: {
       ...DEFAULT_LIMITS,
       loginPerIpPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_LIMITS.loginPerIpPerMinute,
+      unprovenAlerts: {
+        perInstitutionPerHour:
+          e.UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR ?? DEFAULT_LIMITS.unprovenAlerts.perInstitutionPerHour,
+        perClientPerHour:
+          e.UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR ?? DEFAULT_LIMITS.unprovenAlerts.perClientPerHour,
+      },
     },
     mail: {
       linkBase: e.PUBLIC_URL ?? `http://${linkHost(e.HOST)}:${e.PORT}`,

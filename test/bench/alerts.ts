@@ -61,6 +61,10 @@ async function serve(data: ServerData) {
     SEED_DEMO: '0',
     DATA_DIR: data.dataDir,
     SMTP_URL: data.smtpUrl,
+    // Every urgent answer of the load stands for a student whose case alerts at once, as proven
+    // answers do: the unproven answers' own limits would send most of them to the digest.
+    UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR: '1000000',
+    UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR: '1000000',
   });
   const app = await buildApp({
     db,

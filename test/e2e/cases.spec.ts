@@ -130,8 +130,14 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   await desk.getByRole('button', { name: 'Sign In' }).click();
   // Staff confirm their sign-in with a second factor; then the link's case opens.
   await completeSecondFactorOnScreen(desk, counsellor);
-  const caseHeading = new RegExp(`^Case ${link?.[1]}: ${student.name}$`);
+  // The sender did not prove the address: the student record keeps a neutral name, and the
+  // name the sender gave shows apart, as claimed.
+  const recordName = 'Name not confirmed';
+  const caseHeading = new RegExp(`^Case ${link?.[1]}: ${recordName}$`);
   await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
+  await expect(
+    desk.getByText(`Name given by a sender who has not confirmed the address: ${student.name}`),
+  ).toBeVisible();
   await expect(desk.getByText('Unverified').first()).toBeVisible();
   await expect(desk.getByRole('listitem').filter({ hasText: `to ${counsellor.email}` })).toContainText(
     'Sent',
@@ -147,12 +153,19 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
 
   // The cases list and the student's history, as the counsellor sees them.
   await desk.goto('/cases/');
-  await expect(desk.getByRole('link', { name: student.name })).toBeVisible();
+  await expect(desk.getByRole('link', { name: recordName })).toBeVisible();
+  await expect(desk.getByText(`Name given (unverified): ${student.name}`)).toBeVisible();
+  await expect(desk.getByText('Open: 0 verified, 1 unverified')).toBeVisible();
+  await desk.getByLabel('Queue').selectOption('verified');
+  await expect(desk.getByText('No cases match these filters.')).toBeVisible();
+  await desk.goto('/cases/?queue=unproven');
+  await expect(desk.getByLabel('Queue')).toHaveValue('unproven');
+  await expect(desk.getByRole('link', { name: recordName })).toBeVisible();
   await reviewScreen(desk, 'cases', 'Cases');
-  await desk.getByRole('link', { name: student.name }).click();
+  await desk.getByRole('link', { name: recordName }).click();
   await desk.getByRole('link', { name: 'Student history' }).click();
-  await expect(desk.getByRole('heading', { level: 1, name: student.name })).toBeVisible();
-  await reviewScreen(desk, 'student-history', student.name);
+  await expect(desk.getByRole('heading', { level: 1, name: recordName })).toBeVisible();
+  await reviewScreen(desk, 'student-history', recordName);
 
   await desk.goBack();
   await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
@@ -166,7 +179,7 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   // An unproven answer is counted on no dashboard, but its case is on the admin's Cases screen too.
   await page.goto('/cases/');
   await page.getByLabel('State').selectOption('resolved');
-  await expect(page.getByRole('link', { name: student.name })).toBeVisible();
+  await expect(page.getByRole('link', { name: recordName })).toBeVisible();
 
   // The admin reads the counsellor's work on the case in Activity: every step, and every read.
   const caseId = link?.[1] ?? '';

@@ -139,6 +139,11 @@ function parseSetCookie(line: string): AgentCookie {
  */
 export class TestAgent {
   readonly jar = new Map<string, string>();
+  /**
+   * The secrets of the unproven survey answers this client sent, as the web app keeps them in its
+   * tab: proveAddress sends them with the code. Cookies can be planted; these cannot.
+   */
+  readonly proofTokens: string[] = [];
 
   constructor(private target: FastifyInstance | string) {}
 
@@ -219,6 +224,8 @@ export class TestAgent {
     if (String(response.headers['content-type'] ?? '').includes('application/json')) {
       try {
         body = JSON.parse(response.text);
+        const proofToken = (body as { proof_token?: unknown } | null)?.proof_token;
+        if (typeof proofToken === 'string') this.proofTokens.push(proofToken);
       } catch {
         // Left as text: a body that claims to be JSON and is not fails the test's own checks.
       }

@@ -74,7 +74,7 @@ export async function addStudent(
 /**
  * A stored submission with the tier, time and answers given, written by the survey feature's own
  * code: respondent, submission and answers, and the dashboard rollups, in one transaction. Test
- * data stands for submissions whose address was proven.
+ * data stands for submissions whose address was proven, unless `unproven` says otherwise.
  */
 export async function addSubmission(
   db: Kysely<Database>,
@@ -87,6 +87,8 @@ export async function addSubmission(
     reasons?: string[];
     templateId?: number | null;
     answers: AnswerSpec[];
+    /** Sent through a shared link by someone who has not proven the address. */
+    unproven?: true;
   },
 ): Promise<number> {
   const email = options.email.toLowerCase();
@@ -98,7 +100,12 @@ export async function addSubmission(
     : null;
   return runInTransaction(db, async (trx, hooks) => {
     const user = await findUserByEmail(trx, email);
-    const respondent = { name: options.name, email, userId: user?.id ?? null, proven: true };
+    const respondent = {
+      name: options.name,
+      email,
+      userId: options.unproven ? null : (user?.id ?? null),
+      proven: options.unproven !== true,
+    };
     const respondentId = await upsertRespondent(trx, {
       institutionId: options.institutionId,
       ...respondent,

@@ -23,7 +23,11 @@ export async function proveAddress(agent: TestAgent, db: Kysely<Database>, email
   });
   if (start.status !== 200)
     throw new Error(`verify/start failed: ${start.status} ${JSON.stringify(start.body)}`);
-  const check = await agent.post('/api/verify/check/', { email, code: await latestCodeFor(db, email) });
+  const check = await agent.post('/api/verify/check/', {
+    email,
+    code: await latestCodeFor(db, email),
+    proof_tokens: agent.proofTokens,
+  });
   if (check.status !== 200)
     throw new Error(`verify/check failed: ${check.status} ${JSON.stringify(check.body)}`);
   return check;

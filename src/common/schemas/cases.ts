@@ -56,6 +56,11 @@ export const CaseSummary = z.object({
   student_id: z.number(),
   student_name: StudentNameField,
   school_email: StudentEmailField,
+  /**
+   * While the case is unproven: the name its newest unproven sender gave, which may not be the
+   * student's (anyone with the link can name any address). student_name is the record's own.
+   */
+  claimed_name: z.nullable(StudentNameField),
   tier: FlaggedTier,
   status: CaseStatus,
   assigned_to: z.nullable(CaseAssignee),
@@ -68,14 +73,25 @@ export const CaseSummary = z.object({
 });
 export type CaseSummary = z.infer<typeof CaseSummary>;
 
+/**
+ * Which cases: verified (a proven answer of the student's is in it), unproven (only answers from
+ * senders who have not proven the address, who may be anyone), or both, verified first.
+ */
+export const CASE_QUEUES = ['all', 'verified', 'unproven'] as const;
+export const CaseQueue = z.enum(CASE_QUEUES, { error: 'queue must be all, verified or unproven' });
+export type CaseQueue = z.infer<typeof CaseQueue>;
+
 export const CaseListQuery = z.object({
   status: z._default(z.enum(['open', 'all'], { error: 'status must be open or all' }), 'open'),
+  queue: z._default(CaseQueue, 'all'),
 });
 export type CaseListQuery = z.infer<typeof CaseListQuery>;
 
 export const CaseListResponse = z.object({
   success: z.literal(true),
   cases: z.array(CaseSummary),
+  /** Open cases in each queue, exactly (the list stops at 1000). */
+  open_counts: z.object({ verified: z.number(), unproven: z.number() }),
   /** Who may be assigned a case: the institution's admins and counsellors. */
   assignees: z.array(CaseAssignee),
 });
@@ -141,6 +157,7 @@ const CASE_EVENT_KINDS = [
   'submission',
   'verified',
   'alert_queued',
+  'alert_digested',
   'acknowledged',
   'assigned',
   'note',

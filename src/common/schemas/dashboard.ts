@@ -97,7 +97,7 @@ export const DashboardData = z.object({
    * them empty, with the counts below and above in their place.
    */
   identities_shown: z.boolean(),
-  /** Entries the unverified list holds (or would hold, for a viewer). */
+  /** Exactly how many answers the unverified list stands for, past its limit too (and for a viewer). */
   num_unverified_flagged: count,
   follow_up: FollowUpFigures,
   /** ISO 8601 time the numbers were computed. */

@@ -131,6 +131,12 @@ export const SubmitSurveyResponse = z.object({
    * as that student's once the address is proven with a code (POST /api/verify/start/, /check/).
    */
   verification_required: z.optional(z.boolean()),
+  /**
+   * With verification_required: this submission's secret. Keep it in the tab that sent it and
+   * send it with the code (POST /api/verify/check/ proof_tokens): a proof promotes only the
+   * submissions whose secrets it presents.
+   */
+  proof_token: z.optional(z.string()),
 });
 export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
 

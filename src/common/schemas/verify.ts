@@ -25,7 +25,23 @@ export const VerificationCode = z
     ),
   );
 
-export const VerifyCheckRequest = z.object({ email: Email, code: VerificationCode });
+/** Most unproven submissions one tab may ask a proof to promote. */
+export const PROOF_TOKENS_MAX = 20;
+
+export const VerifyCheckRequest = z.object({
+  email: Email,
+  code: VerificationCode,
+  /** The secrets of the survey answers this tab sent unproven (proof_token): they count once proven. */
+  proof_tokens: z._default(
+    z
+      .array(
+        z.string({ error: 'proof_tokens must be text' }).check(z.maxLength(64, 'A proof token is too long')),
+        { error: 'proof_tokens must be a list' },
+      )
+      .check(z.maxLength(PROOF_TOKENS_MAX, `At most ${PROOF_TOKENS_MAX} proof tokens`)),
+    [],
+  ),
+});
 export type VerifyCheckRequest = z.input<typeof VerifyCheckRequest>;
 
 export const VerifyStartResponse = z.object({ success: z.literal(true), message: z.string() });

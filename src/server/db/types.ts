@@ -1,4 +1,4 @@
-import type { Generated, Insertable } from 'kysely';
+import type { ColumnType, Generated, Insertable } from 'kysely';
 import type { RiskTier } from '../../common/risk/tiers';
 import type { StoredRole, StoredStaffRole } from '../../common/roles';
 import type { CampaignStatus, Weekday } from '../../common/schemas/campaigns';
@@ -240,6 +240,8 @@ export interface SubmissionsTable {
   verified_at: Millis | null;
   /** Hash of the sending browser's visitor cookie: that browser may prove the address later. */
   visitor_hash: string | null;
+  /** Unproven: hash of the secret the sending tab holds; its proof promotes it only with that secret. */
+  proof_token_hash: ColumnType<string | null, string | null | undefined, string | null>;
 }
 
 export interface AnswersTable {
@@ -444,6 +446,11 @@ export interface CasesTable {
   assigned_to: number | null;
   resolved_at: Millis | null;
   outcome: string | null;
+  /** Opened by an unproven answer: a hash of the client address it came from, for its limits. */
+  unproven_client: ColumnType<string | null, string | null | undefined, string | null>;
+  /** Opened by an unproven urgent answer: whether its alert was mailed at once or digested, and when. */
+  unproven_alert: ColumnType<'mail' | 'digest' | null, 'mail' | 'digest' | null | undefined>;
+  unproven_alert_at: ColumnType<Millis | null, Millis | null | undefined>;
 }
 
 export interface CaseEventsTable {

@@ -39,16 +39,19 @@ export function findInstitutionByName(db: Executor, name: string) {
     .executeTakeFirst();
 }
 
-/** A link respondent who registers later is the same student: attach the account. */
+/**
+ * A link respondent who registers later is the same student: attach the account, and her own
+ * name replaces whatever an unproven sender of that address may have claimed.
+ */
 export async function linkRespondentToUser(
   db: Executor,
   institutionId: number,
   email: string,
-  userId: number,
+  account: { id: number; name: string },
 ) {
   await db
     .updateTable('respondents')
-    .set({ user_id: userId })
+    .set({ user_id: account.id, name: account.name })
     .where('institution_id', '=', institutionId)
     .where('email', '=', email)
     .execute();

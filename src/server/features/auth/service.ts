@@ -107,7 +107,7 @@ export async function insertStudentAccount(
     role: 'student',
     created_at: joinedAt,
   });
-  await queries.linkRespondentToUser(trx, institutionId, email, userId);
+  await queries.linkRespondentToUser(trx, institutionId, email, { id: userId, name: student.name });
   await recordStudentJoined(trx, hooks, { institutionId, email, joinedAt });
   return userId;
 }

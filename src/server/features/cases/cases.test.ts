@@ -13,7 +13,9 @@ import type {
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { DEFAULT_LIMITS } from '../../config';
 import { HOUR, MINUTE } from '../../lib/time';
+import { UNCONFIRMED_NAME } from '../surveys/queries';
 import {
   ASSIGNEE_NOT_FOUND,
   CASE_NOT_FOUND,
@@ -21,6 +23,7 @@ import {
   OTHER_NEEDS_NOTE,
   STUDENT_NOT_FOUND,
 } from './service';
+import { DIGEST_WINDOW } from './unproven';
 
 type Plan = { text?: string; likert?: string; safety?: string };
 
@@ -34,6 +37,8 @@ function answersFor(questions: SurveyQuestion[], plan: Plan = {}): Record<string
   );
 }
 
+const UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR = DEFAULT_LIMITS.unprovenAlerts.perClientPerHour;
+const UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR = DEFAULT_LIMITS.unprovenAlerts.perInstitutionPerHour;
 const URGENT: Plan = { text: 'I want to kill myself' };
 const ELEVATED: Plan = { likert: '4' };
 const CALM: Plan = { likert: '2' };
@@ -203,7 +208,8 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect((await submit(visitor, URGENT)).status).toBe(200);
       const [opened] = await cases();
       expect(opened).toMatchObject({
-        student_name: 'Sam Student',
+        student_name: UNCONFIRMED_NAME,
+        claimed_name: 'Sam Student',
         school_email: 'sam@north.edu',
         tier: 'urgent',
         status: 'new',
@@ -231,7 +237,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect(await outbox()).toEqual([]);
       await submit(new TestAgent(ctx.app), URGENT, 'uri@north.edu', 'Uri');
       expect((await outbox()).map((mail) => mail.to_address)).toEqual(['admin@north.edu']);
-      expect((await cases()).map((found) => found.student_name).sort()).toEqual(['Ella', 'Uri']);
+      expect((await cases()).map((found) => found.claimed_name).sort()).toEqual(['Ella', 'Uri']);
       await submit(new TestAgent(ctx.app), CALM, 'cal@north.edu', 'Cal');
       expect(await cases()).toHaveLength(2);
     });
@@ -582,6 +588,145 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
           .where('hash_link', '=', hashLink)
           .executeTakeFirstOrThrow()
       ).id;
+  });
+
+  describe('unproven urgent answers', () => {
+    const fromClient = (agent: TestAgent, email: string, name: string, remoteAddress: string) =>
+      agent.request({
+        method: 'POST',
+        url: `/api/survey/link/${hashLink}/`,
+        payload: { student_name: name, school_email: email, answers: answersFor(questions, URGENT) },
+        remoteAddress,
+      });
+    const alertsTo = async (to: string) =>
+      (await outbox()).filter((mail) => mail.to_address === to && mail.subject.includes('follow-up now'))
+        .length;
+    const unprovenDigests = async () =>
+      (await outbox()).filter((mail) => mail.subject.includes('unconfirmed senders'));
+
+    beforeEach(async () => {
+      await admin.request({ method: 'PUT', url: '/api/institution/settings/', payload: SETTINGS });
+    });
+
+    it('alerts once per open case: later unproven answers joining it add an event and mail no one', async () => {
+      for (const name of ['Sam Student', 'Sam Again', 'Sam Third']) {
+        const response = await submit(new TestAgent(ctx.app), URGENT, 'sam@north.edu', name);
+        expect(response.body).toHaveProperty('crisis_resources');
+      }
+      expect(await alertsTo('alerts@north.edu')).toBe(1);
+      const [only] = await cases();
+      const detail = await caseById(only?.id ?? 0);
+      expect(detail.events.map((event) => event.kind)).toEqual([
+        'opened',
+        'alert_queued',
+        'submission',
+        'submission',
+      ]);
+      expect(detail.submissions).toHaveLength(3);
+    });
+
+    it('keeps a verified urgent answer alerting at once each time, as before', async () => {
+      const sam = new TestAgent(ctx.app);
+      await proveAddress(sam, ctx.db.kysely, 'sam@north.edu', hashLink);
+      await submit(sam, URGENT);
+      await submit(sam, URGENT);
+      expect(await alertsTo('alerts@north.edu')).toBe(2);
+    });
+
+    it('a burst of invented names from one client alerts within its limits, then in one digest, in its own queue', async () => {
+      const burst = 25;
+      const prover = new TestAgent(ctx.app);
+      for (let n = 0; n < burst; n++) {
+        const response = await fromClient(
+          n === 5 ? prover : new TestAgent(ctx.app),
+          `invented${n}@north.edu`,
+          `Name ${n}`,
+          '203.0.113.9',
+        );
+        expect(response.status).toBe(200);
+        // Whoever sent it, the sender sees the crisis help, and the answer is stored and screened.
+        expect(response.body).toHaveProperty('crisis_resources');
+      }
+      expect(await alertsTo('alerts@north.edu')).toBe(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR);
+      // A real student from another address, unproven too, still alerts at once.
+      await fromClient(new TestAgent(ctx.app), 'real@north.edu', 'Real Student', '198.51.100.4');
+      expect(await alertsTo('alerts@north.edu')).toBe(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR + 1);
+      // And a verified urgent answer always does.
+      const verified = new TestAgent(ctx.app);
+      await proveAddress(verified, ctx.db.kysely, 'vera@north.edu', hashLink);
+      await submit(verified, URGENT, 'vera@north.edu', 'Vera');
+      expect(await alertsTo('alerts@north.edu')).toBe(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR + 2);
+
+      const stored = await ctx.db.kysely
+        .selectFrom('submissions')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .where('tier', '=', 'urgent')
+        .executeTakeFirstOrThrow();
+      expect(Number(stored.count)).toBe(burst + 2);
+
+      // Verified cases first, and each queue apart, counted exactly.
+      const all = await counsellor.get<CaseListResponse>('/api/cases/');
+      expect(all.body.cases).toHaveLength(burst + 2);
+      expect(all.body.cases[0]).toMatchObject({ school_email: 'vera@north.edu', verified: true });
+      expect(all.body.open_counts).toEqual({ verified: 1, unproven: burst + 1 });
+      const unproven = await counsellor.get<CaseListResponse>('/api/cases/?queue=unproven');
+      expect(unproven.body.cases).toHaveLength(burst + 1);
+      expect(unproven.body.cases.every((found) => !found.verified)).toBe(true);
+      const verifiedQueue = await counsellor.get<CaseListResponse>('/api/cases/?queue=verified');
+      expect(verifiedQueue.body.cases.map((found) => found.school_email)).toEqual(['vera@north.edu']);
+      expectError(
+        await counsellor.get('/api/cases/?queue=everything'),
+        400,
+        'VALIDATION_FAILED',
+        'queue must be all, verified or unproven',
+      );
+
+      // The cases past the limits go in one digest per contact, not one mail each.
+      expect(await unprovenDigests()).toEqual([]);
+      await ctx.app.jobs.runDue(() => Date.now() + DIGEST_WINDOW);
+      const digests = await unprovenDigests();
+      expect(digests.map((mail) => mail.to_address).sort()).toEqual(['alerts@north.edu', 'duty@north.edu']);
+      const digested = burst - UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR;
+      expect(digests[0]?.subject).toContain(`${digested} more check-ins`);
+      expect(`${digests[0]?.subject} ${digests[0]?.body}`).not.toMatch(/risk|urgent|kill|Name \d/i);
+      await ctx.app.jobs.runDue(() => Date.now() + 2 * DIGEST_WINDOW);
+      expect(await unprovenDigests()).toHaveLength(2);
+
+      // One of them proves the address from the tab that sent it: the case is the student's own
+      // now, and its reminder goes out at once.
+      const head = async () =>
+        (await outbox()).filter(
+          (mail) => mail.to_address === 'head@north.edu' && mail.subject.includes('waiting'),
+        ).length;
+      const remindersBefore = await head();
+      await proveAddress(prover, ctx.db.kysely, 'invented5@north.edu', hashLink);
+      await ctx.app.jobs.runDue(() => Date.now() + 1000);
+      expect(await head()).toBe(remindersBefore + 1);
+
+      // Nor do the other digested cases come back as one reminder each once overdue.
+      await ctx.app.jobs.runDue(() => Date.now() + 31 * MINUTE);
+      expect(
+        (await outbox()).filter(
+          (mail) => mail.to_address === 'head@north.edu' && mail.subject.includes('waiting'),
+        ),
+        // One each for the cases alerted at once (two of the burst, the real student's, Vera's),
+        // two for the case verified since (at its proof, and one window later); none for the rest.
+      ).toHaveLength(UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR + 2 + 2);
+    });
+
+    it(`alerts at most ${UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR} unproven cases an hour across clients`, async () => {
+      for (let n = 0; n < UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR + 3; n++) {
+        await fromClient(new TestAgent(ctx.app), `spread${n}@north.edu`, `Spread ${n}`, `192.0.2.${n + 1}`);
+      }
+      expect(await alertsTo('alerts@north.edu')).toBe(UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR);
+      expect((await cases(counsellor)).length).toBe(UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR + 3);
+      // An hour on, the allowance is back.
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(Date.now() + HOUR + MINUTE);
+      await fromClient(new TestAgent(ctx.app), 'later@north.edu', 'Later', '192.0.2.200');
+      vi.useRealTimers();
+      expect(await alertsTo('alerts@north.edu')).toBe(UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR + 1);
+    });
   });
 
   describe('deadlines, escalation and the digest', () => {

@@ -55,19 +55,25 @@ export function caseJobKinds(context: CaseMailContext): JobKind[] {
       if (!found || found.acknowledged_at !== null || found.resolved_at !== null) return;
       if (found.next_escalation_at !== payload.dueAt) return;
       const settings = await readFollowUpSettings(trx, found.institution_id);
-      const events = await queries.caseEvents(trx, [found.id]);
-      const round = events.filter((event) => event.kind === 'escalated').length + 1;
-      const recipients = await alertRecipients(trx, settings, settings.escalationEmails);
-      for (const to of recipients) {
-        const mailId = await enqueueMail(trx, escalationMail(context, to, found.id, round), at, 'alert');
-        await queries.linkCaseMail(trx, { case_id: found.id, mail_id: mailId, kind: 'escalation' });
+      // An unproven case past the unproven alert limits was told of in a digest: it stays overdue
+      // in the unproven queue, but mails no reminder of its own, or a burst of invented names would
+      // come back as a burst of reminders. Once verified, its next reminder is mailed as usual.
+      const quiet = found.verified_at === null && found.unproven_alert === 'digest';
+      if (!quiet) {
+        const events = await queries.caseEvents(trx, [found.id]);
+        const round = events.filter((event) => event.kind === 'escalated').length + 1;
+        const recipients = await alertRecipients(trx, settings, settings.escalationEmails);
+        for (const to of recipients) {
+          const mailId = await enqueueMail(trx, escalationMail(context, to, found.id, round), at, 'alert');
+          await queries.linkCaseMail(trx, { case_id: found.id, mail_id: mailId, kind: 'escalation' });
+        }
+        await recordCaseEvent(trx, {
+          caseId: found.id,
+          kind: 'escalated',
+          at,
+          detail: { round, recipients: recipients.length },
+        });
       }
-      await recordCaseEvent(trx, {
-        caseId: found.id,
-        kind: 'escalated',
-        at,
-        detail: { round, recipients: recipients.length },
-      });
       const window = found.tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
       const next = addLocalMinutes(at, window, settings.timeZone);
       await queries.updateCase(trx, found.id, { next_escalation_at: next });

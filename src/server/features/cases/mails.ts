@@ -69,3 +69,22 @@ export function digestMail(context: CaseMailContext, to: string, count: number):
     ].join('\n'),
   };
 }
+
+/**
+ * Unproven urgent cases past their limits, told of together: senders who did not prove their
+ * address may be anyone, but one of them may be a student in need, so the queue is worth a look.
+ */
+export function unprovenDigestMail(context: CaseMailContext, to: string, count: number): OutgoingMail {
+  const link = linkTo(context, '/cases/?queue=unproven');
+  const checkIns = count === 1 ? '1 more check-in' : `${count} more check-ins`;
+  return {
+    to,
+    subject: `${context.brandName}: ${checkIns} from unconfirmed senders need review`,
+    text: [
+      `${checkIns} sent through a shared link by people who have not confirmed their address need a counsellor's attention.`,
+      'They opened cases in the Unverified queue; any one of them may be a student who needs help.',
+      '',
+      `Sign in and review them: ${link}`,
+    ].join('\n'),
+  };
+}

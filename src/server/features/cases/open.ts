@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
+import { DEFAULT_LIMITS, type UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
@@ -12,6 +13,7 @@ import { escalationJob, scheduleDigest } from './jobs';
 import { alertMail, type CaseMailContext } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';
+import { digestUnprovenAlert, mayAlertAtOnce } from './unproven';
 
 /** A flagged submission, as the submission's transaction stored it. */
 export interface FlaggedSubmission {
@@ -21,6 +23,8 @@ export interface FlaggedSubmission {
   tier: 'urgent' | 'elevated';
   submittedAt: number;
   proven: boolean;
+  /** Unproven: the sending client's address, hashed (unprovenClientKey), for its own limits. */
+  client?: string;
 }
 
 /** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
@@ -34,7 +38,7 @@ async function fileInCase(
   settings: FollowUpSettings,
   flagged: FlaggedSubmission,
   at: number,
-): Promise<number> {
+): Promise<{ caseId: number; opened: boolean }> {
   // The window runs from when the answer is filed: the same moment for a live answer, while the
   // demo seed's back-dated answers open cases that wait like new ones rather than overdue ones.
   const deadline = addLocalMinutes(
@@ -56,6 +60,7 @@ async function fileInCase(
       opened_at: at,
       acknowledge_by: deadline,
       next_escalation_at: deadline,
+      unproven_client: flagged.proven ? null : (flagged.client ?? null),
     });
     if (caseId !== undefined) {
       await recordCaseEvent(trx, { caseId, kind: 'opened', submissionId: flagged.submissionId, at });
@@ -66,7 +71,7 @@ async function fileInCase(
         at,
       });
       if (flagged.tier === 'elevated') await scheduleDigest(trx, settings, at);
-      return caseId;
+      return { caseId, opened: true };
     }
   }
   // A case is open (or another transaction opened it meanwhile): the submission joins it.
@@ -103,7 +108,47 @@ async function fileInCase(
     });
   }
   if (Object.keys(changes).length > 0) await queries.updateCase(trx, current.id, changes);
-  return current.id;
+  return { caseId: current.id, opened: false };
+}
+
+/**
+ * Who hears of an urgent answer, and how. A proven one alerts the contacts at once, always. An
+ * unproven one (anyone with the link may send it, under any name) alerts once per case: joining
+ * a case that alerted already adds only its event to the trail. A first alert goes out at once
+ * within the unproven limits (unproven.ts), and past them through the digest.
+ */
+async function alertOfUrgent(
+  trx: Executor,
+  context: CaseMailContext & { unprovenAlerts: UnprovenAlertLimits },
+  settings: FollowUpSettings,
+  flagged: FlaggedSubmission,
+  filed: { caseId: number; opened: boolean },
+  at: number,
+): Promise<void> {
+  const { caseId } = filed;
+  if (flagged.proven) {
+    await queueAlert(trx, context, settings, caseId, at);
+    return;
+  }
+  if (!filed.opened && (await queries.hasAlerted(trx, caseId))) return;
+  const client = flagged.client ?? null;
+  const limits = context.unprovenAlerts;
+  if (await mayAlertAtOnce(trx, limits, { institutionId: flagged.institutionId, client, at })) {
+    await queries.updateCase(trx, caseId, {
+      unproven_client: client,
+      unproven_alert: 'mail',
+      unproven_alert_at: at,
+    });
+    await queueAlert(trx, context, settings, caseId, at);
+    return;
+  }
+  await queries.updateCase(trx, caseId, { unproven_client: client });
+  await digestUnprovenAlert(trx, {
+    institutionId: flagged.institutionId,
+    caseId,
+    submissionId: flagged.submissionId,
+    at,
+  });
 }
 
 /** Mails the alert contacts about an urgent submission at once, ahead of bulk mail. */
@@ -148,7 +193,10 @@ export interface CaseOpener {
  */
 const ALERT_GATHER_MS = 250;
 
-export function caseOpener(context: CaseMailContext & { wakeMail: () => void }): CaseOpener {
+export function caseOpener(
+  options: CaseMailContext & { wakeMail: () => void; unprovenAlerts?: UnprovenAlertLimits },
+): CaseOpener {
+  const context = { ...options, unprovenAlerts: options.unprovenAlerts ?? DEFAULT_LIMITS.unprovenAlerts };
   let gathering = false;
   const wakeMail = () => {
     if (gathering) return;
@@ -172,8 +220,8 @@ export function caseOpener(context: CaseMailContext & { wakeMail: () => void }):
           settings = await readFollowUpSettings(trx, flagged.institutionId);
           settingsOf.set(flagged.institutionId, settings);
         }
-        const caseId = await fileInCase(trx, settings, flagged, at);
-        if (flagged.tier === 'urgent') await queueAlert(trx, context, settings, caseId, at);
+        const filed = await fileInCase(trx, settings, flagged, at);
+        if (flagged.tier === 'urgent') await alertOfUrgent(trx, context, settings, flagged, filed, at);
       }
     },
   };
@@ -191,9 +239,22 @@ export function caseOpener(context: CaseMailContext & { wakeMail: () => void }):
  */
 export async function verifyCasesOf(trx: Executor, submissionIds: number[], at: number): Promise<void> {
   if (submissionIds.length === 0) return;
-  for (const { id } of await queries.unverifiedCasesOfSubmissions(trx, submissionIds)) {
-    await queries.updateCase(trx, id, { verified_at: at });
+  for (const found of await queries.unverifiedCasesOfSubmissions(trx, submissionIds)) {
+    const { id } = found;
+    // A case told of only in the unproven digest, still waiting for someone: now that it is the
+    // student's own, its reminder goes to the escalation contacts at once (jobs.ts).
+    const waiting = found.acknowledged_at === null && found.resolved_at === null;
+    const remindNow = found.unproven_alert === 'digest' && waiting && found.next_escalation_at !== null;
+    await queries.updateCase(trx, id, { verified_at: at, ...(remindNow ? { next_escalation_at: at } : {}) });
     await recordCaseEvent(trx, { caseId: id, kind: 'verified', at });
+    if (remindNow) {
+      await scheduleJob(trx, escalationJob, {
+        key: escalationJob.keyOf(id, at),
+        runAt: at,
+        payload: { caseId: id, dueAt: at },
+        at,
+      });
+    }
   }
 }
 
@@ -202,6 +263,7 @@ export function appCaseOpener(app: FastifyInstance): CaseOpener {
   return caseOpener({
     brandName: app.config.web.brandName,
     linkBase: app.config.mail.linkBase,
+    unprovenAlerts: app.config.limits.unprovenAlerts,
     wakeMail: () => app.mail.wake(),
   });
 }

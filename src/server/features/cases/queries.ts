@@ -67,7 +67,13 @@ export function unverifiedCasesOfSubmissions(db: Executor, submissionIds: number
   return db
     .selectFrom('case_events')
     .innerJoin('cases', 'cases.id', 'case_events.case_id')
-    .select(['cases.id'])
+    .select([
+      'cases.id',
+      'cases.unproven_alert',
+      'cases.acknowledged_at',
+      'cases.resolved_at',
+      'cases.next_escalation_at',
+    ])
     .distinct()
     .where('case_events.submission_id', 'in', submissionIds)
     .where('cases.verified_at', 'is', null)
@@ -76,38 +82,63 @@ export function unverifiedCasesOfSubmissions(db: Executor, submissionIds: number
 
 /** Cases with the student's name and address and the assignee, for lists. */
 function casesWithStudent(db: Executor) {
-  return db
-    .selectFrom('cases')
-    .innerJoin('respondents', 'respondents.id', 'cases.respondent_id')
-    .leftJoin('users as assignee', 'assignee.id', 'cases.assigned_to')
-    .select([
-      'cases.id',
-      'cases.respondent_id',
-      'cases.tier',
-      'cases.status',
-      'cases.verified_at',
-      'cases.first_submitted_at',
-      'cases.opened_at',
-      'cases.acknowledge_by',
-      'cases.acknowledged_at',
-      'cases.resolved_at',
-      'cases.outcome',
-      'cases.assigned_to',
-      'respondents.name as student_name',
-      'respondents.email as school_email',
-      'assignee.name as assignee_name',
-      'assignee.email as assignee_email',
-    ]);
+  return (
+    db
+      .selectFrom('cases')
+      .innerJoin('respondents', 'respondents.id', 'cases.respondent_id')
+      .leftJoin('users as assignee', 'assignee.id', 'cases.assigned_to')
+      .select([
+        'cases.id',
+        'cases.respondent_id',
+        'cases.tier',
+        'cases.status',
+        'cases.verified_at',
+        'cases.first_submitted_at',
+        'cases.opened_at',
+        'cases.acknowledge_by',
+        'cases.acknowledged_at',
+        'cases.resolved_at',
+        'cases.outcome',
+        'cases.assigned_to',
+        'respondents.name as student_name',
+        'respondents.email as school_email',
+        'assignee.name as assignee_name',
+        'assignee.email as assignee_email',
+      ])
+      // While nothing proved the case, the name its newest unproven sender claimed: the record
+      // itself keeps the neutral or proven name (an unproven sender names no one).
+      .select((eb) =>
+        eb
+          .selectFrom('submissions')
+          .select('submissions.student_name')
+          .whereRef('submissions.respondent_id', '=', 'cases.respondent_id')
+          .where('submissions.verified_at', 'is', null)
+          .where('cases.verified_at', 'is', null)
+          .orderBy('submissions.id', 'desc')
+          .limit(1)
+          .as('claimed_name'),
+      )
+  );
 }
 
 export type CaseListRow = Awaited<ReturnType<typeof listCases>>[number];
 
-/** Overdue first (by how long overdue), then the rest by deadline; resolved ones last, newest first. */
-export function listCases(db: Executor, options: { institutionId: number; openOnly: boolean; at: number }) {
+/**
+ * Verified cases before unproven ones (a flood of invented names never buries a student's own
+ * case); within each, overdue first (by how long overdue), then the rest by deadline; resolved
+ * ones last, newest first. The queue keeps only verified or only unproven cases.
+ */
+export function listCases(
+  db: Executor,
+  options: { institutionId: number; openOnly: boolean; queue: 'all' | 'verified' | 'unproven'; at: number },
+) {
   return casesWithStudent(db)
     .where('cases.institution_id', '=', options.institutionId)
     .$if(options.openOnly, (query) => query.where('cases.resolved_at', 'is', null))
+    .$if(options.queue === 'verified', (query) => query.where('cases.verified_at', 'is not', null))
+    .$if(options.queue === 'unproven', (query) => query.where('cases.verified_at', 'is', null))
     .orderBy((eb) => eb.case().when('cases.resolved_at', 'is', null).then(0).else(1).end())
+    .orderBy((eb) => eb.case().when('cases.verified_at', 'is not', null).then(0).else(1).end())
     .orderBy((eb) =>
       eb
         .case()
@@ -120,6 +151,20 @@ export function listCases(db: Executor, options: { institutionId: number; openOn
     .orderBy('cases.id', 'desc')
     .limit(1000)
     .execute();
+}
+
+/** Exactly how many open cases each queue holds, however long the lists. */
+export async function openCaseCounts(db: Executor, institutionId: number) {
+  const row = await db
+    .selectFrom('cases')
+    .select((eb) => [
+      eb.fn.sum<number>(eb.case().when('verified_at', 'is not', null).then(1).else(0).end()).as('verified'),
+      eb.fn.sum<number>(eb.case().when('verified_at', 'is', null).then(1).else(0).end()).as('unproven'),
+    ])
+    .where('institution_id', '=', institutionId)
+    .where('resolved_at', 'is', null)
+    .executeTakeFirst();
+  return { verified: Number(row?.verified ?? 0), unproven: Number(row?.unproven ?? 0) };
 }
 
 export function findCaseWithStudent(db: Executor, institutionId: number, caseId: number) {
@@ -250,6 +295,50 @@ export async function submissionsOfRespondent(db: Executor, respondentId: number
 }
 
 export type RespondentSubmissionRow = Awaited<ReturnType<typeof submissionsOfRespondent>>[number];
+
+/** Unproven urgent cases alerted at once since `since`: the institution's, or one client's. */
+export async function countUnprovenAlerts(
+  db: Executor,
+  options: { institutionId: number; client?: string; since: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('cases')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('institution_id', '=', options.institutionId)
+    .where('unproven_alert', '=', 'mail')
+    .where('unproven_alert_at', '>=', options.since)
+    .$if(options.client !== undefined, (query) => query.where('unproven_client', '=', options.client ?? ''))
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Unproven urgent cases filed for the digest in [from, to). */
+export async function countDigestedUnproven(
+  db: Executor,
+  window: { institutionId: number; from: number; to: number },
+): Promise<number> {
+  const row = await db
+    .selectFrom('cases')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('institution_id', '=', window.institutionId)
+    .where('unproven_alert', '=', 'digest')
+    .where('unproven_alert_at', '>=', window.from)
+    .where('unproven_alert_at', '<', window.to)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
+/** Whether the case has alerted its contacts already, at once or through a digest. */
+export async function hasAlerted(db: Executor, caseId: number): Promise<boolean> {
+  const row = await db
+    .selectFrom('case_events')
+    .select('id')
+    .where('case_id', '=', caseId)
+    .where('kind', 'in', ['alert_queued', 'alert_digested'])
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
 
 /** Elevated cases the institution opened in [from, to), for the daily digest. */
 export async function countElevatedOpened(db: Executor, institutionId: number, from: number, to: number) {

@@ -20,6 +20,7 @@ import { announceChange } from '../../live';
 import { caseJobKinds } from './jobs';
 import type { CaseWorker } from './service';
 import * as service from './service';
+import { unprovenDigestJobKind } from './unproven';
 
 const errors = {
   400: ErrorResponse,
@@ -37,7 +38,8 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
   // Every route here is case work: callers who may not do it are refused before a body is validated.
   const requireCaseWorker = guardRoutes(app, 'cases');
-  for (const kind of caseJobKinds({ brandName: config.web.brandName, linkBase: config.mail.linkBase })) {
+  const mailContext = { brandName: config.web.brandName, linkBase: config.mail.linkBase };
+  for (const kind of [...caseJobKinds(mailContext), unprovenDigestJobKind(mailContext)]) {
     app.jobs.handle(kind);
   }
 
@@ -58,6 +60,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
         worker,
         actor: auditActor(request, worker),
         status: request.query.status,
+        queue: request.query.queue,
       });
     },
   );

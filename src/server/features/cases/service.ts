@@ -7,6 +7,7 @@ import {
   type CaseEvent,
   type CaseListResponse,
   CaseOutcome,
+  type CaseQueue,
   type CaseSummary,
   type StudentHistoryResponse,
   type StudentSubmission,
@@ -51,6 +52,7 @@ function summaryOf(row: queries.CaseListRow, at: number): CaseSummary {
     student_id: row.respondent_id,
     student_name: row.student_name,
     school_email: row.school_email,
+    claimed_name: row.claimed_name ?? null,
     tier: row.tier,
     status: row.status,
     assigned_to:
@@ -111,21 +113,25 @@ export async function listCases(options: {
   worker: CaseWorker;
   actor: AuditActor;
   status: 'open' | 'all';
+  queue?: CaseQueue;
 }): Promise<CaseListResponse> {
   const { db, worker } = options;
+  const queue = options.queue ?? 'all';
   const at = now();
   const rows = await queries.listCases(db, {
     institutionId: worker.institutionId,
     openOnly: options.status === 'open',
+    queue,
     at,
   });
   await recordAudit(db, options.actor, {
     action: 'case.list',
-    detail: { status: options.status, count: rows.length },
+    detail: { status: options.status, queue, count: rows.length },
   });
   return {
     success: true,
     cases: rows.map((row) => summaryOf(row, at)),
+    open_counts: await queries.openCaseCounts(db, worker.institutionId),
     assignees: await assigneesOf(db, worker.institutionId),
   };
 }

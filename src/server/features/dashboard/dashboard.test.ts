@@ -7,9 +7,14 @@ import {
   rollupSnapshot,
 } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeInstitution, makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import {
+  makeInstitution,
+  makeTwoInstitutions,
+  makeUser,
+  TEST_PASSWORD,
+} from '../../../../test/helpers/factories';
 import { proveAddress, registerProven } from '../../../../test/helpers/verify';
-import type { DashboardData } from '../../../common/schemas/dashboard';
+import { type DashboardData, UNVERIFIED_LIST_LIMIT } from '../../../common/schemas/dashboard';
 import { rebuildDashboardRollups } from './rollups/rebuild';
 
 /** The dashboard's clock for this file: mid-December 2025, so the 12 months are Jan..Dec 2025. */
@@ -455,6 +460,28 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
     expect(await rollupSnapshot(context.db.kysely, cast.a.id)).toEqual(kept);
   });
 
+  it('counts unverified flagged answers exactly, past the length of their list', async () => {
+    const cast = await makeTwoInstitutions(context.db.kysely);
+    const total = UNVERIFIED_LIST_LIMIT + 5;
+    for (let n = 0; n < total; n++) {
+      await addSubmission(context.db.kysely, {
+        institutionId: cast.a.id,
+        email: `invented${n}@north.edu`,
+        name: `Invented ${n}`,
+        at: Date.now() - n * 1000,
+        tier: 'urgent',
+        answers: [],
+        unproven: true,
+      });
+    }
+    const admin = new TestAgent(context.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
+    expect(dashboard.unverified_flagged).toHaveLength(UNVERIFIED_LIST_LIMIT);
+    expect(dashboard.num_unverified_flagged).toBe(total);
+    expect(dashboard.num_flagged_students).toBe(0);
+  });
+
   it('is all zeros for an institution without any data', async () => {
     const empty = await makeInstitution(context.db.kysely, 'Empty College', ['empty.edu']);
     const staff = await makeUser(context.db.kysely, {
@@ -589,15 +616,21 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
     vi.useFakeTimers({ toFake: ['Date'] });
     for (const [index, name] of ['ann', 'ben', 'cat'].entries()) {
       vi.setSystemTime(start + index * 60_000);
-      const answered = await new TestAgent(context.app).post(`/api/survey/link/${link.hash_link}/`, {
-        student_name: name,
-        school_email: `${name}@east.edu`,
-        answers: Object.fromEntries(
-          questions.map((question) => [
-            String(question.id),
-            question.question_type === 'text' ? 'I want to kill myself' : '1',
-          ]),
-        ),
+      // From three clients: unproven urgent answers from one client alert at once only twice an hour.
+      const answered = await new TestAgent(context.app).request({
+        method: 'POST',
+        url: `/api/survey/link/${link.hash_link}/`,
+        remoteAddress: `192.0.2.${index + 1}`,
+        payload: {
+          student_name: name,
+          school_email: `${name}@east.edu`,
+          answers: Object.fromEntries(
+            questions.map((question) => [
+              String(question.id),
+              question.question_type === 'text' ? 'I want to kill myself' : '1',
+            ]),
+          ),
+        },
       });
       expect(answered.status).toBe(200);
     }

@@ -131,6 +131,19 @@ export function flaggedStudents(db: Executor, institutionId: number, offset: num
     .execute();
 }
 
+/** How many flagged submissions since `since` are not (yet) proven: exact, however long the list. */
+export async function countUnverifiedFlagged(db: Executor, institutionId: number, since: number) {
+  const row = await db
+    .selectFrom('submissions')
+    .select((eb) => eb.fn.countAll<number>().as('count'))
+    .where('institution_id', '=', institutionId)
+    .where('verified_at', 'is', null)
+    .where('created_at', '>=', since)
+    .where('tier', 'in', FLAGGED_TIERS)
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
+}
+
 /** Flagged submissions not (yet) proven, newest first: shown to staff, counted nowhere. */
 export function unverifiedFlagged(db: Executor, institutionId: number, since: number, limit: number) {
   return db

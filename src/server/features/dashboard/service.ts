@@ -104,6 +104,8 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
   const monthRows = await queries.monthRowsFrom(db, institutionId, months[0] ?? 0);
   const flagged = await readFlagged(db, institutionId, 0, FLAGGED_LIST_LIMIT);
   const unverified = await queries.unverifiedFlagged(db, institutionId, windowStart, UNVERIFIED_LIST_LIMIT);
+  // The list stops at its limit; the count does not (a flood of them must show as what it is).
+  const unverifiedCount = await queries.countUnverifiedFlagged(db, institutionId, windowStart);
   const unverifiedCases = await caseLinksOf(
     db,
     institutionId,
@@ -157,7 +159,7 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
       ...caseColumns(row.respondent_id, unverifiedCases),
     })),
     identities_shown: true,
-    num_unverified_flagged: unverified.length,
+    num_unverified_flagged: unverifiedCount,
     follow_up: followUp,
     generated_at: new Date(at).toISOString(),
   };

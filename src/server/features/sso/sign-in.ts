@@ -13,7 +13,6 @@ import { MINUTE, now } from '../../lib/time';
 import type { ProvingVisitor } from '../../lib/visitor';
 import * as authQueries from '../auth/queries';
 import { insertStudentAccount } from '../auth/service';
-import { promoteProvenSubmissions } from '../surveys/service';
 import { institutionOfDomain, recordProof } from '../verify/queries';
 import { takeLinkGrant } from './link-grants';
 import {
@@ -299,10 +298,10 @@ async function signInWithAttempt(
       });
     const account = await authQueries.findUserById(trx, accountId);
     if (account?.role === 'student') {
-      // The provider proved the address for this browser: answers it sent in that name count now,
-      // and the browser takes on a new visitor id with the proof.
+      // The provider proved the address for this browser, which takes on a new visitor id with the
+      // proof. Answers sent unproven before it are not promoted: a redirect carries no tab's
+      // secrets (surveys/proof-tokens.ts), and the visitor id alone may be one planted in it.
       await recordProof(trx, { visitorHash: options.visitor.nextHash, email, at });
-      await promoteProvenSubmissions(trx, hooks, { visitorHash: options.visitor.hash, email, at });
     }
     return accountId;
   });

@@ -1,3 +1,4 @@
+import type { Insertable } from 'kysely';
 import type { Executor } from '../../db/executor';
 import { reusableQuery } from '../../db/reusable-query';
 import type { AnswersTable, SubmissionsTable } from '../../db/types';
@@ -58,6 +59,13 @@ const upsertRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
     .returning('id'),
 );
 
+/**
+ * What a student record is called while only unproven senders have named it: the name they
+ * claimed stays with their submissions, and the record takes her own once the address is proven
+ * or she registers.
+ */
+export const UNCONFIRMED_NAME = 'Name not confirmed';
+
 /** The same, except that a known respondent keeps its name: an unproven sender renames no one. */
 const ensureRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
   db
@@ -72,7 +80,7 @@ const ensureRespondentQuery = reusableQuery((db, respondent: NewRespondent) =>
 /**
  * The respondent for this email at this institution, created on first submission. Race-free:
  * the unique (institution, email) constraint decides. A proven sender's name and account win;
- * an unproven one's change nothing of a known respondent.
+ * an unproven one names no one: a new record gets the neutral UNCONFIRMED_NAME.
  */
 export async function upsertRespondent(
   db: Executor,
@@ -89,7 +97,7 @@ export async function upsertRespondent(
   const { rows } = await query(db, {
     institution_id: respondent.institutionId,
     email: respondent.email,
-    name: respondent.name,
+    name: respondent.proven ? respondent.name : UNCONFIRMED_NAME,
     user_id: respondent.userId,
     created_at: respondent.createdAt,
   });
@@ -135,7 +143,7 @@ export async function previousLikertMean(
  * nothing is inserted and undefined comes back. On PostgreSQL a concurrent copy waits for the
  * first to commit and then does nothing, so a retried submit is stored once without an error.
  */
-const insertSubmissionQuery = reusableQuery((db, submission: Omit<SubmissionsTable, 'id'>) =>
+const insertSubmissionQuery = reusableQuery((db, submission: Omit<Insertable<SubmissionsTable>, 'id'>) =>
   db
     .insertInto('submissions')
     .values(submission)
@@ -145,7 +153,7 @@ const insertSubmissionQuery = reusableQuery((db, submission: Omit<SubmissionsTab
 
 export async function insertSubmission(
   db: Executor,
-  submission: Omit<SubmissionsTable, 'id'>,
+  submission: Omit<Insertable<SubmissionsTable>, 'id'>,
 ): Promise<number | undefined> {
   const { rows } = await insertSubmissionQuery(db, submission);
   return rows[0]?.id;
@@ -160,16 +168,32 @@ export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'i
   await insertAnswersQuery(db, answers);
 }
 
-/** Submissions this browser sent in the address's name that are waiting for it to be proven. */
-export function unprovenSubmissionsOf(db: Executor, sender: { visitorHash: string; email: string }) {
+/**
+ * Submissions this browser sent in the address's name that are waiting for it to be proven, of
+ * those whose secrets (their hashes here) the proving tab holds.
+ */
+export async function unprovenSubmissionsOf(
+  db: Executor,
+  sender: { visitorHash: string; email: string; proofTokenHashes: readonly string[] },
+) {
+  if (sender.proofTokenHashes.length === 0) return [];
   return db
     .selectFrom('submissions')
     .select(['id', 'institution_id', 'respondent_id', 'student_name', 'created_at', 'tier', 'likert_mean'])
     .where('visitor_hash', '=', sender.visitorHash)
     .where('school_email', '=', sender.email)
+    .where('proof_token_hash', 'in', sender.proofTokenHashes)
     .where('verified_at', 'is', null)
     .orderBy('created_at')
     .orderBy('id')
+    .execute();
+}
+
+export async function setProofTokenHash(db: Executor, submissionId: number, hash: string) {
+  await db
+    .updateTable('submissions')
+    .set({ proof_token_hash: hash })
+    .where('id', '=', submissionId)
     .execute();
 }
 

@@ -116,7 +116,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
         followUp,
         target: { hashLink: request.params.hashLink, templateId: body.survey_template_id },
         user,
-        ...(user ? {} : { visitorHash: visitorHash(request, reply) }),
+        ...(user ? {} : { visitorHash: visitorHash(request, reply), clientAddress: request.ip }),
         studentName: body.student_name,
         schoolEmail: body.school_email,
         answers: body.answers,

@@ -20,6 +20,7 @@ import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { type CaseOpener, verifyCasesOf } from '../cases/open';
+import { unprovenClientKey } from '../cases/unproven';
 import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
 import { deleteDraft } from '../drafts/queries';
 import { readOwnCrisisResources } from '../institutions/crisis-resources';
@@ -27,6 +28,7 @@ import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
 import { answerLabelOf, parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
+import { hashProofToken, newProofToken } from './proof-tokens';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
 
@@ -111,6 +113,8 @@ interface SubmissionInput {
   createdAt?: number;
   /** The sending browser (its visitor hash): on a link, it proves the address or may prove it later. */
   visitorHash?: string;
+  /** The sending client's address (a visitor on a link): unproven urgent answers are limited by it. */
+  clientAddress?: string;
   /**
    * Set by the demo seed (its sample respondents stand for students who proved their address)
    * and by personal invitation links, which prove the address they were mailed to.
@@ -273,12 +277,18 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
  * (proven or not), and whether the address still needs its code. A student who needs help reads
  * the help first: the request for the code comes after it, on the screen, not in the thank-you.
  */
-function reply(tier: RiskResult['tier'], template: SurveyTemplate, proven: boolean): SubmitSurveyResponse {
+function reply(
+  tier: RiskResult['tier'],
+  template: SurveyTemplate,
+  proven: boolean,
+  proofToken?: string,
+): SubmitSurveyResponse {
   const urgent = tier === 'urgent';
   return {
     success: true,
     message: proven ? THANK_YOU : urgent ? RECEIVED : CONFIRM_ADDRESS,
     ...(proven ? {} : { verification_required: true }),
+    ...(proofToken === undefined ? {} : { proof_token: proofToken }),
     ...(urgent ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources)) } : {}),
   };
 }
@@ -291,6 +301,9 @@ interface ScreenedSubmission {
   respondent: Respondent;
   clientSubmissionId?: string;
   visitorHash?: string;
+  clientAddress?: string;
+  /** Unproven: the hash of the sending tab's secret (proof-tokens.ts). */
+  proofTokenHash?: string;
   createdAt: number;
   screened: Pick<RiskResult, 'tier' | 'reasons' | 'likertMean'>;
   answers: {
@@ -329,6 +342,7 @@ export async function saveScreenedSubmission(
     created_at: createdAt,
     verified_at: respondent.proven ? createdAt : null,
     visitor_hash: submission.visitorHash ?? null,
+    proof_token_hash: respondent.proven ? null : (submission.proofTokenHash ?? null),
   });
   if (submissionId === undefined) return undefined;
   await queries.insertAnswers(
@@ -365,6 +379,9 @@ export async function saveScreenedSubmission(
       tier: screened.tier,
       submittedAt: createdAt,
       proven: respondent.proven,
+      ...(!respondent.proven && submission.clientAddress !== undefined
+        ? { client: unprovenClientKey(submission.clientAddress) }
+        : {}),
     });
   }
   return submissionId;
@@ -396,13 +413,16 @@ async function storeSubmission(
     })),
     previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
   });
+  const proof = respondent.proven ? undefined : newProofToken();
   const submissionId = await saveScreenedSubmission(trx, hooks, {
     institutionId: template.institution_id,
     templateId: template.id,
     respondentId,
     respondent,
+    ...(proof ? { proofTokenHash: proof.hash } : {}),
     clientSubmissionId: input.clientSubmissionId,
     visitorHash: input.visitorHash,
+    ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }),
     createdAt,
     screened,
     ...(input.followUp ? { followUp: input.followUp } : {}),
@@ -421,23 +441,31 @@ async function storeSubmission(
       respondentId,
       input.clientSubmissionId as string,
     );
-    return reply(earlier?.tier ?? 'none', template, (earlier?.verified_at ?? null) !== null);
+    const earlierProven = (earlier?.verified_at ?? null) !== null;
+    // The first answer never reached the tab: it gets a new secret for the waiting submission.
+    if (earlier && !earlierProven && proof) await queries.setProofTokenHash(trx, earlier.id, proof.hash);
+    return reply(earlier?.tier ?? 'none', template, earlierProven, earlierProven ? undefined : proof?.token);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
-  return reply(screened.tier, template, respondent.proven);
+  return reply(screened.tier, template, respondent.proven, proof?.token);
 }
 
 /**
- * This browser has just proven the address: the submissions it sent in that name while unproven
- * now count, as they would have had it been proven then (at their own time, with their own name).
- * Call inside the transaction that records the proof.
+ * This browser has just proven the address: the submissions it sent in that name while unproven,
+ * and whose secrets the proving tab presents (proof-tokens.ts), now count, as they would have had
+ * it been proven then (at their own time, with their own name). Call inside the transaction that
+ * records the proof.
  */
 export async function promoteProvenSubmissions(
   trx: Executor,
   hooks: CommitHooks,
-  sender: { visitorHash: string; email: string; at: number },
+  sender: { visitorHash: string; email: string; at: number; proofTokens: readonly string[] },
 ): Promise<number> {
-  const waiting = await queries.unprovenSubmissionsOf(trx, sender);
+  const waiting = await queries.unprovenSubmissionsOf(trx, {
+    visitorHash: sender.visitorHash,
+    email: sender.email,
+    proofTokenHashes: sender.proofTokens.map(hashProofToken),
+  });
   for (const submission of waiting) {
     await queries.markSubmissionProven(trx, submission.id, sender.at);
     await queries.renameRespondent(trx, submission.respondent_id, submission.student_name);

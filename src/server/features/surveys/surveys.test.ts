@@ -14,6 +14,7 @@ import {
 } from '../../../common/schemas/surveys';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { DEFAULT_QUESTIONS } from '../templates/default-template';
+import { UNCONFIRMED_NAME } from './queries';
 import {
   ADMINS_CANNOT_SUBMIT,
   CONFIRM_ADDRESS,
@@ -711,7 +712,12 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         answers: answersFor(survey.questions),
       });
       expect(response.status).toBe(200);
-      expect(response.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
+      expect(response.body).toEqual({
+        success: true,
+        message: CONFIRM_ADDRESS,
+        verification_required: true,
+        proof_token: expect.any(String),
+      });
       expect((await submissions())[0]).toMatchObject({
         student_name: 'Robin Link',
         school_email: 'robin@north.edu',
@@ -719,7 +725,8 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         verified_at: null,
       });
       const respondent = await ctx.db.kysely.selectFrom('respondents').selectAll().executeTakeFirstOrThrow();
-      expect(respondent).toMatchObject({ email: 'robin@north.edu', name: 'Robin Link', user_id: null });
+      // The name stays with the submission: an unproven sender names no student record.
+      expect(respondent).toMatchObject({ email: 'robin@north.edu', name: UNCONFIRMED_NAME, user_id: null });
     });
 
     it('thanks an unproven visitor in crisis without the code request, which the screen puts after the help', async () => {
@@ -734,6 +741,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         success: true,
         message: RECEIVED,
         verification_required: true,
+        proof_token: expect.any(String),
         crisis_resources: ALWAYS_OPEN_ONLY,
       });
       expect(RECEIVED).not.toMatch(/code|confirm/i);
@@ -792,8 +800,14 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       const first = await full('student@north.edu');
       const second = await full('nobody-here@north.edu');
       expect(first.status).toBe(200);
-      expect(first.body).toEqual({ success: true, message: CONFIRM_ADDRESS, verification_required: true });
-      expect(second.body).toEqual(first.body);
+      expect(first.body).toEqual({
+        success: true,
+        message: CONFIRM_ADDRESS,
+        verification_required: true,
+        proof_token: expect.any(String),
+      });
+      // Alike but for each submission's own secret.
+      expect(second.body).toEqual({ ...first.body, proof_token: expect.any(String) });
       expect((await submissions()).map((row) => row.verified_at)).toEqual([null, null]);
     });
 

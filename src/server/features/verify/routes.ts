@@ -56,7 +56,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
         tags,
         summary: 'Prove an address for this browser with the code it was sent',
         description:
-          'Six digits, valid 10 minutes, 5 tries, once. Proving the address counts the survey answers this browser sent in its name and completes the registration it started for it.',
+          'Six digits, valid 10 minutes, 5 tries, once. Proving the address counts the survey answers this browser sent in its name whose proof_token secrets it sends in proof_tokens, and completes the registration it started for it.',
         body: VerifyCheckRequest,
         response: { 200: VerifyCheckResponse, ...errors },
       },
@@ -65,7 +65,9 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
       checkVerification({
         db: db.kysely,
         context: options.codes,
-        ...request.body,
+        email: request.body.email,
+        code: request.body.code,
+        proofTokens: request.body.proof_tokens,
         visitor: provingVisitor(request, reply),
       }),
   );

@@ -61,6 +61,8 @@ export async function checkVerification(options: {
   context: CodeContext;
   email: string;
   code: string;
+  /** The secrets of the unproven answers the proving tab sent (surveys/proof-tokens.ts). */
+  proofTokens: readonly string[];
   visitor: ProvingVisitor;
 }) {
   const { db, context, email, code, visitor } = options;
@@ -76,7 +78,7 @@ export async function checkVerification(options: {
       at,
     });
     if (!purpose) return null;
-    await promoteProvenSubmissions(trx, hooks, { visitorHash, email, at });
+    await promoteProvenSubmissions(trx, hooks, { visitorHash, email, at, proofTokens: options.proofTokens });
     // A code sent for anything else (a survey's) never turns a waiting registration into the
     // account: whoever planted this browser's id may have registered the address from it.
     const accountReady =

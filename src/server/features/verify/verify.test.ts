@@ -3,13 +3,14 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
-import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
+import { latestCodeFor, proveAddress, registerProven } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
 import { ACCOUNT_EXISTS_MAILS_PER_DAY } from '../auth/service';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
+import { UNCONFIRMED_NAME } from '../surveys/queries';
 import {
   CODE_REFUSED,
   CODE_TRIES,
@@ -336,6 +337,7 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       await vic.post('/api/verify/check/', {
         email: 'vic@north.edu',
         code: await latestCodeFor(ctx.db.kysely, 'vic@north.edu'),
+        proof_tokens: vic.proofTokens,
       });
       const promoted = await dashboard();
       expect(promoted).toMatchObject({
@@ -415,6 +417,95 @@ describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %
       { verified_at: expect.any(Number), name: 'Sam North' },
       { verified_at: null, name: 'Sam North' },
     ]);
+  });
+
+  it('promotes with her proof only the answers her own tab sent, not his sent in her name under the planted id', async () => {
+    const email = cast.studentA.email;
+    // Before she proves anything, he answers twice in her name with the id he planted in her browser.
+    expect((await submit(his, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    expect((await submit(his, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    // She answers once herself, from her browser, and proves her address there.
+    expect((await submit(hers, 'Sam North', email)).body).toMatchObject({ verification_required: true });
+    expect(hers.proofTokens).toHaveLength(1);
+    await proveAddress(hers, ctx.db.kysely, email, hashLink);
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select(['id', 'verified_at'])
+      .where('school_email', '=', email)
+      .orderBy('id')
+      .execute();
+    expect(rows.map((row) => row.verified_at !== null)).toEqual([false, false, true]);
+    // Only her answer counts for her on the dashboard.
+    const dashboardNow = async () => {
+      const admin = new TestAgent(ctx.app);
+      await admin.login(cast.adminA.email, TEST_PASSWORD);
+      return (await admin.get<DashboardData>('/api/dashboard/')).body;
+    };
+    expect((await dashboardNow()).num_responses).toBe(1);
+  });
+
+  it('gives a retried unproven submission a new secret, which its proof then needs', async () => {
+    const email = 'rita@north.edu';
+    const body = {
+      student_name: 'Rita Retry',
+      school_email: email,
+      answers: answersAll(questions, '3'),
+      submission_id: 'c0ffee00-0000-4000-8000-000000000001',
+    };
+    const first = await hers.post(`/api/survey/link/${hashLink}/`, body);
+    const retry = await hers.post(`/api/survey/link/${hashLink}/`, body);
+    expect(retry.body).toMatchObject({ verification_required: true, proof_token: expect.any(String) });
+    expect(retry.body.proof_token).not.toBe(first.body.proof_token);
+    // The first answer never reached the tab: only the retry's secret is kept.
+    hers.proofTokens.splice(0, hers.proofTokens.length, retry.body.proof_token as string);
+    await proveAddress(hers, ctx.db.kysely, email, hashLink);
+    const rows = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('verified_at')
+      .where('school_email', '=', email)
+      .execute();
+    expect(rows.map((row) => row.verified_at !== null)).toEqual([true]);
+  });
+
+  it('refuses more proof tokens than a tab could hold, and tokens that are not text, with a clear 400', async () => {
+    for (const proof_tokens of [Array.from({ length: 21 }, () => 'x'), [42], 'x', ['y'.repeat(65)]]) {
+      const response = await hers.post('/api/verify/check/', {
+        email: cast.studentA.email,
+        code: '123456',
+        proof_tokens,
+      });
+      expect(response.status).toBe(400);
+      expect(response.body).toMatchObject({ success: false });
+    }
+  });
+
+  it('names no student record after what an unproven sender claims; her registration names it', async () => {
+    const victim = 'nia@north.edu';
+    const stranger = new TestAgent(ctx.app);
+    expect((await submit(stranger, 'Invented Name', victim)).status).toBe(200);
+    const nameOfRecord = async () =>
+      (
+        await ctx.db.kysely
+          .selectFrom('respondents')
+          .select('name')
+          .where('email', '=', victim)
+          .executeTakeFirstOrThrow()
+      ).name;
+    expect(await nameOfRecord()).toBe(UNCONFIRMED_NAME);
+    // The claimed name stays with the submission alone.
+    const stored = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('student_name')
+      .where('school_email', '=', victim)
+      .executeTakeFirstOrThrow();
+    expect(stored.student_name).toBe('Invented Name');
+    await registerProven(new TestAgent(ctx.app), ctx.db.kysely, {
+      institution_name: 'North University',
+      name: 'Nia Real',
+      email: victim,
+      password: 'her-own-Pa55phrase-x',
+    });
+    expect(await nameOfRecord()).toBe('Nia Real');
   });
 
   it('never turns his waiting registration of her address into her account when she proves it for a survey', async () => {

@@ -124,6 +124,11 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
             Case {item.id}: {item.student_name}
           </h1>
           <CaseBadges item={item} />
+          {item.claimed_name !== null && (
+            <p className={styles.muted}>
+              Name given by a sender who has not confirmed the address: {item.claimed_name}
+            </p>
+          )}
         </div>
         <nav className={layout.toolbar} aria-label="Case links">
           <ButtonLink variant="secondary" to="/cases/">

@@ -7,6 +7,7 @@ const EVENT_LABELS: Record<CaseEvent['kind'], string> = {
   submission: 'Another flagged check-in joined the case',
   verified: "The student's address was confirmed",
   alert_queued: 'Alert mailed to the alert contacts',
+  alert_digested: 'Unconfirmed sender past the alert limits: told of in the next digest mail',
   acknowledged: 'Acknowledged',
   assigned: 'Assigned',
   note: 'Note',

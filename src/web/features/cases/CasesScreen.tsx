@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Link } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { CASE_STATUS_LABELS, CASE_STATUSES, type CaseSummary } from '../../../common/schemas/cases';
 import { ButtonLink } from '../../ui/Button';
 import { SelectField } from '../../ui/Field';
@@ -18,8 +18,17 @@ const TITLE = 'Cases';
 
 type StateFilter = 'open' | 'all' | CaseSummary['status'];
 type TierFilter = 'all' | CaseSummary['tier'];
+/** Verified cases, or unconfirmed ones (only answers whose sender has not proven the address). */
+type QueueFilter = 'all' | 'verified' | 'unproven';
 
-/** Every flagged student's follow-up: overdue first (the server's order), filtered by state, tier and assignee. */
+function queueOf(value: string | null): QueueFilter {
+  return value === 'verified' || value === 'unproven' ? value : 'all';
+}
+
+/**
+ * Every flagged student's follow-up: verified cases first, overdue first within them (the
+ * server's order), filtered by queue, state, tier and assignee.
+ */
 export function CasesScreen() {
   return (
     <AdminOnly ability="cases" title={TITLE} loadingText="Loading cases...">
@@ -33,9 +42,13 @@ function Cases() {
   const [state, setState] = useState<StateFilter>('open');
   const [tier, setTier] = useState<TierFilter>('all');
   const [assignee, setAssignee] = useState('anyone');
+  // The digest of unconfirmed cases links here with ?queue=unproven.
+  const [searchParams] = useSearchParams();
+  const [queue, setQueue] = useState<QueueFilter>(() => queueOf(searchParams.get('queue')));
 
   const shown = (cases.data?.cases ?? []).filter(
     (item) =>
+      (queue === 'all' || (queue === 'verified') === item.verified) &&
       (state === 'all' || (state === 'open' ? item.status !== 'resolved' : item.status === state)) &&
       (tier === 'all' || item.tier === tier) &&
       (assignee === 'anyone' ||
@@ -61,7 +74,21 @@ function Cases() {
         <LoadError message="Failed to load cases" onRetry={() => void cases.refetch()} />
       ) : (
         <Card>
+          <p className={styles.muted}>
+            Open: {cases.data.open_counts.verified} verified, {cases.data.open_counts.unproven} unverified
+            (sent through a shared link by someone who has not confirmed the address; verified cases are
+            listed first).
+          </p>
           <div className={styles.filters}>
+            <SelectField
+              label="Queue"
+              value={queue}
+              onChange={(event) => setQueue(queueOf(event.target.value))}
+            >
+              <option value="all">Verified and unverified</option>
+              <option value="verified">Verified</option>
+              <option value="unproven">Unverified</option>
+            </SelectField>
             <SelectField
               label="State"
               value={state}
@@ -119,6 +146,9 @@ function Cases() {
                   <tr key={item.id} className={item.overdue ? styles.overdueRow : undefined}>
                     <th scope="row">
                       <Link to={casePath(item.id)}>{item.student_name}</Link>
+                      {item.claimed_name !== null && (
+                        <div className={styles.muted}>Name given (unverified): {item.claimed_name}</div>
+                      )}
                       <div className={styles.muted}>{item.school_email}</div>
                     </th>
                     <td data-label="Case">

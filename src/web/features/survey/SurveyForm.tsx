@@ -19,7 +19,7 @@ import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import { CrisisSupport } from '../crisis/CrisisSupport';
 import { CodeStep } from '../verify/CodeStep';
-import { startVerification } from '../verify/verifyApi';
+import { keepProofToken, startVerification } from '../verify/verifyApi';
 import {
   type AnswerMap,
   answersFitting,
@@ -346,7 +346,9 @@ export function SurveyForm({
         ? await submitInvitationSurvey(invitation.token, request)
         : await submitSurvey(hashLink, request);
       if (response.verification_required) {
-        // The answers are stored; this tab keeps its copy until the address is proven.
+        // The answers are stored; this tab keeps its copy, and their secret for the proof, until
+        // the address is proven.
+        if (response.proof_token) keepProofToken(request.school_email, response.proof_token);
         setAwaitingCode(true);
         startVerification({
           email: request.school_email,

@@ -140,6 +140,17 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
       { question: q.comment, value: '\rcmd\nsecond line' },
     ]);
     await db.deleteFrom('questions').where('id', '=', extra.id).execute();
+    // Someone with the link, in Ann's name, without proving her address.
+    await addSubmission(db, {
+      institutionId: cast.a.id,
+      email: 'ann@north.edu',
+      name: 'Invented By A Stranger',
+      at: Date.parse('2025-03-05T08:00:00Z'),
+      tier: 'urgent',
+      templateId,
+      answers: [],
+      unproven: true,
+    });
     await addSubmission(db, {
       institutionId: cast.b.id,
       email: 'other@south.edu',
@@ -170,7 +181,9 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
       [
         'Date',
         'Student Name',
+        'Claimed Name (unverified)',
         'Email',
+        'Verified',
         'Template',
         'Tier',
         'Reasons',
@@ -181,7 +194,9 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
       [
         '2025-03-01T08:00:00.000Z',
         'Ann, "the" Smith',
+        '',
         'ann@north.edu',
+        'yes',
         template,
         'none',
         '',
@@ -192,7 +207,9 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
       [
         '2025-03-02T08:00:00.000Z',
         `'=HYPERLINK("http://evil.example","click")`,
+        '',
         'eve@north.edu',
+        'yes',
         template,
         'elevated',
         'Mean of answers 4.0; Free text: hopelessness',
@@ -200,16 +217,43 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
         "'-2+3",
         '',
       ],
-      ['2025-03-03T08:00:00.000Z', "'@admin", 'tab@north.edu', template, 'none', '', '', "'\tcmd", ''],
+      [
+        '2025-03-03T08:00:00.000Z',
+        "'@admin",
+        '',
+        'tab@north.edu',
+        'yes',
+        template,
+        'none',
+        '',
+        '',
+        "'\tcmd",
+        '',
+      ],
       [
         '2025-03-04T08:00:00.000Z',
         'Carriage',
+        '',
         'cr@north.edu',
+        'yes',
         template,
         'none',
         '',
         '',
         "'\rcmd\nsecond line",
+        '',
+      ],
+      [
+        '2025-03-05T08:00:00.000Z',
+        '',
+        'Invented By A Stranger',
+        'ann@north.edu',
+        'no',
+        template,
+        'urgent',
+        '',
+        '',
+        '',
         '',
       ],
     ]);
@@ -221,7 +265,7 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
     await south.login(cast.adminB.email, TEST_PASSWORD);
     const rows = parseCsv((await south.get<string>('/api/dashboard/export.csv')).body.slice(1));
     expect(rows).toHaveLength(2);
-    expect(rows[1]?.slice(1, 5)).toEqual(['Not Yours', 'other@south.edu', '', 'urgent']);
+    expect(rows[1]?.slice(1, 7)).toEqual(['Not Yours', '', 'other@south.edu', 'yes', '', 'urgent']);
 
     const student = new TestAgent(context.app);
     await student.login(cast.studentA.email, TEST_PASSWORD);

@@ -7,7 +7,21 @@ import * as queries from './queries';
 /** Submissions per page: bounded memory whatever the institution's size. */
 const PAGE = 500;
 
-const EXPORT_FIXED_COLUMNS = ['Date', 'Student Name', 'Email', 'Template', 'Tier', 'Reasons'] as const;
+/**
+ * A submission sent through a shared link by someone who has not proven the address may come from
+ * anyone: its name is only claimed, so it never stands in the Student Name column, and Verified
+ * says which rows are the student's own (design section 8).
+ */
+const EXPORT_FIXED_COLUMNS = [
+  'Date',
+  'Student Name',
+  'Claimed Name (unverified)',
+  'Email',
+  'Verified',
+  'Template',
+  'Tier',
+  'Reasons',
+] as const;
 
 function reasonsText(json: string): string {
   return (parseStoredJson(StoredReasons, json) ?? []).join('; ');
@@ -48,8 +62,10 @@ export async function* exportSubmissionsCsv(options: {
       .map((submission) =>
         csvRow([
           new Date(submission.created_at).toISOString(),
-          submission.student_name,
+          submission.verified_at === null ? '' : submission.student_name,
+          submission.verified_at === null ? submission.student_name : '',
           submission.school_email,
+          submission.verified_at === null ? 'no' : 'yes',
           submission.template_id,
           submission.tier,
           reasonsText(submission.reasons),

@@ -29,7 +29,16 @@ export function submissionsPage(
 ) {
   return db
     .selectFrom('submissions')
-    .select(['id', 'created_at', 'student_name', 'school_email', 'template_id', 'tier', 'reasons'])
+    .select([
+      'id',
+      'created_at',
+      'student_name',
+      'school_email',
+      'verified_at',
+      'template_id',
+      'tier',
+      'reasons',
+    ])
     .where('institution_id', '=', institutionId)
     .$if(after !== null, (query) =>
       query.where((eb) =>
