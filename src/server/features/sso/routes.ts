@@ -14,7 +14,7 @@ import {
 import { runInTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { guardRoutes, requireUser } from '../../lib/guards';
+import { guardRoutes, needsSecondFactor, requireUser } from '../../lib/guards';
 import { clearHostCookie, readHostCookie, setHostCookie } from '../../lib/host-cookie';
 import type { Session } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
@@ -217,6 +217,9 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
     async (request, reply) => {
       const user = requireUser(request);
       if (user.institutionId === null) throw new AppError('FORBIDDEN', NO_INSTITUTION_SSO);
+      // A linked identity is one more way into a staff account: a session taken over without the
+      // second factor cannot add one.
+      if (needsSecondFactor(user.role)) requireFreshFactor(request.session as Session);
       try {
         const url = await startSsoSignIn({
           db: db.kysely,

@@ -6,13 +6,14 @@ import type { SsoError } from '../../../common/schemas/sso';
 import type { Executor } from '../../db/executor';
 import { runInTransaction } from '../../db/transaction-runner';
 import type { Database, SignInMethod, SsoLinkedBy } from '../../db/types';
-import { type AuditActor, recordAudit } from '../../lib/audit';
+import type { AuditActor } from '../../lib/audit';
 import { needsSecondFactor } from '../../lib/guards';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
 import type { ProvingVisitor } from '../../lib/visitor';
 import * as authQueries from '../auth/queries';
 import { insertStudentAccount } from '../auth/service';
+import { recordSignInChange } from '../second-factor/factor-changes';
 import { institutionOfDomain, recordProof } from '../verify/queries';
 import { takeLinkGrant } from './link-grants';
 import {
@@ -235,6 +236,22 @@ async function resolveAccount(
 }
 
 /** The member whose sign-in linked, as the audit log names who acted. */
+/** A new way into the account: recorded, and told to its owner by mail (as any sign-in change). */
+async function recordIdentityLinked(
+  trx: Executor,
+  owner: AuditActor,
+  identity: ProvenIdentity,
+  linkedBy: 'session' | 'admin_grant',
+) {
+  await recordSignInChange(trx, owner, {
+    action: 'sso.link',
+    subject: { type: 'user', id: owner.userId as number },
+    detail: { issuer: identity.issuer, linked_by: linkedBy },
+    summary: "Your account was linked to your institution's sign-in",
+    tell: owner.email ? [owner.email] : [],
+  });
+}
+
 async function memberActor(trx: Executor, userId: number, institutionId: number): Promise<AuditActor> {
   const account = await authQueries.findUserById(trx, userId);
   return { institutionId, userId, email: account?.email ?? null, address: null };
@@ -291,11 +308,12 @@ async function signInWithAttempt(
     if (resolved.newLink)
       await queries.linkIdentity(trx, { ...identity, userId: accountId, linkedBy: resolved.newLink, at });
     if (resolved.newLink === 'admin_grant')
-      await recordAudit(trx, await memberActor(trx, accountId, sso.institutionId), {
-        action: 'sso.link',
-        subject: { type: 'user', id: accountId },
-        detail: { issuer: identity.issuer, linked_by: 'admin_grant' },
-      });
+      await recordIdentityLinked(
+        trx,
+        await memberActor(trx, accountId, sso.institutionId),
+        identity,
+        'admin_grant',
+      );
     const account = await authQueries.findUserById(trx, accountId);
     if (account?.role === 'student') {
       // The provider proved the address for this browser, which takes on a new visitor id with the
@@ -356,6 +374,7 @@ async function linkToSignedInAccount(
     if (linkedId === userId) return;
     if (linkedId !== null) throw new SsoFailure('account', 'the identity is linked to another account');
     await queries.linkIdentity(trx, { ...identity, userId, linkedBy: 'session', at });
+    await recordIdentityLinked(trx, await memberActor(trx, userId, sso.institutionId), identity, 'session');
   });
   return { kind: 'linked', destination: attempt.next_path ?? '/' };
 }

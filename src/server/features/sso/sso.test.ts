@@ -10,7 +10,10 @@ import {
   startTestProvider,
   type TestProvider,
 } from '../../../../test/helpers/oidc-provider';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { SSO_ERROR_MESSAGES } from '../../../common/schemas/sso';
+import { STEP_UP_WINDOW } from '../../lib/step-up';
+import { MINUTE } from '../../lib/time';
 
 /**
  * Who may set up single sign-on, that the client secret never comes back out, and how every
@@ -653,6 +656,51 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
     const uncounted = new TestAgent(ctx.app);
     await signIn(uncounted, cast.adminA.email);
     expect((await uncounted.get('/api/user/')).body).toMatchObject({ second_factor: 'verify' });
+  });
+
+  it('links a staff account only with a second factor proven in the last five minutes, and tells its owner', async () => {
+    const admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const proofAt = (at: number) =>
+      ctx.db.kysely
+        .updateTable('sessions')
+        .set({ factor_proven_at: at })
+        .where('user_id', '=', cast.adminA.id)
+        .execute();
+    // A session whose second factor was proven long ago (a stolen one, say) adds no way in.
+    await proofAt(Date.now() - STEP_UP_WINDOW - MINUTE);
+    expectError(await admin.post('/api/sso/link/'), 403, 'STEP_UP_REQUIRED');
+    expect(await ctx.db.kysely.selectFrom('sso_attempts').select('link_user_id').execute()).toEqual([]);
+
+    // Sign-in change mails to the admin so far (setting up the provider was one).
+    const signInChangeMails = async () =>
+      (
+        await ctx.db.kysely
+          .selectFrom('mail_outbox')
+          .select('id')
+          .where('subject', '=', SIGN_IN_CHANGE_SUBJECT)
+          .where('to_address', '=', cast.adminA.email)
+          .execute()
+      ).length;
+    const mailsBefore = await signInChangeMails();
+    await proofAt(Date.now());
+    const link = await admin.post<{ authorization_url: string }>('/api/sso/link/');
+    expect(link.status).toBe(200);
+    const back = new URL(await signInAtProvider(link.body.authorization_url, cast.adminA.email));
+    expect((await admin.get(`${back.pathname}${back.search}`)).headers.location).toBe('/dashboard/');
+    expect(await signInChangeMails()).toBe(mailsBefore + 1);
+    const recorded = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['action', 'actor_user_id', 'detail'])
+      .where('action', '=', 'sso.link')
+      .execute();
+    expect(recorded).toEqual([
+      {
+        action: 'sso.link',
+        actor_user_id: cast.adminA.id,
+        detail: expect.stringContaining('"linked_by":"session"'),
+      },
+    ]);
   });
 
   it("links a staff member on the one sign-in an admin allowed, and still asks for the app's second factor", async () => {

@@ -13,6 +13,7 @@ import { Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { useCurrentUser } from '../auth/useCurrentUser';
+import { useStepUp } from '../security/StepUp';
 import { type Confirmation, ConfirmDialog } from '../templates/ConfirmDialog';
 import styles from './Team.module.css';
 import {
@@ -51,6 +52,8 @@ function Team() {
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const team = useQuery({ queryKey: TEAM_QUERY_KEY, queryFn: fetchTeam });
   const me = useCurrentUser().data;
+  // Linking a sign-in is a change to how the account signs in: it may ask for the second factor again.
+  const stepUp = useStepUp();
   useLoginRedirect(hasErrorCode(team.error, 'UNAUTHENTICATED'));
 
   /** Runs a change, says how it went, and reloads the team either way (someone may have acted meanwhile). */
@@ -87,7 +90,7 @@ function Team() {
             onRole={(member, role) => change.mutate(() => changeRole(member.id, role))}
             onAllowSsoLink={(member) => change.mutate(() => allowSsoLink(member.id))}
             onLinkOwnSso={() =>
-              void startOwnSsoLink().then(
+              void stepUp.confirmed(startOwnSsoLink).then(
                 (answer) => window.location.assign(answer.authorization_url),
                 (error: unknown) =>
                   showFlash(errorMessage(error, 'Single sign-on could not start.'), 'error'),
@@ -119,6 +122,7 @@ function Team() {
         </>
       )}
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
+      {stepUp.dialog}
     </Page>
   );
 }
