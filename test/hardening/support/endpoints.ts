@@ -115,6 +115,21 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       answer_choices: { '1': 'Fully rested' },
     },
   }),
+  'POST /api/survey-templates/:id/instruments/': (context) => ({
+    method: 'POST',
+    url: `/api/survey-templates/${inst(context).spareTemplateId}/instruments/`,
+    body: { instrument_id: 'phq9', order: 3 },
+  }),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': (context) => {
+    const { world, target } = context;
+    const question = target === 'A+B' ? world.B.spareQuestionId : inst(context).spareQuestionId;
+    const template = target === 'A+B' ? world.A.spareTemplateId : inst(context).spareTemplateId;
+    return {
+      method: 'PATCH',
+      url: `/api/survey-templates/${template}/questions/${question}/`,
+      body: { order: 7 },
+    };
+  },
   'DELETE /api/survey-templates/:id/questions/': (context) => {
     const { world, target } = context;
     // A+B: A's own template with B's question, as if A's admin tried to reach across.
@@ -552,6 +567,14 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/survey-templates/:id/use/': ownerAdmin(200),
   'GET /api/survey-templates/:id/questions/': ownerAdmin(200),
   'POST /api/survey-templates/:id/questions/': ownerAdmin(201),
+  'POST /api/survey-templates/:id/instruments/': ownerAdmin(201),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': {
+    ...ownerAdmin(200),
+    extra: [
+      { actor: 'adminA', target: 'A+B', status: 404, why: "A's own template with B's question" },
+      { actor: 'adminB', target: 'A+B', status: 404, why: "A's template with B's own question" },
+    ],
+  },
   'DELETE /api/survey-templates/:id/questions/': {
     ...ownerAdmin(200),
     extra: [
@@ -720,6 +743,8 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/survey-templates/:id/use/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 201 },
   'DELETE /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/survey-templates/:id/instruments/': { actor: 'adminA', target: 'A', control: 201 },
+  'PATCH /api/survey-templates/:id/questions/:questionId/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/survey/link/:hashLink/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/verify/start/': { actor: 'anonymous', target: 'A', control: 200 },
@@ -802,6 +827,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/survey-templates/:id/questions/': as('adminA'),
   'POST /api/survey-templates/:id/questions/': as('adminA'),
   'DELETE /api/survey-templates/:id/questions/': as('adminA'),
+  'POST /api/survey-templates/:id/instruments/': as('adminA'),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': as('adminA'),
   'POST /api/survey/': as('studentA'),
   'POST /api/survey/link/:hashLink/': as('anonymous'),
   'POST /api/verify/start/': as('anonymous'),

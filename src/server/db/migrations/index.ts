@@ -14,6 +14,7 @@ import * as passkeys from './012_passkeys';
 import * as campaigns from './013_campaigns';
 import * as singleSignOn from './014_single_sign_on';
 import * as signInIntegrity from './015_sign_in_integrity';
+import * as instrumentResults from './021_instrument_results';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -35,4 +36,5 @@ export const migrations: Record<string, Migration> = {
   '013_campaigns': campaigns,
   '014_single_sign_on': singleSignOn,
   '015_sign_in_integrity': signInIntegrity,
+  '021_instrument_results': instrumentResults,
 };
