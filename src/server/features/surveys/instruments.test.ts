@@ -5,7 +5,11 @@ import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { INSTRUMENTS, type InstrumentAnswers } from '../../../common/instruments';
 import { answersAll } from '../../../common/instruments/test-answers';
-import type { CaseListResponse } from '../../../common/schemas/cases';
+import type {
+  CaseDetailResponse,
+  CaseListResponse,
+  StudentHistoryResponse,
+} from '../../../common/schemas/cases';
 import { isSurveyInstrument, type SurveyEntry } from '../../../common/schemas/surveys';
 import {
   INSTRUMENT_LOCKED,
@@ -311,6 +315,50 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
         `/api/autosave/load/${templateId}/`,
       );
       expect(loaded.body.saved_data.answers).toEqual(answers);
+    });
+  });
+
+  describe('what staff read', () => {
+    it('shows each score with its band, items, reason and change from the previous one, marked as screening, and audits the read', async () => {
+      await addInstrument('phq9');
+      expect((await submit(await answersWith({ phq9: PHQ9_SELF_HARM_LOW_TOTAL }))).status).toBe(200);
+      const severe = { ...answersAll(PHQ9_ITEMS, 1), phq9_1: 3, phq9_2: 3, phq9_3: 3, phq9_9: 0 };
+      expect((await submit(await answersWith({ phq9: severe }))).status).toBe(200);
+      const [opened] = await cases();
+      const detail = await admin.get<CaseDetailResponse>(`/api/cases/${opened?.id}/`);
+      expect(detail.status).toBe(200);
+      const [first, second] = detail.body.case.submissions.map((submission) => submission.instruments[0]);
+      expect(first).toMatchObject({
+        scored_as: 'phq9',
+        total: 3,
+        band: 'minimal depression',
+        tier: 'urgent',
+        safety_assessment: true,
+        change: null,
+        disclaimer: 'screening result, not a diagnosis',
+      });
+      expect(first?.items.find((item) => item.item_id === 'phq9_9')).toMatchObject({
+        number: 9,
+        answer: 1,
+        answer_label: 'Several days',
+      });
+      expect(second).toMatchObject({
+        total: 14,
+        band: 'moderate depression',
+        tier: 'elevated',
+        change: { previous: 3, change: 11, clinically_significant: true },
+      });
+      expect(second?.change?.description).toContain('clinically significant');
+      const history = await admin.get<StudentHistoryResponse>(
+        `/api/students/${detail.body.case.student_id}/history/`,
+      );
+      const totals = history.body.submissions.map((submission) => submission.instruments[0]?.total);
+      expect(totals).toHaveLength(2);
+      expect(totals).toEqual(expect.arrayContaining([3, 14]));
+      const audited = await ctx.db.kysely.selectFrom('audit_log').select('action').execute();
+      expect(audited.map((row) => row.action)).toEqual(
+        expect.arrayContaining(['case.read', 'student.history.read']),
+      );
     });
   });
 });
