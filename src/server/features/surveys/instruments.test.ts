@@ -1,5 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { parseCsv } from '../../../../test/helpers/csv';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
@@ -359,6 +360,28 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       expect(audited.map((row) => row.action)).toEqual(
         expect.arrayContaining(['case.read', 'student.history.read']),
       );
+    });
+  });
+
+  describe('the CSV export', () => {
+    it('carries each instrument total, band and item answers in columns of their own', async () => {
+      await addInstrument('phq9');
+      expect((await submit(await answersWith({ phq9: PHQ9_SELF_HARM_LOW_TOTAL }))).status).toBe(200);
+      const response = await admin.get('/api/dashboard/export.csv');
+      expect(response.status).toBe(200);
+      const [header, row] = parseCsv(response.text.replace(/^\uFEFF/, ''));
+      const cell = (name: string) => row?.[header?.indexOf(name) ?? -1];
+      expect(header).toEqual(
+        expect.arrayContaining([
+          'PHQ-9 total',
+          'PHQ-9 band',
+          ...PHQ9_ITEMS.map((item) => `PHQ-9 item ${item.number}`),
+        ]),
+      );
+      expect(cell('PHQ-9 total')).toBe('3');
+      expect(cell('PHQ-9 band')).toBe('minimal depression');
+      expect(cell('PHQ-9 item 9')).toBe('1');
+      expect(cell('PHQ-9 item 3')).toBe('0');
     });
   });
 });
