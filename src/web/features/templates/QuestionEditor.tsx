@@ -11,6 +11,7 @@ import {
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
+import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
@@ -258,28 +259,35 @@ function AddInstrumentForm({
   });
   return (
     <form
-      className={styles.editor}
+      className={styles.addForm}
+      aria-labelledby="add-instrument-heading"
       onSubmit={(event) => {
         event.preventDefault();
         add.mutate();
       }}
     >
-      <label>
-        Add a validated instrument{' '}
-        <select
-          value={instrumentId}
-          onChange={(event) => setInstrumentId(event.currentTarget.value as InstrumentId)}
-        >
-          {INSTRUMENT_IDS.map((id) => (
-            <option key={id} value={id}>
-              {INSTRUMENTS[id].name}
-            </option>
-          ))}
-        </select>
-      </label>{' '}
-      <Button type="submit" size="small" disabled={add.isPending}>
-        Add Instrument
-      </Button>
+      <h3 id="add-instrument-heading">Add a Validated Instrument</h3>
+      <p className={styles.muted}>
+        Added whole, after the other questions, with the publisher's wording and scale, which cannot be
+        edited.
+      </p>
+      <SelectField
+        label="Instrument"
+        name="instrument_id"
+        value={instrumentId}
+        onChange={(event) => setInstrumentId(event.currentTarget.value as InstrumentId)}
+      >
+        {INSTRUMENT_IDS.map((id) => (
+          <option key={id} value={id}>
+            {INSTRUMENTS[id].name}
+          </option>
+        ))}
+      </SelectField>
+      <div>
+        <Button type="submit" disabled={add.isPending}>
+          Add Instrument
+        </Button>
+      </div>
     </form>
   );
 }
