@@ -132,6 +132,16 @@ export function likertGroups(page: Page): Locator {
   return page.locator('form').getByRole('group');
 }
 
+/** The Likert questions' own groups, without the items of instrument blocks. */
+export function likertQuestionGroups(page: Page): Locator {
+  return page.locator('form div[id^="survey-question-"] > fieldset');
+}
+
+/** Each item of the survey's instrument blocks (the demo asks a PHQ-9 and a GAD-7), in order. */
+export function instrumentItemGroups(page: Page): Locator {
+  return page.locator('form section[id^="survey-question-"] fieldset');
+}
+
 /** The safety question of the default template: any answer from "Rarely" up is urgent. */
 export function safetyGroup(page: Page): Locator {
   return page.getByRole('group', { name: /thoughts of harming yourself/ });
