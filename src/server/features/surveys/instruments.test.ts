@@ -3,7 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { parseCsv } from '../../../../test/helpers/csv';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { INSTRUMENTS, type InstrumentAnswers } from '../../../common/instruments';
 import { answersAll } from '../../../common/instruments/test-answers';
 import type {
@@ -11,6 +11,7 @@ import type {
   CaseListResponse,
   StudentHistoryResponse,
 } from '../../../common/schemas/cases';
+import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
 import { isSurveyInstrument, type SurveyEntry } from '../../../common/schemas/surveys';
 import {
   INSTRUMENT_LOCKED,
@@ -382,6 +383,41 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       expect(cell('PHQ-9 band')).toBe('minimal depression');
       expect(cell('PHQ-9 item 9')).toBe('1');
       expect(cell('PHQ-9 item 3')).toBe('0');
+    });
+  });
+
+  describe('the dashboard', () => {
+    it('counts proven students per instrument band and month, numbers only, for a viewer too', async () => {
+      await addInstrument('phq9');
+      const student = new TestAgent(ctx.app);
+      await student.login(cast.studentA.email, cast.studentA.password);
+      const moderate = { ...answersAll(PHQ9_ITEMS, 1), phq9_1: 3, phq9_2: 3, phq9_3: 3, phq9_9: 0 };
+      const own = await student.post('/api/survey/', {
+        survey_template_id: templateId,
+        answers: await answersWith({ phq9: moderate }),
+      });
+      expect(own.status).toBe(200);
+      // An unproven link submission counts for no one.
+      expect((await submit(await answersWith({ phq9: moderate }), 'link@north.edu')).status).toBe(200);
+      const viewer = await makeUser(ctx.db.kysely, {
+        email: 'vera@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+        name: 'Vera Viewer',
+      });
+      const agent = new TestAgent(ctx.app);
+      await agent.login(viewer.email, viewer.password);
+      const response = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
+      expect(response.status).toBe(200);
+      const month = new Date().toISOString().slice(0, 7);
+      expect(response.body.instruments).toEqual([
+        {
+          instrument_id: 'phq9',
+          name: INSTRUMENTS.phq9.name,
+          months: [{ month, bands: [{ band: 'moderate depression', students: 1 }] }],
+        },
+      ]);
+      expect(JSON.stringify(response.body)).not.toContain(cast.studentA.email);
     });
   });
 });
