@@ -9,6 +9,7 @@ import { buildApp } from '../../src/server/app';
 import { loadConfig } from '../../src/server/config';
 import type { Db } from '../../src/server/db';
 import type {
+  AnswersTable,
   Database,
   NewUser,
   QuestionsTable,
@@ -297,7 +298,7 @@ async function generate(
           submission_id: submission.id,
           question_id: question.id,
           question_text: question.question_text,
-          question_type: question.question_type as QuestionsTable['question_type'],
+          question_type: question.question_type as AnswersTable['question_type'],
           category: question.category as QuestionsTable['category'],
           value:
             question.question_type === 'text' ? 'Doing fine, thanks' : String(1 + Math.floor(random() * 5)),

@@ -132,6 +132,16 @@ export function likertGroups(page: Page): Locator {
   return page.locator('form').getByRole('group');
 }
 
+/** The Likert questions' own groups, without the items of instrument blocks. */
+export function likertQuestionGroups(page: Page): Locator {
+  return page.locator('form div[id^="survey-question-"] > fieldset');
+}
+
+/** Each item of the survey's instrument blocks (the demo asks a PHQ-9 and a GAD-7), in order. */
+export function instrumentItemGroups(page: Page): Locator {
+  return page.locator('form section[id^="survey-question-"] fieldset');
+}
+
 /** The safety question of the default template: any answer from "Rarely" up is urgent. */
 export function safetyGroup(page: Page): Locator {
   return page.getByRole('group', { name: /thoughts of harming yourself/ });
@@ -142,15 +152,18 @@ export function textAnswer(page: Page): Locator {
 }
 
 /**
- * Answers every question: each Likert question with its best value (1), the text question with
- * a calm sentence; `urgent` answers the safety question with "Rarely" instead.
+ * Answers every question: each Likert question with its best value (1), each item of the demo's
+ * instruments (PHQ-9, GAD-7) with "Not at all" (0), the text question with a calm sentence;
+ * `urgent` answers the safety question with "Rarely" instead.
  */
 export async function answerEverything(page: Page, { urgent = false } = {}): Promise<void> {
   const groups = likertGroups(page);
   await expect(groups.first()).toBeVisible();
   const count = await groups.count();
   for (let index = 0; index < count; index += 1) {
-    await groups.nth(index).locator('input[type="radio"][value="1"]').check();
+    const group = groups.nth(index);
+    const calmest = group.locator('input[type="radio"][value="0"]');
+    await ((await calmest.count()) > 0 ? calmest : group.locator('input[type="radio"][value="1"]')).check();
   }
   if (urgent) await safetyGroup(page).getByRole('radio', { name: 'Rarely' }).check();
   const text = textAnswer(page);

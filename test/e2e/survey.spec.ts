@@ -13,7 +13,9 @@ import {
   apiSession,
   countSubmissions,
   demoLinkHash,
+  instrumentItemGroups,
   likertGroups,
+  likertQuestionGroups,
   listTemplates,
   MISSING_ANSWERS,
   nextSubmission,
@@ -349,7 +351,7 @@ test.describe('survey for a logged-in student', () => {
     const student = await createStudent();
     await signIn(page, student);
     await page.goto('/survey/');
-    const groups = likertGroups(page);
+    const groups = likertQuestionGroups(page);
     await expect(groups.first()).toBeVisible();
     const groupCount = await groups.count();
 
@@ -372,6 +374,14 @@ test.describe('survey for a logged-in student', () => {
     }
     await expect(textAnswer(page)).toBeFocused();
     await page.keyboard.type('All good, thank you.');
+    // The demo's instruments follow: Tab reaches each item's first choice, Space answers "Not at all".
+    const items = instrumentItemGroups(page);
+    const itemCount = await items.count();
+    for (let index = 0; index < itemCount; index += 1) {
+      await page.keyboard.press('Tab');
+      await expect(items.nth(index).getByRole('radio').first()).toBeFocused();
+      await page.keyboard.press('Space');
+    }
     await page.keyboard.press('Tab');
     await expect(page.getByRole('button', { name: SUBMIT_BUTTON })).toBeFocused();
     const response = nextSubmission(page);

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { DECLINED, INSTRUMENT_IDS } from '../instruments/types';
 import { RiskTier, SCREENING_RULES } from '../risk/tiers';
 import { storedRolesWith } from '../roles';
 import { CaseStatus } from './case-status';
@@ -133,6 +134,50 @@ export const SubmittedAnswer = z.object({
 });
 export type SubmittedAnswer = z.infer<typeof SubmittedAnswer>;
 
+/** One item of a scored instrument, as asked and answered. */
+export const InstrumentItemAnswer = z.object({
+  item_id: z.string(),
+  /** Its number in the published form ("item 9"). */
+  number: z.number(),
+  text: z.string(),
+  answer: z.union([z.number(), z.literal(DECLINED)]),
+  /** The scale's words for the answer ("Several days"), or "Prefer not to answer". */
+  answer_label: z.string(),
+});
+export type InstrumentItemAnswer = z.infer<typeof InstrumentItemAnswer>;
+
+/**
+ * A validated instrument's result in a submission (design section 13), for staff only: never
+ * shown to the student. `disclaimer` goes beside every score and band.
+ */
+export const InstrumentScore = z.object({
+  instrument_id: z.enum(INSTRUMENT_IDS),
+  /** What the sitting was scored as: a PHQ-2 that reached its cut point is a PHQ-9. */
+  scored_as: z.enum(INSTRUMENT_IDS),
+  name: z.string(),
+  /** Null for the ASQ, which has outcomes rather than a total. */
+  total: z.nullable(z.number()),
+  /** The publisher's band, or the ASQ's outcome; null where the publisher names none. */
+  band: z.nullable(z.string()),
+  tier: RiskTier,
+  reason: z.string(),
+  acute: z.boolean(),
+  safety_assessment: z.boolean(),
+  items: z.array(InstrumentItemAnswer),
+  /** The change from the student's previous total of the same instrument; null for the first. */
+  change: z.nullable(
+    z.object({
+      previous: z.number(),
+      change: z.number(),
+      /** Null where no clinically significant change is published for the instrument. */
+      clinically_significant: z.nullable(z.boolean()),
+      description: z.string(),
+    }),
+  ),
+  disclaimer: z.string(),
+});
+export type InstrumentScore = z.infer<typeof InstrumentScore>;
+
 /** One of the student's submissions, as staff see it in a case or the history. */
 export const StudentSubmission = z.object({
   id: z.number(),
@@ -144,6 +189,8 @@ export const StudentSubmission = z.object({
   findings: z.array(ScreeningFinding),
   /** Every question in the order asked, with the answer. */
   answers: carriesStudentData(z.array(SubmittedAnswer)),
+  /** Each validated instrument it asked, scored; empty for a survey without any. */
+  instruments: carriesStudentData(z.array(InstrumentScore)),
   verified: z.boolean(),
   /** Mean Likert value per category (1 = best, 5 = worst); only the categories it asked. */
   category_means: z.record(z.string(), z.number()),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { INSTRUMENT_IDS } from '../instruments/types';
 import { FLAGGED_TIERS } from '../risk/tiers';
 import { CaseStatus } from './case-status';
 import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
@@ -134,3 +135,26 @@ export type DashboardEvent = DashboardData;
 
 /** Name of the Server-Sent Event carrying fresh dashboard data. */
 export const DASHBOARD_EVENT = 'dashboard';
+
+/**
+ * GET /api/dashboard/instruments/: per instrument and month, how many students' results fell in
+ * each band. Numbers only, so every staff role (viewers too) may read it.
+ */
+export const InstrumentBandMonths = z.object({
+  success: z.literal(true),
+  instruments: z.array(
+    z.object({
+      instrument_id: z.enum(INSTRUMENT_IDS),
+      name: z.string(),
+      months: z.array(
+        z.object({
+          /** "2026-11", in UTC. */
+          month: z.string(),
+          /** Distinct students per band (or ASQ outcome) in that month. */
+          bands: z.array(z.object({ band: z.string(), students: z.number() })),
+        }),
+      ),
+    }),
+  ),
+});
+export type InstrumentBandMonths = z.infer<typeof InstrumentBandMonths>;

@@ -1,10 +1,11 @@
 import { z } from 'zod/mini';
 // The module itself, not the risk package's index: the web app parses this contract, and the
 // index would bring the screening's word lists and their compilation into every survey page.
+import { DECLINED, INSTRUMENT_IDS, type InstrumentAnswers } from '../instruments/types';
 import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
-import { AnswerChoices, QuestionCategory, QuestionType } from './templates';
+import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './templates';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
@@ -34,30 +35,84 @@ export const SurveyQuestion = z.object({
 });
 export type SurveyQuestion = z.infer<typeof SurveyQuestion>;
 
+/**
+ * A validated instrument in the survey: the screen takes its stem, items, scale and licence line
+ * from the instrument library by `instrument_id`, so the wording is the publisher's everywhere.
+ */
+export const SurveyInstrumentBlock = z.object({
+  id: z.number().check(z.int()),
+  kind: z.literal(INSTRUMENT_BLOCK),
+  instrument_id: z.enum(INSTRUMENT_IDS),
+  order: z.number().check(z.int()),
+});
+export type SurveyInstrumentBlock = z.infer<typeof SurveyInstrumentBlock>;
+
+export const SurveyEntry = z.union([SurveyQuestion, SurveyInstrumentBlock]);
+export type SurveyEntry = z.infer<typeof SurveyEntry>;
+
+export function isSurveyInstrument(entry: SurveyEntry): entry is SurveyInstrumentBlock {
+  return 'kind' in entry && entry.kind === INSTRUMENT_BLOCK;
+}
+
 export const SurveyQuestionsResponse = z.object({
   success: z.literal(true),
-  questions: z.array(SurveyQuestion),
+  questions: z.array(SurveyEntry),
   template_id: z.number().check(z.int()),
 });
 export type SurveyQuestionsResponse = z.infer<typeof SurveyQuestionsResponse>;
 
+/** An item id of an instrument as an object key ("phq9_9", "asq_5"). */
+const ITEM_ID_KEY = /^[a-z0-9_]{1,20}$/;
+const MAX_ITEM_ANSWERS = 50;
+/** No published scale here goes past this; anything larger is not an answer. */
+const ITEM_VALUE_MAX = 100;
+
+/** A Likert value, a written answer, or one instrument block's answers (item id -> value or "declined"). */
+export type AnswerValue = string | InstrumentAnswers;
+
+const NOT_AN_ANSWER = 'Each answer must be text: "1" to "5" or a written answer';
+
+function itemAnswersProblem(value: object): string | null {
+  const entries = Object.entries(value);
+  if (entries.length > MAX_ITEM_ANSWERS) return `An instrument has at most ${MAX_ITEM_ANSWERS} answers`;
+  for (const [key, item] of entries) {
+    if (!ITEM_ID_KEY.test(key)) return "An instrument's answers must be keyed by its item ids";
+    const whole = typeof item === 'number' && Number.isInteger(item) && item >= 0 && item <= ITEM_VALUE_MAX;
+    if (!whole && item !== DECLINED) {
+      return `Each answer to an instrument item must be a whole number of its scale or "${DECLINED}"`;
+    }
+  }
+  return null;
+}
+
+function answerValueProblem(value: unknown): string | null {
+  if (typeof value === 'string') {
+    return value.length > TEXT_ANSWER_MAX_LENGTH
+      ? `Each answer must be at most ${TEXT_ANSWER_MAX_LENGTH} characters`
+      : null;
+  }
+  if (typeof value === 'object' && value !== null && !Array.isArray(value)) return itemAnswersProblem(value);
+  return NOT_AN_ANSWER;
+}
+
+/** Checked by hand so each kind of wrong answer gets its own words (a union would say "Invalid input"). */
+const AnswerValueInput = z.pipe(
+  z.unknown().check(
+    z.superRefine((value, ctx) => {
+      const problem = answerValueProblem(value);
+      if (problem) ctx.addIssue({ code: 'custom', message: problem, input: value });
+    }),
+  ),
+  z.transform((value) => value as AnswerValue),
+);
+
 /**
- * Answers keyed by question id: a Likert value "1".."5" or free text. Which keys and values are
- * right depends on the template, so the server checks them against its questions.
+ * Answers keyed by question id: a Likert value "1".."5", free text, or for an instrument block
+ * its item answers. Which keys and values are right depends on the template, so the server
+ * checks them against its questions (and an instrument's answers against the instrument).
  */
 export const Answers = z
-  .record(
-    z.string(),
-    z
-      .string({ error: 'Each answer must be text: "1" to "5" or a written answer' })
-      .check(
-        z.maxLength(
-          TEXT_ANSWER_MAX_LENGTH,
-          `Each answer must be at most ${TEXT_ANSWER_MAX_LENGTH} characters`,
-        ),
-      ),
-    { error: 'Answers must be an object keyed by question id' },
-  )
+  .record(z.string(), AnswerValueInput, { error: 'Answers must be an object keyed by question id' })
   // Checked here rather than by a key schema, whose message zod replaces with a generic one.
   .check(
     z.refine(
@@ -178,7 +233,10 @@ export const DraftContent = z.object({
   template_id: z.number().check(z.int()),
   student_name: z.string(),
   school_email: z.string(),
-  answers: z.record(z.string(), z.string()),
+  answers: z.record(
+    z.string(),
+    z.union([z.string(), z.record(z.string(), z.union([z.number().check(z.int()), z.literal(DECLINED)]))]),
+  ),
 });
 export type DraftContent = z.infer<typeof DraftContent>;
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { INSTRUMENT_IDS } from '../instruments/types';
 import { databaseId } from './common';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
@@ -13,6 +14,25 @@ export const MAX_TEMPLATES_PER_INSTITUTION = 100;
 export const QUESTION_TYPES = ['likert', 'text'] as const;
 export const QuestionType = z.enum(QUESTION_TYPES, { error: 'Question type must be likert or text' });
 export type QuestionType = z.infer<typeof QuestionType>;
+
+/**
+ * A validated instrument in a template is stored as a question of this type (design section 13):
+ * a locked block whose wording, item order and scale come from src/common/instruments only.
+ */
+export const INSTRUMENT_BLOCK = 'instrument';
+export type StoredQuestionType = QuestionType | typeof INSTRUMENT_BLOCK;
+
+export const InstrumentIdInput = z.enum(INSTRUMENT_IDS, {
+  error: `Instrument must be one of ${INSTRUMENT_IDS.join(', ')}`,
+});
+
+/** Refused whenever a request tries to set anything of an instrument block but its place. */
+const INSTRUMENT_LOCKED_WORDS =
+  "An instrument block is locked: its wording, item order and scale are the publisher's and cannot be changed.";
+export const INSTRUMENT_LOCKED = `${INSTRUMENT_LOCKED_WORDS} Send only instrument_id and order.`;
+
+/** Questions are added and removed, not edited: a move names nothing but the new order. */
+export const ONLY_ORDER_CHANGES = `Only a question's order can change here. ${INSTRUMENT_LOCKED_WORDS}`;
 
 /** safety is ours (design section 5): items about self-harm, screened as urgent from 2 up. */
 export const QUESTION_CATEGORIES = ['general', 'sleep', 'stress', 'support', 'safety'] as const;
@@ -119,7 +139,29 @@ export const Question = z.object({
 });
 export type Question = z.infer<typeof Question>;
 
-export const QuestionListResponse = z.object({ success: z.literal(true), questions: z.array(Question) });
+/** A locked instrument block in a template's question list: which instrument, and where. */
+export const InstrumentBlock = z.object({
+  kind: z.literal(INSTRUMENT_BLOCK),
+  id: z.number().check(z.int()),
+  order: z.number().check(z.int()),
+  instrument_id: z.enum(INSTRUMENT_IDS),
+  /** The instrument's published name, for the editor's list. */
+  name: z.string(),
+});
+export type InstrumentBlock = z.infer<typeof InstrumentBlock>;
+
+/** An entry of a template's list: a Likert or free-text question, or an instrument block. */
+export const TemplateQuestion = z.union([Question, InstrumentBlock]);
+export type TemplateQuestion = z.infer<typeof TemplateQuestion>;
+
+export function isInstrumentBlock(entry: TemplateQuestion): entry is InstrumentBlock {
+  return 'kind' in entry && entry.kind === INSTRUMENT_BLOCK;
+}
+
+export const QuestionListResponse = z.object({
+  success: z.literal(true),
+  questions: z.array(TemplateQuestion),
+});
 export type QuestionListResponse = z.infer<typeof QuestionListResponse>;
 
 const AnswerChoicesInput = z.pipe(
@@ -148,6 +190,17 @@ const AnswerChoicesInput = z.pipe(
   z.transform((choices: Record<string, string>) => choices as AnswerChoices),
 );
 
+const QuestionOrder = z.pipe(
+  z.transform(numericString),
+  z
+    .number({ error: 'Order must be a number' })
+    .check(
+      z.int('Order must be a whole number'),
+      z.gte(1, 'Order must be at least 1'),
+      z.lte(QUESTION_ORDER_MAX, `Order must be at most ${QUESTION_ORDER_MAX}`),
+    ),
+);
+
 export const NewQuestionRequest = z.object({
   question_text: z
     .string({ error: 'Question text is required' })
@@ -162,16 +215,7 @@ export const NewQuestionRequest = z.object({
   question_type: QuestionType,
   /** Text questions are always general (design section 5); omitted means general. */
   question_category: z._default(QuestionCategory, 'general'),
-  order: z.pipe(
-    z.transform(numericString),
-    z
-      .number({ error: 'Order must be a number' })
-      .check(
-        z.int('Order must be a whole number'),
-        z.gte(1, 'Order must be at least 1'),
-        z.lte(QUESTION_ORDER_MAX, `Order must be at most ${QUESTION_ORDER_MAX}`),
-      ),
-  ),
+  order: QuestionOrder,
   /** Only the non-empty custom labels; omitted, null or {} mean the default labels. */
   answer_choices: z.nullish(AnswerChoicesInput),
 });
@@ -188,3 +232,44 @@ export const DeleteQuestionRequest = z.object({
   question_id: z.pipe(z.transform(numericString), requiredId('question_id')),
 });
 export type DeleteQuestionRequest = z.infer<typeof DeleteQuestionRequest>;
+
+/** Only the fields a request may set; any other (wording, items, scale) is refused, not ignored. */
+function onlyKeys(allowed: readonly string[], message: string) {
+  return z.refine(
+    (body: unknown) =>
+      typeof body !== 'object' || body === null || Object.keys(body).every((key) => allowed.includes(key)),
+    message,
+  );
+}
+
+/** POST /api/survey-templates/{id}/instruments/: adds a whole instrument block at `order`. */
+export const NewInstrumentBlockRequest = z.pipe(
+  // The keys first: an attempt to send wording is told the block is locked, whatever else is wrong.
+  z.unknown().check(onlyKeys(['instrument_id', 'order'], INSTRUMENT_LOCKED)),
+  z.object({ instrument_id: InstrumentIdInput, order: QuestionOrder }),
+);
+export type NewInstrumentBlockRequest = z.input<typeof NewInstrumentBlockRequest>;
+
+export const AddInstrumentBlockResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  question: InstrumentBlock,
+});
+export type AddInstrumentBlockResponse = z.infer<typeof AddInstrumentBlockResponse>;
+
+/**
+ * PATCH /api/survey-templates/{id}/questions/{questionId}/: moves a question or an instrument
+ * block. Its order is all that can change; a request naming anything else changes nothing.
+ */
+export const MoveQuestionRequest = z.pipe(
+  z.unknown().check(onlyKeys(['order'], ONLY_ORDER_CHANGES)),
+  z.object({ order: QuestionOrder }),
+);
+export type MoveQuestionRequest = z.input<typeof MoveQuestionRequest>;
+
+export const MoveQuestionResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  question: TemplateQuestion,
+});
+export type MoveQuestionResponse = z.infer<typeof MoveQuestionResponse>;

@@ -1,8 +1,9 @@
 import type { ColumnType, Generated, Insertable } from 'kysely';
+import type { InstrumentId } from '../../common/instruments';
 import type { RiskTier } from '../../common/risk/tiers';
 import type { StoredRole, StoredStaffRole } from '../../common/roles';
 import type { CampaignStatus, Weekday } from '../../common/schemas/campaigns';
-import type { QuestionCategory, QuestionType } from '../../common/schemas/templates';
+import type { QuestionCategory, QuestionType, StoredQuestionType } from '../../common/schemas/templates';
 
 /** Timestamps are epoch milliseconds in a bigint column on both databases. */
 type Millis = number;
@@ -202,13 +203,16 @@ export interface ActiveTemplatesTable {
 export interface QuestionsTable {
   id: Generated<number>;
   template_id: number;
+  /** An instrument block keeps the instrument's name here; its items come from the library. */
   question_text: string;
-  question_type: QuestionType;
+  question_type: StoredQuestionType;
   category: QuestionCategory;
   /** JSON object { "1".."5": label } or null. */
   answer_choices: string | null;
   position: number;
   created_at: Millis;
+  /** Set only on an instrument block (question_type 'instrument'). */
+  instrument_id: InstrumentId | null;
 }
 
 export interface RespondentsTable {
@@ -253,6 +257,26 @@ export interface AnswersTable {
   question_type: QuestionType;
   category: QuestionCategory;
   value: string;
+}
+
+/** One scored instrument block of a submission (design section 13). */
+export interface InstrumentResultsTable {
+  id: Generated<number>;
+  submission_id: number;
+  question_id: number | null;
+  instrument_id: InstrumentId;
+  /** What the sitting was scored as: a PHQ-2 past its cut point is a PHQ-9. */
+  scored_as: InstrumentId;
+  /** JSON object: item id -> value or "declined". */
+  item_answers: string;
+  total: number | null;
+  band: string | null;
+  tier: RiskTier;
+  reason: string;
+  /** 1 or 0. */
+  acute: number;
+  safety_assessment: number;
+  created_at: Millis;
 }
 
 export interface DraftsTable {
@@ -491,6 +515,7 @@ export interface Database {
   respondents: RespondentsTable;
   submissions: SubmissionsTable;
   answers: AnswersTable;
+  instrument_results: InstrumentResultsTable;
   drafts: DraftsTable;
   contact_requests: ContactRequestsTable;
   dashboard_totals: DashboardTotalsTable;

@@ -2,6 +2,8 @@ import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { Kysely } from 'kysely';
+import { INSTRUMENTS, type InstrumentId } from '../../common/instruments';
+import { INSTRUMENT_BLOCK } from '../../common/schemas/templates';
 import type { Database } from '../db/types';
 import { rebuildDashboardRollups } from '../features/dashboard/rollups/rebuild';
 import { findInstitutionIdByName } from '../features/institutions/queries';
@@ -97,6 +99,38 @@ export async function retirePublishedDemoPassword(db: Kysely<Database>, password
  */
 export type SampleResponsesSeeder = (db: Kysely<Database>, institutionId: number) => Promise<void>;
 
+/** The validated instruments the demo's survey asks after its own questions. */
+const DEMO_INSTRUMENTS: readonly InstrumentId[] = ['phq9', 'gad7'];
+
+/** Adds the demo instruments as locked blocks at the end of the institution's active template. */
+async function addDemoInstruments(db: Kysely<Database>, institutionId: number) {
+  const active = await db
+    .selectFrom('active_templates')
+    .select('template_id')
+    .where('institution_id', '=', institutionId)
+    .executeTakeFirstOrThrow();
+  const { last } = await db
+    .selectFrom('questions')
+    .select((eb) => eb.fn.max('position').as('last'))
+    .where('template_id', '=', active.template_id)
+    .executeTakeFirstOrThrow();
+  await db
+    .insertInto('questions')
+    .values(
+      DEMO_INSTRUMENTS.map((instrumentId, index) => ({
+        template_id: active.template_id,
+        question_text: INSTRUMENTS[instrumentId].name,
+        question_type: INSTRUMENT_BLOCK,
+        category: 'general' as const,
+        answer_choices: null,
+        position: Number(last ?? 0) + index + 1,
+        created_at: now(),
+        instrument_id: instrumentId,
+      })),
+    )
+    .execute();
+}
+
 /** Creates the demo institution and its logins on first start. Returns false when already there. */
 export async function seedDemo(
   db: Kysely<Database>,
@@ -105,6 +139,7 @@ export async function seedDemo(
   const { password, seedResponses } = options;
   if (await findInstitutionIdByName(db, DEMO_INSTITUTION.name)) return false;
   const institution = await createInstitution(db, DEMO_INSTITUTION);
+  await addDemoInstruments(db, institution.id);
   const passwordHash = await hashPassword(password);
   await queries.insertUsers(db, [
     {

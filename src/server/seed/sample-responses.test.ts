@@ -47,6 +47,28 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
     expect(answers).toHaveLength(submissions.length * 7);
   });
 
+  it('asks a PHQ-9 and a GAD-7 after the survey questions, and stores their scores with every sample', async () => {
+    const questions = await ctx.db.kysely
+      .selectFrom('questions')
+      .innerJoin('active_templates', 'active_templates.template_id', 'questions.template_id')
+      .select(['question_type', 'instrument_id'])
+      .orderBy('position')
+      .execute();
+    expect(questions).toHaveLength(9);
+    expect(questions.slice(7)).toEqual([
+      { question_type: 'instrument', instrument_id: 'phq9' },
+      { question_type: 'instrument', instrument_id: 'gad7' },
+    ]);
+    const submissions = await ctx.db.kysely.selectFrom('submissions').select('id').execute();
+    const results = await ctx.db.kysely
+      .selectFrom('instrument_results')
+      .select(['instrument_id', 'tier'])
+      .execute();
+    expect(results).toHaveLength(submissions.length * 2);
+    // Struggling students' answers reach the elevated bands.
+    expect(results.some((result) => result.tier === 'elevated')).toBe(true);
+  });
+
   it('leaves one urgent student, several elevated ones and a majority doing fine', async () => {
     const tiers = await latestTiers();
     expect(tiers.filter((tier) => tier === 'urgent')).toHaveLength(1);

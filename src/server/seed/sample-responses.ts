@@ -1,4 +1,7 @@
 import type { Kysely } from 'kysely';
+import { allItems, INSTRUMENTS, type InstrumentAnswers, type InstrumentId } from '../../common/instruments';
+import { PHQ9_SELF_HARM_ITEM } from '../../common/instruments/phq9';
+import type { AnswerValue } from '../../common/schemas/surveys';
 import { transactionPerCall } from '../db/transaction-runner';
 import type { Database } from '../db/types';
 import type { CaseMailContext } from '../features/cases/mails';
@@ -147,18 +150,46 @@ function likertValue(random: Random, question: SampleQuestion, outlook: Outlook)
   return between(random, 1, 3);
 }
 
+/**
+ * Instrument answers that fit the outlook: steady students answer mostly "Not at all", struggling
+ * ones score in the moderate bands, and only the student in crisis answers the self-harm item.
+ */
+function sampleInstrumentAnswers(
+  random: Random,
+  instrumentId: InstrumentId,
+  outlook: Outlook,
+): InstrumentAnswers {
+  const answers: Record<string, number> = {};
+  for (const item of allItems(INSTRUMENTS[instrumentId])) {
+    if (item.id === PHQ9_SELF_HARM_ITEM) answers[item.id] = outlook === 'crisis' ? 1 : 0;
+    else if (outlook === 'crisis') answers[item.id] = between(random, 2, 3);
+    else if (outlook === 'struggling') answers[item.id] = between(random, 1, 2);
+    else answers[item.id] = random() < 0.2 ? 1 : 0;
+  }
+  return answers;
+}
+
 function sampleAnswers(
   random: Random,
+  instrumentRandom: Random,
   questions: SampleQuestion[],
   outlook: Outlook,
-): Record<string, string> {
+): Record<string, AnswerValue> {
   return Object.fromEntries(
-    questions.map((question) => [
-      String(question.id),
-      question.question_type === 'text'
-        ? pick(random, WRITTEN_ANSWERS[outlook])
-        : String(likertValue(random, question, outlook)),
-    ]),
+    questions.map((question) => {
+      if (question.instrument_id) {
+        return [
+          String(question.id),
+          sampleInstrumentAnswers(instrumentRandom, question.instrument_id, outlook),
+        ];
+      }
+      return [
+        String(question.id),
+        question.question_type === 'text'
+          ? pick(random, WRITTEN_ANSWERS[outlook])
+          : String(likertValue(random, question, outlook)),
+      ];
+    }),
   );
 }
 
@@ -186,6 +217,8 @@ async function seedSampleResponses(
   };
 
   const random = seededRandom(20_240_901);
+  // Its own sequence, so the instruments leave the other samples as they were.
+  const instrumentRandom = seededRandom(20_251_126);
   const runTransaction = transactionPerCall(db);
   for (const planned of planSubmissions(random, sampleStudents(random, demoStudent), now())) {
     const { student } = planned;
@@ -198,7 +231,7 @@ async function seedSampleResponses(
       user: student.user ?? null,
       studentName: student.name,
       schoolEmail: student.email,
-      answers: sampleAnswers(random, questions, planned.outlook),
+      answers: sampleAnswers(random, instrumentRandom, questions, planned.outlook),
       createdAt: planned.createdAt,
       addressProven: true,
       followUp,

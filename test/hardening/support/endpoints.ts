@@ -86,6 +86,7 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     url: '/api/docs/static/swagger-initializer.js',
   }),
   'GET /api/dashboard/': () => ({ method: 'GET', url: '/api/dashboard/' }),
+  'GET /api/dashboard/instruments/': () => ({ method: 'GET', url: '/api/dashboard/instruments/' }),
   'GET /api/dashboard/flagged/': () => ({ method: 'GET', url: '/api/dashboard/flagged/?offset=0&limit=10' }),
   'GET /api/dashboard/events/': () => ({ method: 'GET', url: '/api/dashboard/events/' }),
   'GET /api/dashboard/export.csv': () => ({ method: 'GET', url: '/api/dashboard/export.csv' }),
@@ -115,6 +116,21 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       answer_choices: { '1': 'Fully rested' },
     },
   }),
+  'POST /api/survey-templates/:id/instruments/': (context) => ({
+    method: 'POST',
+    url: `/api/survey-templates/${inst(context).spareTemplateId}/instruments/`,
+    body: { instrument_id: 'phq9', order: 3 },
+  }),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': (context) => {
+    const { world, target } = context;
+    const question = target === 'A+B' ? world.B.spareQuestionId : inst(context).spareQuestionId;
+    const template = target === 'A+B' ? world.A.spareTemplateId : inst(context).spareTemplateId;
+    return {
+      method: 'PATCH',
+      url: `/api/survey-templates/${template}/questions/${question}/`,
+      body: { order: 7 },
+    };
+  },
   'DELETE /api/survey-templates/:id/questions/': (context) => {
     const { world, target } = context;
     // A+B: A's own template with B's question, as if A's admin tried to reach across.
@@ -562,6 +578,7 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/docs/static/index.html': { A: everyone(302) },
   'GET /api/docs/static/swagger-initializer.js': { A: everyone(200) },
   'GET /api/dashboard/': { A: staff(200) },
+  'GET /api/dashboard/instruments/': { A: staff(200) },
   'GET /api/dashboard/flagged/': { A: namesReaders(200) },
   'GET /api/dashboard/events/': { A: staff(200) },
   'GET /api/dashboard/export.csv': { A: namesReaders(200) },
@@ -571,6 +588,14 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/survey-templates/:id/use/': ownerAdmin(200),
   'GET /api/survey-templates/:id/questions/': ownerAdmin(200),
   'POST /api/survey-templates/:id/questions/': ownerAdmin(201),
+  'POST /api/survey-templates/:id/instruments/': ownerAdmin(201),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': {
+    ...ownerAdmin(200),
+    extra: [
+      { actor: 'adminA', target: 'A+B', status: 404, why: "A's own template with B's question" },
+      { actor: 'adminB', target: 'A+B', status: 404, why: "A's template with B's own question" },
+    ],
+  },
   'DELETE /api/survey-templates/:id/questions/': {
     ...ownerAdmin(200),
     extra: [
@@ -749,6 +774,8 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/survey-templates/:id/use/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 201 },
   'DELETE /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/survey-templates/:id/instruments/': { actor: 'adminA', target: 'A', control: 201 },
+  'PATCH /api/survey-templates/:id/questions/:questionId/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/survey/link/:hashLink/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/verify/start/': { actor: 'anonymous', target: 'A', control: 200 },
@@ -826,6 +853,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/docs/static/index.html': as('anonymous'),
   'GET /api/docs/static/swagger-initializer.js': as('anonymous'),
   'GET /api/dashboard/': as('adminA'),
+  'GET /api/dashboard/instruments/': as('adminA'),
   'GET /api/dashboard/flagged/': as('adminA'),
   'GET /api/dashboard/events/': as('adminA'),
   'GET /api/dashboard/export.csv': as('adminA'),
@@ -836,6 +864,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/survey-templates/:id/questions/': as('adminA'),
   'POST /api/survey-templates/:id/questions/': as('adminA'),
   'DELETE /api/survey-templates/:id/questions/': as('adminA'),
+  'POST /api/survey-templates/:id/instruments/': as('adminA'),
+  'PATCH /api/survey-templates/:id/questions/:questionId/': as('adminA'),
   'POST /api/survey/': as('studentA'),
   'POST /api/survey/link/:hashLink/': as('anonymous'),
   'POST /api/verify/start/': as('anonymous'),

@@ -4,9 +4,11 @@
  * links, submissions and drafts, plus a superuser. Requests go through app.inject() with exact
  * control over cookies, CSRF token, Origin, client address and raw body.
  */
+
 import crypto from 'node:crypto';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import { sql } from 'kysely';
+import type { StoredQuestionType } from '../../../src/common/schemas/templates';
 import type { Db } from '../../../src/server/db';
 import type { Database, SignInMethod } from '../../../src/server/db/types';
 import { createInstitution } from '../../../src/server/features/institutions/service';
@@ -54,7 +56,7 @@ export interface Actor {
 
 export interface QuestionInfo {
   id: number;
-  type: 'likert' | 'text';
+  type: StoredQuestionType;
   category: string;
 }
 

@@ -18,6 +18,7 @@ import * as unprovenAnswers from './016_unproven_answers';
 import * as factorChanges from './017_factor_changes';
 import * as ssoLinkGrants from './019_sso_link_grants';
 import * as instanceHeartbeats from './020_instance_heartbeats';
+import * as instrumentResults from './021_instrument_results';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -43,4 +44,5 @@ export const migrations: Record<string, Migration> = {
   '017_factor_changes': factorChanges,
   '019_sso_link_grants': ssoLinkGrants,
   '020_instance_heartbeats': instanceHeartbeats,
+  '021_instrument_results': instrumentResults,
 };

@@ -1,6 +1,7 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod/mini';
 import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
+import type { AnswerValue } from '../../../common/schemas/surveys';
 import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
@@ -280,7 +281,7 @@ export async function submitInvitationSurvey(options: {
   token: string;
   user: SessionUser | null;
   schoolEmail?: string;
-  answers: Record<string, string>;
+  answers: Record<string, AnswerValue>;
   clientSubmissionId?: string;
 }) {
   const { db, token } = options;

@@ -25,6 +25,7 @@ import {
   changeFromBaseline,
 } from '../dashboard/rollups/student-state';
 import { findingsOf, submittedAnswersOf } from './answers';
+import { instrumentScoresBySubmission } from './instruments';
 import * as queries from './queries';
 import { recordCaseEvent } from './trail';
 
@@ -142,6 +143,10 @@ export async function listCases(options: {
  */
 async function studentSubmissions(db: Executor, respondentId: number) {
   const rows = await queries.submissionsOfRespondent(db, respondentId);
+  const instruments = await instrumentScoresBySubmission(
+    db,
+    rows.map((row) => row.id),
+  );
   const provenMeans: CategoryMeans[] = [];
   const submissions: StudentSubmission[] = [];
   let previousLikertMean: number | null = null;
@@ -162,6 +167,7 @@ async function studentSubmissions(db: Executor, respondentId: number) {
       reasons: parseStoredJson(StoredReasons, row.reasons) ?? [],
       findings: findingsOf(row, previousLikertMean),
       answers: submittedAnswersOf(row),
+      instruments: instruments.get(row.id) ?? [],
       verified: row.verified_at !== null,
       category_means: roundMeans(means),
       change_from_baseline: change,

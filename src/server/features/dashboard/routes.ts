@@ -8,6 +8,7 @@ import {
   DashboardEventStream,
   FlaggedPage,
   FlaggedPageQuery,
+  InstrumentBandMonths,
 } from '../../../common/schemas/dashboard';
 import { StudentDataExport } from '../../../common/schemas/identity';
 import { auditActor, recordAudit } from '../../lib/audit';
@@ -15,6 +16,7 @@ import { requireStaff, type StaffUser } from '../../lib/guards';
 import { now } from '../../lib/time';
 import { openLiveHub } from '../../live';
 import { exportSubmissionsCsv } from './export/export';
+import { instrumentBandsByMonth } from './instrument-bands';
 import { dashboardFor, getDashboard, listFlaggedStudents, openDashboardStream } from './service';
 
 const errors = { 401: ErrorResponse, 403: ErrorResponse };
@@ -140,6 +142,23 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         reply,
         Readable.from(exportSubmissionsCsv({ db: db.kysely, institutionId: staff.institutionId })),
       );
+    },
+  );
+
+  app.get(
+    '/api/dashboard/instruments/',
+    {
+      schema: {
+        tags,
+        summary: 'Per validated instrument and month, how many students fell in each band (numbers only)',
+        response: { 200: InstrumentBandMonths, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const staff = requireStaff(request, storedRolesWith('dashboard'));
+      reply.header('cache-control', 'no-store');
+      const instruments = await instrumentBandsByMonth(db.kysely, staff.institutionId);
+      return { success: true as const, instruments };
     },
   );
 };

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { DRAFT_MAX_BYTES, type SavedDraft } from '../../../common/schemas/surveys';
+import { DECLINED } from '../../../common/instruments/types';
+import { type AnswerValue, DRAFT_MAX_BYTES, type SavedDraft } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { AppError } from '../../lib/errors';
@@ -16,7 +17,16 @@ export const DRAFT_TOO_LARGE = `Draft is too large to save (the limit is ${DRAFT
 interface DraftContent {
   student_name: string;
   school_email: string;
-  answers: Record<string, string>;
+  answers: Record<string, AnswerValue>;
+}
+
+/** An instrument block's answers as a draft keeps them: whole numbers or "declined", by item id. */
+const StoredItemAnswers = z.record(z.string(), z.union([z.number().int(), z.literal(DECLINED)]));
+
+function storedAnswer(value: unknown): AnswerValue | undefined {
+  if (typeof value === 'string') return value;
+  const items = StoredItemAnswers.safeParse(value);
+  return items.success ? items.data : undefined;
 }
 
 /** Drafts exist only for templates of the user's own institution; any other id is unknown. */
@@ -30,13 +40,14 @@ async function requireOwnTemplate(db: Executor, user: SessionUser, templateId: n
 const StoredDraft = z.object({
   student_name: z.string().catch(''),
   school_email: z.string().catch(''),
-  answers: z
-    .record(z.string(), z.unknown())
-    .transform((answers) =>
-      Object.fromEntries(
-        Object.entries(answers).filter((entry): entry is [string, string] => typeof entry[1] === 'string'),
-      ),
-    ),
+  answers: z.record(z.string(), z.unknown()).transform((answers) => {
+    const kept: Record<string, AnswerValue> = {};
+    for (const [key, value] of Object.entries(answers)) {
+      const answer = storedAnswer(value);
+      if (answer !== undefined) kept[key] = answer;
+    }
+    return kept;
+  }),
 });
 
 function readContent(stored: string): DraftContent | null {

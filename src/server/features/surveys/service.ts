@@ -7,12 +7,13 @@ import {
 } from '../../../common/risk';
 import { isFlagged } from '../../../common/risk/tiers';
 import {
+  type AnswerValue,
   LINK_NOT_FOUND,
   NO_SURVEY_FOR_INSTITUTION,
   type SubmitSurveyResponse,
-  type SurveyQuestion,
+  type SurveyEntry,
 } from '../../../common/schemas/surveys';
-import { isLikertValue } from '../../../common/schemas/templates';
+import { INSTRUMENT_BLOCK, isLikertValue, type QuestionType } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
@@ -26,8 +27,14 @@ import { deleteDraft } from '../drafts/queries';
 import { readOwnCrisisResources } from '../institutions/crisis-resources';
 import { requireInstitutionEmail } from '../institutions/email';
 import { listQuestions } from '../templates/queries';
-import { answerLabelOf, parseAnswerChoices } from '../templates/service';
+import { answerLabelOf, instrumentOf, parseAnswerChoices } from '../templates/service';
 import { isProvenBy } from '../verify/codes';
+import {
+  checkInstrumentAnswers,
+  insertInstrumentResults,
+  type ScoredBlock,
+  withInstrumentFollowUp,
+} from './instruments';
 import { hashProofToken, newProofToken } from './proof-tokens';
 import type { SurveyTemplate } from './queries';
 import * as queries from './queries';
@@ -58,11 +65,15 @@ export const CONFIRM_ADDRESS =
 
 type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
 
-function toSurveyQuestion(row: QuestionRow): SurveyQuestion {
+function toSurveyQuestion(row: QuestionRow): SurveyEntry {
+  const instrumentId = instrumentOf(row);
+  if (instrumentId) {
+    return { id: row.id, kind: INSTRUMENT_BLOCK, instrument_id: instrumentId, order: row.position };
+  }
   return {
     id: row.id,
     text: row.question_text,
-    question_type: row.question_type,
+    question_type: row.question_type as QuestionType,
     category: row.category,
     answer_choices: parseAnswerChoices(row.answer_choices),
     order: row.position,
@@ -107,7 +118,7 @@ interface SubmissionInput {
   studentName?: string;
   /** Lower-cased already (the contract's schema does it). */
   schoolEmail?: string;
-  answers: Record<string, string>;
+  answers: Record<string, AnswerValue>;
   clientSubmissionId?: string;
   /** When the submission happened; only the demo seed sets it (back-dated samples). */
   createdAt?: number;
@@ -142,8 +153,14 @@ interface Respondent {
 }
 
 interface CheckedAnswer {
-  question: QuestionRow;
+  question: QuestionRow & { question_type: QuestionType };
   value: string;
+}
+
+/** A submission's answers once checked: Likert and written ones, and each instrument block scored. */
+interface CheckedAnswers {
+  plain: CheckedAnswer[];
+  blocks: ScoredBlock[];
 }
 
 /** Only students answer surveys: an account of any other role is refused, saying why. */
@@ -251,7 +268,10 @@ async function identifyRespondent(
 }
 
 /** Every question answered exactly once, with a value its type allows; nothing else. */
-function checkAnswers(questions: readonly QuestionRow[], answers: Record<string, string>): CheckedAnswer[] {
+function checkAnswers(
+  questions: readonly QuestionRow[],
+  answers: Record<string, AnswerValue>,
+): CheckedAnswers {
   if (questions.length === 0) throw new AppError('BAD_REQUEST', NO_QUESTIONS);
   // A form sends every question it shows, answered or not; a key missing or unknown means the
   // form was showing a different version of this survey.
@@ -259,17 +279,26 @@ function checkAnswers(questions: readonly QuestionRow[], answers: Record<string,
   const unknown = Object.keys(answers).some((id) => !byId.has(id));
   const unseen = questions.some((question) => !Object.hasOwn(answers, String(question.id)));
   if (unknown || unseen) throw new AppError('CONFLICT', SURVEY_CHANGED);
-  const checked = questions.map((question) => ({
-    question,
-    value: (answers[String(question.id)] ?? '').trim(),
-  }));
+  const checked: CheckedAnswer[] = [];
+  const blocks: ScoredBlock[] = [];
+  for (const question of questions) {
+    const answer = answers[String(question.id)];
+    const instrumentId = instrumentOf(question);
+    if (instrumentId) blocks.push(checkInstrumentAnswers({ id: question.id, instrumentId }, answer));
+    else {
+      if (typeof answer !== 'string') {
+        throw new AppError('BAD_REQUEST', `Question ${question.position}: the answer must be text`);
+      }
+      checked.push({ question: question as CheckedAnswer['question'], value: answer.trim() });
+    }
+  }
   if (checked.some((answer) => answer.value === '')) throw new AppError('BAD_REQUEST', FILL_IN_ALL);
   for (const { question, value } of checked) {
     if (question.question_type === 'likert' && !isLikertValue(value)) {
       throw new AppError('BAD_REQUEST', `Question ${question.position}: choose an answer from 1 to 5`);
     }
   }
-  return checked;
+  return { plain: checked, blocks };
 }
 
 /**
@@ -313,6 +342,8 @@ interface ScreenedSubmission {
     category: RecordedAnswer['category'];
     value: string;
   }[];
+  /** Scored instrument blocks, stored with the submission (none for a survey without any). */
+  instrumentBlocks?: readonly ScoredBlock[];
   followUp?: CaseOpener;
 }
 
@@ -345,6 +376,7 @@ export async function saveScreenedSubmission(
     proof_token_hash: respondent.proven ? null : (submission.proofTokenHash ?? null),
   });
   if (submissionId === undefined) return undefined;
+  await insertInstrumentResults(trx, submissionId, submission.instrumentBlocks ?? [], createdAt);
   await queries.insertAnswers(
     trx,
     submission.answers.map((answer) => ({
@@ -397,14 +429,14 @@ async function storeSubmission(
   if (input.beforeStore) await input.beforeStore(trx);
   const { template, questions } = await findTarget(trx, input);
   const respondent = await identifyRespondent(trx, input, template, createdAt);
-  const answers = checkAnswers(questions, input.answers);
+  const { plain: answers, blocks } = checkAnswers(questions, input.answers);
   const respondentId = await queries.upsertRespondent(trx, {
     institutionId: template.institution_id,
     ...respondent,
     createdAt,
   });
 
-  const screened = screenSubmissionSafely({
+  const screenedAnswers = screenSubmissionSafely({
     answers: answers.map(({ question, value }) => ({
       questionType: question.question_type,
       category: question.category,
@@ -414,6 +446,7 @@ async function storeSubmission(
     previousLikertMean: await queries.previousLikertMean(trx, respondentId, createdAt),
   });
   const proof = respondent.proven ? undefined : newProofToken();
+  const screened = withInstrumentFollowUp(screenedAnswers, blocks);
   const submissionId = await saveScreenedSubmission(trx, hooks, {
     institutionId: template.institution_id,
     templateId: template.id,
@@ -425,6 +458,7 @@ async function storeSubmission(
     ...(input.clientAddress === undefined ? {} : { clientAddress: input.clientAddress }),
     createdAt,
     screened,
+    instrumentBlocks: blocks,
     ...(input.followUp ? { followUp: input.followUp } : {}),
     answers: answers.map(({ question, value }) => ({
       questionId: question.id,

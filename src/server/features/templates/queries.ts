@@ -10,6 +10,7 @@ const questionColumns = [
   'questions.category',
   'questions.answer_choices',
   'questions.position',
+  'questions.instrument_id',
 ] as const;
 
 /** The institution's templates, oldest first (the first one is the fallback when none is active). */
@@ -129,7 +130,8 @@ export function countQuestions(db: Executor, templateId: number) {
 type NewQuestion = Pick<
   QuestionsTable,
   'question_text' | 'question_type' | 'category' | 'answer_choices' | 'position' | 'created_at'
->;
+> &
+  Partial<Pick<QuestionsTable, 'instrument_id'>>;
 
 /**
  * Inserts the question only while the template exists and belongs to the institution, in one
@@ -151,6 +153,7 @@ export function insertQuestion(
       'answer_choices',
       'position',
       'created_at',
+      'instrument_id',
     ])
     .expression((eb) =>
       eb
@@ -164,12 +167,34 @@ export function insertQuestion(
           // Typed: PostgreSQL would otherwise take the parameters for text.
           sql<number>`cast(${question.position} as integer)`.as('position'),
           sql<number>`cast(${question.created_at} as bigint)`.as('created_at'),
+          sql.val(question.instrument_id ?? null).as('instrument_id'),
         ])
         .where('id', '=', templateId)
         .where('institution_id', '=', institutionId),
     )
     .returning(questionColumns)
     .executeTakeFirst();
+}
+
+/** Moves a question of the template; returns it as it now stands, or undefined when there is none. */
+export function moveQuestion(db: Executor, templateId: number, questionId: number, position: number) {
+  return db
+    .updateTable('questions')
+    .set({ position })
+    .where('id', '=', questionId)
+    .where('template_id', '=', templateId)
+    .returning(questionColumns)
+    .executeTakeFirst();
+}
+
+/** The template's instrument blocks, to refuse asking an instrument's items twice. */
+export function instrumentsOfTemplate(db: Executor, templateId: number) {
+  return db
+    .selectFrom('questions')
+    .select(['instrument_id'])
+    .where('template_id', '=', templateId)
+    .where('instrument_id', 'is not', null)
+    .execute();
 }
 
 export async function deleteQuestion(db: Executor, templateId: number, questionId: number): Promise<boolean> {

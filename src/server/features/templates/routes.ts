@@ -2,10 +2,14 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorResponse, IdParam, SuccessMessage } from '../../../common/schemas/common';
 import {
+  AddInstrumentBlockResponse,
   AddQuestionResponse,
   CreateTemplateResponse,
   DeleteQuestionRequest,
   DeleteTemplateRequest,
+  MoveQuestionRequest,
+  MoveQuestionResponse,
+  NewInstrumentBlockRequest,
   NewQuestionRequest,
   QuestionListResponse,
   TemplateListResponse,
@@ -22,6 +26,7 @@ const errors = {
   409: ErrorResponse,
 };
 const TemplateParams = z.object({ id: IdParam });
+const TemplateQuestionParams = z.object({ id: IdParam, questionId: IdParam });
 const tags = ['templates'];
 
 /** Template and question management: institution admins, their own institution only. */
@@ -180,6 +185,56 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
         questionId: request.body.question_id,
       });
       return { success: true as const, message: 'Question deleted!' };
+    },
+  );
+
+  app.post(
+    '/api/survey-templates/:id/instruments/',
+    {
+      schema: {
+        tags,
+        summary: 'Add a validated instrument as one locked block (its wording and scale cannot be edited)',
+        params: TemplateParams,
+        body: NewInstrumentBlockRequest,
+        response: { 201: AddInstrumentBlockResponse, ...errors },
+      },
+    },
+    async (request, reply) => {
+      const admin = requireAdmin(request);
+      const question = await service.addInstrumentBlock({
+        db: db.kysely,
+        actor: auditActor(request, admin),
+        institutionId: admin.institutionId,
+        templateId: request.params.id,
+        instrumentId: request.body.instrument_id,
+        order: request.body.order,
+      });
+      return reply.status(201).send({ success: true as const, message: 'Instrument added!', question });
+    },
+  );
+
+  app.patch(
+    '/api/survey-templates/:id/questions/:questionId/',
+    {
+      schema: {
+        tags,
+        summary: 'Move a question or an instrument block; nothing but its order can change',
+        params: TemplateQuestionParams,
+        body: MoveQuestionRequest,
+        response: { 200: MoveQuestionResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const admin = requireAdmin(request);
+      const question = await service.moveQuestion({
+        db: db.kysely,
+        actor: auditActor(request, admin),
+        institutionId: admin.institutionId,
+        templateId: request.params.id,
+        questionId: request.params.questionId,
+        order: request.body.order,
+      });
+      return { success: true as const, message: 'Question moved!', question };
     },
   );
 };

@@ -1,6 +1,9 @@
 import type { Kysely } from 'kysely';
+import { INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
 import {
   AnswerChoices,
+  INSTRUMENT_BLOCK,
+  type InstrumentBlock,
   isLikertValue,
   likertLabel,
   MAX_QUESTIONS_PER_TEMPLATE,
@@ -8,6 +11,8 @@ import {
   type Question,
   type QuestionCategory,
   type QuestionType,
+  type StoredQuestionType,
+  type TemplateQuestion,
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
@@ -24,8 +29,22 @@ export const QUESTION_NOT_FOUND = 'Question not found';
 
 type QuestionRow = Pick<
   QuestionsTable,
-  'question_text' | 'question_type' | 'category' | 'answer_choices' | 'position'
+  'question_text' | 'question_type' | 'category' | 'answer_choices' | 'position' | 'instrument_id'
 > & { id: number };
+
+/**
+ * Instruments that ask the same items: a PHQ-2 is the PHQ-9's first two items, a GAD-2 the
+ * GAD-7's. A template holds at most one of each family, so no item is asked twice.
+ */
+const INSTRUMENT_FAMILY: Record<InstrumentId, string> = {
+  phq9: 'phq',
+  phq2: 'phq',
+  gad7: 'gad',
+  gad2: 'gad',
+  asq: 'asq',
+  k10: 'k10',
+  who5: 'who5',
+};
 
 /** Stored JSON written by this module; anything unreadable falls back to the default labels. */
 export function parseAnswerChoices(stored: string | null): AnswerChoices | null {
@@ -34,14 +53,35 @@ export function parseAnswerChoices(stored: string | null): AnswerChoices | null 
 
 /** The words a student saw for a Likert answer to a question with these stored choices; null for written answers. */
 export function answerLabelOf(
-  question: { question_type: QuestionType; answer_choices: string | null },
+  question: { question_type: StoredQuestionType; answer_choices: string | null },
   value: string,
 ): string | null {
   if (question.question_type !== 'likert' || !isLikertValue(value)) return null;
   return likertLabel(value, parseAnswerChoices(question.answer_choices));
 }
 
-function toQuestion(row: QuestionRow): Question {
+/** The instrument of a stored block; null for a Likert or free-text question. */
+export function instrumentOf(row: Pick<QuestionRow, 'question_type' | 'instrument_id'>): InstrumentId | null {
+  return row.question_type === INSTRUMENT_BLOCK && row.instrument_id ? row.instrument_id : null;
+}
+
+function toInstrumentBlock(row: QuestionRow, instrumentId: InstrumentId): InstrumentBlock {
+  return {
+    kind: INSTRUMENT_BLOCK,
+    id: row.id,
+    order: row.position,
+    instrument_id: instrumentId,
+    name: INSTRUMENTS[instrumentId].name,
+  };
+}
+
+function toQuestion(row: QuestionRow): TemplateQuestion {
+  const instrumentId = instrumentOf(row);
+  if (instrumentId) return toInstrumentBlock(row, instrumentId);
+  return toPlainQuestion(row as QuestionRow & { question_type: QuestionType });
+}
+
+function toPlainQuestion(row: QuestionRow & { question_type: QuestionType }): Question {
   return {
     id: row.id,
     order: row.position,
@@ -159,7 +199,7 @@ export async function listQuestions(options: {
   db: Executor;
   institutionId: number;
   templateId: number;
-}): Promise<Question[]> {
+}): Promise<TemplateQuestion[]> {
   const { db, institutionId, templateId } = options;
   await requireTemplate(db, institutionId, templateId);
   const rows = await queries.listQuestions(db, templateId);
@@ -188,10 +228,7 @@ export async function addQuestion(
   }
   return db.transaction().execute(async (trx) => {
     await requireTemplate(trx, institutionId, templateId);
-    const { count } = await queries.countQuestions(trx, templateId);
-    if (Number(count) >= MAX_QUESTIONS_PER_TEMPLATE) {
-      throw new AppError('CONFLICT', `A template can have at most ${MAX_QUESTIONS_PER_TEMPLATE} questions`);
-    }
+    await requireRoomForQuestion(trx, templateId);
     const row = await queries.insertQuestion(trx, institutionId, templateId, {
       question_text: options.questionText,
       question_type: questionType,
@@ -206,6 +243,85 @@ export async function addQuestion(
       action: 'question.add',
       subject: { type: 'question', id: row.id },
       detail: { template_id: templateId },
+    });
+    return toPlainQuestion({ ...row, question_type: questionType });
+  });
+}
+
+async function requireRoomForQuestion(trx: Executor, templateId: number) {
+  const { count } = await queries.countQuestions(trx, templateId);
+  if (Number(count) >= MAX_QUESTIONS_PER_TEMPLATE) {
+    throw new AppError('CONFLICT', `A template can have at most ${MAX_QUESTIONS_PER_TEMPLATE} questions`);
+  }
+}
+
+/**
+ * Adds a whole instrument as one locked block. Only which instrument and where are stored: its
+ * wording, items and scale are always read from the instrument library, so they cannot drift.
+ */
+export async function addInstrumentBlock(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    instrumentId: InstrumentId;
+    order: number;
+  } & Audited,
+): Promise<InstrumentBlock> {
+  const { db, institutionId, templateId, instrumentId } = options;
+  const instrument = INSTRUMENTS[instrumentId];
+  return db.transaction().execute(async (trx) => {
+    await requireTemplate(trx, institutionId, templateId);
+    await requireRoomForQuestion(trx, templateId);
+    const present = await queries.instrumentsOfTemplate(trx, templateId);
+    const clash = present.find(
+      (entry) =>
+        entry.instrument_id && INSTRUMENT_FAMILY[entry.instrument_id] === INSTRUMENT_FAMILY[instrumentId],
+    );
+    if (clash?.instrument_id) {
+      throw new AppError(
+        'CONFLICT',
+        `This template already has the ${INSTRUMENTS[clash.instrument_id].name}, which asks the same questions. Remove it first.`,
+      );
+    }
+    const row = await queries.insertQuestion(trx, institutionId, templateId, {
+      question_text: instrument.name,
+      question_type: INSTRUMENT_BLOCK,
+      category: 'general',
+      answer_choices: null,
+      position: options.order,
+      created_at: now(),
+      instrument_id: instrumentId,
+    });
+    if (!row) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'question.add',
+      subject: { type: 'question', id: row.id },
+      detail: { template_id: templateId, instrument_id: instrumentId },
+    });
+    return toInstrumentBlock(row, instrumentId);
+  });
+}
+
+/** Moves a question or a whole instrument block to another order; nothing else of it changes. */
+export async function moveQuestion(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    questionId: number;
+    order: number;
+  } & Audited,
+): Promise<TemplateQuestion> {
+  const { db, institutionId, templateId, questionId } = options;
+  return db.transaction().execute(async (trx) => {
+    await requireTemplate(trx, institutionId, templateId);
+    const row = await queries.moveQuestion(trx, templateId, questionId, options.order);
+    if (!row) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
+    await audit(trx, options, {
+      action: 'question.move',
+      subject: { type: 'question', id: questionId },
+      detail: { template_id: templateId, order: options.order },
     });
     return toQuestion(row);
   });

@@ -3,6 +3,7 @@ import type { StudentSubmission } from '../../../common/schemas/cases';
 import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
 import styles from './Cases.module.css';
 import { categoryLabel, formatChange, formatDateTime } from './format';
+import { InstrumentScores } from './InstrumentScores';
 import { SubmittedAnswers } from './SubmittedAnswers';
 
 const TIER_LABELS: Record<StudentSubmission['tier'], string> = {
@@ -57,6 +58,7 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
               </li>
             ))}
           </ul>
+          <InstrumentScores scores={submission.instruments} />
           <h3 className={styles.subheading}>Answers, as asked</h3>
           <SubmittedAnswers answers={submission.answers} />
         </article>
@@ -71,7 +73,8 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
  */
 function Findings({ submission }: { submission: StudentSubmission }) {
   const { findings, reasons, tier } = submission;
-  const agrees = highestTier(findings.map((finding) => finding.tier)) === tier;
+  const instrumentTiers = submission.instruments.map((score) => score.tier);
+  const agrees = highestTier([...findings.map((finding) => finding.tier), ...instrumentTiers]) === tier;
   return (
     <>
       {findings.length > 0 && (

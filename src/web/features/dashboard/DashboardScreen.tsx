@@ -19,6 +19,7 @@ import styles from './Dashboard.module.css';
 import { DashboardCharts } from './DashboardCharts';
 import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
 import { FlaggedStudents } from './FlaggedStudents';
+import { InstrumentBands } from './InstrumentBands';
 import { NumbersOnly } from './NumbersOnly';
 import { UnverifiedAnswers } from './UnverifiedAnswers';
 import { type LiveState, useDashboardEvents } from './useDashboardEvents';
@@ -219,6 +220,8 @@ function DashboardBody({ data, canOpenCases }: { data: DashboardData; canOpenCas
           <DashboardCharts data={data} />
         )}
       </section>
+
+      <InstrumentBands />
     </>
   );
 }

@@ -1,14 +1,16 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
+import type { ItemAnswer } from '../../../common/instruments';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import {
   type DraftContent,
+  isSurveyInstrument,
   type SavedDraft,
   STUDENT_NAME_MAX_LENGTH,
   type SubmitSurveyResponse,
-  type SurveyQuestion,
+  type SurveyEntry,
 } from '../../../common/schemas/surveys';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -28,7 +30,9 @@ import {
   mergeAnswers,
   unansweredQuestionIds,
   withAnswer,
+  withItemAnswer,
 } from './answers';
+import { InstrumentField } from './InstrumentField';
 import { PrivacyNote } from './PrivacyNote';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
@@ -49,7 +53,7 @@ const START_FRESH_CONFIRMATION = 'Are you sure you want to start over? This will
 type Phase = 'restoring' | 'filling' | 'submitting' | 'submitted';
 
 interface SurveyFormProps {
-  questions: readonly SurveyQuestion[];
+  questions: readonly SurveyEntry[];
   templateId: number;
   hashLink: string | undefined;
   user: CurrentUser | null;
@@ -300,6 +304,18 @@ export function SurveyForm({
   const onAnswer = useCallback((questionId: number, value: string) => {
     setAnswers((current) => withAnswer(current, questionId, value));
   }, []);
+  const instrumentOf = useMemo(
+    () => new Map(questions.filter(isSurveyInstrument).map((block) => [block.id, block.instrument_id])),
+    [questions],
+  );
+  const onItemAnswer = useCallback(
+    (questionId: number, itemId: string, value: ItemAnswer) => {
+      const instrumentId = instrumentOf.get(questionId);
+      if (!instrumentId) return;
+      setAnswers((current) => withItemAnswer(current, questionId, instrumentId, itemId, value));
+    },
+    [instrumentOf],
+  );
 
   /** Keeps the answers for after a login (spec section 4) and goes to the login page. */
   function keepAnswersAndLogIn() {
@@ -498,19 +514,34 @@ export function SurveyForm({
         </div>
 
         <div className={styles.questions}>
-          {questions.map((question, index) => (
-            <QuestionField
-              key={question.id}
-              question={question}
-              number={index + 1}
-              total={questions.length}
-              value={answers[question.id] ?? ''}
-              onChange={onAnswer}
-              disabled={locked}
-              missing={missingAnswers.has(question.id)}
-              isNew={surveyChange?.added.has(question.id) ?? false}
-            />
-          ))}
+          {questions.map((question, index) => {
+            const value = answers[question.id];
+            return isSurveyInstrument(question) ? (
+              <InstrumentField
+                key={question.id}
+                block={question}
+                number={index + 1}
+                total={questions.length}
+                answers={typeof value === 'object' ? value : {}}
+                onChange={onItemAnswer}
+                disabled={locked}
+                missing={missingAnswers.has(question.id)}
+                isNew={surveyChange?.added.has(question.id) ?? false}
+              />
+            ) : (
+              <QuestionField
+                key={question.id}
+                question={question}
+                number={index + 1}
+                total={questions.length}
+                value={typeof value === 'string' ? value : ''}
+                onChange={onAnswer}
+                disabled={locked}
+                missing={missingAnswers.has(question.id)}
+                isNew={surveyChange?.added.has(question.id) ?? false}
+              />
+            );
+          })}
         </div>
 
         <div className={styles.submitArea}>

@@ -1,25 +1,46 @@
 import {
+  allItems,
+  DECLINED,
+  findAnswerProblems,
+  INSTRUMENTS,
+  type InstrumentAnswers,
+  type InstrumentId,
+  type ItemAnswer,
+  itemsToAsk,
+} from '../../../common/instruments';
+import {
   type Answers,
+  type AnswerValue,
   type DraftContent,
-  type SurveyQuestion,
+  isSurveyInstrument,
+  type SurveyEntry,
   TEXT_ANSWER_MAX_LENGTH,
 } from '../../../common/schemas/surveys';
 import { isLikertValue } from '../../../common/schemas/templates';
 
-/** What the student has entered so far, keyed by question id. Text is kept as typed. */
-export type AnswerMap = Readonly<Record<string, string>>;
+/**
+ * What the student has entered so far, keyed by question id: text kept as typed, or for an
+ * instrument block its item answers so far.
+ */
+export type AnswerMap = Readonly<Record<string, AnswerValue>>;
 
-function isAnswered(question: SurveyQuestion, value: string | undefined): boolean {
+function isAnswered(question: SurveyEntry, value: AnswerValue | undefined): boolean {
   if (value === undefined) return false;
+  if (isSurveyInstrument(question)) {
+    return typeof value === 'object' && findAnswerProblems(question.instrument_id, value).length === 0;
+  }
+  if (typeof value !== 'string') return false;
   return question.question_type === 'likert' ? isLikertValue(value) : value.trim() !== '';
 }
 
 export function hasAnswers(answers: AnswerMap): boolean {
-  return Object.values(answers).some((value) => value.trim() !== '');
+  return Object.values(answers).some((value) =>
+    typeof value === 'string' ? value.trim() !== '' : Object.keys(value).length > 0,
+  );
 }
 
 /** Ids of the questions still unanswered, in the order they appear. */
-export function unansweredQuestionIds(questions: readonly SurveyQuestion[], answers: AnswerMap): number[] {
+export function unansweredQuestionIds(questions: readonly SurveyEntry[], answers: AnswerMap): number[] {
   return questions.filter((question) => !isAnswered(question, answers[question.id])).map(({ id }) => id);
 }
 
@@ -31,16 +52,58 @@ export function withAnswer(answers: AnswerMap, questionId: number, value: string
   return next;
 }
 
+/** Only the answers to items still asked: an answer to an item that dropped out is cleared. */
+function keepAsked(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentAnswers {
+  const asked = new Set(itemsToAsk(instrumentId, answers).map((item) => item.id));
+  return Object.fromEntries(Object.entries(answers).filter(([itemId]) => asked.has(itemId)));
+}
+
+/**
+ * Sets one item of an instrument block. Its conditional items appear as soon as the cut point
+ * is reached (the library's `itemsToAsk`), and their answers are cleared when it no longer is.
+ */
+export function withItemAnswer(
+  answers: AnswerMap,
+  questionId: number,
+  instrumentId: InstrumentId,
+  itemId: string,
+  value: ItemAnswer,
+): AnswerMap {
+  const current = answers[questionId];
+  const items = typeof current === 'object' ? current : {};
+  return { ...answers, [questionId]: keepAsked(instrumentId, { ...items, [itemId]: value }) };
+}
+
+/** An instrument block's stored answers, kept where each is an item of it with an allowed answer. */
+function itemAnswersFitting(instrumentId: InstrumentId, raw: unknown): InstrumentAnswers | null {
+  if (typeof raw !== 'object' || raw === null) return null;
+  const instrument = INSTRUMENTS[instrumentId];
+  const choices = new Set<unknown>(instrument.scale.map((option) => option.value));
+  const kept: Record<string, ItemAnswer> = {};
+  for (const item of allItems(instrument)) {
+    const value = (raw as Record<string, unknown>)[item.id];
+    if (choices.has(value) || (value === DECLINED && item.declinable)) kept[item.id] = value as ItemAnswer;
+  }
+  const asked = keepAsked(instrumentId, kept);
+  return Object.keys(asked).length > 0 ? asked : null;
+}
+
 /**
  * Answers read back from a draft or session storage, kept only where they still fit the
- * survey: a question of this template, a Likert value 1 to 5, text within the length limit.
+ * survey: a question of this template, a Likert value 1 to 5, text within the length limit,
+ * an instrument's items with answers of its scale.
  */
-export function answersFitting(questions: readonly SurveyQuestion[], raw: unknown): AnswerMap {
+export function answersFitting(questions: readonly SurveyEntry[], raw: unknown): AnswerMap {
   if (typeof raw !== 'object' || raw === null) return {};
   const source = raw as Record<string, unknown>;
-  const kept: Record<string, string> = {};
+  const kept: Record<string, AnswerValue> = {};
   for (const question of questions) {
     const value = source[question.id];
+    if (isSurveyInstrument(question)) {
+      const items = itemAnswersFitting(question.instrument_id, value);
+      if (items) kept[question.id] = items;
+      continue;
+    }
     if (typeof value !== 'string') continue;
     if (question.question_type === 'likert' ? isLikertValue(value) : value.length <= TEXT_ANSWER_MAX_LENGTH) {
       if (value !== '') kept[question.id] = value;
@@ -50,14 +113,22 @@ export function answersFitting(questions: readonly SurveyQuestion[], raw: unknow
 }
 
 /** The answers as the server takes them: every question once, text trimmed. */
-export function answersForSubmit(questions: readonly SurveyQuestion[], answers: AnswerMap): Answers {
-  const payload: Record<string, string> = {};
+export function answersForSubmit(questions: readonly SurveyEntry[], answers: AnswerMap): Answers {
+  const payload: Record<string, AnswerValue> = {};
   for (const question of questions) {
-    const value = answers[question.id] ?? '';
-    payload[question.id] = question.question_type === 'text' ? value.trim() : value;
+    const value = answers[question.id];
+    if (isSurveyInstrument(question)) {
+      payload[question.id] = typeof value === 'object' ? keepAsked(question.instrument_id, value) : {};
+      continue;
+    }
+    const text = typeof value === 'string' ? value : '';
+    payload[question.id] = question.question_type === 'text' ? text.trim() : text;
   }
   return payload;
 }
+
+const sameAnswer = (a: AnswerValue | undefined, b: AnswerValue | undefined) =>
+  a === b || (typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b));
 
 /**
  * Two windows' answers brought together: `theirs` (the draft another window saved) with every
@@ -65,10 +136,10 @@ export function answersForSubmit(questions: readonly SurveyQuestion[], answers: 
  * question only one side touched keeps that side's answer; one both changed keeps this side's.
  */
 export function mergeAnswers(base: AnswerMap, mine: AnswerMap, theirs: AnswerMap): AnswerMap {
-  const merged: Record<string, string> = { ...theirs };
+  const merged: Record<string, AnswerValue> = { ...theirs };
   for (const id of new Set([...Object.keys(base), ...Object.keys(mine)])) {
     const value = mine[id];
-    if (value === base[id]) continue;
+    if (sameAnswer(value, base[id])) continue;
     if (value === undefined) delete merged[id];
     else merged[id] = value;
   }

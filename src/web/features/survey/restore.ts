@@ -1,5 +1,5 @@
 import type { CurrentUser } from '../../../common/schemas/auth';
-import type { SavedDraft, SurveyQuestion } from '../../../common/schemas/surveys';
+import type { SavedDraft, SurveyEntry } from '../../../common/schemas/surveys';
 import { type AnswerMap, answersFitting } from './answers';
 import { type PendingAnswers, readLocalDraft, type StoredDraft, takePendingAnswers } from './storage';
 import { loadDraft } from './surveyApi';
@@ -43,7 +43,7 @@ function sameEmail(a: string, b: string): boolean {
  * tab) is never shown. Only answers that still fit the survey's questions are kept.
  */
 export function chooseRestored(
-  questions: readonly SurveyQuestion[],
+  questions: readonly SurveyEntry[],
   user: CurrentUser | null,
   { pending, local: storedLocal, server }: RestoreSources,
 ): RestoredSurvey {
@@ -82,7 +82,7 @@ export function chooseRestored(
 }
 
 interface RestoreOptions {
-  questions: readonly SurveyQuestion[];
+  questions: readonly SurveyEntry[];
   templateId: number;
   user: CurrentUser | null;
   /** Logged-in students keep their drafts on the server. */

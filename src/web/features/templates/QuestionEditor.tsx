@@ -1,19 +1,30 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
+import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
 import {
   type AnswerChoices,
+  type InstrumentBlock,
+  isInstrumentBlock,
   LIKERT_VALUES,
   type Question,
+  type TemplateQuestion,
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
+import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
 import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
-import { deleteQuestion, failureMessage, fetchQuestions, questionsQueryKey } from './templatesApi';
+import {
+  addInstrumentBlock,
+  deleteQuestion,
+  failureMessage,
+  fetchQuestions,
+  questionsQueryKey,
+} from './templatesApi';
 
 const DELETE_QUESTION_CONFIRMATION = 'Are you sure you want to delete this question?';
 
@@ -52,7 +63,7 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
     onSettled: refresh,
   });
 
-  function confirmDelete(question: Question) {
+  function confirmDelete(question: TemplateQuestion) {
     setConfirmation({
       title: `Delete question Q${question.order}?`,
       text: DELETE_QUESTION_CONFIRMATION,
@@ -87,18 +98,33 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
         <p className={styles.empty}>This template has no questions yet. Add the first one below.</p>
       ) : (
         <ol className={styles.questionList} aria-label={`Questions of Template #${template.id}`}>
-          {questions.data.map((question) => (
-            <QuestionItem
-              key={question.id}
-              question={question}
-              deleting={remove.isPending && remove.variables === question.id}
-              onDelete={() => confirmDelete(question)}
-            />
-          ))}
+          {questions.data.map((question) =>
+            isInstrumentBlock(question) ? (
+              <InstrumentItem
+                key={question.id}
+                block={question}
+                deleting={remove.isPending && remove.variables === question.id}
+                onDelete={() => confirmDelete(question)}
+              />
+            ) : (
+              <QuestionItem
+                key={question.id}
+                question={question}
+                deleting={remove.isPending && remove.variables === question.id}
+                onDelete={() => confirmDelete(question)}
+              />
+            ),
+          )}
         </ol>
       )}
 
       <AddQuestionForm templateId={template.id} showFlash={showFlash} onAdded={refresh} />
+      <AddInstrumentForm
+        templateId={template.id}
+        nextOrder={Math.max(0, ...(questions.data ?? []).map((question) => question.order)) + 1}
+        showFlash={showFlash}
+        onAdded={refresh}
+      />
       <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </section>
   );
@@ -164,5 +190,104 @@ function QuestionItem({
         Delete<span className="visually-hidden"> question {number}</span>
       </Button>
     </li>
+  );
+}
+
+/** A validated instrument: added, moved or removed whole; its wording and scale are the publisher's. */
+function InstrumentItem({
+  block,
+  deleting,
+  onDelete,
+}: {
+  block: InstrumentBlock;
+  deleting: boolean;
+  onDelete: () => void;
+}) {
+  const number = `Q${block.order}`;
+  const instrument = INSTRUMENTS[block.instrument_id];
+  return (
+    <li className={styles.question}>
+      <span className={styles.questionNumber}>{number}</span>
+      <div className={styles.questionBody}>
+        <p className={styles.questionText}>{block.name}</p>
+        <dl className={styles.questionMeta}>
+          <div>
+            <dt>Type</dt>
+            <dd>
+              Validated instrument, locked ({instrument.items.length + instrument.conditionalItems.length}{' '}
+              items)
+            </dd>
+          </div>
+        </dl>
+      </div>
+      <Button
+        variant="secondary"
+        size="small"
+        onClick={onDelete}
+        disabled={deleting}
+        className={`${styles.questionDelete} ${styles.dangerQuiet}`}
+      >
+        Delete<span className="visually-hidden"> instrument {number}</span>
+      </Button>
+    </li>
+  );
+}
+
+function AddInstrumentForm({
+  templateId,
+  nextOrder,
+  showFlash,
+  onAdded,
+}: {
+  templateId: number;
+  nextOrder: number;
+  showFlash: ShowFlash;
+  onAdded: () => void;
+}) {
+  const [instrumentId, setInstrumentId] = useState<InstrumentId>('phq9');
+  const add = useMutation({
+    mutationFn: () => addInstrumentBlock(templateId, { instrument_id: instrumentId, order: nextOrder }),
+    onSuccess: ({ message }) => {
+      showFlash(message);
+      onAdded();
+    },
+    onError: (error) =>
+      showFlash(
+        failureMessage(error, 'Failed to add the instrument.', 'Error adding the instrument.'),
+        'error',
+      ),
+  });
+  return (
+    <form
+      className={styles.addForm}
+      aria-labelledby="add-instrument-heading"
+      onSubmit={(event) => {
+        event.preventDefault();
+        add.mutate();
+      }}
+    >
+      <h3 id="add-instrument-heading">Add a Validated Instrument</h3>
+      <p className={styles.muted}>
+        Added whole, after the other questions, with the publisher's wording and scale, which cannot be
+        edited.
+      </p>
+      <SelectField
+        label="Instrument"
+        name="instrument_id"
+        value={instrumentId}
+        onChange={(event) => setInstrumentId(event.currentTarget.value as InstrumentId)}
+      >
+        {INSTRUMENT_IDS.map((id) => (
+          <option key={id} value={id}>
+            {INSTRUMENTS[id].name}
+          </option>
+        ))}
+      </SelectField>
+      <div>
+        <Button type="submit" disabled={add.isPending}>
+          Add Instrument
+        </Button>
+      </div>
+    </form>
   );
 }

@@ -1,7 +1,9 @@
 import { SuccessMessage } from '../../../common/schemas/common';
 import {
+  AddInstrumentBlockResponse,
   AddQuestionResponse,
   CreateTemplateResponse,
+  type NewInstrumentBlockRequest,
   type NewQuestionRequest,
   QuestionListResponse,
   TemplateListResponse,
@@ -37,6 +39,10 @@ export async function fetchQuestions(templateId: number) {
 
 export function addQuestion(templateId: number, question: NewQuestionRequest) {
   return api.post(`/api/survey-templates/${templateId}/questions/`, AddQuestionResponse, question);
+}
+
+export function addInstrumentBlock(templateId: number, block: NewInstrumentBlockRequest) {
+  return api.post(`/api/survey-templates/${templateId}/instruments/`, AddInstrumentBlockResponse, block);
 }
 
 export function deleteQuestion(templateId: number, questionId: number) {

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { parseStoredJson, StoredReasons } from '../../../db/stored-json';
 import type { Database } from '../../../db/types';
 import { csvRow, UTF8_BOM } from '../../../lib/csv';
+import { instrumentCells, instrumentLayout } from './instrument-columns';
 import * as queries from './queries';
 
 /** Submissions per page: bounded memory whatever the institution's size. */
@@ -29,7 +30,7 @@ function reasonsText(json: string): string {
 
 /**
  * The institution's submissions as CSV, oldest first, one row per submission and one column per
- * question ever answered. Questions are matched by their text, which answers keep as a snapshot,
+ * question ever answered, then each instrument's total, band and item answers. Questions are matched by their text, which answers keep as a snapshot,
  * so answers to deleted questions still land in their column.
  */
 export async function* exportSubmissionsCsv(options: {
@@ -39,7 +40,9 @@ export async function* exportSubmissionsCsv(options: {
   const { db, institutionId } = options;
   const questions = await queries.answeredQuestionTexts(db, institutionId);
   const column = new Map(questions.map((text, index) => [text, index]));
-  yield UTF8_BOM + csvRow([...EXPORT_FIXED_COLUMNS, ...questions]);
+  const instruments = await instrumentLayout(db, institutionId);
+  const noInstruments = new Array<string>(instruments.headers.length).fill('');
+  yield UTF8_BOM + csvRow([...EXPORT_FIXED_COLUMNS, ...questions, ...instruments.headers]);
 
   let after: queries.SubmissionCursor | null = null;
   for (;;) {
@@ -58,6 +61,11 @@ export async function* exportSubmissionsCsv(options: {
       row[index] = answer.value;
       values.set(answer.submission_id, row);
     }
+    const instrumentValues = await instrumentCells(
+      db,
+      instruments,
+      page.map((submission) => submission.id),
+    );
     yield page
       .map((submission) =>
         csvRow([
@@ -70,6 +78,7 @@ export async function* exportSubmissionsCsv(options: {
           submission.tier,
           reasonsText(submission.reasons),
           ...(values.get(submission.id) ?? new Array<string>(questions.length).fill('')),
+          ...(instrumentValues.get(submission.id) ?? noInstruments),
         ]),
       )
       .join('');

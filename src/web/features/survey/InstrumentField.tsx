@@ -1,0 +1,91 @@
+import { useId } from 'react';
+import {
+  DECLINED,
+  INSTRUMENTS,
+  type InstrumentAnswers,
+  type ItemAnswer,
+  itemsToAsk,
+} from '../../../common/instruments';
+import type { SurveyInstrumentBlock } from '../../../common/schemas/surveys';
+import { ChoiceGroup } from '../../ui/Field';
+import { questionBlockId } from './QuestionField';
+import styles from './Survey.module.css';
+
+/** The words of a refusal, offered only on the items the instrument lets a respondent decline. */
+export const PREFER_NOT_TO_ANSWER = 'Prefer not to answer';
+
+interface InstrumentFieldProps {
+  block: SurveyInstrumentBlock;
+  number: number;
+  total: number;
+  answers: InstrumentAnswers;
+  onChange: (questionId: number, itemId: string, value: ItemAnswer) => void;
+  disabled: boolean;
+  /** Shown after a submit attempt left an item of this block unanswered. */
+  missing: boolean;
+  isNew?: boolean;
+}
+
+function parseChoice(value: string): ItemAnswer {
+  return value === DECLINED ? DECLINED : Number(value);
+}
+
+/**
+ * A validated instrument as its publisher prints it: the stem, then each item asked so far as a
+ * radio group on the instrument's own scale. Conditional items appear as soon as the earlier
+ * answers call for them (the same rule the server checks). Scores and bands are never shown here.
+ */
+export function InstrumentField({
+  block,
+  number,
+  total,
+  answers,
+  onChange,
+  disabled,
+  missing,
+  isNew = false,
+}: InstrumentFieldProps) {
+  const instrument = INSTRUMENTS[block.instrument_id];
+  const headingId = useId();
+  const choices = instrument.scale.map((option) => ({ value: String(option.value), label: option.label }));
+  return (
+    <section
+      id={questionBlockId(block.id)}
+      className={styles.question}
+      data-missing={missing || undefined}
+      aria-labelledby={headingId}
+    >
+      <p id={headingId}>
+        <span className={styles.questionNumber}>
+          Question {number} of {total}
+          {isNew && <span className={styles.newBadge}>New</span>}
+        </span>
+        {instrument.instructions && <span className={styles.questionText}>{instrument.instructions}</span>}
+        {missing && (
+          <span className={styles.questionError}>Please answer every question in this section.</span>
+        )}
+      </p>
+      <div className={styles.instrumentItems}>
+        {itemsToAsk(block.instrument_id, answers).map((item) => {
+          const answer = answers[item.id];
+          return (
+            <ChoiceGroup
+              key={item.id}
+              className={styles.likert}
+              legend={<span className={styles.instrumentItem}>{`${item.number}. ${item.text}`}</span>}
+              name={`question-${block.id}-${item.id}`}
+              choices={
+                item.declinable ? [...choices, { value: DECLINED, label: PREFER_NOT_TO_ANSWER }] : choices
+              }
+              value={answer === undefined ? '' : String(answer)}
+              onChange={(choice) => onChange(block.id, item.id, parseChoice(choice))}
+              disabled={disabled}
+              required
+            />
+          );
+        })}
+      </div>
+      {instrument.licence && <p className={styles.licence}>{instrument.licence}</p>}
+    </section>
+  );
+}
