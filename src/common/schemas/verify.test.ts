@@ -21,6 +21,7 @@ describe('a verification code', () => {
     expect(VerifyCheckRequest.parse({ email: 'sam@uni.edu', code: ' 123456 ' })).toEqual({
       email: 'sam@uni.edu',
       code: '123456',
+      proof_tokens: [],
     });
   });
 });

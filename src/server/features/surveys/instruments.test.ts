@@ -229,7 +229,7 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
         "PHQ-9 total 3 (minimal depression); item 9 answered 'Several days'",
       ]);
       expect(await cases()).toEqual([
-        expect.objectContaining({ tier: 'urgent', student_name: 'Sam Student' }),
+        expect.objectContaining({ tier: 'urgent', claimed_name: 'Sam Student' }),
       ]);
       const alerts = await ctx.db.kysely.selectFrom('mail_outbox').select('to_address').execute();
       expect(alerts.map((mail) => mail.to_address)).toContain('admin@north.edu');
