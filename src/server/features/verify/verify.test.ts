@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { latestCodeFor, proveAddress } from '../../../../test/helpers/verify';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
@@ -48,7 +48,7 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       )
     ).body.questions;
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     await ctx.close();
