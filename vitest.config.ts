@@ -58,7 +58,8 @@ export default defineConfig({
         test: {
           name: 'process',
           include: ['test/process/**/*.test.ts'],
-          globalSetup: databaseSetup,
+          // The server compiled once for the run: every spawn then starts plain JavaScript.
+          globalSetup: [...databaseSetup, 'test/helpers/process-global-setup.ts'],
           testTimeout: 20_000,
           hookTimeout: 30_000,
         },

@@ -9,6 +9,7 @@ import {
   type Page,
   signIn,
   signInWithForm,
+  stopPageClock,
   test,
   uniqueId,
 } from './support';
@@ -25,7 +26,7 @@ const messageDialog = (page: Page) => page.getByRole('dialog').or(page.getByRole
  * slowness between the steps does not count.
  */
 async function expectDelayedRedirect(page: Page, expectedPath: RegExp) {
-  await page.clock.pauseAt(Date.now() + 1_000);
+  await stopPageClock(page);
   const loginResponse = page.waitForResponse((response) => response.url().endsWith('/api/login/'));
   await page.getByRole('button', { name: 'Sign In' }).click();
   expect((await loginResponse).status()).toBe(200);
@@ -118,7 +119,7 @@ test.describe('login', () => {
     await page.goto('/login/');
     await page.getByLabel('Email').fill(student.email);
     await page.getByLabel('Password').fill('not-the-password');
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await stopPageClock(page);
     await page.getByRole('button', { name: 'Sign In' }).click();
 
     const dialog = page.getByRole('alertdialog');
@@ -161,7 +162,7 @@ test.describe('login', () => {
     await signInWithForm(page, superuser);
     await expect(page.getByRole('alertdialog')).toContainText('Invalid email or password');
     // No redirect follows, however long the page's clock runs past the delay of a success.
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await stopPageClock(page);
     await page.clock.runFor(REDIRECT_DELAY_MS + 200);
     await expect(page).toHaveURL('/login/');
   });

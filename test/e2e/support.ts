@@ -534,3 +534,22 @@ export async function openInBrowser(page: Page, path: string): Promise<void> {
   }, path);
   await expect(page).toHaveURL(path);
 }
+
+/**
+ * Stops the page's clock (installed with page.clock.install()) a second ahead of where the page's
+ * own clock stands: from then on only runFor moves it, so a busy machine's slowness between steps
+ * never counts. The page's clock, not this runner's, is read: they differ by however long the
+ * steps since the install took, and a stop at a time the page has passed is refused. Should the
+ * page's clock pass the mark between reading and stopping (a very slow machine), it is read again.
+ */
+export async function stopPageClock(page: Page): Promise<void> {
+  for (;;) {
+    const pageNow = await page.evaluate(() => Date.now());
+    try {
+      await page.clock.pauseAt(pageNow + 1_000);
+      return;
+    } catch (error) {
+      if (!String(error).includes('fast-forward to the past')) throw error;
+    }
+  }
+}

@@ -6,6 +6,7 @@ import {
   expectNoA11yViolations,
   SCREEN_WIDTHS,
   signIn,
+  stopPageClock,
   test,
 } from './support';
 import {
@@ -116,7 +117,7 @@ test.describe('survey for a logged-in student', () => {
     await answerEverything(page);
     // Stop the page's clock (it jumps a second ahead to do so): from here only runFor moves it,
     // so the time a busy machine takes between the steps below does not count.
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await stopPageClock(page);
     const response = nextSubmission(page);
     await page.getByRole('button', { name: SUBMIT_BUTTON }).click();
     await response;
@@ -195,7 +196,7 @@ test.describe('survey for a logged-in student', () => {
     await page.clock.install();
     await page.goto('/survey/');
     await expect(likertGroups(page).first()).toBeVisible();
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await stopPageClock(page);
     // Nothing is saved while there are no answers.
     let autosaves = 0;
     page.on('request', (request) => {

@@ -14,6 +14,7 @@ import {
   saveScreenshot,
   signIn,
   signInWithForm,
+  stopPageClock,
   type TestInstitution,
   test,
 } from './support';
@@ -78,7 +79,7 @@ test.describe('template management', () => {
     // seconds are measured exactly, however slowly the machine runs the steps in between.
     await page.clock.install();
     await openAsNewAdmin(page);
-    await page.clock.pauseAt(Date.now() + 1_000);
+    await stopPageClock(page);
     await page.getByRole('button', { name: 'Create New Template' }).click();
     await expect(banner(page)).toHaveText('Template created!');
     await page.clock.runFor(2_450);

@@ -7,6 +7,7 @@ import fs from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { setTimeout as delay } from 'node:timers/promises';
+import { currentServerBuild } from './server-build';
 
 export const ROOT = path.resolve(import.meta.dirname, '../..');
 /** Only stops a hung start; a busy machine may need most of it. */
@@ -51,10 +52,18 @@ function serverEnv(extra: Record<string, string>): NodeJS.ProcessEnv {
   return { ...env, ...extra };
 }
 
+/** How a spawn runs the server: the build asked for, this run's current build, or the sources. */
+function serverEntry(compiled: boolean | undefined): string[] {
+  if (compiled) return ['dist/server/main.js'];
+  const built = currentServerBuild();
+  return built ? ['--enable-source-maps', built] : ['--import', 'tsx', 'src/server/main.ts'];
+}
+
 /**
- * Starts src/server/main.ts as `node --import tsx`, so the spawned pid is the server itself: a
- * SIGKILL reaches it (npx or the tsx launcher would die alone and leave it running), and
- * /proc/<pid> describes its memory.
+ * Starts the server with plain `node`: the process suites' build of it when it is current (see
+ * server-build.ts), else src/server/main.ts through `--import tsx`. Either way the spawned pid is
+ * the server itself: a SIGKILL reaches it (npx or the tsx launcher would die alone and leave it
+ * running), and /proc/<pid> describes its memory.
  */
 export async function startServer(
   env: Record<string, string>,
@@ -68,7 +77,7 @@ export async function startServer(
 ): Promise<ServerProcess> {
   const port = await freePort();
   const clock = options.clockOffsetMs ? ['--import', path.join(ROOT, 'test/helpers/clock-offset.mjs')] : [];
-  const entry = options.compiled ? ['dist/server/main.js'] : ['--import', 'tsx', 'src/server/main.ts'];
+  const entry = serverEntry(options.compiled);
   const child = spawn(process.execPath, [...clock, ...entry], {
     cwd: ROOT,
     env: serverEnv({

@@ -90,6 +90,8 @@ export async function startSmtpListener(options: { onMail?: (mail: ReceivedMail)
     resume() {
       hanging = false;
     },
+    /** Resolves once `check` holds, looked at again as each mail arrives (no polling). */
+    until: (check: () => boolean) => waitUntil(check),
     /** Resolves once `count` mails have been accepted in all. */
     waitForReceived: (count: number) => waitUntil(() => received.length >= count),
     /** Resolves once `count` mails are held unanswered. */

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type AgentResponse, createTestApp, TestAgent, type TestContext } from '../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../test/helpers/factories';
 import { hasUnstorableText, UNSTORABLE_TEXT } from './text-guard';
 
 type Cast = Awaited<ReturnType<typeof makeTwoInstitutions>>;
@@ -75,7 +75,7 @@ describe.each(TEST_DIALECTS)('unstorable text on %s', (dialect) => {
 
   it('refuses NUL and unpaired surrogates in a question, and stores nothing', async () => {
     const admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
     const before = await count('questions');
     for (const text of ['How\u0000 are you?', 'How are you?\ud800', '\udfff']) {
       expectRefused(
@@ -99,7 +99,7 @@ describe.each(TEST_DIALECTS)('unstorable text on %s', (dialect) => {
 
   it('keeps emoji, right-to-left and zero-width text exactly as written', async () => {
     const admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
     const text = 'How are you 🙂👩‍👩‍👧‍👦 \u202eשלום\u202c e\u0301 \u200b𝕏?';
     const created = await admin.post<{ question: { id: number } }>(
       `/api/survey-templates/${templateId}/questions/`,
@@ -126,7 +126,7 @@ describe.each(TEST_DIALECTS)('unstorable text on %s', (dialect) => {
         ),
       );
     const student = new TestAgent(ctx.app);
-    await student.login(cast.studentA.email, TEST_PASSWORD);
+    await student.signInDirectly(ctx.db, cast.studentA.email);
     expectRefused(
       await student.post('/api/survey/', {
         survey_template_id: templateId,
@@ -179,7 +179,7 @@ describe.each(TEST_DIALECTS)('unstorable text on %s', (dialect) => {
 
   it('leaves access checks first: a student still gets 403 from an admin route', async () => {
     const student = new TestAgent(ctx.app);
-    await student.login(cast.studentA.email, TEST_PASSWORD);
+    await student.signInDirectly(ctx.db, cast.studentA.email);
     const response = await student.post(`/api/survey-templates/${templateId}/questions/`, {
       question_text: 'x\u0000',
       question_type: 'likert',

@@ -4,7 +4,7 @@ import { createTestApp, TEST_SECRET, TestAgent, type TestContext } from '../../.
 import { addSubmission } from '../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
 import { EventStreamClient } from '../../../test/helpers/event-stream-client';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../test/helpers/factories';
 import { buildApp } from '../app';
 import { MAX_STREAMS_PER_USER } from '../features/dashboard/service';
 
@@ -22,7 +22,7 @@ describe.each(TEST_DIALECTS)('dashboard live updates (%s)', (dialect) => {
 
   async function sessionCookieOf(email: string) {
     const agent = new TestAgent(context.app);
-    await agent.login(email, TEST_PASSWORD);
+    await agent.signInDirectly(context.db, email);
     return { agent, cookie: `sessionid=${agent.jar.get('sessionid')}` };
   }
 

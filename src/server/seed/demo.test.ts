@@ -39,7 +39,7 @@ describe.each(TEST_DIALECTS)('the demo seed (%s)', (dialect) => {
   /** What the demo admin sees right after seeding, checked against a rebuild from the raw data. */
   async function expectSameAsRebuild() {
     const admin = new TestAgent(context.app);
-    await admin.login('admin@demo.edu', DEMO_TEST_PASSWORD);
+    await admin.signInDirectly(context.db, 'admin@demo.edu');
     const seeded = await demoDashboard(admin);
     const institution = await context.db.kysely
       .selectFrom('institutions')

@@ -86,7 +86,7 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
       .execute();
     expect(demo.length).toBeGreaterThan(0);
     const admin = new TestAgent(ctx.app);
-    await admin.login('admin@demo.edu', DEMO_TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, 'admin@demo.edu');
     const dashboard = await admin.get<{
       num_responses: number;
       num_flagged_students: number;
@@ -114,7 +114,7 @@ describe.each(TEST_DIALECTS)('demo sample responses on %s', (dialect) => {
     );
 
     const admin = new TestAgent(ctx.app);
-    await admin.login('admin@demo.edu', DEMO_TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, 'admin@demo.edu');
     const list = await admin.get<{ cases: { tier: string; status: string; school_email: string }[] }>(
       '/api/cases/?status=all',
     );

@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { AuditPage } from '../../../common/schemas/audit';
 import { recordAudit } from '../../lib/audit';
 
@@ -42,7 +42,7 @@ describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
     );
     vi.useRealTimers();
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -147,7 +147,7 @@ describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
     await makeUser(ctx.db.kysely, { email: 'v@north.edu', role: 'viewer', institutionId: cast.a.id });
     for (const email of ['c@north.edu', 'v@north.edu', cast.studentA.email]) {
       const agent = new TestAgent(ctx.app);
-      await agent.login(email, TEST_PASSWORD);
+      await agent.signInDirectly(ctx.db, email);
       expectError(await agent.get('/api/audit/'), 403, 'FORBIDDEN', 'Admin access required');
       expectError(await agent.get('/api/audit/export.csv'), 403, 'FORBIDDEN', 'Admin access required');
     }

@@ -109,6 +109,23 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       });
     });
 
+    it("leaves a test's direct sign-in of a staff member as a whole sign-in leaves the browser", async () => {
+      await agent.login(cast.adminA.email, TEST_PASSWORD);
+      const direct = new TestAgent(ctx.app);
+      await direct.signInDirectly(ctx.db, cast.adminA.email);
+      // The known-device mark is the one cookie left out: only the login endpoint reads it.
+      const names = (client: TestAgent) => [...client.jar.keys()].filter((n) => n !== 'known_device').sort();
+      expect(names(direct)).toEqual(names(agent));
+      for (const name of ['user_email', 'is_superuser', 'is_institution_admin', 'user_role'])
+        expect(direct.jar.get(name), name).toBe(agent.jar.get(name));
+      const [whole, directly] = await Promise.all([agent.get('/api/user/'), direct.get('/api/user/')]);
+      expect(directly.status).toBe(200);
+      expect(directly.body).toEqual(whole.body);
+      expect(directly.body).not.toHaveProperty('second_factor');
+      // Its CSRF token is bound to its session: an unsafe request passes.
+      expect((await direct.post('/api/logout/')).status).toBe(200);
+    });
+
     it('describes a superuser whose session exists (the header shows a badge)', async () => {
       const { sessionId } = await createSession(ctx.db.kysely, cast.superuser.id);
       agent.jar.set(SESSION_COOKIE, sessionId);

@@ -3,7 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
@@ -48,7 +48,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
       .where('id', '=', cast.a.id)
       .execute();
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
     const upload = await admin.request({
       method: 'POST',
       url: '/api/roster/',
@@ -94,7 +94,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
   /** The admin signed in now: the clock moves by days in these tests, past any session's life. */
   const adminNow = async () => {
     const agent = new TestAgent(ctx.app);
-    await agent.login(cast.adminA.email, TEST_PASSWORD);
+    await agent.signInDirectly(ctx.db, cast.adminA.email);
     return agent;
   };
   const campaigns = async () => {
@@ -356,7 +356,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
       wrongStudent('bo@north.edu'),
     );
     const other = new TestAgent(ctx.app);
-    await other.login(cast.studentA.email, TEST_PASSWORD);
+    await other.signInDirectly(ctx.db, cast.studentA.email);
     expectError(
       await other.get(`/api/survey/invite/${token}/`),
       403,
@@ -462,10 +462,10 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     expect(await ctx.db.kysely.selectFrom('jobs').select('id').execute()).toEqual([]);
 
     const student = new TestAgent(ctx.app);
-    await student.login(cast.studentA.email, TEST_PASSWORD);
+    await student.signInDirectly(ctx.db, cast.studentA.email);
     expectError(await student.post('/api/campaigns/', request()), 403, 'FORBIDDEN', 'Admin access required');
     const adminB = new TestAgent(ctx.app);
-    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    await adminB.signInDirectly(ctx.db, cast.adminB.email);
     const campaign = await create();
     expectError(
       await adminB.post(`/api/campaigns/${campaign.id}/cancel/`),

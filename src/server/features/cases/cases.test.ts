@@ -3,7 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { notSigningIn } from '../../../../test/helpers/audit';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { proveAddress } from '../../../../test/helpers/verify';
 import type {
   CaseDetailResponse,
@@ -83,9 +83,9 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       )
     ).body.questions;
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
     counsellor = new TestAgent(ctx.app);
-    await counsellor.login(counsellorUser.email, TEST_PASSWORD);
+    await counsellor.signInDirectly(ctx.db, counsellorUser.email);
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -146,7 +146,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect(await auditActions()).toEqual(['settings.read', 'settings.update']);
       // Another institution's settings are its own.
       const south = new TestAgent(ctx.app);
-      await south.login(cast.adminB.email, TEST_PASSWORD);
+      await south.signInDirectly(ctx.db, cast.adminB.email);
       expect(
         (await south.get<InstitutionSettingsResponse>('/api/institution/settings/')).body.time_zone,
       ).toBe('UTC');
@@ -185,7 +185,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         'Admin access required',
       );
       const student = new TestAgent(ctx.app);
-      await student.login(cast.studentA.email, TEST_PASSWORD);
+      await student.signInDirectly(ctx.db, cast.studentA.email);
       expectError(
         await student.request({ method: 'PUT', url: '/api/institution/settings/', payload: SETTINGS }),
         403,
@@ -290,7 +290,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
 
     it('a signed-in student opens a verified case; after resolving, the next flag opens a new case', async () => {
       const student = new TestAgent(ctx.app);
-      await student.login(cast.studentA.email, TEST_PASSWORD);
+      await student.signInDirectly(ctx.db, cast.studentA.email);
       await submit(student, URGENT, cast.studentA.email, 'Sam North');
       const [opened] = await cases();
       expect(opened).toMatchObject({ verified: true, student_name: 'Sam North' });
@@ -369,7 +369,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expectError(refusals[4][0], 400, 'BAD_REQUEST', ASSIGNEE_NOT_FOUND);
 
       const south = new TestAgent(ctx.app);
-      await south.login(cast.adminB.email, TEST_PASSWORD);
+      await south.signInDirectly(ctx.db, cast.adminB.email);
       expectError(await south.get(`/api/cases/${caseId}/`), 404, 'NOT_FOUND', CASE_NOT_FOUND);
       expectError(await south.post(`/api/cases/${caseId}/acknowledge/`), 404, 'NOT_FOUND', CASE_NOT_FOUND);
       expectError(
@@ -388,7 +388,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         role: 'viewer',
         institutionId: cast.a.id,
       });
-      await viewer.login(viewerUser.email, TEST_PASSWORD);
+      await viewer.signInDirectly(ctx.db, viewerUser.email);
       expectError(await viewer.get('/api/cases/'), 403, 'FORBIDDEN', 'Staff access required');
       expectError(
         await viewer.post(`/api/cases/${caseId}/acknowledge/`),
@@ -448,7 +448,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect(await auditActions()).toContain('student.history.read');
 
       const south = new TestAgent(ctx.app);
-      await south.login(cast.adminB.email, TEST_PASSWORD);
+      await south.signInDirectly(ctx.db, cast.adminB.email);
       expectError(
         await south.get(`/api/students/${detail.student_id}/history/`),
         404,
@@ -523,7 +523,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         name: 'Vic Viewer',
       });
       const viewer = new TestAgent(ctx.app);
-      await viewer.login('vic@north.edu', TEST_PASSWORD);
+      await viewer.signInDirectly(ctx.db, 'vic@north.edu');
       for (const path of [`/api/cases/${item.id}/`, `/api/students/${item.student_id}/history/`]) {
         const response = await viewer.get(path);
         expectError(response, 403, 'FORBIDDEN', 'Staff access required');

@@ -259,7 +259,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
 
   async function dashboardAs(email: string) {
     const agent = new TestAgent(context.app);
-    await agent.login(email, 'correct-horse-battery');
+    await agent.signInDirectly(context.db, email);
     return agent.get<DashboardData>('/api/dashboard/');
   }
 
@@ -346,7 +346,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
 
   it('pages through flagged students in dashboard order', async () => {
     const agent = new TestAgent(context.app);
-    await agent.login(cast.adminA.email, 'correct-horse-battery');
+    await agent.signInDirectly(context.db, cast.adminA.email);
     const page = await agent.get<{ total: number; offset: number; students: { email: string }[] }>(
       '/api/dashboard/flagged/?offset=1&limit=1',
     );
@@ -359,7 +359,7 @@ describe.each(TEST_DIALECTS)('dashboard numbers (%s)', (dialect) => {
 
   it('keeps the numbers when questions are deleted, and the has_ flags follow the templates', async () => {
     const agent = new TestAgent(context.app);
-    await agent.login(cast.adminA.email, 'correct-horse-battery');
+    await agent.signInDirectly(context.db, cast.adminA.email);
     const templateId = north.questions.templateId;
     const stressQuestions = await context.db.kysely
       .selectFrom('questions')
@@ -408,7 +408,7 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
       answers: [],
     });
     const admin = new TestAgent(context.app);
-    await admin.login(cast.adminA.email, 'correct-horse-battery');
+    await admin.signInDirectly(context.db, cast.adminA.email);
     const register = async (email: string) => {
       const agent = new TestAgent(context.app);
       const registration = {
@@ -490,7 +490,7 @@ describe.each(TEST_DIALECTS)('dashboard through registration (%s)', (dialect) =>
       institutionId: empty.id,
     });
     const admin = new TestAgent(context.app);
-    await admin.login(staff.email, staff.password);
+    await admin.signInDirectly(context.db, staff.email);
     const dashboard = (await admin.get<DashboardData>('/api/dashboard/')).body;
     expect(dashboard).toMatchObject({
       num_responses: 0,
@@ -518,7 +518,7 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
   it('counts a logged-in submission and a shared-link submission exactly', async () => {
     const cast = await makeTwoInstitutions(context.db.kysely);
     const student = new TestAgent(context.app);
-    await student.login(cast.studentA.email, 'correct-horse-battery');
+    await student.signInDirectly(context.db, cast.studentA.email);
     const survey = await student.get<{
       template_id: number;
       questions: { id: number; question_type: string; category: string }[];
@@ -552,7 +552,7 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
     expect(urgent.body).toMatchObject({ verification_required: true });
 
     const admin = new TestAgent(context.app);
-    await admin.login(cast.adminA.email, 'correct-horse-battery');
+    await admin.signInDirectly(context.db, cast.adminA.email);
     // Unproven, the urgent answer is kept but counts in none of the numbers.
     const before = (await admin.get<DashboardData>('/api/dashboard/')).body;
     expect(before).toMatchObject({
@@ -650,7 +650,7 @@ describe.each(TEST_DIALECTS)('dashboard through the survey endpoints (%s)', (dia
         .execute();
     }
     const admin = new TestAgent(context.app);
-    await admin.login(eastAdmin.email, 'correct-horse-battery');
+    await admin.signInDirectly(context.db, eastAdmin.email);
     const opened = await context.db.kysely
       .selectFrom('cases')
       .select('id')

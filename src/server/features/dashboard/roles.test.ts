@@ -6,7 +6,7 @@ import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboa
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { EventStreamClient } from '../../../../test/helpers/event-stream-client';
-import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { STAFF_CANNOT_SUBMIT } from '../surveys/service';
 
@@ -42,7 +42,7 @@ describe.each(TEST_DIALECTS)('roles on the dashboard on %s', (dialect) => {
       ['viewer', 'view@north.edu'],
     ] as const) {
       agents[role] = new TestAgent(ctx.app);
-      await agents[role].login(email, TEST_PASSWORD);
+      await agents[role].signInDirectly(ctx.db, email);
     }
   });
   afterEach(async () => {

@@ -37,7 +37,7 @@ describe.each(TEST_DIALECTS)('drafts on %s', (dialect) => {
     ctx = await createTestApp(dialect);
     cast = await makeTwoInstitutions(ctx.db.kysely);
     student = new TestAgent(ctx.app);
-    await student.login(cast.studentA.email, cast.studentA.password);
+    await student.signInDirectly(ctx.db, cast.studentA.email);
     templateId = await firstTemplate(cast.a.id);
     otherTemplateId = await firstTemplate(cast.b.id);
   });

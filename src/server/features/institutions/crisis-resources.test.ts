@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import { ALWAYS_OPEN_CRISIS_LINES } from '../../../common/risk/crisis-resources';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
@@ -32,7 +32,7 @@ describe.each(TEST_DIALECTS)('crisis resources in settings on %s', (dialect) => 
     ctx = await createTestApp(dialect);
     cast = await makeTwoInstitutions(ctx.db.kysely);
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     await ctx.close();
@@ -200,7 +200,7 @@ describe.each(TEST_DIALECTS)('crisis resources in settings on %s', (dialect) => 
   it("keeps each institution's resources its own", async () => {
     await put({ crisis_resources: [HARBOR], crisis_resources_first: true });
     const south = new TestAgent(ctx.app);
-    await south.login(cast.adminB.email, TEST_PASSWORD);
+    await south.signInDirectly(ctx.db, cast.adminB.email);
     expect((await south.get<InstitutionSettingsResponse>('/api/institution/settings/')).body).toMatchObject({
       crisis_resources: [],
       crisis_resources_first: false,

@@ -6,7 +6,7 @@ import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboa
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { turnsTakenDuring } from '../../../../test/helpers/event-loop';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import { ROSTER_MAX_ROWS, type RosterImportResponse, type RosterPage } from '../../../common/schemas/roster';
 import { DEFAULT_LIMITS } from '../../config';
@@ -38,7 +38,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
     ctx = await createTestApp(dialect, { limits: { rosterImports: { max: 1_000, windowMs: 60_000 } } });
     cast = await makeTwoInstitutions(ctx.db.kysely);
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     await ctx.close();
@@ -211,7 +211,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
   it('is for admins only, each seeing their own institution', async () => {
     await upload(admin, 'name,email,group\nAnn Lee,ann@north.edu,A\n');
     const student = new TestAgent(ctx.app);
-    await student.login(cast.studentA.email, TEST_PASSWORD);
+    await student.signInDirectly(ctx.db, cast.studentA.email);
     expectError(await student.get('/api/roster/'), 403, 'FORBIDDEN', 'Admin access required');
     expectError(
       await upload(student, 'name,email\nX,x@north.edu\n'),
@@ -226,7 +226,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
       'Authentication required',
     );
     const adminB = new TestAgent(ctx.app);
-    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    await adminB.signInDirectly(ctx.db, cast.adminB.email);
     expect((await adminB.get<RosterPage>('/api/roster/')).body).toMatchObject({
       total: 0,
       students: [],
@@ -384,7 +384,7 @@ describe.each(TEST_DIALECTS)('roster imports on %s', (dialect) => {
   it('takes a few imports per institution in ten minutes, whoever sends them', async () => {
     const { max } = DEFAULT_LIMITS.rosterImports;
     const adminA = new TestAgent(ctx.app);
-    await adminA.login(cast.adminA.email, TEST_PASSWORD);
+    await adminA.signInDirectly(ctx.db, cast.adminA.email);
     const send = (agent: TestAgent) =>
       agent.request({
         method: 'POST',
@@ -395,7 +395,7 @@ describe.each(TEST_DIALECTS)('roster imports on %s', (dialect) => {
     for (let n = 0; n < max; n++) expect((await send(adminA)).status).toBe(200);
     expectError(await send(adminA), 429, 'TOO_MANY_REQUESTS', TOO_MANY_REQUESTS_MESSAGE);
     const adminB = new TestAgent(ctx.app);
-    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    await adminB.signInDirectly(ctx.db, cast.adminB.email);
     expect((await send(adminB)).status, "another institution's allowance is its own").toBe(200);
   });
 });

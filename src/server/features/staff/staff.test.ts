@@ -34,7 +34,7 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
     ctx = await createTestApp(dialect);
     cast = await makeTwoInstitutions(ctx.db.kysely);
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     vi.useRealTimers();
@@ -167,7 +167,7 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
     expectError((await join(second)).response, 404, 'NOT_FOUND', INVITATION_EXPIRED);
     // A week on, the admin's own session has long ended too.
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
     const team = await admin.get<TeamResponse>('/api/staff/');
     expect(team.body.invitations.find((row) => row.email === 'again@north.edu')?.expired).toBe(true);
     // A re-send gives an expired invitation a new week.
@@ -460,7 +460,7 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
   it("refuses everyone but the institution's admins, and another institution's invitations", async () => {
     const invitation = await invite('x@north.edu');
     const southAdmin = new TestAgent(ctx.app);
-    await southAdmin.login(cast.adminB.email, TEST_PASSWORD);
+    await southAdmin.signInDirectly(ctx.db, cast.adminB.email);
     expectError(
       await southAdmin.post(`/api/staff/invitations/${invitation.id}/resend/`),
       404,

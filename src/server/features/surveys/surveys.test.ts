@@ -62,7 +62,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
 
   async function agentFor(user: { email: string; password: string } | null) {
     const agent = new TestAgent(ctx.app);
-    if (user) await agent.login(user.email, user.password);
+    if (user) await agent.signInDirectly(ctx.db, user.email);
     return agent;
   }
 

@@ -49,7 +49,7 @@ describe.each(TEST_DIALECTS)('proving an address on %s', (dialect) => {
       )
     ).body.questions;
     admin = new TestAgent(ctx.app);
-    await admin.login(cast.adminA.email, TEST_PASSWORD);
+    await admin.signInDirectly(ctx.db, cast.adminA.email);
   });
   afterEach(async () => {
     await ctx.close();

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../../test/helpers/app';
 import { activeQuestions, addSubmission } from '../../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../../test/helpers/databases';
-import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../../test/helpers/factories';
+import { makeTwoInstitutions } from '../../../../../test/helpers/factories';
 import { csvCell, csvRow } from '../../../lib/csv';
 
 /** RFC 4180 reader for the assertions: quoted cells, doubled quotes, CRLF rows. */
@@ -166,7 +166,7 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
 
   it("streams the admin's submissions, one row each, one column per question, formulas neutralised", async () => {
     const agent = new TestAgent(context.app);
-    await agent.login(cast.adminA.email, TEST_PASSWORD);
+    await agent.signInDirectly(context.db, cast.adminA.email);
     const response = await agent.get<string>('/api/dashboard/export.csv');
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toBe('text/csv; charset=utf-8');
@@ -262,13 +262,13 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
 
   it('gives the other institution only its own submissions, and refuses students', async () => {
     const south = new TestAgent(context.app);
-    await south.login(cast.adminB.email, TEST_PASSWORD);
+    await south.signInDirectly(context.db, cast.adminB.email);
     const rows = parseCsv((await south.get<string>('/api/dashboard/export.csv')).body.slice(1));
     expect(rows).toHaveLength(2);
     expect(rows[1]?.slice(1, 7)).toEqual(['Not Yours', '', 'other@south.edu', 'yes', '', 'urgent']);
 
     const student = new TestAgent(context.app);
-    await student.login(cast.studentA.email, TEST_PASSWORD);
+    await student.signInDirectly(context.db, cast.studentA.email);
     expect((await student.get('/api/dashboard/export.csv')).status).toBe(403);
   });
 
@@ -307,7 +307,7 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
       )
       .execute();
     const south = new TestAgent(context.app);
-    await south.login(cast.adminB.email, TEST_PASSWORD);
+    await south.signInDirectly(context.db, cast.adminB.email);
     const rows = parseCsv((await south.get<string>('/api/dashboard/export.csv')).body.slice(1));
     const names = rows.slice(2).map((row) => row[1]);
     expect(names).toHaveLength(1_100);
@@ -318,7 +318,7 @@ describe.each(TEST_DIALECTS)('CSV export (%s)', (dialect) => {
 
   it('throttles exports past 10 a minute', async () => {
     const agent = new TestAgent(context.app);
-    await agent.login(cast.adminA.email, TEST_PASSWORD);
+    await agent.signInDirectly(context.db, cast.adminA.email);
     const statuses: number[] = [];
     for (let index = 0; index < 11; index += 1)
       statuses.push((await agent.get('/api/dashboard/export.csv')).status);
