@@ -325,26 +325,28 @@ export function nextResetToken(inst: InstitutionWorld): string {
   return token;
 }
 
-/** Links to choose a new password for a student of the institution, stored as a request stores them. */
+/**
+ * Links to choose a new password, stored as a request stores them: one per student, since using
+ * one retires every other link of its account.
+ */
 async function addPasswordResets(db: Db, institutionId: number, domain: string) {
-  const forgetful = await makeUser(db.kysely, { email: `forgetful@${domain}`, institutionId });
   const at = Date.now();
-  const tokens = Array.from({ length: INVITATIONS_PER_WORLD }, () =>
-    crypto.randomBytes(32).toString('base64url'),
-  );
-  await db.kysely
-    .insertInto('password_resets')
-    .values(
-      tokens.map((token) => ({
-        user_id: forgetful.id,
-        token_hash: crypto.createHash('sha256').update(token).digest('hex'),
-        created_at: at,
-        expires_at: at + 30 * 60_000,
-        used_at: null,
-      })),
-    )
-    .execute();
-  return { forgetfulEmail: forgetful.email, resetTokens: tokens, resetCursor: 0 };
+  const tokens: string[] = [];
+  const rows = [];
+  for (let index = 0; index < INVITATIONS_PER_WORLD; index += 1) {
+    const forgetful = await makeUser(db.kysely, { email: `forgetful-${index}@${domain}`, institutionId });
+    const token = crypto.randomBytes(32).toString('base64url');
+    tokens.push(token);
+    rows.push({
+      user_id: forgetful.id,
+      token_hash: crypto.createHash('sha256').update(token).digest('hex'),
+      created_at: at,
+      expires_at: at + 30 * 60_000,
+      used_at: null,
+    });
+  }
+  await db.kysely.insertInto('password_resets').values(rows).execute();
+  return { forgetfulEmail: `forgetful-0@${domain}`, resetTokens: tokens, resetCursor: 0 };
 }
 
 /** The next unused invitation link of an institution (after the last, they come round again). */
