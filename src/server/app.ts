@@ -25,6 +25,7 @@ import { healthRoutes } from './features/health/routes';
 import { Readiness } from './features/health/service';
 import { institutionRoutes } from './features/institutions/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
+import { passwordResetRoutes } from './features/password-reset/routes';
 import { startRetention } from './features/retention/retention';
 import { rosterRoutes } from './features/roster/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
@@ -33,6 +34,7 @@ import { ssoRoutes } from './features/sso/routes';
 import { staffRoutes } from './features/staff/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
+import { unconfirmedAddressRoutes } from './features/unconfirmed-address/routes';
 import type { CodeContext } from './features/verify/codes';
 import { verifyRoutes } from './features/verify/routes';
 import {
@@ -254,6 +256,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(authRoutes, { codes });
   await app.register(verifyRoutes, { codes });
+  await app.register(passwordResetRoutes);
+  await app.register(unconfirmedAddressRoutes, { codes });
   await app.register(secondFactorRoutes, {
     context: {
       sealKey: sealingKey(secret, 'authenticator apps'),

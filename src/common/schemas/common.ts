@@ -13,6 +13,7 @@ export const ErrorCode = z.enum([
   'UNAUTHENTICATED', // 401: sign in first
   'REQUIRES_AUTH', // 401: answers kept; sign in, then submit again
   'FORBIDDEN', // 403: signed in, not allowed
+  'ADDRESS_UNCONFIRMED', // 403: right password, but the address was never confirmed: ask for a new code
   'CSRF_FAILED', // 403: fetch a fresh CSRF token and retry once
   'SECOND_FACTOR_REQUIRED', // 403: staff signed in with a password alone; see `second_factor`
   'STEP_UP_REQUIRED', // 403: prove the second factor again (POST /api/second-factor/step-up/), then retry

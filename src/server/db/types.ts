@@ -84,6 +84,16 @@ export interface SsoSettingsTable {
  */
 export type SsoLinkedBy = 'address' | 'session' | 'admin_grant';
 
+/** A mailed link to choose a new password: its token's hash, good once until it expires. */
+export interface PasswordResetsTable {
+  id: Generated<number>;
+  user_id: number;
+  token_hash: string;
+  created_at: Millis;
+  expires_at: Millis;
+  used_at: Millis | null;
+}
+
 /** An admin's permission for a staff member's next single sign-on to link their identity: once, for a day. */
 export interface SsoLinkGrantsTable {
   user_id: number;
@@ -545,6 +555,7 @@ export interface Database {
   sso_identities: SsoIdentitiesTable;
   sso_link_grants: SsoLinkGrantsTable;
   instance_heartbeats: InstanceHeartbeatsTable;
+  password_resets: PasswordResetsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */

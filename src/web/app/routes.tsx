@@ -33,6 +33,18 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'forgot-password',
+            lazy: lazyScreen(() =>
+              import('../features/password-reset/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen),
+            ),
+          },
+          {
+            path: 'reset-password/:token',
+            lazy: lazyScreen(() =>
+              import('../features/password-reset/ResetPasswordScreen').then((m) => m.ResetPasswordScreen),
+            ),
+          },
+          {
             path: 'register',
             lazy: lazyScreen(() => import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen)),
           },

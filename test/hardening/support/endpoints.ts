@@ -16,6 +16,7 @@ import {
   FORM,
   nextInvitationToken,
   nextInviteToken,
+  nextResetToken,
   type Req,
   type TableName,
   type Target,
@@ -175,6 +176,24 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: '/api/verify/check/',
     body: { email: `verify-${context.unique}@${inst(context).domain}`, code: '000000' },
+  }),
+  // Whoever asks gets the same answer; the mail goes to the address's owner.
+  'POST /api/password-reset/': (context) => ({
+    method: 'POST',
+    url: '/api/password-reset/',
+    body: { email: inst(context).forgetfulEmail },
+  }),
+  // The mailed link is the capability: whoever holds it chooses the password, once.
+  'POST /api/password-reset/:token/': (context) => ({
+    method: 'POST',
+    url: `/api/password-reset/${nextResetToken(inst(context))}/`,
+    body: { password: 'amber-kettle-voyage-93', confirm_password: 'amber-kettle-voyage-93' },
+  }),
+  // The same answer whatever the address and password; a code goes out only for a waiting registration's.
+  'POST /api/register/resend-code/': (context) => ({
+    method: 'POST',
+    url: '/api/register/resend-code/',
+    body: { email: `waiting-${context.unique}@${inst(context).domain}`, password: 'amber-kettle-voyage-93' },
   }),
   'GET /api/get-user-survey-questions/': () => ({ method: 'GET', url: '/api/get-user-survey-questions/' }),
   'GET /api/get-user-survey-questions/:hashLink/': (context) => ({
@@ -613,6 +632,9 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   },
   // Anyone may ask for a code for an address of the link's institution, and gets the same answer.
   'POST /api/verify/start/': { A: everyone(200), B: everyone(200) },
+  'POST /api/password-reset/': { A: everyone(200), B: everyone(200) },
+  'POST /api/password-reset/:token/': { A: everyone(200), B: everyone(200) },
+  'POST /api/register/resend-code/': { A: everyone(200), B: everyone(200) },
   'POST /api/verify/check/': { A: everyone(400), B: everyone(400) },
   'GET /api/get-user-survey-questions/': {
     A: { ...everyone(200), anonymous: 401, superuser: 404, pendingAdminA: NO_SECOND_FACTOR },
@@ -779,6 +801,9 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/survey/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/survey/link/:hashLink/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/verify/start/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/password-reset/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/password-reset/:token/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/register/resend-code/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/verify/check/': { actor: 'anonymous', target: 'A', control: 400 },
   'POST /api/autosave/': { actor: 'studentA', target: 'A', control: 200 },
   'DELETE /api/autosave/clear/:templateId/': { actor: 'studentA', target: 'A', control: 200 },
@@ -869,6 +894,9 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/survey/': as('studentA'),
   'POST /api/survey/link/:hashLink/': as('anonymous'),
   'POST /api/verify/start/': as('anonymous'),
+  'POST /api/password-reset/': as('anonymous'),
+  'POST /api/password-reset/:token/': as('anonymous'),
+  'POST /api/register/resend-code/': as('anonymous'),
   'POST /api/verify/check/': as('anonymous'),
   'GET /api/get-user-survey-questions/': as('studentA'),
   'GET /api/get-user-survey-questions/:hashLink/': as('anonymous'),

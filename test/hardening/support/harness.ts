@@ -82,6 +82,10 @@ export interface InstitutionWorld {
   /** Links of waiting invitations, each good for one acceptance; handed out in turn. */
   invitationTokens: string[];
   invitationCursor: number;
+  /** A student who forgot their password, and mailed links to choose a new one, each good once; handed out in turn. */
+  forgetfulEmail: string;
+  resetTokens: string[];
+  resetCursor: number;
   /** The open case a flagged answer opened, and its student (a respondent id). */
   caseId: number;
   studentId: number;
@@ -316,6 +320,37 @@ export async function mailedInvitationToken(db: Db, email: string): Promise<stri
   return token;
 }
 
+/** The next unused link to choose a new password (after the last, they come round again, used). */
+export function nextResetToken(inst: InstitutionWorld): string {
+  const token = inst.resetTokens[inst.resetCursor % inst.resetTokens.length] as string;
+  inst.resetCursor += 1;
+  return token;
+}
+
+/**
+ * Links to choose a new password, stored as a request stores them: one per student, since using
+ * one retires every other link of its account.
+ */
+async function addPasswordResets(db: Db, institutionId: number, domain: string) {
+  const at = Date.now();
+  const tokens: string[] = [];
+  const rows = [];
+  for (let index = 0; index < INVITATIONS_PER_WORLD; index += 1) {
+    const forgetful = await makeUser(db.kysely, { email: `forgetful-${index}@${domain}`, institutionId });
+    const token = crypto.randomBytes(32).toString('base64url');
+    tokens.push(token);
+    rows.push({
+      user_id: forgetful.id,
+      token_hash: crypto.createHash('sha256').update(token).digest('hex'),
+      created_at: at,
+      expires_at: at + 30 * 60_000,
+      used_at: null,
+    });
+  }
+  await db.kysely.insertInto('password_resets').values(rows).execute();
+  return { forgetfulEmail: `forgetful-0@${domain}`, resetTokens: tokens, resetCursor: 0 };
+}
+
 /** The next unused invitation link of an institution (after the last, they come round again). */
 export function nextInvitationToken(inst: InstitutionWorld): string {
   const token = inst.invitationTokens[inst.invitationCursor % inst.invitationTokens.length] as string;
@@ -385,7 +420,9 @@ async function institutionWorld(
     institutionId: id,
   });
   await withAuthenticatorApp(app, db, colleague);
+  const resets = await addPasswordResets(db, id, domain);
   return {
+    ...resets,
     key,
     id,
     name,
@@ -647,6 +684,7 @@ const TABLES = [
   'sso_attempts',
   'sso_identities',
   'sso_link_grants',
+  'password_resets',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];
@@ -742,6 +780,13 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
         .execute(),
     ),
     users: json(users),
+    password_resets: json(
+      await k
+        .selectFrom('password_resets')
+        .selectAll()
+        .where('user_id', 'in', userIds.length ? userIds : none)
+        .execute(),
+    ),
     survey_templates: json(templates),
     active_templates: json(
       await k

@@ -19,6 +19,7 @@ import * as factorChanges from './017_factor_changes';
 import * as ssoLinkGrants from './019_sso_link_grants';
 import * as instanceHeartbeats from './020_instance_heartbeats';
 import * as instrumentResults from './021_instrument_results';
+import * as passwordResets from './023_password_resets';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -45,4 +46,5 @@ export const migrations: Record<string, Migration> = {
   '019_sso_link_grants': ssoLinkGrants,
   '020_instance_heartbeats': instanceHeartbeats,
   '021_instrument_results': instrumentResults,
+  '023_password_resets': passwordResets,
 };

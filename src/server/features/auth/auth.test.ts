@@ -8,6 +8,7 @@ import type { ErrorCode } from '../../../common/schemas/common';
 import { DEFAULT_LIMITS } from '../../config';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
+import { ADDRESS_UNCONFIRMED_MESSAGE } from '../unconfirmed-address/pending';
 import { accountThrottledMessage } from './lockout';
 import { INVALID_LOGIN, REGISTRATION_STARTED } from './service';
 
@@ -512,14 +513,11 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
       expect(response.status).toBe(201);
       expect(response.body).toEqual({ success: true, message: REGISTRATION_STARTED('nora@north.edu') });
       expect(cookie(response, SESSION_COOKIE)).toBeUndefined();
-      // Attack 3: an unproven registration is not an account.
+      // Attack 3: an unproven registration is not an account (its right password is told to confirm).
       expect(await userCount(ctx)).toBe(before);
-      expectError(
-        await agent.post('/api/login/', { email: 'nora@north.edu', password: valid.password }),
-        401,
-        'UNAUTHENTICATED',
-        INVALID_LOGIN,
-      );
+      const early = await agent.post('/api/login/', { email: 'nora@north.edu', password: valid.password });
+      expectError(early, 403, 'ADDRESS_UNCONFIRMED', ADDRESS_UNCONFIRMED_MESSAGE);
+      expect(cookie(early, SESSION_COOKIE)).toBeUndefined();
 
       const check = await confirm(agent, 'nora@north.edu');
       expect(check.status).toBe(200);

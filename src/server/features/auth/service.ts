@@ -10,12 +10,16 @@ import { secondFactorStep } from '../../lib/guards';
 import { countHit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
-import { decoyPasswordHash, hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
+import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
 import { passwordRefusalForAddress } from '../sso/settings';
+import {
+  ADDRESS_UNCONFIRMED_MESSAGE,
+  passwordOpensPendingRegistration,
+} from '../unconfirmed-address/pending';
 import { type CodeContext, issueCode } from '../verify/codes';
 import { admitLoginAttempt, forgetClientFailures, type LoginClient } from './lockout';
 import * as queries from './queries';
@@ -56,7 +60,10 @@ export async function authenticate(options: {
   const { db, email, password, limits, client } = options;
   await admitLoginAttempt(db, email, client, limits);
   const user = await queries.findUserByEmail(db, email);
-  const valid = await verifyPassword(user?.password_hash ?? (await decoyPasswordHash()), password);
+  // Without an account, the password is checked against the address's waiting registration (or
+  // the decoy): one hash either way. Right for it, the answer says the address waits for its code.
+  const valid = user ? await verifyPassword(user.password_hash, password) : false;
+  const unconfirmed = user ? null : await passwordOpensPendingRegistration(db, email, password);
   // Every refusal below is the same whether or not the password was right: a superuser's or a
   // student's right password (where students sign in with their institution) tells nothing more
   // than a wrong one, and neither does a removed member's.
@@ -64,6 +71,7 @@ export async function authenticate(options: {
   const staffPastRefusal =
     user !== undefined && user.removed_at === null && user.role !== 'student' && user.role !== 'superuser';
   if (refusal && !(valid && staffPastRefusal)) throw new AppError('FORBIDDEN', refusal);
+  if (unconfirmed) throw new AppError('ADDRESS_UNCONFIRMED', ADDRESS_UNCONFIRMED_MESSAGE);
   if (!user || !valid || user.removed_at !== null || user.role === 'superuser')
     throw new AppError('UNAUTHENTICATED', INVALID_LOGIN);
   await forgetClientFailures(db, email, client);

@@ -22,6 +22,8 @@ export const SCREEN_ROUTES = {
   '/': 'features/landing/LandingScreen.tsx',
   '/login/': 'features/auth/LoginScreen.tsx',
   '/register/': 'features/auth/RegisterScreen.tsx',
+  '/forgot-password/': 'features/password-reset/ForgotPasswordScreen.tsx',
+  '/reset-password/:token/': 'features/password-reset/ResetPasswordScreen.tsx',
   '/sign-in/second-factor/': 'features/second-factor/SecondFactorScreen.tsx',
   '/survey/': 'features/survey/SurveyScreen.tsx',
   '/survey/link/:hashLink/': 'features/survey/SurveyScreen.tsx',
@@ -46,6 +48,7 @@ const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly s
   '/survey/link/:hashLink/': ['hashLink'],
   '/survey/invite/:token/': ['token'],
   '/staff/invite/:token/': ['token'],
+  '/reset-password/:token/': ['token'],
 };
 
 const ASSET_BASE = '/react-static/';

@@ -31,7 +31,7 @@ import { readInstitutionSso, storedDomains } from './settings';
 /** How long the browser has to come back from the provider. */
 export const ATTEMPT_LIFETIME = 10 * MINUTE;
 /** Stored for an account made by single sign-on: no password ever matches it. */
-const NO_PASSWORD = '!sso';
+export const NO_PASSWORD = '!sso';
 
 /** A sign-in through the institution that did not work, with the reason the login screen explains. */
 export class SsoFailure extends Error {

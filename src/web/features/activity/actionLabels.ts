@@ -13,6 +13,8 @@ const LABELS: Record<string, string> = {
   'auth.recovery_code_use': 'Used a recovery code',
   'auth.step_up': 'Confirmed the second factor again before a change',
   'auth.step_up_fail': 'Failed to confirm the second factor again',
+  'auth.password_reset_request': 'Asked for a link to choose a new password',
+  'auth.password_reset': 'Chose a new password with a mailed link',
   'staff.app_enrol': 'Set up an authenticator app',
   'staff.passkey_add': 'Added a passkey',
   'staff.passkey_remove': 'Removed a passkey',

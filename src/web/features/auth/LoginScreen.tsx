@@ -4,7 +4,7 @@ import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import { SSO_ERROR_MESSAGES, SSO_ERRORS, type SsoError } from '../../../common/schemas/sso';
-import { errorMessage } from '../../api';
+import { errorMessage, hasErrorCode } from '../../api';
 import { pageTitle } from '../../config';
 import { Button, buttonClassName } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -12,12 +12,14 @@ import { MessageModal, type ModalMessage } from '../../ui/Modal';
 import { Card, Lead, Page } from '../../ui/Page';
 import { Spinner } from '../../ui/Spinner';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { resendRegistrationCode } from '../password-reset/passwordResetApi';
 import {
   isBrowserRefusal,
   PASSKEY_NOT_USED,
   signInWithPasskey,
   usePasskeysSupported,
 } from '../second-factor/passkeys';
+import { CodeStep } from '../verify/CodeStep';
 import styles from './Auth.module.css';
 import { login } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from './redirects';
@@ -77,6 +79,9 @@ export function LoginScreen() {
   // A ref, not the state: a quick double submit arrives before React re-renders.
   const inFlight = useRef(false);
   const redirectTimer = useRef<number | undefined>(undefined);
+  // The right password of a registration whose address waits for its code: what it was, to ask for one.
+  const [unconfirmed, setUnconfirmed] = useState<{ email: string; password: string } | null>(null);
+  const [codeSentTo, setCodeSentTo] = useState<string | null>(null);
 
   useEffect(() => () => window.clearTimeout(redirectTimer.current), []);
 
@@ -107,6 +112,7 @@ export function LoginScreen() {
         navigate(destinationAfterLogin(user, next), { replace: true });
       }, AUTH_REDIRECT_DELAY_MS);
     } catch (error) {
+      if (!hasErrorCode(error, 'ADDRESS_UNCONFIRMED')) setUnconfirmed(null);
       const text = isBrowserRefusal(error) ? PASSKEY_NOT_USED : errorMessage(error, fallback);
       setMessage({ title: 'Sign in failed', text, tone: 'error' });
       inFlight.current = false;
@@ -117,14 +123,32 @@ export function LoginScreen() {
   function signIn(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     const form = new FormData(event.currentTarget);
+    const credentials = {
+      email: String(form.get('email') ?? ''),
+      password: String(form.get('password') ?? ''),
+    };
     return attempt(
       () =>
-        login({
-          email: String(form.get('email') ?? ''),
-          password: String(form.get('password') ?? ''),
+        login(credentials).catch((error: unknown) => {
+          if (hasErrorCode(error, 'ADDRESS_UNCONFIRMED')) setUnconfirmed(credentials);
+          throw error;
         }),
       'Login failed',
     );
+  }
+
+  async function sendNewCode() {
+    if (!unconfirmed) return;
+    try {
+      await resendRegistrationCode(unconfirmed);
+      setCodeSentTo(unconfirmed.email);
+    } catch (error) {
+      setMessage({
+        title: 'No code sent',
+        text: errorMessage(error, 'A new code could not be sent'),
+        tone: 'error',
+      });
+    }
   }
 
   if (currentUser.isPending) {
@@ -143,6 +167,25 @@ export function LoginScreen() {
         {ssoError && (
           <p className={styles.ssoError} role="alert">
             {ssoError}
+          </p>
+        )}
+        {codeSentTo && unconfirmed && (
+          <CodeStep
+            email={codeSentTo}
+            purpose="Enter it here to confirm your address, then sign in."
+            requestCode={() => resendRegistrationCode(unconfirmed)}
+            onConfirmed={(confirmation) => {
+              setCodeSentTo(null);
+              setUnconfirmed(null);
+              setMessage({ title: 'Address confirmed', text: confirmation.message, tone: 'success' });
+            }}
+          />
+        )}
+        {unconfirmed && !codeSentTo && (
+          <p className={styles.alternate}>
+            <Button variant="secondary" onClick={() => void sendNewCode()}>
+              Send a new code
+            </Button>
           </p>
         )}
         <form className={styles.form} onSubmit={signIn}>
@@ -190,6 +233,9 @@ export function LoginScreen() {
             </Button>
           </p>
         )}
+        <p className={styles.alternate}>
+          <Link to="/forgot-password/">Forgot password?</Link>
+        </p>
         <p className={styles.alternate}>
           <Link to="/register/">No Account? Register Now!</Link>
         </p>

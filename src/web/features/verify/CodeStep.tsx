@@ -17,13 +17,15 @@ interface CodeStepProps {
   /** Why the code is asked for, said under the heading. */
   purpose: string;
   onConfirmed: (response: VerifyCheckResponse) => void;
+  /** How "Send a new code" asks for one, when not by the address alone (a waiting registration's). */
+  requestCode?: () => Promise<{ message: string }>;
 }
 
 /**
  * Design section 8: "We sent a code to ...", the six digits, and a way to ask for another. The
  * caller has the first code sent (registering does it; a link survey asks right after submitting).
  */
-export function CodeStep({ email, hashLink, purpose, onConfirmed }: CodeStepProps) {
+export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }: CodeStepProps) {
   const headingId = useId();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -53,7 +55,9 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed }: CodeStepProp
     setError(null);
     setNote(null);
     try {
-      const response = await startVerification({ email, ...(hashLink ? { hash_link: hashLink } : {}) });
+      const response = requestCode
+        ? await requestCode()
+        : await startVerification({ email, ...(hashLink ? { hash_link: hashLink } : {}) });
       setNote(response.message);
     } catch (failure) {
       setError(errorMessage(failure, 'A new code could not be sent. Please try again.'));

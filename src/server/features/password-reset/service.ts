@@ -1,0 +1,200 @@
+import crypto from 'node:crypto';
+import type { Kysely } from 'kysely';
+import { PASSWORD_RESET_LIFETIME_MINUTES } from '../../../common/schemas/password-reset';
+import type { Executor } from '../../db/executor';
+import type { Database } from '../../db/types';
+import { recordAuditIf, selfActor } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
+import { enforceLimit } from '../../lib/limits';
+import { mailLink } from '../../lib/mail/links';
+import { enqueueMail } from '../../lib/mail/outbox';
+import { hashPassword, passwordProblem } from '../../lib/passwords';
+import { deleteSessionsOfUser } from '../../lib/sessions';
+import { HOUR, MINUTE, now } from '../../lib/time';
+import { passwordRefusalForAddress } from '../sso/settings';
+import { NO_PASSWORD } from '../sso/sign-in';
+import * as queries from './queries';
+
+export const PASSWORD_RESET_LIFETIME = PASSWORD_RESET_LIFETIME_MINUTES * MINUTE;
+/**
+ * Reset mails an address is sent in an hour, whoever asks: enough for a lost first one, too few
+ * to flood the mailbox. And requests one client address may make in an hour, whatever the
+ * addresses: enough for a campus behind one NAT address, a wall for someone sweeping many.
+ * Past either, nothing is sent and the answer stays the same.
+ */
+export const RESETS_PER_ADDRESS_PER_HOUR = 3;
+export const RESETS_PER_CLIENT_PER_HOUR = 20;
+
+/** One answer for every address, with an account or not, staff or student, limited or not. */
+export const RESET_REQUESTED = (email: string) =>
+  `If ${email} has an account, we sent it a link to choose a new password. It works once, for ${PASSWORD_RESET_LIFETIME_MINUTES} minutes. Check your inbox (and the spam folder).`;
+export const RESET_LINK_UNUSABLE =
+  'This link has expired or was already used. Ask for a new one from the login page.';
+export const PASSWORD_CHANGED =
+  'Your password is changed and every session of your account has ended. Log in with the new password.';
+
+function hashToken(token: string): string {
+  return crypto.createHash('sha256').update(token).digest('hex');
+}
+
+export interface ResetMailContext {
+  brandName: string;
+  linkBase: string;
+}
+
+function resetMail(context: ResetMailContext, to: string, token: string) {
+  const link = mailLink(context.linkBase, `/reset-password/${token}/`);
+  return {
+    to,
+    subject: `Choose a new ${context.brandName} Health password`,
+    text: [
+      `Someone asked to choose a new password for your ${context.brandName} Health account.`,
+      `If it was you, choose it here: ${link}`,
+      '',
+      `The link works once, for ${PASSWORD_RESET_LIFETIME_MINUTES} minutes. Choosing a new password signs your account out everywhere.`,
+      'If it was not you, you can ignore this mail: your password stays as it is.',
+    ].join('\n'),
+  };
+}
+
+/** For an account that signs in through its institution: no password to reset, so no link. */
+function institutionSignInMail(context: ResetMailContext, to: string, institutionName: string) {
+  return {
+    to,
+    subject: `Signing in to ${context.brandName} Health`,
+    text: [
+      `Someone asked to choose a new password for your ${context.brandName} Health account.`,
+      `Your account signs in with your ${institutionName} account, not a password: use "Sign in with ${institutionName}" on the login page at ${mailLink(context.linkBase, '/login/')}.`,
+      `If you cannot sign in there, ${institutionName}'s IT help desk can help.`,
+      'If it was not you, you can ignore this mail: nothing has changed.',
+    ].join('\n'),
+  };
+}
+
+/** Counts one hit against the rule; false once the rule is passed (nothing is sent then). */
+async function withinLimit(db: Executor, key: string, max: number): Promise<boolean> {
+  try {
+    await enforceLimit(db, key, { max, windowMs: HOUR });
+    return true;
+  } catch (error) {
+    if (error instanceof AppError && error.code === 'TOO_MANY_REQUESTS') return false;
+    throw error;
+  }
+}
+
+/** What a reset request for an account leads to. */
+type ResetOutcome = 'link' | 'institution_sign_in' | 'limited';
+
+/**
+ * Mails the account of the address a link to choose a new password, or, for an account that
+ * signs in through its institution, how to do that. The answer is RESET_REQUESTED whatever the
+ * address, so nobody learns who has an account; an address with none, a superuser's, a removed
+ * member's, or one past the limits is sent nothing.
+ */
+export async function requestPasswordReset(options: {
+  db: Kysely<Database>;
+  mail: ResetMailContext;
+  email: string;
+  clientAddress: string;
+}): Promise<{ success: true; message: string }> {
+  const { db, email, clientAddress } = options;
+  await db.transaction().execute(async (trx) => {
+    const at = now();
+    const allowed =
+      (await withinLimit(trx, `password-reset:client:${clientAddress}`, RESETS_PER_CLIENT_PER_HOUR)) &&
+      (await withinLimit(trx, `password-reset:address:${email}`, RESETS_PER_ADDRESS_PER_HOUR));
+    const account = await queries.accountForReset(trx, email);
+    if (!account || account.removed_at !== null || account.role === 'superuser') return;
+    let outcome: ResetOutcome = 'limited';
+    if (allowed) {
+      const institutionSignIn =
+        account.password_hash === NO_PASSWORD ||
+        (account.role === 'student' && (await passwordRefusalForAddress(trx, email)) !== null);
+      if (institutionSignIn) {
+        await enqueueMail(
+          trx,
+          institutionSignInMail(options.mail, email, account.institution_name ?? ''),
+          at,
+        );
+        outcome = 'institution_sign_in';
+      } else {
+        const token = crypto.randomBytes(32).toString('base64url');
+        await queries.insertReset(trx, {
+          userId: account.id,
+          tokenHash: hashToken(token),
+          at,
+          expiresAt: at + PASSWORD_RESET_LIFETIME,
+        });
+        await enqueueMail(trx, resetMail(options.mail, email, token), at);
+        outcome = 'link';
+      }
+    }
+    await recordAuditIf(
+      trx,
+      selfActor(
+        { id: account.id, email: account.email, institutionId: account.institution_id },
+        clientAddress,
+      ),
+      {
+        action: 'auth.password_reset_request',
+        subject: { type: 'user', id: account.id },
+        detail: { outcome },
+      },
+    );
+  });
+  return { success: true, message: RESET_REQUESTED(email) };
+}
+
+async function usableReset(db: Executor, token: string, at: number) {
+  const reset = await queries.findReset(db, hashToken(token));
+  if (!reset || reset.used_at !== null || Number(reset.expires_at) <= at || reset.removed_at !== null)
+    throw new AppError('NOT_FOUND', RESET_LINK_UNUSABLE);
+  return reset;
+}
+
+/** Whose login counters a reset forgets: every failure counted against the account (auth/lockout.ts). */
+const loginCountersOf = (email: string) => `login:account:${email}:`;
+
+/**
+ * Sets the new password the link was sent for (the password rules), once: the link and every
+ * other of the account stop working, every session of the account ends, and the failed sign-ins
+ * counted against it are forgotten (the owner just proved the mailbox). Second factors stay as
+ * they are: a staff member still proves one at the next sign-in.
+ */
+export async function chooseNewPassword(options: {
+  db: Kysely<Database>;
+  brandName: string;
+  token: string;
+  password: string;
+  confirmPassword: string;
+  clientAddress: string;
+}): Promise<{ success: true; message: string }> {
+  const { db, token, password } = options;
+  if (password !== options.confirmPassword) throw new AppError('BAD_REQUEST', 'Passwords do not match');
+  const reset = await usableReset(db, token, now());
+  const weakness = passwordProblem(password, {
+    email: reset.email,
+    name: reset.name,
+    institutionName: reset.institution_name,
+    brandName: options.brandName,
+  });
+  if (weakness) throw new AppError('BAD_REQUEST', weakness);
+  const passwordHash = await hashPassword(password);
+  await db.transaction().execute(async (trx) => {
+    const at = now();
+    if (!(await queries.useReset(trx, reset.id, at))) throw new AppError('NOT_FOUND', RESET_LINK_UNUSABLE);
+    await queries.retireResetsOf(trx, reset.user_id, at);
+    await queries.setPassword(trx, reset.user_id, passwordHash);
+    await deleteSessionsOfUser(trx, reset.user_id);
+    await queries.clearLimitsStartingWith(trx, loginCountersOf(reset.email));
+    await recordAuditIf(
+      trx,
+      selfActor(
+        { id: reset.user_id, email: reset.email, institutionId: reset.institution_id },
+        options.clientAddress,
+      ),
+      { action: 'auth.password_reset', subject: { type: 'user', id: reset.user_id } },
+    );
+  });
+  return { success: true, message: PASSWORD_CHANGED };
+}
