@@ -79,8 +79,10 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
     requireUser(request);
     return request.session as Session;
   };
+  // Before the body: only staff have passkeys to list, remove or prove again.
   const signedInFully = async (request: FastifyRequest) => {
     requireUser(request);
+    requireStaffAccount(request.session as Session);
   };
 
   const rp = relyingPartyOf(config);

@@ -189,8 +189,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     '/api/second-factor/step-up/',
     {
       config: perClient,
+      // Before the body: a student or superuser has no second factor to prove, whatever they send.
       preValidation: async (request) => {
-        requireUser(request);
+        requireStaffAccount(requireUser(request));
       },
       schema: {
         tags,
