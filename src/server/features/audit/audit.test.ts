@@ -119,8 +119,10 @@ describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     const lines = response.text.replace('\uFEFF', '').trim().split('\r\n');
-    expect(lines[0]).toBe('Time (UTC),Actor,Action,Subject,Subject id,Detail,Address');
-    expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual(['staff.role.change', 'staff.invite']);
+    expect(lines[0]).toBe(
+      'Time (UTC),Actor,Actor name,Action,Subject,Subject id,Subject name,Detail,Address',
+    );
+    expect(lines.slice(1).map((line) => line.split(',')[3])).toEqual(['staff.role.change', 'staff.invite']);
     const exported = (await list('?action=audit.export')).entries;
     expect(exported).toHaveLength(1);
     expect(exported[0]).toMatchObject({
