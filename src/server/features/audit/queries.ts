@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql } from 'kysely';
+import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 
@@ -16,6 +16,7 @@ export interface AuditSelection {
 type Joined = Database & {
   actor: Database['users'];
   subject_case: Database['cases'];
+  subject_student: Database['respondents'];
   subject_user: Database['users'];
 };
 
@@ -25,9 +26,9 @@ function likeLiteral(text: string): string {
 }
 
 /**
- * The log joined to the people its entries name: the actor, and the person an entry is about
- * (the student of a case, a student whose history was read, a staff member acted upon), all of
- * the same institution. Ids are stored as text, so they are compared as text.
+ * The log joined to the people its entries name, all of the same institution: the actor; the
+ * student (respondent) a case or a history read is about; a user an entry concerns (a staff
+ * member whose role changed). Ids are stored as text, so they are compared as text.
  */
 function joined(db: Executor, institutionId: number) {
   return db
@@ -41,23 +42,33 @@ function joined(db: Executor, institutionId: number) {
         .on(sql`cast(subject_case.id as text)`, '=', sql.ref('audit_log.subject_id'))
         .on('subject_case.institution_id', '=', institutionId),
     )
-    .leftJoin('users as subject_user', (join) =>
+    .leftJoin('respondents as subject_student', (join) =>
       join
         .on((eb) =>
           eb.or([
-            eb('subject_user.id', '=', eb.ref('subject_case.respondent_id')),
+            eb('subject_student.id', '=', eb.ref('subject_case.respondent_id')),
             eb.and([
-              eb('audit_log.subject_type', 'in', ['student', 'user']),
-              eb(sql`cast(subject_user.id as text)`, '=', eb.ref('audit_log.subject_id')),
+              eb('audit_log.subject_type', '=', 'student'),
+              eb(sql`cast(subject_student.id as text)`, '=', eb.ref('audit_log.subject_id')),
             ]),
           ]),
         )
+        .on('subject_student.institution_id', '=', institutionId),
+    )
+    .leftJoin('users as subject_user', (join) =>
+      join
+        .on('audit_log.subject_type', '=', 'user')
+        .on(sql`cast(subject_user.id as text)`, '=', sql.ref('audit_log.subject_id'))
         .on('subject_user.institution_id', '=', institutionId),
     );
 }
 
 function filtered<O>(
-  query: SelectQueryBuilder<Joined, 'audit_log' | 'actor' | 'subject_case' | 'subject_user', O>,
+  query: SelectQueryBuilder<
+    Joined,
+    'audit_log' | 'actor' | 'subject_case' | 'subject_student' | 'subject_user',
+    O
+  >,
   selection: AuditSelection,
 ) {
   let q = query.where('audit_log.institution_id', '=', selection.institutionId);
@@ -69,14 +80,11 @@ function filtered<O>(
     );
   const student = selection.student;
   if (student) {
-    const pattern = likeLiteral(student);
-    q = q.where((eb: ExpressionBuilder<Joined, 'subject_user'>) =>
-      eb.and([
-        eb('subject_user.role', '=', 'student'),
-        eb.or([
-          eb(eb.fn('lower', ['subject_user.name']), 'like', sql<string>`${pattern} escape '\\'`),
-          eb(eb.fn('lower', ['subject_user.email']), 'like', sql<string>`${pattern} escape '\\'`),
-        ]),
+    const pattern = sql<string>`${likeLiteral(student)} escape '\\'`;
+    q = q.where((eb) =>
+      eb.or([
+        eb(eb.fn('lower', ['subject_student.name']), 'like', pattern),
+        eb(eb.fn('lower', ['subject_student.email']), 'like', pattern),
       ]),
     );
   }
@@ -114,8 +122,9 @@ export function entriesPage(
     .selectAll('audit_log')
     .select([
       'actor.name as actor_name',
-      'subject_user.name as subject_name',
-      'subject_user.role as subject_role',
+      'subject_student.name as student_name',
+      'subject_user.name as user_name',
+      'subject_user.role as user_role',
     ])
     .orderBy('audit_log.at', 'desc')
     .orderBy('audit_log.id', 'desc')

@@ -47,8 +47,14 @@ function selectionOf(reader: AuditReader, filters: AuditFilters): AuditSelection
 
 type Row = Awaited<ReturnType<typeof entriesPage>>[number];
 
+/** Who the entry is about, by name: a student only for a reader who may see students' names. */
+function subjectName(row: Row, reader: AuditReader): string | null {
+  if (row.student_name !== null) return reader.seesStudentNames ? row.student_name : null;
+  if (row.user_name === null || (row.user_role === 'student' && !reader.seesStudentNames)) return null;
+  return row.user_name;
+}
+
 function toEntry(row: Row, reader: AuditReader): AuditEntry {
-  const hidden = row.subject_role === 'student' && !reader.seesStudentNames;
   return {
     id: row.id,
     at: new Date(Number(row.at)).toISOString(),
@@ -57,7 +63,7 @@ function toEntry(row: Row, reader: AuditReader): AuditEntry {
     action: row.action,
     subject_type: row.subject_type,
     subject_id: row.subject_id,
-    subject_name: hidden ? null : (row.subject_name ?? null),
+    subject_name: subjectName(row, reader),
     detail: parseStoredJson(StoredDetail, row.detail),
     address: row.address,
   };
