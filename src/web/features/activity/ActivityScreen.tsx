@@ -96,7 +96,7 @@ function Activity() {
       </div>
       <form className={styles.filters} onSubmit={applyFilters} aria-label="Filter activity">
         <TextField label="Person (email)" name="actor" type="email" autoComplete="off" />
-        <TextField label="Student (name or email)" name="student" autoComplete="off" />
+        <TextField label="Student" name="student" placeholder="name or email" autoComplete="off" />
         <TextField label="Action" name="action" placeholder="e.g. case or staff" autoComplete="off" />
         <TextField label="From" name="from" type="date" />
         <TextField label="To" name="to" type="date" />
