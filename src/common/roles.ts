@@ -73,6 +73,15 @@ export const ROLE_LABELS: Record<StaffRoleName, string> = {
   viewer: 'Viewer',
 };
 
+/** What a role may see, in a sentence: said before an admin gives someone that role. */
+export const ROLE_SEES: Record<StaffRoleName, string> = {
+  admin:
+    'Admins see and change everything: students’ names and answers, cases, the team, settings and the activity log.',
+  counsellor:
+    'Counsellors see students’ names and answers: the dashboard with names, the CSV export, cases and student history.',
+  viewer: 'Viewers see numbers only, never a student’s name or email.',
+};
+
 /** What a refusal says: the spec's "Admin access required" where only admins may go. */
 export function accessRequiredMessage(ability: Ability): string {
   return STAFF_ROLES.every((role) => role === 'admin' || !can(role, ability))

@@ -27,3 +27,31 @@ export function timeZoneNames(): string[] {
   const listed = typeof Intl.supportedValuesOf === 'function' ? Intl.supportedValuesOf('timeZone') : [];
   return ['UTC', ...listed.filter((name) => name !== 'UTC')];
 }
+
+export interface TimeZoneGroup {
+  /** The part of the names before the first '/', e.g. "America"; "UTC" for UTC itself. */
+  region: string;
+  zones: string[];
+}
+
+/**
+ * The platform's current zone names grouped by region, for a picker: UTC first, then each region
+ * in order. `current` (a stored name, perhaps a deprecated one such as "US/Eastern" that the
+ * platform no longer lists) is kept in its region, so it still shows and stays chosen.
+ */
+export function timeZoneGroups(current?: string): TimeZoneGroup[] {
+  const names = timeZoneNames();
+  if (current && !names.includes(current)) names.push(current);
+  const groups = new Map<string, string[]>();
+  for (const name of names) {
+    const region = name.includes('/') ? (name.split('/')[0] as string) : name;
+    groups.set(region, [...(groups.get(region) ?? []), name]);
+  }
+  const utc = groups.get('UTC') ?? [];
+  groups.delete('UTC');
+  const regions = [...groups.keys()].sort();
+  return [
+    { region: 'UTC', zones: utc },
+    ...regions.map((region) => ({ region, zones: (groups.get(region) ?? []).sort() })),
+  ];
+}

@@ -96,6 +96,15 @@ test.describe('team and activity', () => {
     await expect(page.getByRole('combobox', { name: `Role of ${counsellor.name}` })).toHaveValue(
       'counsellor',
     );
+    // A role change asks first, naming the person, the role and what it may see; cancelled, nothing changes.
+    await page.getByRole('combobox', { name: `Role of ${counsellor.name}` }).selectOption('viewer');
+    const ask = page.getByRole('alertdialog', { name: 'Change role' });
+    await expect(ask).toContainText(`Make ${counsellor.name} a Viewer?`);
+    await expect(ask).toContainText('Viewers see numbers only');
+    await ask.getByRole('button', { name: 'Cancel' }).click();
+    await expect(page.getByRole('combobox', { name: `Role of ${counsellor.name}` })).toHaveValue(
+      'counsellor',
+    );
     await page.goto('/admin/activity/');
     await expect(page.getByRole('heading', { level: 1, name: 'Activity' })).toBeVisible();
     const table = page.getByRole('table');

@@ -1,11 +1,12 @@
 import { z } from 'zod/mini';
+import { StudentNameField } from './identity';
 
 const AUDIT_PAGE_SIZE = 50;
 const AUDIT_MAX_PAGE_SIZE = 200;
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
-/** A calendar date (UTC) from a date input; the range includes both of its days. */
+/** A calendar date from a date input, a day of the institution's time zone; the range includes both of its days. */
 const Day = (label: string) =>
   z.optional(
     z.string().check(
@@ -29,6 +30,8 @@ export const AuditFilters = z
           z.regex(/^[a-z._]*$/, 'action may hold lower-case letters, dots and underscores only'),
         ),
     ),
+    /** Entries about a student whose name or email holds this text (case does not matter). */
+    student: z.optional(z.string().check(z.trim(), z.maxLength(200, 'student is too long'))),
     from: Day('from'),
     to: Day('to'),
   })
@@ -70,9 +73,16 @@ export const AuditEntry = z.object({
   at: z.string(),
   /** Null for the product's own actions (jobs). */
   actor_email: z.nullable(z.string()),
+  /** The actor's name today; null for the product's own actions. */
+  actor_name: z.nullable(z.string()),
   action: z.string(),
   subject_type: z.nullable(z.string()),
   subject_id: z.nullable(z.string()),
+  /**
+   * Who the subject is, by name: the student a case or history is about, or the staff member an
+   * entry concerns. Null where the reader may not see students' names, or the subject is no person.
+   */
+  subject_name: z.nullable(StudentNameField),
   detail: z.nullable(z.record(z.string(), z.unknown())),
   address: z.nullable(z.string()),
 });
@@ -83,6 +93,8 @@ export const AuditPage = z.object({
   total: z.number().check(z.int()),
   page: z.number().check(z.int()),
   page_size: z.number().check(z.int()),
+  /** The institution's time zone: its days are the date filters' days, its clock the times shown. */
+  time_zone: z.string(),
   entries: z.array(AuditEntry),
 });
 export type AuditPage = z.infer<typeof AuditPage>;

@@ -31,3 +31,11 @@ export function nextLocalTime(at: number, timeZone: string, hour: number, minute
 export function localDate(at: number, timeZone: string): string {
   return DateTime.fromMillis(at, { zone: timeZone }).toFormat('yyyy-MM-dd');
 }
+
+/**
+ * The instant the zone's calendar day `date` (YYYY-MM-DD) starts, `days` later: the first moment
+ * of that local day (a day that a change starts at midnight begins when clocks show 01:00).
+ */
+export function localMidnight(date: string, timeZone: string, days = 0): number {
+  return DateTime.fromISO(date, { zone: timeZone }).plus({ days }).startOf('day').toMillis();
+}

@@ -5,6 +5,7 @@ import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { AuditPage } from '../../../common/schemas/audit';
 import { recordAudit } from '../../lib/audit';
+import { listAuditEntries } from './service';
 
 const DAY1 = Date.parse('2026-03-01T10:00:00Z');
 const DAY2 = Date.parse('2026-03-02T23:59:00Z');
@@ -119,8 +120,10 @@ describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
     expect(response.status).toBe(200);
     expect(response.headers['content-type']).toContain('text/csv');
     const lines = response.text.replace('\uFEFF', '').trim().split('\r\n');
-    expect(lines[0]).toBe('Time (UTC),Actor,Action,Subject,Subject id,Detail,Address');
-    expect(lines.slice(1).map((line) => line.split(',')[2])).toEqual(['staff.role.change', 'staff.invite']);
+    expect(lines[0]).toBe(
+      'Time (UTC),Actor,Actor name,Action,Subject,Subject id,Subject name,Detail,Address',
+    );
+    expect(lines.slice(1).map((line) => line.split(',')[3])).toEqual(['staff.role.change', 'staff.invite']);
     const exported = (await list('?action=audit.export')).entries;
     expect(exported).toHaveLength(1);
     expect(exported[0]).toMatchObject({
@@ -157,5 +160,154 @@ describe.each(TEST_DIALECTS)('the audit log API on %s', (dialect) => {
       'UNAUTHENTICATED',
       'Authentication required',
     );
+  });
+});
+
+describe.each(TEST_DIALECTS)("the audit log's people and days on %s", (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let admin: TestAgent;
+  let caseOfSam: number;
+
+  // New York leaves summer time at 02:00 on 2026-11-01 (06:00 UTC): its 1 November runs from
+  // 04:00 UTC that day to 05:00 UTC the next, 25 hours.
+  const LATE_OCT_31 = Date.parse('2026-11-01T03:30:00Z'); // 23:30 on 31 October in New York
+  const EARLY_NOV_1 = Date.parse('2026-11-01T04:30:00Z'); // 00:30 on 1 November, summer time
+  const LATE_NOV_1 = Date.parse('2026-11-02T04:30:00Z'); // 23:30 on 1 November, winter time
+  const EARLY_NOV_2 = Date.parse('2026-11-02T05:30:00Z'); // 00:30 on 2 November
+
+  beforeEach(async () => {
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    const db = ctx.db.kysely;
+    await db
+      .updateTable('institutions')
+      .set({ time_zone: 'America/New_York' })
+      .where('id', '=', cast.a.id)
+      .execute();
+    const counsellor = await makeUser(db, {
+      email: 'cora@north.edu',
+      role: 'counsellor',
+      institutionId: cast.a.id,
+      name: 'Cora Counsellor',
+    });
+    const opened = Date.parse('2026-10-30T12:00:00Z');
+    const respondent = async (institutionId: number, email: string, name: string) =>
+      (
+        await db
+          .insertInto('respondents')
+          .values({ institution_id: institutionId, email, name, user_id: null, created_at: opened })
+          .returning('id')
+          .executeTakeFirstOrThrow()
+      ).id;
+    const sam = await respondent(cast.a.id, 'sam.north@north.edu', 'Sam North');
+    const pat = await respondent(cast.a.id, 'pat@north.edu', 'Pat 100%_Other');
+    const sky = await respondent(cast.b.id, 'sky@south.edu', 'Sky South');
+    const inserted = await db
+      .insertInto('cases')
+      .values({
+        institution_id: cast.a.id,
+        respondent_id: sam,
+        open_respondent_id: sam,
+        tier: 'urgent',
+        status: 'new',
+        verified_at: opened,
+        first_submitted_at: opened,
+        opened_at: opened,
+        acknowledge_by: opened,
+        next_escalation_at: null,
+        acknowledged_at: null,
+        acknowledged_by: null,
+        assigned_to: null,
+        resolved_at: null,
+        outcome: null,
+      })
+      .returning('id')
+      .executeTakeFirstOrThrow();
+    caseOfSam = inserted.id;
+    const byCora = {
+      institutionId: cast.a.id,
+      userId: counsellor.id,
+      email: counsellor.email,
+      address: null,
+    };
+    const rows: [number, Parameters<typeof recordAudit>[2]][] = [
+      [LATE_OCT_31, { action: 'case.read', subject: { type: 'case', id: caseOfSam } }],
+      [EARLY_NOV_1, { action: 'student.history.read', subject: { type: 'student', id: sam } }],
+      [LATE_NOV_1, { action: 'student.history.read', subject: { type: 'student', id: pat } }],
+      // Another institution's student by id: never named here, never found by name.
+      [EARLY_NOV_2, { action: 'student.history.read', subject: { type: 'student', id: sky } }],
+    ];
+    vi.useFakeTimers({ toFake: ['Date'] });
+    for (const [at, entry] of rows) {
+      vi.setSystemTime(at);
+      await recordAudit(db, byCora, entry);
+    }
+    vi.useRealTimers();
+    admin = new TestAgent(ctx.app);
+    await admin.login(cast.adminA.email, TEST_PASSWORD);
+  });
+  afterEach(async () => {
+    vi.useRealTimers();
+    await ctx.close();
+  });
+
+  const list = async (query: string) => {
+    const response = await admin.get<AuditPage>(`/api/audit/${query}`);
+    expect(response.status, response.text).toBe(200);
+    return response.body;
+  };
+  const times = (page: AuditPage) => page.entries.map((entry) => Date.parse(entry.at));
+
+  it("takes the date filters as the institution's days, across a daylight-saving change", async () => {
+    const page = await list('?from=2026-11-01&to=2026-11-01');
+    expect(page.time_zone).toBe('America/New_York');
+    expect(times(page)).toEqual([LATE_NOV_1, EARLY_NOV_1]);
+    expect(times(await list('?from=2026-10-31&to=2026-10-31'))).toEqual([LATE_OCT_31]);
+    expect(times(await list('?from=2026-11-02&to=2026-11-02&action=student'))).toEqual([EARLY_NOV_2]);
+  });
+
+  it('names the actor and the student beside their ids, through a case too, and no one of another institution', async () => {
+    const page = await list('?from=2026-10-31&to=2026-11-02');
+    expect(
+      page.entries.map(({ actor_name, subject_type, subject_name }) => ({
+        actor_name,
+        subject_type,
+        subject_name,
+      })),
+    ).toEqual([
+      { actor_name: 'Cora Counsellor', subject_type: 'student', subject_name: null },
+      { actor_name: 'Cora Counsellor', subject_type: 'student', subject_name: 'Pat 100%_Other' },
+      { actor_name: 'Cora Counsellor', subject_type: 'student', subject_name: 'Sam North' },
+      { actor_name: 'Cora Counsellor', subject_type: 'case', subject_name: 'Sam North' },
+    ]);
+    expect(JSON.stringify(page)).not.toContain('Sky South');
+  });
+
+  it("finds who looked at a student by part of the student's name or email, case aside, in the institution only", async () => {
+    const sam = [EARLY_NOV_1, LATE_OCT_31];
+    expect(times(await list('?student=sam%20NORTH'))).toEqual(sam);
+    expect(times(await list('?student=SAM.north@'))).toEqual(sam);
+    // Wildcards are letters like any other.
+    expect(times(await list('?student=100%25_'))).toEqual([LATE_NOV_1]);
+    expect(times(await list('?student=%25'))).toEqual([LATE_NOV_1]);
+    expect((await list('?student=south')).total).toBe(0);
+    expect((await list('?student=Cora')).total).toBe(0);
+    const tooLong = await admin.get(`/api/audit/?student=${'x'.repeat(201)}`);
+    expectError(tooLong, 400, 'VALIDATION_FAILED', 'student is too long');
+  });
+
+  it("gives a reader who may not see students' names none, and no finding by them", async () => {
+    const page = await listAuditEntries({
+      db: ctx.db.kysely,
+      reader: { institutionId: cast.a.id, timeZone: 'America/New_York', seesStudentNames: false },
+      filters: { student: 'Sam' },
+      page: 1,
+      pageSize: 50,
+    });
+    expect(page.total).toBeGreaterThanOrEqual(4);
+    expect(page.entries.map((entry) => entry.subject_name)).not.toContain('Sam North');
+    expect(JSON.stringify(page)).not.toMatch(/Sam North|Pat 100/);
+    expect(page.entries.map((entry) => entry.actor_name)).toContain('Cora Counsellor');
   });
 });

@@ -2,13 +2,28 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { storedRolesWith } from '../../../common/roles';
+import { can, roleName, storedRolesWith } from '../../../common/roles';
 import { AuditFilters, AuditPage, AuditQuery } from '../../../common/schemas/audit';
 import { ErrorResponse } from '../../../common/schemas/common';
+import { carriesStudentData } from '../../../common/schemas/identity';
+import type { Executor } from '../../db/executor';
 import { auditActor, recordAudit } from '../../lib/audit';
 import { requireStaff } from '../../lib/guards';
 import { now } from '../../lib/time';
-import { exportAuditCsv, listAuditEntries } from './service';
+import { readFollowUpSettings } from '../institutions/settings';
+import { type AuditReader, exportAuditCsv, listAuditEntries } from './service';
+
+async function readerOf(
+  db: Executor,
+  staff: { institutionId: number; role: Parameters<typeof roleName>[0] },
+): Promise<AuditReader> {
+  const { timeZone } = await readFollowUpSettings(db, staff.institutionId);
+  return {
+    institutionId: staff.institutionId,
+    timeZone,
+    seesStudentNames: can(roleName(staff.role), 'student_identities'),
+  };
+}
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
 const tags = ['audit'];
@@ -28,7 +43,8 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'A page of the audit log, newest first, filtered by actor, action and dates (UTC)',
+        summary:
+          "A page of the audit log, newest first, with names beside ids, filtered by actor, action, student and the institution's days",
         querystring: AuditQuery,
         response: { 200: AuditPage, ...errors },
       },
@@ -38,7 +54,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       const { page, page_size: pageSize, ...filters } = request.query;
       const entries = await listAuditEntries({
         db: db.kysely,
-        institutionId: admin.institutionId,
+        reader: await readerOf(db.kysely, admin),
         filters,
         page,
         pageSize,
@@ -59,7 +75,11 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: 'The filtered audit log as CSV, newest first; the export is itself recorded',
         querystring: AuditFilters,
-        response: { 200: z.string().check(z.describe('text/csv')), 429: ErrorResponse, ...errors },
+        response: {
+          200: carriesStudentData(z.string().check(z.describe('text/csv'))),
+          429: ErrorResponse,
+          ...errors,
+        },
       },
       config: { rateLimit: { max: EXPORTS_PER_MINUTE, timeWindow: 60_000 } },
     },
@@ -70,15 +90,13 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         action: 'audit.export',
         detail: { filters },
       });
+      const reader = await readerOf(db.kysely, admin);
       const date = new Date(now()).toISOString().slice(0, 10);
       reply
         .header('content-type', 'text/csv; charset=utf-8')
         .header('content-disposition', `attachment; filename="activity-${date}.csv"`)
         .header('cache-control', 'no-store');
-      return sendStream(
-        reply,
-        Readable.from(exportAuditCsv({ db: db.kysely, institutionId: admin.institutionId, filters })),
-      );
+      return sendStream(reply, Readable.from(exportAuditCsv({ db: db.kysely, reader, filters })));
     },
   );
 };

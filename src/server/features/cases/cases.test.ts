@@ -14,6 +14,7 @@ import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { DEFAULT_LIMITS } from '../../config';
+import { READ_REPEAT_WINDOW_MS } from '../../lib/audit';
 import { HOUR, MINUTE } from '../../lib/time';
 import { UNCONFIRMED_NAME } from '../surveys/queries';
 import {
@@ -530,6 +531,34 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         expect(JSON.stringify(response.body)).not.toContain('want to die');
       }
       expect((await auditDetails('case.read')).length).toBe(1);
+    });
+
+    it('records one row for a case screen that reads the case several times, and a new row once the reading window has passed', async () => {
+      const item = await openedCase({ text: WRITTEN });
+      vi.useFakeTimers({ toFake: ['Date'] });
+      try {
+        const start = Date.now();
+        vi.setSystemTime(start);
+        // The screen reads the case as it opens, again as it mounts anew, again on a retry.
+        for (let view = 0; view < 3; view += 1)
+          expect((await counsellor.get(`/api/cases/${item.id}/`)).status).toBe(200);
+        for (let view = 0; view < 3; view += 1)
+          expect((await admin.get(`/api/students/${item.student_id}/history/`)).status).toBe(200);
+        // caseById read it once already, in the same window: still one row each.
+        expect(await auditDetails('case.read')).toHaveLength(1);
+        expect(await auditDetails('student.history.read')).toHaveLength(1);
+
+        vi.setSystemTime(start + READ_REPEAT_WINDOW_MS + 1);
+        expect((await counsellor.get(`/api/cases/${item.id}/`)).status).toBe(200);
+        expect((await admin.get(`/api/cases/${item.id}/`)).status).toBe(200);
+        expect((await auditDetails('case.read')).map((row) => row.actor_email)).toEqual([
+          counsellorUser.email,
+          counsellorUser.email,
+          cast.adminA.email,
+        ]);
+      } finally {
+        vi.useRealTimers();
+      }
     });
 
     it('keeps the question as it was asked once it is deleted, and does not guess labels it had of its own', async () => {

@@ -14,7 +14,7 @@ import {
 } from '../../../common/schemas/cases';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson, StoredReasons } from '../../db/stored-json';
-import { type AuditActor, recordAudit } from '../../lib/audit';
+import { type AuditActor, recordAudit, recordRead } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { StaffUser } from '../../lib/guards';
 import { now } from '../../lib/time';
@@ -205,7 +205,7 @@ export async function getCase(options: {
     inCase.has(submission.id),
   );
   const mails = await queries.caseMails(db, caseId);
-  await recordAudit(db, options.actor, {
+  await recordRead(db, options.actor, {
     action: 'case.read',
     subject: { type: 'case', id: caseId },
     detail: { answers_of_submissions: submissions.map((submission) => submission.id) },
@@ -378,7 +378,7 @@ export async function getStudentHistory(options: {
     db,
     cases.map((row) => row.id),
   );
-  await recordAudit(db, options.actor, {
+  await recordRead(db, options.actor, {
     action: 'student.history.read',
     subject: { type: 'student', id: student.id },
     detail: { answers_of_submissions: submissions.map((submission) => submission.id) },

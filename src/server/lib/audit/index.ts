@@ -2,7 +2,7 @@ import type { FastifyRequest } from 'fastify';
 import type { Executor } from '../../db/executor';
 import type { SessionUser } from '../sessions';
 import { now } from '../time';
-import { insertAuditEntry } from './queries';
+import { insertAuditEntry, lastIdenticalEntryAt } from './queries';
 
 /**
  * The audit log (design section 9): append-only, one row for every read of identifiable student
@@ -46,6 +46,35 @@ export async function recordAudit(db: Executor, actor: AuditActor, entry: AuditE
     address: actor.address,
     at: now(),
   });
+}
+
+/**
+ * How long a reading is one reading: the same person reading the same thing (same action, subject
+ * and detail, so the same answers) again within this is not recorded again. One screen load reads
+ * a case more than once (the screen refetches as it mounts, after a change elsewhere, on a retry),
+ * and the log must say "read it once at 14:05", not three times. A read after the window, or
+ * of other answers, is a new row.
+ */
+export const READ_REPEAT_WINDOW_MS = 60_000;
+
+/**
+ * Records a read of identifiable data, once per READ_REPEAT_WINDOW_MS for the same reader and
+ * thing. Two requests at the same instant may both record: a duplicate, never a missing row.
+ */
+export async function recordRead(db: Executor, actor: AuditActor, entry: AuditEntry): Promise<void> {
+  const detail = entry.detail === undefined ? null : JSON.stringify(entry.detail);
+  const at = now();
+  const last = await lastIdenticalEntryAt(db, {
+    institution_id: actor.institutionId,
+    actor_user_id: actor.userId,
+    action: entry.action,
+    subject_type: entry.subject?.type ?? null,
+    subject_id: entry.subject === undefined ? null : String(entry.subject.id),
+    detail,
+    since: at - READ_REPEAT_WINDOW_MS,
+  });
+  if (last !== undefined) return;
+  await recordAudit(db, actor, entry);
 }
 
 /**

@@ -1,6 +1,7 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { AuditEntry, AuditFilters } from '../../../common/schemas/audit';
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import { hasErrorCode } from '../../api';
 import { Button, buttonClassName } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -15,11 +16,10 @@ import { activityExportUrl, activityQueryKey, fetchActivity } from './activityAp
 
 const TITLE = 'Activity';
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-/** What an entry is about, in words: its subject and the parts of its detail worth reading. */
+/** What an entry is about, in words: its subject (by name, beside its id) and the parts of its detail worth reading. */
 function describe(entry: AuditEntry): string {
-  const subject = entry.subject_type ? `${entry.subject_type} ${entry.subject_id ?? ''}`.trim() : '';
+  const id = entry.subject_type ? `${entry.subject_type} ${entry.subject_id ?? ''}`.trim() : '';
+  const subject = entry.subject_name ? `${entry.subject_name} (${id})` : id;
   const detail = entry.detail
     ? Object.entries(entry.detail)
         .map(([key, value]) => `${key}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
@@ -65,7 +65,13 @@ function Activity() {
       const value = String(form.get(name) ?? '').trim();
       return value === '' ? undefined : value;
     };
-    setFilters({ actor: text('actor'), action: text('action'), from: text('from'), to: text('to') });
+    setFilters({
+      actor: text('actor'),
+      student: text('student'),
+      action: text('action'),
+      from: text('from'),
+      to: text('to'),
+    });
     setPage(1);
   }
 
@@ -78,7 +84,8 @@ function Activity() {
         <div>
           <h1>{TITLE}</h1>
           <Lead>
-            Who read students&apos; details and who changed what, newest first. Date filters use UTC days.
+            Who read students&apos; details and who changed what, newest first. Times and date filters follow
+            the institution&apos;s time zone{data ? ` (${data.time_zone})` : ''}.
           </Lead>
         </div>
         <nav className={layout.toolbar} aria-label="Activity actions">
@@ -89,6 +96,7 @@ function Activity() {
       </div>
       <form className={styles.filters} onSubmit={applyFilters} aria-label="Filter activity">
         <TextField label="Person (email)" name="actor" type="email" autoComplete="off" />
+        <TextField label="Student" name="student" placeholder="name or email" autoComplete="off" />
         <TextField label="Action" name="action" placeholder="e.g. case or staff" autoComplete="off" />
         <TextField label="From" name="from" type="date" />
         <TextField label="To" name="to" type="date" />
@@ -125,8 +133,19 @@ function Activity() {
                 <tbody>
                   {data.entries.map((entry) => (
                     <tr key={entry.id}>
-                      <td data-label="Time">{timeFormat.format(new Date(entry.at))}</td>
-                      <td data-label="Person">{actorLabel(entry)}</td>
+                      <td data-label="Time" className={styles.time}>
+                        {formatZonedDateTime(entry.at, data.time_zone)}
+                      </td>
+                      <td data-label="Person">
+                        {entry.actor_name ? (
+                          <>
+                            <span>{entry.actor_name}</span>{' '}
+                            <span className={styles.email}>{actorLabel(entry)}</span>
+                          </>
+                        ) : (
+                          actorLabel(entry)
+                        )}
+                      </td>
                       <td data-label="Action">
                         <ActionName action={entry.action} />
                       </td>

@@ -7,7 +7,7 @@ import {
   type InstitutionCrisisResource,
 } from '../../../common/risk/crisis-resources';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
-import { timeZoneNames } from '../../../common/time-zones';
+import { timeZoneGroups } from '../../../common/time-zones';
 import { errorMessage } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
@@ -116,7 +116,6 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
     resources: resources.filter((draft) => draft.name.trim() !== '').map(fromDraft),
     first: resourcesFirst,
   });
-  const zones = timeZoneNames();
 
   const save = useMutation({
     mutationFn: saveSettings,
@@ -195,10 +194,14 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
             value={timeZone}
             onChange={(event) => setTimeZone(event.target.value)}
           >
-            {zones.map((zone) => (
-              <option key={zone} value={zone}>
-                {zone}
-              </option>
+            {timeZoneGroups(timeZone).map((group) => (
+              <optgroup key={group.region} label={group.region}>
+                {group.zones.map((zone) => (
+                  <option key={zone} value={zone}>
+                    {zone}
+                  </option>
+                ))}
+              </optgroup>
             ))}
           </SelectField>
         </fieldset>

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { ROLE_LABELS, STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
+import { ROLE_LABELS, ROLE_SEES, STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import type { PendingInvitation, TeamMember } from '../../../common/schemas/staff';
 import { errorMessage, hasErrorCode } from '../../api';
@@ -87,7 +87,14 @@ function Team() {
             members={team.data.members}
             singleSignOn={team.data.single_sign_on}
             myEmail={me?.email ?? null}
-            onRole={(member, role) => change.mutate(() => changeRole(member.id, role))}
+            onRole={(member, role) =>
+              setConfirmation({
+                title: 'Change role',
+                text: `Make ${member.name} ${role === 'admin' ? 'an' : 'a'} ${ROLE_LABELS[role]}? ${ROLE_SEES[role]}`,
+                confirmLabel: `Make ${ROLE_LABELS[role]}`,
+                onConfirm: () => change.mutate(() => changeRole(member.id, role)),
+              })
+            }
             onAllowSsoLink={(member) => change.mutate(() => allowSsoLink(member.id))}
             onLinkOwnSso={() =>
               void stepUp.confirmed(startOwnSsoLink).then(
