@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import type { AuditPage } from '../../../common/schemas/audit';
 import { recordAudit } from '../../lib/audit';
 import { listAuditEntries } from './service';
