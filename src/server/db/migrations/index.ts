@@ -17,6 +17,7 @@ import * as signInIntegrity from './015_sign_in_integrity';
 import * as factorChanges from './017_factor_changes';
 import * as ssoLinkGrants from './019_sso_link_grants';
 import * as instanceHeartbeats from './020_instance_heartbeats';
+import * as campaignAudiences from './025_campaign_audiences';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -41,4 +42,5 @@ export const migrations: Record<string, Migration> = {
   '017_factor_changes': factorChanges,
   '019_sso_link_grants': ssoLinkGrants,
   '020_instance_heartbeats': instanceHeartbeats,
+  '025_campaign_audiences': campaignAudiences,
 };
