@@ -61,10 +61,7 @@ export type RosterQuery = z.input<typeof RosterQuery>;
 /** What a re-upload does with the students on the roster whom the file no longer lists. */
 export const MISSING_CHOICES = ['keep', 'leave'] as const;
 export const RosterImportQuery = z.object({
-  missing: z._default(
-    z.enum(MISSING_CHOICES, { error: 'missing must be keep or leave' }),
-    'keep',
-  ),
+  missing: z._default(z.enum(MISSING_CHOICES, { error: 'missing must be keep or leave' }), 'keep'),
 });
 export type RosterImportQuery = z.input<typeof RosterImportQuery>;
 

@@ -90,16 +90,18 @@ export function listCampaigns(db: Executor, institutionId: number) {
     ])
     .where('c.institution_id', '=', institutionId)
     .groupBy('i.campaign_id');
-  return db
-    .selectFrom('campaigns')
-    // A campaign outlives its template's deletion: it is still listed, naming what it sent.
-    .leftJoin('survey_templates as t', 't.id', 'campaigns.template_id')
-    .leftJoin(counts.as('counts'), 'counts.campaign_id', 'campaigns.id')
-    .selectAll('campaigns')
-    .select(['t.id as template_exists', 'counts.invited', 'counts.answered', 'counts.reminded'])
-    .where('campaigns.institution_id', '=', institutionId)
-    .orderBy('campaigns.id', 'desc')
-    .execute();
+  return (
+    db
+      .selectFrom('campaigns')
+      // A campaign outlives its template's deletion: it is still listed, naming what it sent.
+      .leftJoin('survey_templates as t', 't.id', 'campaigns.template_id')
+      .leftJoin(counts.as('counts'), 'counts.campaign_id', 'campaigns.id')
+      .selectAll('campaigns')
+      .select(['t.id as template_exists', 'counts.invited', 'counts.answered', 'counts.reminded'])
+      .where('campaigns.institution_id', '=', institutionId)
+      .orderBy('campaigns.id', 'desc')
+      .execute()
+  );
 }
 
 interface Invitee {
@@ -275,10 +277,7 @@ export async function markAnswered(db: Executor, invitationId: number, at: numbe
  * The current round's invitations whose student has not answered since (through the link or any
  * other way): the first `limit` by name, and the round's invited and not-answered counts.
  */
-export async function notAnswered(
-  db: Executor,
-  options: { campaignId: number; round: number },
-) {
+export async function notAnswered(db: Executor, options: { campaignId: number; round: number }) {
   const round = db
     .selectFrom('campaign_invitations as i')
     .innerJoin('roster_students as rs', 'rs.id', 'i.student_id')

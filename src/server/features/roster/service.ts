@@ -178,4 +178,3 @@ export async function setStudentLeft(options: {
     student: toStudent(student),
   };
 }
-
