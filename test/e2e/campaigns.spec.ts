@@ -41,7 +41,7 @@ test('a roster campaign sent now reaches each student, and one answer makes the 
   await page.getByLabel('Minute').fill('0');
   await page.getByRole('button', { name: 'Use the roster' }).click();
   await expect(page.getByText('Roster: 1 group loaded.')).toBeVisible();
-  await page.getByLabel('Email Group').selectOption('Year 1');
+  await page.getByRole('checkbox', { name: 'Year 1' }).check();
   await page.getByLabel('Send now').check();
   await expectNoA11yViolations(page);
   for (const width of Object.values(SCREEN_WIDTHS)) {
@@ -89,8 +89,10 @@ test('a roster campaign sent now reaches each student, and one answer makes the 
 
   await page.goto('/admin/campaigns/');
   const row = page.getByRole('row', { name: /Year 1/ });
-  await expect(row.getByRole('cell').nth(3)).toHaveText('3');
-  await expect(row.getByRole('cell').nth(4)).toHaveText('1');
+  await expect(row.getByRole('cell').nth(0)).toHaveText(/^Template #\d+$/);
+  await expect(row.getByRole('cell').nth(1)).toHaveText(/^Once, sent /);
+  await expect(row.getByRole('cell').nth(4)).toHaveText('3');
+  await expect(row.getByRole('cell').nth(5)).toHaveText('1');
   await expectNoA11yViolations(page);
   for (const width of Object.values(SCREEN_WIDTHS)) {
     await page.setViewportSize({ width, height: 900 });
@@ -114,4 +116,77 @@ test('choosing a demo group keeps the demo: a success alert and no call', async 
   await page.getByRole('button', { name: 'Schedule Survey (Demo Only)' }).click();
   await expect(page.getByRole('dialog', { name: 'Survey scheduled' })).toContainText('This is a demo');
   expect(calls).toEqual([]);
+});
+
+/**
+ * Several groups and the students with no group in one campaign; the list names the template and
+ * whom it reaches; cancelling asks first, naming the campaign; a student who has left is marked so
+ * on the Roster screen and can be brought back.
+ */
+test('a campaign for several groups, cancelled after a confirmation, and a student marked as left', async ({
+  page,
+}) => {
+  const institution = await createInstitutionWithAdmin();
+  const { domain } = institution;
+  await openAs(page, institution.admin, '/admin/roster/', 'Roster');
+  await page.getByLabel('Roster file (CSV)').setInputFiles({
+    name: 'registrar.csv',
+    mimeType: 'text/csv',
+    buffer: Buffer.from(
+      `name,email,group\nAda One,ada@${domain},Year 1\nBen Two,ben@${domain},Year 2\nCy None,cy@${domain},\n`,
+    ),
+  });
+  await page.getByRole('button', { name: 'Import roster' }).click();
+  await expect(page.getByText('Imported: 3 students added, 0 students updated.')).toBeVisible();
+
+  await page.getByRole('button', { name: 'Mark as left: Ben Two' }).click();
+  await expect(page.getByText('Ben Two is marked as left')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Back on the roster: Ben Two' })).toBeVisible();
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'roster-left');
+  }
+  await page.getByRole('button', { name: 'Back on the roster: Ben Two' }).click();
+  await expect(page.getByText('Ben Two is back on the roster.')).toBeVisible();
+
+  await page.goto('/schedule-survey/');
+  await page.getByLabel('Day').selectOption('Wednesday');
+  await page.getByLabel('Hour').fill('10');
+  await page.getByLabel('Minute').fill('30');
+  await page.getByLabel('Make this a recurring survey').check();
+  await page.getByRole('button', { name: 'Use the roster' }).click();
+  await expect(page.getByText('Roster: 2 groups loaded.')).toBeVisible();
+  await page.getByRole('checkbox', { name: 'Year 1' }).check();
+  await page.getByRole('checkbox', { name: 'Year 2' }).check();
+  await page.getByRole('checkbox', { name: 'Students with no group' }).check();
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'schedule-several-groups');
+  }
+  await page.getByRole('button', { name: 'Schedule Survey' }).click();
+  await expect(page.getByRole('dialog', { name: 'Survey scheduled' })).toContainText('Campaign scheduled.');
+
+  await page.goto('/admin/campaigns/');
+  const audience = 'Year 1, Year 2, Students with no group';
+  const row = page.getByRole('row', { name: new RegExp(audience) });
+  await expect(row.getByRole('cell').nth(0)).toHaveText(/^Template #\d+$/);
+  await expect(row.getByRole('cell').nth(1)).toHaveText(/^Every Wednesday at 10:30 AM/);
+  await row.getByRole('button', { name: `Cancel the campaign for ${audience}` }).click();
+  const dialog = page.getByRole('alertdialog', { name: `Cancel the campaign for ${audience}?` });
+  await expect(dialog).toContainText('no more rounds or reminders are sent');
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await saveScreenshot(page, 'campaign-cancel-confirmation');
+  }
+  // Its own Cancel keeps the campaign.
+  await dialog.getByRole('button', { name: 'Cancel', exact: true }).click();
+  await expect(row.getByRole('cell').nth(2)).toHaveText('Active');
+  await row.getByRole('button', { name: `Cancel the campaign for ${audience}` }).click();
+  await page.getByRole('alertdialog').getByRole('button', { name: 'Cancel campaign' }).click();
+  await expect(row.getByRole('cell').nth(2)).toHaveText('Cancelled');
 });

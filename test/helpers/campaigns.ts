@@ -12,6 +12,8 @@ export function campaignRequest(
   return {
     template_id: templateId,
     groups,
+    all_students: false,
+    no_group: false,
     day: 'Monday',
     hour: 9,
     minute: 0,

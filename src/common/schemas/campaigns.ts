@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { databaseId } from './common';
-import { ownData } from './identity';
+import { ownData, StudentEmailField, StudentNameField } from './identity';
 import { ROSTER_GROUP_MAX_LENGTH } from './roster';
 import { SurveyQuestionsResponse } from './surveys';
 
@@ -28,58 +28,72 @@ const CAMPAIGN_STATUSES = ['active', 'paused', 'finished', 'cancelled'] as const
 export const CampaignStatus = z.enum(CAMPAIGN_STATUSES);
 export type CampaignStatus = z.infer<typeof CampaignStatus>;
 
-export const CampaignRequest = z.object({
-  template_id: databaseId('template_id'),
-  groups: z
-    .array(
-      z
-        .string({ error: 'Each group must be text' })
-        .check(
-          z.trim(),
-          z.minLength(1, 'A group name cannot be blank'),
-          z.maxLength(ROSTER_GROUP_MAX_LENGTH, 'A group name is too long'),
-        ),
-      { error: 'groups must be a list of roster groups' },
-    )
-    .check(
-      z.minLength(1, 'Choose at least one roster group'),
-      z.maxLength(MAX_CAMPAIGN_GROUPS, `Choose at most ${MAX_CAMPAIGN_GROUPS} groups`),
-    ),
-  day: Weekday,
-  hour: z
-    .number({ error: 'hour must be a number from 1 to 12' })
-    .check(
-      z.int('hour must be a whole number'),
-      z.gte(1, 'hour must be from 1 to 12'),
-      z.lte(12, 'hour must be from 1 to 12'),
-    ),
-  minute: z
-    .number({ error: 'minute must be a number from 0 to 59' })
-    .check(
-      z.int('minute must be a whole number'),
-      z.gte(0, 'minute must be from 0 to 59'),
-      z.lte(59, 'minute must be from 0 to 59'),
-    ),
-  ampm: z.enum(['AM', 'PM'], { error: 'ampm must be AM or PM' }),
-  recurring: z._default(z.boolean({ error: 'recurring must be true or false' }), false),
-  send_now: z._default(z.boolean({ error: 'send_now must be true or false' }), false),
-  reminder_after_days: z._default(
-    z
-      .number({ error: `reminder_after_days must be a number from 0 to ${MAX_REMINDER_AFTER_DAYS}` })
+export const CampaignRequest = z
+  .object({
+    template_id: databaseId('template_id'),
+    groups: z
+      .array(
+        z
+          .string({ error: 'Each group must be text' })
+          .check(
+            z.trim(),
+            z.minLength(1, 'A group name cannot be blank'),
+            z.maxLength(ROSTER_GROUP_MAX_LENGTH, 'A group name is too long'),
+          ),
+        { error: 'groups must be a list of roster groups' },
+      )
+      .check(z.maxLength(MAX_CAMPAIGN_GROUPS, `Choose at most ${MAX_CAMPAIGN_GROUPS} groups`)),
+    /** Every student of the roster, whatever their group (groups and no_group are then moot). */
+    all_students: z._default(z.boolean({ error: 'all_students must be true or false' }), false),
+    /** The students the roster gives no group, besides the named groups. */
+    no_group: z._default(z.boolean({ error: 'no_group must be true or false' }), false),
+    day: Weekday,
+    hour: z
+      .number({ error: 'hour must be a number from 1 to 12' })
       .check(
-        z.int('reminder_after_days must be a whole number'),
-        z.gte(0, 'reminder_after_days cannot be negative (0 sends no reminders)'),
-        z.lte(MAX_REMINDER_AFTER_DAYS, `reminder_after_days is at most ${MAX_REMINDER_AFTER_DAYS}`),
+        z.int('hour must be a whole number'),
+        z.gte(1, 'hour must be from 1 to 12'),
+        z.lte(12, 'hour must be from 1 to 12'),
       ),
-    DEFAULT_REMINDER_AFTER_DAYS,
-  ),
-});
+    minute: z
+      .number({ error: 'minute must be a number from 0 to 59' })
+      .check(
+        z.int('minute must be a whole number'),
+        z.gte(0, 'minute must be from 0 to 59'),
+        z.lte(59, 'minute must be from 0 to 59'),
+      ),
+    ampm: z.enum(['AM', 'PM'], { error: 'ampm must be AM or PM' }),
+    recurring: z._default(z.boolean({ error: 'recurring must be true or false' }), false),
+    send_now: z._default(z.boolean({ error: 'send_now must be true or false' }), false),
+    reminder_after_days: z._default(
+      z
+        .number({ error: `reminder_after_days must be a number from 0 to ${MAX_REMINDER_AFTER_DAYS}` })
+        .check(
+          z.int('reminder_after_days must be a whole number'),
+          z.gte(0, 'reminder_after_days cannot be negative (0 sends no reminders)'),
+          z.lte(MAX_REMINDER_AFTER_DAYS, `reminder_after_days is at most ${MAX_REMINDER_AFTER_DAYS}`),
+        ),
+      DEFAULT_REMINDER_AFTER_DAYS,
+    ),
+  })
+  .check(
+    z.refine((request) => request.all_students || request.no_group || request.groups.length > 0, {
+      message: 'Choose at least one roster group, "All students" or "Students with no group"',
+      path: ['groups'],
+    }),
+  );
 export type CampaignRequest = z.input<typeof CampaignRequest>;
 
 export const Campaign = z.object({
   id: z.number(),
   template_id: z.number(),
+  /** The template's name, as the campaign list shows it. */
+  template_name: z.string(),
   groups: z.array(z.string()),
+  all_students: z.boolean(),
+  no_group: z.boolean(),
+  /** Its first round went out at creation; with recurring false, the only one (no weekly slot). */
+  send_now: z.boolean(),
   status: CampaignStatus,
   /** ISO 8601 time of the next round; null when none is due (one-off sent, paused, cancelled). */
   next_run_at: z.nullable(z.string()),
@@ -107,6 +121,31 @@ export const CampaignResponse = z.object({
   campaign: Campaign,
 });
 export type CampaignResponse = z.infer<typeof CampaignResponse>;
+
+/** Names listed at most by the not-answered list; the counts cover everyone. */
+export const NOT_ANSWERED_MAX_LISTED = 500;
+
+export const NotAnsweredStudent = z.object({
+  name: StudentNameField,
+  email: StudentEmailField,
+  group: z.nullable(z.string()),
+  /** Reminders sent to them this round. */
+  reminders: z.number(),
+});
+
+/**
+ * Who of the current round has not answered yet. `students` only for roles that may see
+ * students' names (its read is audited); a viewer gets the counts.
+ */
+export const NotAnsweredResponse = z.object({
+  success: z.literal(true),
+  /** The current round (0: none sent yet). */
+  round: z.number(),
+  invited: z.number(),
+  not_answered: z.number(),
+  students: z.optional(z.array(NotAnsweredStudent)),
+});
+export type NotAnsweredResponse = z.infer<typeof NotAnsweredResponse>;
 
 /**
  * What a personal invitation link opens: the survey, for the one student it was sent to. The name

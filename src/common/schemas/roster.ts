@@ -22,6 +22,8 @@ export const RosterImportResponse = z.object({
   updated: z.number(),
   /** Refused lines; the other lines are imported. */
   errors: z.array(RosterRowError),
+  /** Students on the roster but not in the file, marked as left (with missing=leave; else 0). */
+  left: z.number(),
 });
 export type RosterImportResponse = z.infer<typeof RosterImportResponse>;
 
@@ -56,13 +58,29 @@ export const RosterQuery = z.object({
 });
 export type RosterQuery = z.input<typeof RosterQuery>;
 
+/** What a re-upload does with the students on the roster whom the file no longer lists. */
+export const MISSING_CHOICES = ['keep', 'leave'] as const;
+export const RosterImportQuery = z.object({
+  missing: z._default(z.enum(MISSING_CHOICES, { error: 'missing must be keep or leave' }), 'keep'),
+});
+export type RosterImportQuery = z.input<typeof RosterImportQuery>;
+
+/** Marks a student as having left (invited no more, outside the response rate), or back. */
+export const RosterLeftRequest = z.object({
+  left: z.boolean({ error: 'left must be true or false' }),
+});
+export type RosterLeftRequest = z.infer<typeof RosterLeftRequest>;
+
 export const RosterStudent = z.object({
+  id: z.number(),
   name: z.string(),
   email: z.string(),
   group: z.nullable(z.string()),
   /** ISO 8601 times, or null when never. */
   last_invited_at: z.nullable(z.string()),
   last_answered_at: z.nullable(z.string()),
+  /** When the student was marked as having left; null while on the roster. */
+  left_at: z.nullable(z.string()),
 });
 export type RosterStudent = z.infer<typeof RosterStudent>;
 
@@ -76,3 +94,10 @@ export const RosterPage = z.object({
   groups: z.array(z.string()),
 });
 export type RosterPage = z.infer<typeof RosterPage>;
+
+export const RosterStudentResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  student: RosterStudent,
+});
+export type RosterStudentResponse = z.infer<typeof RosterStudentResponse>;

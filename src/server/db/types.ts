@@ -566,6 +566,8 @@ export interface RosterStudentsTable {
   name: string;
   group_name: string | null;
   last_invited_at: Millis | null;
+  /** When the student was marked as having left; null while on the roster. */
+  left_at: Millis | null;
   created_at: Millis;
   updated_at: Millis;
 }
@@ -577,6 +579,12 @@ export interface CampaignsTable {
   template_id: number;
   /** JSON array of roster group names. */
   groups: string;
+  /** 1: every student of the roster, whatever the groups; 0 otherwise. */
+  all_students: number;
+  /** 1: also the students with no group. */
+  no_group: number;
+  /** 1: the first round went out at creation rather than at the weekly slot. */
+  send_now: number;
   day: Weekday;
   minute_of_day: number;
   time_zone: string;

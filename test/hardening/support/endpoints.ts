@@ -377,6 +377,15 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     url: `/api/survey/invite/${nextInviteToken(inst(context))}/`,
     body: { answers: answersFor(inst(context).questions), submission_id: `invite-${context.unique}` },
   }),
+  'GET /api/campaigns/:id/not-answered/': (context) => ({
+    method: 'GET',
+    url: `/api/campaigns/${inst(context).campaignId}/not-answered/`,
+  }),
+  'POST /api/roster/students/:id/left/': (context) => ({
+    method: 'POST',
+    url: `/api/roster/students/${inst(context).rosterStudentId}/left/`,
+    body: { left: true },
+  }),
   'POST /api/roster/': (context) => ({
     method: 'POST',
     url: '/api/roster/',
@@ -685,6 +694,15 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/campaigns/:id/pause/': ownerAdmin(200),
   'POST /api/campaigns/:id/resume/': ownerAdmin(200),
   'POST /api/campaigns/:id/cancel/': ownerAdmin(200),
+  // Counts for every staff role of the institution (names only to admins and counsellors).
+  'GET /api/campaigns/:id/not-answered/': (() => {
+    const { A, B } = ownerAdmin(200);
+    return {
+      A: { ...A, counsellorA: 200, viewerA: 200 },
+      B: { ...(B as Statuses), counsellorA: 404, viewerA: 404 },
+    };
+  })(),
+  'POST /api/roster/students/:id/left/': ownerAdmin(200),
   // The personal link is the invited student's: a visitor holding it answers as them; every
   // signed-in account that is not them (another student, staff) is refused.
   'GET /api/survey/invite/:token/': {
@@ -827,6 +845,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/campaigns/:id/pause/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/campaigns/:id/resume/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/campaigns/:id/cancel/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/roster/students/:id/left/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey/invite/:token/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/second-factor/totp/setup/': { actor: 'pendingAdminA', target: 'A', control: 200 },
   'POST /api/passkeys/registration/options/': { actor: 'adminA', target: 'A', control: 200 },
@@ -937,6 +956,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/campaigns/:id/pause/': as('adminA'),
   'POST /api/campaigns/:id/resume/': as('adminA'),
   'POST /api/campaigns/:id/cancel/': as('adminA'),
+  'GET /api/campaigns/:id/not-answered/': as('adminA'),
+  'POST /api/roster/students/:id/left/': as('adminA'),
   'GET /api/survey/invite/:token/': as('anonymous'),
   'POST /api/survey/invite/:token/': as('anonymous'),
   'GET /api/second-factor/': as('adminA'),

@@ -94,6 +94,8 @@ export interface InstitutionWorld {
   /** A weekly campaign of the roster group "Hardening" that has sent its first round, and a paused one. */
   campaignId: number;
   pausedCampaignId: number;
+  /** A roster student in no campaign's group: the one marked as left (and back). */
+  rosterStudentId: number;
   /**
    * Personal link tokens of the roster students invited by that round. A link answers once, so
    * each successful answer needs its own: the first is only ever read, the others are handed out
@@ -443,6 +445,7 @@ async function institutionWorld(
     spareCaseIds: [],
     campaignId: 0,
     pausedCampaignId: 0,
+    rosterStudentId: 0,
     inviteTokens: [],
     colleagueId: colleague.id,
     secrets: [],
@@ -465,9 +468,17 @@ async function addCampaigns(app: FastifyInstance, db: Db, inst: InstitutionWorld
       raw: [
         'name,email,group',
         ...invitees.map((email, index) => `Invited ${index},${email},Hardening`),
+        `Leaving Student,roster-leaving@${inst.domain},Leavers`,
       ].join('\n'),
     }),
   );
+  inst.rosterStudentId = (
+    await db.kysely
+      .selectFrom('roster_students')
+      .select('id')
+      .where('email', '=', `roster-leaving@${inst.domain}`)
+      .executeTakeFirstOrThrow()
+  ).id;
   const campaign = (body: object) =>
     send(app, admin, {
       method: 'POST',

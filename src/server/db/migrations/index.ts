@@ -20,6 +20,7 @@ import * as ssoLinkGrants from './019_sso_link_grants';
 import * as instanceHeartbeats from './020_instance_heartbeats';
 import * as instrumentResults from './021_instrument_results';
 import * as passwordResets from './023_password_resets';
+import * as campaignAudiences from './025_campaign_audiences';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -47,4 +48,5 @@ export const migrations: Record<string, Migration> = {
   '020_instance_heartbeats': instanceHeartbeats,
   '021_instrument_results': instrumentResults,
   '023_password_resets': passwordResets,
+  '025_campaign_audiences': campaignAudiences,
 };

@@ -3,7 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
-import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
@@ -430,6 +430,193 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     expect((await campaigns())[0]).toMatchObject({ invited: 3, answered: 1 });
   });
 
+  /** Uploads a roster file as the admin; `missing` says what happens to students it omits. */
+  const uploadRoster = async (csv: string, missing?: 'keep' | 'leave') => {
+    const response = await (await adminNow()).request({
+      method: 'POST',
+      url: `/api/roster/${missing ? `?missing=${missing}` : ''}`,
+      payload: csv,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(response.status, response.text).toBe(200);
+    return response.body as { imported: number; updated: number; left: number };
+  };
+  const invitationsByCampaign = async (campaignId: number) =>
+    (
+      await ctx.db.kysely
+        .selectFrom('campaign_invitations as i')
+        .innerJoin('roster_students as rs', 'rs.id', 'i.student_id')
+        .select('rs.email')
+        .where('i.campaign_id', '=', campaignId)
+        .execute()
+    )
+      .map((row) => row.email)
+      .sort();
+  const studentId = async (email: string) =>
+    (
+      await ctx.db.kysely
+        .selectFrom('roster_students')
+        .select('id')
+        .where('email', '=', email)
+        .executeTakeFirstOrThrow()
+    ).id;
+
+  it('invites several groups and the students with no group, or everyone, each exactly once', async () => {
+    await uploadRoster('name,email,group\nNed None,ned@north.edu,\nEve Three,eve@north.edu,Year 3\n');
+    const some = await create({ send_now: true, groups: ['Year 1', 'Year 2'], no_group: true });
+    expect(some).toMatchObject({ groups: ['Year 1', 'Year 2'], no_group: true, all_students: false });
+    const everyone = await create({ send_now: true, groups: ['Year 1'], all_students: true });
+    expect(everyone).toMatchObject({ groups: [], all_students: true, no_group: false });
+    await runJobsAt(MONDAY_8AM);
+    await runJobsAt(MONDAY_8AM + MINUTE);
+    expect(await invitationsByCampaign(some.id)).toEqual([
+      'ann@north.edu',
+      'bo@north.edu',
+      'dee@north.edu',
+      'ned@north.edu',
+      'student@north.edu',
+    ]);
+    expect(await invitationsByCampaign(everyone.id)).toEqual([
+      'ann@north.edu',
+      'bo@north.edu',
+      'dee@north.edu',
+      'eve@north.edu',
+      'ned@north.edu',
+      'student@north.edu',
+    ]);
+    // One mail per student per campaign: five, then six.
+    expect(await invitationMails()).toHaveLength(11);
+  });
+
+  it('names the template and shows no weekly slot for a one-off campaign sent at once', async () => {
+    await create({ send_now: true });
+    await create({ recurring: true });
+    const [weekly, once] = await campaigns();
+    expect(once).toMatchObject({
+      template_name: `Template #${templateId}`,
+      send_now: true,
+      recurring: false,
+    });
+    expect(weekly).toMatchObject({
+      template_name: `Template #${templateId}`,
+      send_now: false,
+      recurring: true,
+    });
+  });
+
+  it('lists who has not answered: names to admins and counsellors, audited; counts to viewers', async () => {
+    const campaign = await create({ send_now: true });
+    await runJobsAt(MONDAY_8AM);
+    expect((await answerInvitation(await latestTokenFor('ann@north.edu'))).status).toBe(200);
+    const url = `/api/campaigns/${campaign.id}/not-answered/`;
+    const audits = () =>
+      ctx.db.kysely
+        .selectFrom('audit_log')
+        .select(['actor_email', 'subject_id'])
+        .where('action', '=', 'campaign.not_answered.read')
+        .orderBy('id')
+        .execute();
+
+    const listed = await (await adminNow()).get(url);
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body).toEqual({
+      success: true,
+      round: 1,
+      invited: 3,
+      not_answered: 2,
+      students: [
+        { name: 'Bo Chen', email: 'bo@north.edu', group: 'Year 1', reminders: 0 },
+        { name: 'Sam North', email: 'student@north.edu', group: 'Year 1', reminders: 0 },
+      ],
+    });
+    expect(await audits()).toEqual([{ actor_email: cast.adminA.email, subject_id: String(campaign.id) }]);
+
+    await makeUser(ctx.db.kysely, { email: 'c@north.edu', role: 'counsellor', institutionId: cast.a.id });
+    await makeUser(ctx.db.kysely, { email: 'v@north.edu', role: 'viewer', institutionId: cast.a.id });
+    const counsellor = new TestAgent(ctx.app);
+    await counsellor.login('c@north.edu', TEST_PASSWORD);
+    expect((await counsellor.get<{ students: unknown[] }>(url)).body.students).toHaveLength(2);
+    expect(await audits()).toHaveLength(2);
+
+    const viewer = new TestAgent(ctx.app);
+    await viewer.login('v@north.edu', TEST_PASSWORD);
+    const counts = await viewer.get(url);
+    expect(counts.body).toEqual({ success: true, round: 1, invited: 3, not_answered: 2 });
+    expect(await audits()).toHaveLength(2);
+
+    const adminB = new TestAgent(ctx.app);
+    await adminB.login(cast.adminB.email, TEST_PASSWORD);
+    expectError(await adminB.get(url), 404, 'NOT_FOUND', 'Campaign not found');
+    const student = new TestAgent(ctx.app);
+    await student.login(cast.studentA.email, TEST_PASSWORD);
+    expect((await student.get(url)).status).toBe(403);
+  });
+
+  it('neither invites nor reminds a student marked as left', async () => {
+    const left = await (await adminNow()).post(
+      `/api/roster/students/${await studentId('bo@north.edu')}/left/`,
+      {
+        left: true,
+      },
+    );
+    expect(left.status, left.text).toBe(200);
+    await create({ send_now: true, reminder_after_days: 2 });
+    await runJobsAt(MONDAY_8AM);
+    expect(await recipients()).toEqual(['ann@north.edu', 'student@north.edu']);
+    // Ann leaves after her invitation: the reminder goes to Sam only.
+    await (await adminNow()).post(`/api/roster/students/${await studentId('ann@north.edu')}/left/`, {
+      left: true,
+    });
+    await runJobsAt(MONDAY_8AM + 2 * DAY);
+    expect((await invitationMails()).map((mail) => mail.to_address).sort()).toEqual([
+      'ann@north.edu',
+      'student@north.edu',
+      'student@north.edu',
+    ]);
+  });
+
+  it('marks the students a re-upload omits as left, on request: the response rate counts the rest', async () => {
+    await create({ send_now: true, groups: ['Year 1', 'Year 2'] });
+    await runJobsAt(MONDAY_8AM);
+    expect((await answerInvitation(await latestTokenFor('ann@north.edu'))).status).toBe(200);
+    const rate = async () =>
+      (await (await adminNow()).get<DashboardData>('/api/dashboard/')).body.response_rate;
+    expect(await rate()).toBe(25);
+    // Keeping (the default) removes nobody.
+    expect((await uploadRoster('name,email\nAnn Lee,ann@north.edu\nBo Chen,bo@north.edu\n')).left).toBe(0);
+    expect(await rate()).toBe(25);
+    const marked = await uploadRoster('name,email\nAnn Lee,ann@north.edu\nBo Chen,bo@north.edu\n', 'leave');
+    expect(marked).toMatchObject({ imported: 0, updated: 2, left: 2 });
+    const leftNow = await ctx.db.kysely
+      .selectFrom('roster_students')
+      .select('email')
+      .where('left_at', 'is not', null)
+      .orderBy('email')
+      .execute();
+    expect(leftNow.map((row) => row.email)).toEqual(['dee@north.edu', 'student@north.edu']);
+    // One of the two still on the roster answered: 50%, as a recount says.
+    const recount = await ctx.db.kysely
+      .selectFrom('roster_students')
+      .select((eb) => eb.fn.countAll<number | string>().as('n'))
+      .where('institution_id', '=', cast.a.id)
+      .where('left_at', 'is', null)
+      .executeTakeFirstOrThrow();
+    expect(Number(recount.n)).toBe(2);
+    expect(await rate()).toBe(50);
+    // Reversible: Dee is back, and counts again (1 of 3).
+    const back = await (await adminNow()).post(
+      `/api/roster/students/${await studentId('dee@north.edu')}/left/`,
+      {
+        left: false,
+      },
+    );
+    expect(back.body).toMatchObject({ student: { email: 'dee@north.edu', left_at: null } });
+    expect(await rate()).toBe(33);
+    // Listed again by the registrar: back on the roster.
+    await uploadRoster('name,email\nSam North,student@north.edu\n');
+    expect(await rate()).toBe(25);
+  });
+
   it('refuses bad campaigns with a clear 4xx and creates nothing', async () => {
     const refusals: [Partial<CampaignRequest> | Record<string, unknown>, number, string][] = [
       [{ hour: 13 }, 400, 'hour must be from 1 to 12'],
@@ -444,7 +631,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
         400,
         'No roster student is in the group "Year 9". Import the roster first, or choose another group.',
       ],
-      [{ groups: [] }, 400, 'Choose at least one roster group'],
+      [{ groups: [] }, 400, 'Choose at least one roster group, "All students" or "Students with no group"'],
       [{ reminder_after_days: 30 }, 400, 'reminder_after_days is at most 14'],
     ];
     const otherTemplate = await ctx.db.kysely

@@ -35,6 +35,15 @@ export function groupsOf(campaign: queries.CampaignRow): string[] {
   return parseStoredJson(StoredGroups, campaign.groups) ?? [];
 }
 
+/** Whom the campaign invites: its groups, the students with no group, or everyone. */
+export function audienceOf(campaign: queries.CampaignRow): queries.Audience {
+  return {
+    groups: groupsOf(campaign),
+    allStudents: campaign.all_students === 1,
+    noGroup: campaign.no_group === 1,
+  };
+}
+
 /** A round is sending or reminding while its campaign is neither paused nor cancelled. */
 function isLive(campaign: queries.CampaignRow | undefined, round: number): campaign is queries.CampaignRow {
   return (
@@ -185,9 +194,9 @@ export function campaignJobs(context: InvitationContext): JobKind[] {
     async run({ trx, payload, at }) {
       const campaign = await queries.findCampaign(trx, payload.campaignId);
       if (!isLive(campaign, payload.round)) return;
-      const students = await queries.studentsOfGroups(trx, {
+      const students = await queries.studentsOfAudience(trx, {
         institutionId: campaign.institution_id,
-        groups: groupsOf(campaign),
+        audience: audienceOf(campaign),
         afterId: payload.afterStudentId,
         limit: BATCH,
       });

@@ -15,12 +15,14 @@ export function findTemplate(db: Executor, templateId: number, institutionId: nu
 
 /** Which of `groups` the institution's roster has. */
 export async function knownGroups(db: Executor, institutionId: number, groups: readonly string[]) {
+  if (groups.length === 0) return new Set<string | null>();
   const rows = await db
     .selectFrom('roster_students')
     .select('group_name')
     .distinct()
     .where('institution_id', '=', institutionId)
     .where('group_name', 'in', groups)
+    .where('left_at', 'is', null)
     .execute();
   return new Set(rows.map((row) => row.group_name));
 }
@@ -88,14 +90,18 @@ export function listCampaigns(db: Executor, institutionId: number) {
     ])
     .where('c.institution_id', '=', institutionId)
     .groupBy('i.campaign_id');
-  return db
-    .selectFrom('campaigns')
-    .leftJoin(counts.as('counts'), 'counts.campaign_id', 'campaigns.id')
-    .selectAll('campaigns')
-    .select(['counts.invited', 'counts.answered', 'counts.reminded'])
-    .where('campaigns.institution_id', '=', institutionId)
-    .orderBy('campaigns.id', 'desc')
-    .execute();
+  return (
+    db
+      .selectFrom('campaigns')
+      // A campaign outlives its template's deletion: it is still listed, naming what it sent.
+      .leftJoin('survey_templates as t', 't.id', 'campaigns.template_id')
+      .leftJoin(counts.as('counts'), 'counts.campaign_id', 'campaigns.id')
+      .selectAll('campaigns')
+      .select(['t.id as template_exists', 'counts.invited', 'counts.answered', 'counts.reminded'])
+      .where('campaigns.institution_id', '=', institutionId)
+      .orderBy('campaigns.id', 'desc')
+      .execute()
+  );
 }
 
 interface Invitee {
@@ -104,16 +110,37 @@ interface Invitee {
   name: string;
 }
 
-/** The next `limit` roster students of the groups after `afterId`, in id order. */
-export function studentsOfGroups(
+/** Whom a campaign invites. */
+export interface Audience {
+  groups: readonly string[];
+  allStudents: boolean;
+  noGroup: boolean;
+}
+
+/**
+ * The next `limit` roster students of the audience after `afterId`, in id order; never one who
+ * has left. A student in two of its parts (a group, and everyone) is listed once.
+ */
+export function studentsOfAudience(
   db: Executor,
-  options: { institutionId: number; groups: readonly string[]; afterId: number; limit: number },
+  options: { institutionId: number; audience: Audience; afterId: number; limit: number },
 ): Promise<Invitee[]> {
+  const { audience } = options;
   return db
     .selectFrom('roster_students')
     .select(['id', 'email', 'name'])
     .where('institution_id', '=', options.institutionId)
-    .where('group_name', 'in', options.groups)
+    .where('left_at', 'is', null)
+    .$if(!audience.allStudents, (query) =>
+      query.where((eb) =>
+        eb.or([
+          ...(audience.groups.length > 0 ? [eb('group_name', 'in', audience.groups)] : []),
+          ...(audience.noGroup ? [eb('group_name', 'is', null)] : []),
+          // Neither: nobody (a stored campaign always names one part; this keeps it so).
+          ...(audience.groups.length === 0 && !audience.noGroup ? [eb('id', '<', 0)] : []),
+        ]),
+      ),
+    )
     .where('id', '>', options.afterId)
     .orderBy('id')
     .limit(options.limit)
@@ -170,6 +197,7 @@ export function unansweredInvitations(
     )
     .select(['i.id', 'i.student_id', 'rs.email', 'rs.name'])
     .where('i.campaign_id', '=', options.campaignId)
+    .where('rs.left_at', 'is', null)
     .where('i.round', '=', options.round)
     .where('i.id', '>', options.afterId)
     .where('i.answered_at', 'is', null)
@@ -243,4 +271,35 @@ export async function markAnswered(db: Executor, invitationId: number, at: numbe
     .set({ answered_at: at })
     .where('id', '=', invitationId)
     .execute();
+}
+
+/**
+ * The current round's invitations whose student has not answered since (through the link or any
+ * other way): the first `limit` by name, and the round's invited and not-answered counts.
+ */
+export async function notAnswered(db: Executor, options: { campaignId: number; round: number }) {
+  const round = db
+    .selectFrom('campaign_invitations as i')
+    .innerJoin('roster_students as rs', 'rs.id', 'i.student_id')
+    .leftJoin('dashboard_students as ds', (join) =>
+      join.onRef('ds.institution_id', '=', 'rs.institution_id').onRef('ds.email', '=', 'rs.email'),
+    )
+    .where('i.campaign_id', '=', options.campaignId)
+    .where('i.round', '=', options.round);
+  const waiting = round
+    .where('i.answered_at', 'is', null)
+    .where((eb) => eb.or([eb('ds.latest_at', 'is', null), eb('ds.latest_at', '<', eb.ref('i.invited_at'))]));
+  const invited = await round.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+  const open = await waiting.select((eb) => eb.fn.countAll<number | string>().as('n')).executeTakeFirst();
+  return {
+    invited: Number(invited?.n ?? 0),
+    notAnswered: Number(open?.n ?? 0),
+    list: (limit: number) =>
+      waiting
+        .select(['rs.name', 'rs.email', 'rs.group_name', 'i.reminders'])
+        .orderBy('rs.name')
+        .orderBy('rs.id')
+        .limit(limit)
+        .execute(),
+  };
 }

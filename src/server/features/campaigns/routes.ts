@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { can, roleName } from '../../../common/roles';
 import {
   CampaignListResponse,
   CampaignRequest,
   CampaignResponse,
   InvitationSurveyResponse,
+  NOT_ANSWERED_MAX_LISTED,
+  NotAnsweredResponse,
 } from '../../../common/schemas/campaigns';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import { SubmitSurveyRequest, SubmitSurveyResponse } from '../../../common/schemas/surveys';
@@ -107,6 +110,34 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         },
       );
     }
+  });
+
+  // Who has not answered: counts for every staff role that sees the dashboard's numbers, names
+  // only for those who may see students' identities.
+  await app.register(async (plugin) => {
+    const staff = plugin.withTypeProvider<ZodTypeProvider>();
+    const guard = guardRoutes(staff, 'dashboard');
+    staff.get(
+      '/api/campaigns/:id/not-answered/',
+      {
+        schema: {
+          tags: ['campaigns'],
+          summary: "Who of the campaign's current round has not answered yet",
+          description: `Counts for every staff role; the students' names and addresses (the first ${NOT_ANSWERED_MAX_LISTED} by name) only for roles that may see them, and that read is audited.`,
+          params: CampaignParams,
+          response: { 200: NotAnsweredResponse, ...errors },
+        },
+      },
+      async (request) => {
+        const user = guard(request);
+        return service.listNotAnswered({
+          db: db.kysely,
+          actor: auditActor(request, user),
+          campaignId: request.params.id,
+          withNames: can(roleName(user.role), 'student_identities'),
+        });
+      },
+    );
   });
 
   const runTransaction = submissionTransactions(db);

@@ -1,6 +1,11 @@
 import type { Kysely, Transaction } from 'kysely';
 import type { z } from 'zod/mini';
-import type { Campaign, CampaignRequest } from '../../../common/schemas/campaigns';
+import {
+  type Campaign,
+  type CampaignRequest,
+  NOT_ANSWERED_MAX_LISTED,
+  type NotAnsweredResponse,
+} from '../../../common/schemas/campaigns';
 import type { AnswerValue } from '../../../common/schemas/surveys';
 import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
@@ -41,12 +46,18 @@ function toCampaign(
     invited?: number | string | null;
     answered?: number | string | null;
     reminded?: number | string | null;
+    template_exists?: number | null;
   },
 ): Campaign {
   return {
     id: row.id,
     template_id: row.template_id,
+    // Templates are named by number everywhere (the Templates screen's "Template #3").
+    template_name: `Template #${row.template_id}${row.template_exists == null ? ' (deleted)' : ''}`,
     groups: groupsOf(row),
+    all_students: row.all_students === 1,
+    no_group: row.no_group === 1,
+    send_now: row.send_now === 1,
     status: row.status,
     next_run_at: iso(row.next_run_at),
     invited: Number(row.invited ?? 0),
@@ -87,7 +98,7 @@ export async function createCampaign(options: {
     if (!(await queries.findTemplate(trx, request.template_id, institutionId)))
       throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
     const known = await queries.knownGroups(trx, institutionId, groups);
-    const unknown = groups.filter((group) => !known.has(group));
+    const unknown = request.all_students ? [] : groups.filter((group) => !known.has(group));
     if (unknown.length > 0)
       throw new AppError(
         'BAD_REQUEST',
@@ -103,7 +114,10 @@ export async function createCampaign(options: {
     const campaignId = await queries.insertCampaign(trx, {
       institution_id: institutionId,
       template_id: request.template_id,
-      groups: JSON.stringify(groups),
+      groups: JSON.stringify(request.all_students ? [] : groups),
+      all_students: request.all_students ? 1 : 0,
+      no_group: request.no_group && !request.all_students ? 1 : 0,
+      send_now: request.send_now ? 1 : 0,
       day: slot.day,
       minute_of_day: slot.minuteOfDay,
       time_zone: timeZone,
@@ -118,7 +132,13 @@ export async function createCampaign(options: {
     await recordAudit(trx, actor, {
       action: 'campaign.create',
       subject: { type: 'campaign', id: campaignId },
-      detail: { groups, send_now: request.send_now, recurring: request.recurring },
+      detail: {
+        groups,
+        all_students: request.all_students,
+        no_group: request.no_group,
+        send_now: request.send_now,
+        recurring: request.recurring,
+      },
     });
     return campaignId;
   });
@@ -128,6 +148,44 @@ export async function createCampaign(options: {
 export async function listCampaigns(options: { db: Kysely<Database>; institutionId: number }) {
   const rows = await queries.listCampaigns(options.db, options.institutionId);
   return { success: true as const, campaigns: rows.map(toCampaign) };
+}
+
+/**
+ * Who of the campaign's current round has not answered yet. Names and addresses go only to a
+ * role that may see students' identities, and that read is audited; anyone else gets counts.
+ */
+export async function listNotAnswered(options: {
+  db: Kysely<Database>;
+  actor: AuditActor;
+  campaignId: number;
+  withNames: boolean;
+}): Promise<NotAnsweredResponse> {
+  const { db, actor, campaignId, withNames } = options;
+  const campaign = await queries.findCampaign(db, campaignId, actor.institutionId);
+  if (!campaign) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
+  const found = await queries.notAnswered(db, { campaignId, round: campaign.rounds });
+  const answer = {
+    success: true as const,
+    round: campaign.rounds,
+    invited: found.invited,
+    not_answered: found.notAnswered,
+  };
+  if (!withNames) return answer;
+  const rows = await found.list(NOT_ANSWERED_MAX_LISTED);
+  await recordAudit(db, actor, {
+    action: 'campaign.not_answered.read',
+    subject: { type: 'campaign', id: campaignId },
+    detail: { round: campaign.rounds, listed: rows.length },
+  });
+  return {
+    ...answer,
+    students: rows.map((row) => ({
+      name: row.name,
+      email: row.email,
+      group: row.group_name,
+      reminders: row.reminders,
+    })),
+  };
 }
 
 type Change = 'pause' | 'resume' | 'cancel';

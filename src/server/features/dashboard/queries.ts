@@ -186,6 +186,7 @@ export async function rosterFigures(
         .selectFrom('roster_students')
         .select((sub) => sub.fn.countAll<number | string>().as('n'))
         .where('institution_id', '=', institutionId)
+        .where('left_at', 'is', null)
         .as('size'),
       eb
         .selectFrom('roster_students')
@@ -196,6 +197,7 @@ export async function rosterFigures(
         )
         .select((sub) => sub.fn.countAll<number | string>().as('n'))
         .where('roster_students.institution_id', '=', institutionId)
+        .where('roster_students.left_at', 'is', null)
         .where('dashboard_students.latest_at', '>=', window.activeSince)
         .as('active'),
       ...window.monthEnds.map((end, index) =>
@@ -204,6 +206,8 @@ export async function rosterFigures(
           .select((sub) => sub.fn.countAll<number | string>().as('n'))
           .where('institution_id', '=', institutionId)
           .where('created_at', '<', end)
+          // On the roster at the month's end: not yet left by then.
+          .where((where) => where.or([where('left_at', 'is', null), where('left_at', '>=', end)]))
           .as(`known_${index}`),
       ),
     ])
@@ -217,7 +221,10 @@ export async function rosterFigures(
   };
 }
 
-/** Roster students who answered in each month from `fromMonth` on. */
+/**
+ * Roster students who answered in each month from `fromMonth` on, by when they left (null: on
+ * the roster): a month counts those still on the roster at its end, as its denominator does.
+ */
 export function rosterRespondersByMonth(db: Executor, institutionId: number, fromMonth: number) {
   return db
     .selectFrom('roster_students')
@@ -227,9 +234,13 @@ export function rosterRespondersByMonth(db: Executor, institutionId: number, fro
         .onRef('dashboard_students.email', '=', 'roster_students.email'),
     )
     .innerJoin('dashboard_student_months', 'dashboard_student_months.student_id', 'dashboard_students.id')
-    .select((eb) => ['dashboard_student_months.month', eb.fn.countAll<number | string>().as('students')])
+    .select((eb) => [
+      'dashboard_student_months.month',
+      'roster_students.left_at',
+      eb.fn.countAll<number | string>().as('students'),
+    ])
     .where('roster_students.institution_id', '=', institutionId)
     .where('dashboard_student_months.month', '>=', fromMonth)
-    .groupBy('dashboard_student_months.month')
+    .groupBy(['dashboard_student_months.month', 'roster_students.left_at'])
     .execute();
 }

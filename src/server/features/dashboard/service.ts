@@ -84,7 +84,12 @@ async function responseRates(
   });
   if (roster.size === 0) return options.fallback;
   const responders = await queries.rosterRespondersByMonth(db, institutionId, months[0] ?? 0);
-  const byMonth = new Map(responders.map((row) => [Number(row.month), Number(row.students)]));
+  const byMonth = new Map<number, number>();
+  for (const row of responders) {
+    const month = Number(row.month);
+    if (row.left_at !== null && Number(row.left_at) < monthEnd(month)) continue;
+    byMonth.set(month, (byMonth.get(month) ?? 0) + Number(row.students));
+  }
   return {
     rate: percent(roster.active, roster.size),
     monthly: months.map((month, index) => percent(byMonth.get(month) ?? 0, roster.knownBy[index] ?? 0)),

@@ -52,6 +52,8 @@ export async function upsertStudents(
       .onConflict((conflict) =>
         conflict.columns(['institution_id', 'email']).doUpdateSet((eb) => ({
           name: eb.ref('excluded.name'),
+          // Listed by the registrar again: back on the roster.
+          left_at: null,
           updated_at: eb.ref('excluded.updated_at'),
           ...(withGroups ? { group_name: eb.ref('excluded.group_name') } : {}),
         })),
@@ -104,6 +106,8 @@ export function listStudents(db: Executor, filter: RosterFilter, page: { offset:
         .onRef('dashboard_students.email', '=', 'roster_students.email'),
     )
     .select([
+      'roster_students.id',
+      'roster_students.left_at',
       'roster_students.name',
       'roster_students.email',
       'roster_students.group_name',
@@ -117,6 +121,64 @@ export function listStudents(db: Executor, filter: RosterFilter, page: { offset:
     .execute();
 }
 
+/**
+ * Marks as left, at `at`, the institution's students still on the roster whose address is not in
+ * `keep`. Returns how many.
+ */
+export async function markMissingAsLeft(
+  db: Executor,
+  institutionId: number,
+  keep: ReadonlySet<string>,
+  at: number,
+): Promise<number> {
+  const active = await db
+    .selectFrom('roster_students')
+    .select(['id', 'email'])
+    .where('institution_id', '=', institutionId)
+    .where('left_at', 'is', null)
+    .execute();
+  const missing = active.filter((row) => !keep.has(row.email)).map((row) => row.id);
+  for (let start = 0; start < missing.length; start += BATCH) {
+    await db
+      .updateTable('roster_students')
+      .set({ left_at: at, updated_at: at })
+      .where('id', 'in', missing.slice(start, start + BATCH))
+      .execute();
+  }
+  return missing.length;
+}
+
+/** One student of the institution's roster, as the roster list shows them. */
+export function findStudent(db: Executor, institutionId: number, studentId: number) {
+  return db
+    .selectFrom('roster_students')
+    .leftJoin('dashboard_students', (join) =>
+      join
+        .onRef('dashboard_students.institution_id', '=', 'roster_students.institution_id')
+        .onRef('dashboard_students.email', '=', 'roster_students.email'),
+    )
+    .select([
+      'roster_students.id',
+      'roster_students.left_at',
+      'roster_students.name',
+      'roster_students.email',
+      'roster_students.group_name',
+      'roster_students.last_invited_at',
+      'dashboard_students.latest_at',
+    ])
+    .where('roster_students.institution_id', '=', institutionId)
+    .where('roster_students.id', '=', studentId)
+    .executeTakeFirst();
+}
+
+export async function setLeft(db: Executor, studentId: number, leftAt: number | null, at: number) {
+  await db
+    .updateTable('roster_students')
+    .set({ left_at: leftAt, updated_at: at })
+    .where('id', '=', studentId)
+    .execute();
+}
+
 export async function listGroups(db: Executor, institutionId: number): Promise<string[]> {
   const rows = await db
     .selectFrom('roster_students')
@@ -124,6 +186,7 @@ export async function listGroups(db: Executor, institutionId: number): Promise<s
     .distinct()
     .where('institution_id', '=', institutionId)
     .where('group_name', 'is not', null)
+    .where('left_at', 'is', null)
     .orderBy('group_name')
     .execute();
   return rows.map((row) => row.group_name as string);

@@ -1,23 +1,27 @@
 import { Readable } from 'node:stream';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { ErrorResponse } from '../../../common/schemas/common';
+import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
   ROSTER_MAX_BYTES,
+  RosterImportQuery,
   RosterImportResponse,
+  RosterLeftRequest,
   RosterPage,
   RosterQuery,
+  RosterStudentResponse,
 } from '../../../common/schemas/roster';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { guardRoutes, requireAdmin } from '../../lib/guards';
 import { TOO_LARGE } from './csv';
-import { importRoster, listRoster } from './service';
+import { importRoster, listRoster, setStudentLeft } from './service';
 
 const errors = {
   400: ErrorResponse,
   401: ErrorResponse,
   403: ErrorResponse,
+  404: ErrorResponse,
   413: ErrorResponse,
   415: ErrorResponse,
   429: ErrorResponse,
@@ -83,8 +87,9 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
         tags,
         summary: "Import the registrar's CSV",
         description:
-          'Adds new students and updates the name and group of those already on the roster (by address); nobody is ever listed twice. Bad lines are reported by line number and skipped; a file that cannot be read as a roster at all changes nothing.',
+          'Adds new students and updates the name and group of those already on the roster (by address); nobody is ever listed twice, and a student marked as left whom the file lists is back. Bad lines are reported by line number and skipped; a file that cannot be read as a roster at all changes nothing. missing=leave marks as left the students on the roster whom the file does not list (missing=keep, the default, keeps them).',
         consumes: ['text/csv'],
+        querystring: RosterImportQuery,
         body: CsvBody,
         response: { 200: RosterImportResponse, ...errors },
       },
@@ -97,7 +102,30 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
         actor: auditActor(request, admin),
         csv: request.body,
         limit: app.config.limits.rosterImports,
+        missing: request.query.missing,
       });
     },
+  );
+
+  app.post(
+    '/api/roster/students/:id/left/',
+    {
+      schema: {
+        tags,
+        summary: 'Mark a student as having left, or back on the roster',
+        description:
+          'left: true stops their invitations and takes them out of the response rate; their answers stay. left: false undoes it.',
+        params: z.object({ id: IdParam }),
+        body: RosterLeftRequest,
+        response: { 200: RosterStudentResponse, ...errors },
+      },
+    },
+    async (request) =>
+      setStudentLeft({
+        db: db.kysely,
+        actor: auditActor(request, requireAdmin(request)),
+        studentId: request.params.id,
+        left: request.body.left,
+      }),
   );
 };

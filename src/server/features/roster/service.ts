@@ -1,9 +1,10 @@
 import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
-import type { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
+import type { RosterImportResponse, RosterPage, RosterStudent } from '../../../common/schemas/roster';
 import { DEFAULT_LIMITS } from '../../config';
 import type { Database } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
+import { AppError } from '../../lib/errors';
 import { yieldToEventLoop } from '../../lib/event-loop';
 import { enforceLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
@@ -27,6 +28,8 @@ export async function importRoster(options: {
   csv: Readable | string;
   /** Imports per institution (Limits.rosterImports). */
   limit?: { max: number; windowMs: number };
+  /** Students on the roster whom the file does not list: kept (the default), or marked as left. */
+  missing?: 'keep' | 'leave';
 }): Promise<RosterImportResponse> {
   const { db, actor } = options;
   const { institutionId } = actor;
@@ -48,14 +51,29 @@ export async function importRoster(options: {
     chunks.push(file.rows.slice(start, start + WRITE_CHUNK));
   // The record of the import commits with its last rows (with no rows, on its own).
   if (chunks.length === 0) chunks.push([]);
+  let left = 0;
   for (const [index, chunk] of chunks.entries()) {
     await db.transaction().execute(async (trx) => {
       await queries.upsertStudents(trx, institutionId, chunk, { withGroups: file.withGroups, at });
-      if (index === chunks.length - 1)
-        await recordAudit(trx, actor, {
-          action: 'roster.import',
-          detail: { imported: added, updated: file.rows.length - added, refused_lines: file.errors.length },
-        });
+      if (index !== chunks.length - 1) return;
+      // Last, with the record: a cut-off import marks nobody, and its re-upload does it whole.
+      if (options.missing === 'leave')
+        left = await queries.markMissingAsLeft(
+          trx,
+          institutionId,
+          new Set(file.rows.map((row) => row.email)),
+          at,
+        );
+      await recordAudit(trx, actor, {
+        action: 'roster.import',
+        detail: {
+          imported: added,
+          updated: file.rows.length - added,
+          refused_lines: file.errors.length,
+          missing: options.missing ?? 'keep',
+          left,
+        },
+      });
     });
     await yieldToEventLoop();
   }
@@ -64,6 +82,7 @@ export async function importRoster(options: {
     imported: added,
     updated: file.rows.length - added,
     errors: file.errors,
+    left,
   };
 }
 
@@ -101,14 +120,61 @@ export async function listRoster(options: {
         success: true as const,
         total: await queries.countStudents(trx, filter),
         offset,
-        students: rows.map((row) => ({
-          name: row.name,
-          email: row.email,
-          group: row.group_name,
-          last_invited_at: iso(row.last_invited_at),
-          last_answered_at: iso(row.latest_at),
-        })),
+        students: rows.map(toStudent),
         groups: await queries.listGroups(trx, institutionId),
       };
     });
+}
+
+function toStudent(row: {
+  id: number;
+  name: string;
+  email: string;
+  group_name: string | null;
+  last_invited_at: number | string | null;
+  latest_at: number | string | null;
+  left_at: number | string | null;
+}): RosterStudent {
+  return {
+    id: row.id,
+    name: row.name,
+    email: row.email,
+    group: row.group_name,
+    last_invited_at: iso(row.last_invited_at),
+    last_answered_at: iso(row.latest_at),
+    left_at: iso(row.left_at),
+  };
+}
+
+/**
+ * Marks one student of the admin's roster as having left (no more invitations, outside the
+ * response rate) or back on the roster. Reversible; their answers stay.
+ */
+export async function setStudentLeft(options: {
+  db: Kysely<Database>;
+  actor: AuditActor;
+  studentId: number;
+  left: boolean;
+}) {
+  const { db, actor, studentId, left } = options;
+  const at = now();
+  const student = await db.transaction().execute(async (trx) => {
+    const found = await queries.findStudent(trx, actor.institutionId, studentId);
+    if (!found) throw new AppError('NOT_FOUND', 'Student not found on the roster');
+    // Marking again keeps the first date: when they left does not move.
+    const leftAt = left ? (found.left_at ?? at) : null;
+    await queries.setLeft(trx, studentId, leftAt, at);
+    await recordAudit(trx, actor, {
+      action: left ? 'roster.student_left' : 'roster.student_returned',
+      subject: { type: 'roster_student', id: studentId },
+    });
+    return { ...found, left_at: leftAt };
+  });
+  return {
+    success: true as const,
+    message: left
+      ? `${student.name} is marked as left: no more invitations, and out of the response rate.`
+      : `${student.name} is back on the roster.`,
+    student: toStudent(student),
+  };
 }

@@ -10,6 +10,7 @@ import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import styles from '../roster/Roster.module.css';
 import { CAMPAIGNS_QUERY_KEY, changeCampaign, fetchCampaigns } from '../schedule/campaignsApi';
+import { type Confirmation, ConfirmDialog } from '../templates/ConfirmDialog';
 import { isUnauthenticated } from '../templates/templatesApi';
 
 /** The roster's table look: five columns and more do not fit a phone, so each row is a card there. */
@@ -35,6 +36,19 @@ const when = (iso: string | null) =>
       })
     : 'None';
 
+/** Whom a campaign invites, in words. */
+export function audienceText(campaign: Campaign): string {
+  if (campaign.all_students) return 'All students';
+  return [...campaign.groups, ...(campaign.no_group ? ['Students with no group'] : [])].join(', ');
+}
+
+/** A one-off campaign sent at creation follows no weekly slot: it says when it went. */
+function scheduleText(campaign: Campaign): string {
+  if (campaign.send_now && !campaign.recurring) return `Once, sent ${when(campaign.created_at)}`;
+  const first = campaign.send_now ? 'Sent at once, then every' : campaign.recurring ? 'Every' : 'Once,';
+  return `${first} ${campaign.day} at ${campaign.time} (${campaign.time_zone})`;
+}
+
 export function CampaignsScreen() {
   return (
     <AdminOnly ability="schedule" title={TITLE} loadingText="Loading campaigns...">
@@ -49,6 +63,15 @@ function CampaignList() {
   useLoginRedirect(isUnauthenticated(campaigns.error));
   const { flash, showFlash } = useFlash();
   const [working, setWorking] = useState<number | null>(null);
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const confirmCancel = (campaign: Campaign) =>
+    setConfirmation({
+      title: `Cancel the campaign for ${audienceText(campaign)}?`,
+      text: `${campaign.template_name} to ${audienceText(campaign)}: no more rounds or reminders are sent, and the links already mailed stop working. This cannot be undone.`,
+      confirmLabel: 'Cancel campaign',
+      confirmVariant: 'danger',
+      onConfirm: () => change.mutate({ id: campaign.id, action: 'cancel' }),
+    });
   const change = useMutation({
     mutationFn: ({ id, action }: { id: number; action: 'pause' | 'resume' | 'cancel' }) =>
       changeCampaign(id, action),
@@ -91,7 +114,8 @@ function CampaignList() {
           <table className={CAMPAIGN_TABLE}>
             <thead>
               <tr>
-                <th scope="col">Groups</th>
+                <th scope="col">Students</th>
+                <th scope="col">Template</th>
                 <th scope="col">Schedule</th>
                 <th scope="col">Status</th>
                 <th scope="col">Next round</th>
@@ -105,12 +129,10 @@ function CampaignList() {
               {campaigns.data.map((campaign) => (
                 <tr key={campaign.id}>
                   <th scope="row" className={styles.wrap}>
-                    {campaign.groups.join(', ')}
+                    {audienceText(campaign)}
                   </th>
-                  <td data-label="Schedule">
-                    {campaign.recurring ? `Every ${campaign.day}` : campaign.day} at {campaign.time} (
-                    {campaign.time_zone})
-                  </td>
+                  <td data-label="Template">{campaign.template_name}</td>
+                  <td data-label="Schedule">{scheduleText(campaign)}</td>
                   <td data-label="Status">{STATUS_TEXT[campaign.status]}</td>
                   <td data-label="Next round">{when(campaign.next_run_at)}</td>
                   <td data-label="Invited">{campaign.invited}</td>
@@ -124,7 +146,7 @@ function CampaignList() {
                           variant="secondary"
                           busy={working === campaign.id}
                           onClick={() => change.mutate({ id: campaign.id, action: 'pause' })}
-                          aria-label={`Pause the campaign for ${campaign.groups.join(', ')}`}
+                          aria-label={`Pause the campaign for ${audienceText(campaign)}`}
                         >
                           Pause
                         </Button>
@@ -135,7 +157,7 @@ function CampaignList() {
                           variant="secondary"
                           busy={working === campaign.id}
                           onClick={() => change.mutate({ id: campaign.id, action: 'resume' })}
-                          aria-label={`Resume the campaign for ${campaign.groups.join(', ')}`}
+                          aria-label={`Resume the campaign for ${audienceText(campaign)}`}
                         >
                           Resume
                         </Button>
@@ -145,8 +167,8 @@ function CampaignList() {
                           size="small"
                           variant="danger"
                           busy={working === campaign.id}
-                          onClick={() => change.mutate({ id: campaign.id, action: 'cancel' })}
-                          aria-label={`Cancel the campaign for ${campaign.groups.join(', ')}`}
+                          onClick={() => confirmCancel(campaign)}
+                          aria-label={`Cancel the campaign for ${audienceText(campaign)}`}
                         >
                           Cancel
                         </Button>
@@ -159,6 +181,7 @@ function CampaignList() {
           </table>
         )}
       </Card>
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
     </Page>
   );
 }

@@ -3,14 +3,14 @@ import { type FormEvent, useId, useState } from 'react';
 import type { RosterImportResponse, RosterStudent } from '../../../common/schemas/roster';
 import { errorMessage } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
-import { SelectField, TextField } from '../../ui/Field';
+import { ChoiceGroup, SelectField, TextField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import { isUnauthenticated } from '../templates/templatesApi';
 import styles from './Roster.module.css';
-import { fetchRoster, ROSTER_QUERY_KEY, type RosterSearch, uploadRoster } from './rosterApi';
+import { fetchRoster, ROSTER_QUERY_KEY, type RosterSearch, setStudentLeft, uploadRoster } from './rosterApi';
 
 /** Both roster tables: five columns do not fit a phone, so one card per student there. */
 const ROSTER_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'above' }, styles.table);
@@ -47,13 +47,20 @@ export function RosterScreen() {
   );
 }
 
+/** What a re-upload does with the students it no longer lists. */
+const MISSING_CHOICES = [
+  { value: 'keep', label: 'Keep them on the roster' },
+  { value: 'leave', label: 'Mark them as left: no more invitations, and out of the response rate' },
+] as const;
+
 function RosterUpload() {
   const queryClient = useQueryClient();
   const [file, setFile] = useState<File | null>(null);
   const [result, setResult] = useState<RosterImportResponse | null>(null);
   const [failure, setFailure] = useState<string | null>(null);
+  const [missing, setMissing] = useState<'keep' | 'leave'>('keep');
   const upload = useMutation({
-    mutationFn: uploadRoster,
+    mutationFn: (chosen: File) => uploadRoster(chosen, missing),
     onSuccess: (answer) => {
       setResult(answer);
       setFailure(null);
@@ -84,6 +91,13 @@ function RosterUpload() {
           required
           onChange={(event) => setFile(event.currentTarget.files?.[0] ?? null)}
         />
+        <ChoiceGroup
+          legend="Students missing from this file"
+          name="missing"
+          choices={MISSING_CHOICES}
+          value={missing}
+          onChange={(value) => setMissing(value === 'leave' ? 'leave' : 'keep')}
+        />
         <div>
           <Button type="submit" busy={upload.isPending}>
             {upload.isPending ? 'Importing...' : 'Import roster'}
@@ -108,6 +122,7 @@ function ImportSummary({ result }: { result: RosterImportResponse }) {
     <>
       <p className={styles.success}>
         Imported: {students(result.imported)} added, {students(result.updated)} updated.
+        {result.left > 0 && ` ${students(result.left)} marked as left.`}
         {result.errors.length > 0 &&
           ` ${result.errors.length.toLocaleString()} line${result.errors.length === 1 ? ' was' : 's were'} not imported.`}
       </p>
@@ -241,32 +256,59 @@ function RosterList() {
 }
 
 function StudentTable({ students }: { students: RosterStudent[] }) {
+  const queryClient = useQueryClient();
+  const [outcome, setOutcome] = useState<string | null>(null);
+  const mark = useMutation({
+    mutationFn: ({ id, left }: { id: number; left: boolean }) => setStudentLeft(id, left),
+    onSuccess: (answer) => setOutcome(answer.message),
+    onError: (error) =>
+      setOutcome(errorMessage(error, 'The student could not be changed. Please try again.')),
+    onSettled: () => void queryClient.invalidateQueries({ queryKey: ROSTER_QUERY_KEY }),
+  });
   return (
-    <table className={ROSTER_TABLE}>
-      <thead>
-        <tr>
-          <th scope="col">Name</th>
-          <th scope="col">Email</th>
-          <th scope="col">Group</th>
-          <th scope="col">Last invited</th>
-          <th scope="col">Last answered</th>
-        </tr>
-      </thead>
-      <tbody>
-        {students.map((student) => (
-          <tr key={student.email}>
-            <th scope="row" className={styles.wrap}>
-              {student.name}
-            </th>
-            <td data-label="Email" className={styles.wrap}>
-              {student.email}
-            </td>
-            <td data-label="Group">{student.group ?? 'No group'}</td>
-            <td data-label="Last invited">{dateText(student.last_invited_at)}</td>
-            <td data-label="Last answered">{dateText(student.last_answered_at)}</td>
+    <>
+      <p role="status" className={styles.outcome}>
+        {outcome}
+      </p>
+      <table className={ROSTER_TABLE}>
+        <thead>
+          <tr>
+            <th scope="col">Name</th>
+            <th scope="col">Email</th>
+            <th scope="col">Group</th>
+            <th scope="col">Last invited</th>
+            <th scope="col">Last answered</th>
+            <th scope="col">On the roster</th>
           </tr>
-        ))}
-      </tbody>
-    </table>
+        </thead>
+        <tbody>
+          {students.map((student) => (
+            <tr key={student.email}>
+              <th scope="row" className={styles.wrap}>
+                {student.name}
+              </th>
+              <td data-label="Email" className={styles.wrap}>
+                {student.email}
+              </td>
+              <td data-label="Group">{student.group ?? 'No group'}</td>
+              <td data-label="Last invited">{dateText(student.last_invited_at)}</td>
+              <td data-label="Last answered">{dateText(student.last_answered_at)}</td>
+              <td data-label="On the roster">
+                {student.left_at ? `Left ${dateText(student.left_at)} ` : ''}
+                <Button
+                  size="small"
+                  variant="secondary"
+                  busy={mark.isPending && mark.variables?.id === student.id}
+                  onClick={() => mark.mutate({ id: student.id, left: student.left_at === null })}
+                  aria-label={`${student.left_at === null ? 'Mark as left' : 'Back on the roster'}: ${student.name}`}
+                >
+                  {student.left_at === null ? 'Mark as left' : 'Back on the roster'}
+                </Button>
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </>
   );
 }

@@ -1,4 +1,4 @@
-import { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
+import { RosterImportResponse, RosterPage, RosterStudentResponse } from '../../../common/schemas/roster';
 import { api } from '../../api';
 
 export const ROSTER_QUERY_KEY = ['roster'] as const;
@@ -18,8 +18,13 @@ export function fetchRoster(search: RosterSearch) {
 }
 
 /** Sends the file as it is: the server reads the CSV (BOM, quotes and line endings included). */
-export function uploadRoster(file: Blob) {
-  return api.post('/api/roster/', RosterImportResponse, undefined, {
+export function uploadRoster(file: Blob, missing: 'keep' | 'leave' = 'keep') {
+  return api.post(`/api/roster/?missing=${missing}`, RosterImportResponse, undefined, {
     text: { content: file, type: 'text/csv' },
   });
+}
+
+/** Marks a student as having left (no more invitations, out of the response rate), or back. */
+export function setStudentLeft(studentId: number, left: boolean) {
+  return api.post(`/api/roster/students/${studentId}/left/`, RosterStudentResponse, { left });
 }

@@ -52,6 +52,13 @@ function ScheduleForm() {
   const [sendNow, setSendNow] = useState(false);
   const [reminderDays, setReminderDays] = useState('2');
   const [busy, setBusy] = useState(false);
+  // Roster campaigns: several groups at once, everyone, or those the roster gives no group.
+  const [chosenGroups, setChosenGroups] = useState<string[]>([]);
+  const [allStudents, setAllStudents] = useState(false);
+  const [noGroup, setNoGroup] = useState(false);
+  const rosterAudienceChosen = allStudents || noGroup || chosenGroups.length > 0;
+  const toggleGroup = (name: string, on: boolean) =>
+    setChosenGroups((current) => (on ? [...current, name] : current.filter((other) => other !== name)));
   const groups = provider === 'Roster' ? (roster?.groups ?? []) : provider ? EMAIL_GROUPS[provider] : [];
 
   function connect(next: DemoProvider) {
@@ -89,7 +96,9 @@ function ScheduleForm() {
     try {
       const answer = await createCampaign({
         template_id: Number(templateId),
-        groups: [group],
+        groups: allStudents ? [] : chosenGroups,
+        all_students: allStudents,
+        no_group: noGroup && !allStudents,
         day: day as (typeof DAYS)[number],
         hour: Number(hour),
         minute: Number(minute),
@@ -265,20 +274,58 @@ function ScheduleForm() {
                     ? `Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
                     : 'Connect an email account to choose a group.'}
               </p>
-              <SelectField
-                label="Email Group"
-                name="email_group"
-                value={group}
-                disabled={!provider}
-                onChange={(event) => setGroup(event.currentTarget.value)}
-              >
-                <option value="">{provider ? 'Select a group' : 'No account connected'}</option>
-                {groups.map((name) => (
-                  <option key={name} value={name}>
-                    {name}
-                  </option>
-                ))}
-              </SelectField>
+              {provider === 'Roster' && roster ? (
+                <fieldset className={styles.timeFieldset}>
+                  <legend>Roster groups</legend>
+                  <label className={styles.checkbox}>
+                    <input
+                      type="checkbox"
+                      name="all_students"
+                      checked={allStudents}
+                      onChange={(event) => setAllStudents(event.currentTarget.checked)}
+                    />
+                    All students
+                  </label>
+                  {roster.groups.map((name) => (
+                    <label key={name} className={styles.checkbox}>
+                      <input
+                        type="checkbox"
+                        name="groups"
+                        value={name}
+                        disabled={allStudents}
+                        checked={allStudents || chosenGroups.includes(name)}
+                        onChange={(event) => toggleGroup(name, event.currentTarget.checked)}
+                      />
+                      {name}
+                    </label>
+                  ))}
+                  <label className={styles.checkbox}>
+                    <input
+                      type="checkbox"
+                      name="no_group"
+                      disabled={allStudents}
+                      checked={allStudents || noGroup}
+                      onChange={(event) => setNoGroup(event.currentTarget.checked)}
+                    />
+                    Students with no group
+                  </label>
+                </fieldset>
+              ) : (
+                <SelectField
+                  label="Email Group"
+                  name="email_group"
+                  value={group}
+                  disabled={!provider}
+                  onChange={(event) => setGroup(event.currentTarget.value)}
+                >
+                  <option value="">{provider ? 'Select a group' : 'No account connected'}</option>
+                  {groups.map((name) => (
+                    <option key={name} value={name}>
+                      {name}
+                    </option>
+                  ))}
+                </SelectField>
+              )}
             </fieldset>
 
             {provider === 'Roster' && roster && (
@@ -326,7 +373,7 @@ function ScheduleForm() {
 
             <div>
               {provider === 'Roster' ? (
-                <Button type="submit" busy={busy} disabled={!group || !templateId}>
+                <Button type="submit" busy={busy} disabled={!rosterAudienceChosen || !templateId}>
                   {sendNow ? 'Send Survey Now' : 'Schedule Survey'}
                 </Button>
               ) : (
