@@ -84,7 +84,7 @@ test.describe('header', () => {
 
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-      await expectMenuLinks(page, { 'New Survey': '/survey/' });
+      await expectMenuLinks(page, { 'New Survey': '/survey/', Account: '/account/' });
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
       await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
 
@@ -213,8 +213,8 @@ test.describe('header', () => {
 
 /** Each staff role's menu, as common/roles.ts gives it. */
 const STAFF_MENUS: { role: StaffRole; links: string[] }[] = [
-  { role: 'counsellor', links: ['Dashboard', 'Cases', 'Security'] },
-  { role: 'viewer', links: ['Dashboard', 'Security'] },
+  { role: 'counsellor', links: ['Dashboard', 'Cases', 'Account'] },
+  { role: 'viewer', links: ['Dashboard', 'Account'] },
 ];
 
 test.describe('header at first paint', () => {
