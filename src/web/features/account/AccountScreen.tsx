@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../../../common/schemas/auth';
 import { errorMessage, hasErrorCode } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -116,7 +117,7 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
             name="new_password"
             type="password"
             autoComplete="new-password"
-            hint="At least 12 characters; a few uncommon words work well."
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters; a few uncommon words work well.`}
             required
           />
           <TextField
