@@ -126,6 +126,8 @@ test.describe('header', () => {
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
@@ -140,6 +142,8 @@ test.describe('header', () => {
       await toggle.click();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
       await page.keyboard.press('Tab');
