@@ -13,6 +13,7 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { DatabaseClock } from './db/clock';
 import { CHECKPOINT_INTERVAL_MS, walCheckpointsOf } from './db/wal-checkpoints';
+import { accountRoutes } from './features/account/routes';
 import { auditRoutes } from './features/audit/routes';
 import { forgetDeadSession } from './features/auth/cookies';
 import { authRoutes } from './features/auth/routes';
@@ -258,14 +259,16 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(verifyRoutes, { codes });
   await app.register(passwordResetRoutes);
   await app.register(unconfirmedAddressRoutes, { codes });
+  const recoveryKey = crypto.createHmac('sha256', secret).update('recovery codes').digest();
   await app.register(secondFactorRoutes, {
     context: {
       sealKey: sealingKey(secret, 'authenticator apps'),
-      recoveryKey: crypto.createHmac('sha256', secret).update('recovery codes').digest(),
+      recoveryKey,
       issuer: `${config.web.brandName} Health`,
     },
   });
-  await app.register(passkeyRoutes);
+  await app.register(passkeyRoutes, { recoveryKey });
+  await app.register(accountRoutes);
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(institutionRoutes);

@@ -198,7 +198,7 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   await joinFromInvitation(viewerPage, viewer);
   await expectLoopFigures(viewerPage);
   await expectNoStudentIdentity(viewerPage, student);
-  expect(await menuLinks(viewerPage)).toEqual(['Dashboard', 'Security']);
+  expect(await menuLinks(viewerPage)).toEqual(['Dashboard', 'Account']);
   expect((await viewerPage.context().request.get(`/api/cases/${caseId}/`)).status()).toBe(403);
   expect((await viewerPage.context().request.get('/api/cases/')).status()).toBe(403);
   await viewerContext.close();

@@ -84,7 +84,7 @@ test.describe('header', () => {
 
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-      await expectMenuLinks(page, { 'New Survey': '/survey/' });
+      await expectMenuLinks(page, { 'New Survey': '/survey/', Account: '/account/' });
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
       await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
 
@@ -126,6 +126,8 @@ test.describe('header', () => {
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
@@ -140,6 +142,8 @@ test.describe('header', () => {
       await toggle.click();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
       await page.keyboard.press('Tab');
@@ -213,8 +217,8 @@ test.describe('header', () => {
 
 /** Each staff role's menu, as common/roles.ts gives it. */
 const STAFF_MENUS: { role: StaffRole; links: string[] }[] = [
-  { role: 'counsellor', links: ['Dashboard', 'Cases', 'Security'] },
-  { role: 'viewer', links: ['Dashboard', 'Security'] },
+  { role: 'counsellor', links: ['Dashboard', 'Cases', 'Account'] },
+  { role: 'viewer', links: ['Dashboard', 'Account'] },
 ];
 
 test.describe('header at first paint', () => {

@@ -57,6 +57,9 @@ test.describe('passkeys for staff', () => {
       page.getByRole('heading', { level: 1, name: 'Set up your authenticator app' }),
     ).toBeVisible();
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    // A first passkey brings recovery codes, shown once, as a first app does.
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await expect(page).toHaveURL(siteUrl('/dashboard/'));
     await expect(page.getByRole('heading', { level: 1, name: 'Student Wellness Dashboard' })).toBeVisible();
     const { credentials } = await cdp.send('WebAuthn.getCredentials', { authenticatorId });
@@ -99,6 +102,9 @@ test.describe('passkeys for staff', () => {
     const { cdp, authenticatorId } = await addAuthenticator(page);
     await signInWithForm(page, admin, siteUrl('/login/'));
     await page.getByRole('button', { name: 'Use a passkey instead' }).click();
+    // A first passkey brings recovery codes, shown once, as a first app does.
+    await expect(page.getByRole('list', { name: 'Recovery codes' }).getByRole('listitem')).toHaveCount(10);
+    await page.getByRole('button', { name: 'I saved them, continue' }).click();
     await expect(page).toHaveURL(siteUrl('/dashboard/'));
 
     await page.goto(siteUrl('/account/security/'));

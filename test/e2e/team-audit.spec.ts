@@ -83,7 +83,7 @@ test.describe('team and activity', () => {
     await expect(counsellorPage.getByRole('link', { name: 'Export CSV' })).toBeVisible();
     await expect(counsellorPage.getByRole('link', { name: 'Edit Templates' })).toHaveCount(0);
     await expect(counsellorPage.getByRole('button', { name: 'Copy Survey Link' })).toHaveCount(0);
-    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard', 'Cases', 'Security']);
+    expect(await menuLinks(counsellorPage)).toEqual(['Dashboard', 'Cases', 'Account']);
     await counsellorPage.goto('/admin/team/');
     await expect(counsellorPage.getByRole('alert')).toContainText('Admin access required');
     await counsellorPage.goto('/admin/activity/');
@@ -150,7 +150,7 @@ test.describe('team and activity', () => {
     await expect(page.getByText('1 student needs support')).toBeVisible();
     await expectNoStudentIdentity(page, student);
     await expect(page.getByRole('link', { name: 'Export CSV' })).toHaveCount(0);
-    expect(await menuLinks(page)).toEqual(['Dashboard', 'Security']);
+    expect(await menuLinks(page)).toEqual(['Dashboard', 'Account']);
     const flagged = await page.context().request.get('/api/dashboard/flagged/');
     expect(flagged.status()).toBe(403);
     await reviewScreen(page, 'dashboard-viewer');

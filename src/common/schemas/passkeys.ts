@@ -55,6 +55,8 @@ export type PasskeyAuthentication = z.infer<typeof PasskeyAuthentication>;
 export const PasskeySignedIn = z.object({
   success: z.literal(true),
   message: z.string(),
+  /** After the account's first second factor only; shown once, as only their hashes are kept. */
+  recovery_codes: z.optional(z.array(z.string())),
   user: CurrentUser,
 });
 export type PasskeySignedIn = z.infer<typeof PasskeySignedIn>;

@@ -4,7 +4,9 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db';
+import { replaceRecoveryCodes } from '../features/second-factor/queries';
 import { verifyPassword } from '../lib/passwords';
+import { createSession } from '../lib/sessions';
 import { runManage } from './commands';
 import { PASSWORD_ON_COMMAND_LINE, type Terminal } from './password-input';
 
@@ -142,5 +144,80 @@ describe('npm run manage create-admin', () => {
     const refused = await manage(['create-admin', ...ADMIN], { terminal: piped(''), dataDir });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('No password on standard input');
+  });
+});
+
+describe('npm run manage reset-second-factor', () => {
+  let dataDir: string;
+
+  beforeEach(async () => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-manage-'));
+    await manage(['create-institution', '--name', 'East Institute', '--domains', 'east.edu'], {
+      terminal: piped(''),
+      dataDir,
+    });
+    const made = await manage(['create-admin', ...ADMIN], { terminal: piped(`${PASSPHRASE}\n`), dataDir });
+    expect(made.code).toBe(0);
+  });
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  const withDatabase = async <T>(use: (db: ReturnType<typeof openDatabase>) => Promise<T>) => {
+    const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') });
+    try {
+      return await use(db);
+    } finally {
+      await db.close();
+    }
+  };
+
+  it('removes the lost factor of a staff member whose admins cannot sign in, signs them out, and audits it', async () => {
+    const userId = await withDatabase(async (db) => {
+      const user = await db.kysely
+        .selectFrom('users')
+        .select('id')
+        .where('email', '=', 'dean@east.edu')
+        .executeTakeFirstOrThrow();
+      await replaceRecoveryCodes(db.kysely, user.id, ['a-hash'], Date.now());
+      await createSession(db.kysely, user.id, 'password_and_second_factor');
+      return user.id;
+    });
+
+    const reset = await manage(['reset-second-factor', 'dean@east.edu'], { terminal: piped(''), dataDir });
+    expect(reset).toMatchObject({ code: 0, stderr: '' });
+    expect(reset.stdout).toContain('Reset the second factor of dean@east.edu');
+
+    await withDatabase(async (db) => {
+      const count = (table: 'recovery_codes' | 'sessions') =>
+        db.kysely.selectFrom(table).select('user_id').where('user_id', '=', userId).execute();
+      expect(await count('recovery_codes')).toEqual([]);
+      expect(await count('sessions')).toEqual([]);
+      const audit = await db.kysely
+        .selectFrom('audit_log')
+        .select(['action', 'subject_id', 'actor_user_id', 'detail'])
+        .where('action', '=', 'staff.second_factor_reset')
+        .execute();
+      expect(audit).toEqual([
+        {
+          action: 'staff.second_factor_reset',
+          subject_id: String(userId),
+          actor_user_id: null,
+          detail: JSON.stringify({ email: 'dean@east.edu', by: 'an operator' }),
+        },
+      ]);
+    });
+  });
+
+  it('refuses an address that is no staff member of an institution, and a missing address', async () => {
+    const unknown = await manage(['reset-second-factor', 'nobody@east.edu'], {
+      terminal: piped(''),
+      dataDir,
+    });
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain('No staff member of an institution with the address nobody@east.edu');
+    const missing = await manage(['reset-second-factor'], { terminal: piped(''), dataDir });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('is not a valid email address');
   });
 });

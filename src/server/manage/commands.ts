@@ -10,6 +10,7 @@ import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
 import { createStaffAccount } from '../features/auth/service';
 import { createInstitution } from '../features/institutions/service';
+import { resetSecondFactorByOperator } from '../features/second-factor/service';
 import { AppError } from '../lib/errors';
 import {
   PASSWORD_ON_COMMAND_LINE,
@@ -25,6 +26,10 @@ Commands:
   create-institution --name <name> --domains <domain[,domain...]>
   create-admin       --institution <name> --email <email> --name <full name>
   create-superuser   --email <email> --name <full name>
+  reset-second-factor <email>
+                     For when no admin of the institution can sign in: removes the staff
+                     member's authenticator app, recovery codes and passkeys and signs them out
+                     everywhere; they set up a new one at their next sign-in. Audited.
 
 The new account's password is asked for (not shown as it is typed), read from the first line of
 standard input when it is piped, or taken from ${PASSWORD_VARIABLE}; never from the command line.
@@ -57,8 +62,9 @@ async function run(argv: string[], io: ManageIo) {
     print(USAGE);
     return;
   }
-  const { values } = parseArgs({
+  const { values, positionals } = parseArgs({
     args: rest,
+    allowPositionals: command === 'reset-second-factor',
     options: {
       name: { type: 'string' },
       domains: { type: 'string' },
@@ -71,8 +77,10 @@ async function run(argv: string[], io: ManageIo) {
   });
   if (values.password !== undefined) throw new UsageError(PASSWORD_ON_COMMAND_LINE);
   const isStaffCommand = command === 'create-admin' || command === 'create-superuser';
-  if (command !== 'create-institution' && !isStaffCommand)
+  const isReset = command === 'reset-second-factor';
+  if (command !== 'create-institution' && !isStaffCommand && !isReset)
     throw new UsageError(`Unknown command "${command}"`);
+  const resetEmail = isReset ? email(positionals[0] ?? values.email) : '';
   if (isStaffCommand) {
     required(values, 'email', 'name', ...(command === 'create-admin' ? ['institution'] : []));
     email(values.email);
@@ -91,6 +99,13 @@ async function run(argv: string[], io: ManageIo) {
       });
       print(
         `Created institution "${institution.name}" (id ${institution.id}) for ${institution.domains.join(', ')}`,
+      );
+      return;
+    }
+    if (isReset) {
+      const reset = await resetSecondFactorByOperator(db.kysely, resetEmail);
+      print(
+        `Reset the second factor of ${reset.email} (id ${reset.id}): signed out everywhere; they set up a new one at their next sign-in.`,
       );
       return;
     }

@@ -6,7 +6,10 @@ import { useLogout } from '../features/auth/useLogout';
 import styles from './Header.module.css';
 import { type MenuLink, UserMenu } from './UserMenu';
 
-const STUDENT_LINKS: readonly MenuLink[] = [{ label: 'New Survey', to: '/survey/' }];
+const STUDENT_LINKS: readonly MenuLink[] = [
+  { label: 'New Survey', to: '/survey/' },
+  { label: 'Account', to: '/account/' },
+];
 
 /** Every staff screen, in menu order, with what opening it takes (common/roles.ts). */
 const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
@@ -19,8 +22,8 @@ const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
   { label: 'Settings', to: '/admin/settings/', ability: 'settings' },
   { label: 'Team', to: '/admin/team/', ability: 'team' },
   { label: 'Activity', to: '/admin/activity/', ability: 'audit' },
-  // Every staff member's own sign-in: all of them see the dashboard.
-  { label: 'Security', to: '/account/security/', ability: 'dashboard' },
+  // Every staff member's own account and sign-in: all of them see the dashboard.
+  { label: 'Account', to: '/account/', ability: 'dashboard' },
 ];
 
 function staffLinks(role: RoleName): MenuLink[] {

@@ -111,6 +111,10 @@ export const routes: RouteObject[] = [
             ),
           },
           {
+            path: 'account',
+            lazy: lazyScreen(() => import('../features/account/AccountScreen').then((m) => m.AccountScreen)),
+          },
+          {
             path: 'account/security',
             lazy: lazyScreen(() =>
               import('../features/security/SecurityScreen').then((m) => m.SecurityScreen),

@@ -7,6 +7,8 @@
  *   FUZZ_TABLE     who sends the hostile input, for every route.
  * A route the app registers and a table lacks fails route-table.test.ts.
  */
+
+import { TEST_PASSWORD } from '../../helpers/factories';
 import {
   ACTORS,
   type ActorName,
@@ -46,6 +48,20 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     body: { email: world.member.email, password: world.member.password },
   }),
   'POST /api/logout/': () => ({ method: 'POST', url: '/api/logout/' }),
+  // Every actor's own password (all share the test password): a real change, new every time.
+  'POST /api/account/password/': ({ unique }) => {
+    const next = `a sturdy new passphrase ${unique}`;
+    return {
+      method: 'POST',
+      url: '/api/account/password/',
+      body: { current_password: TEST_PASSWORD, new_password: next, confirm_password: next },
+    };
+  },
+  'GET /api/account/sessions/': () => ({ method: 'GET', url: '/api/account/sessions/' }),
+  'POST /api/account/sessions/sign-out-others/': () => ({
+    method: 'POST',
+    url: '/api/account/sessions/sign-out-others/',
+  }),
   'POST /api/register/': (context) => {
     const password = 'a-long-enough-passphrase';
     return {
@@ -591,6 +607,12 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/user/': { A: { ...everyone(200), anonymous: 401 } },
   'POST /api/login/': { A: everyone(200) },
   'POST /api/logout/': { A: everyone(200) },
+  // Each signed-in user's own account, whatever their role; staff complete their sign-in first.
+  'POST /api/account/password/': { A: { ...everyone(200), anonymous: 401, pendingAdminA: NO_SECOND_FACTOR } },
+  'GET /api/account/sessions/': { A: { ...everyone(200), anonymous: 401, pendingAdminA: NO_SECOND_FACTOR } },
+  'POST /api/account/sessions/sign-out-others/': {
+    A: { ...everyone(200), anonymous: 401, pendingAdminA: NO_SECOND_FACTOR },
+  },
   'POST /api/register/': { A: everyone(201), B: everyone(201) },
   'GET /api/institutions/': { A: everyone(200) },
   'POST /api/contact/': { A: everyone(200) },
@@ -802,6 +824,8 @@ export interface CsrfEntry {
 export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/login/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/logout/': { actor: 'studentA', target: 'A', control: 200 },
+  'POST /api/account/password/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/account/sessions/sign-out-others/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/register/': { actor: 'anonymous', target: 'A', control: 201 },
   'POST /api/contact/': {
     actor: 'anonymous',
@@ -883,6 +907,9 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/user/': as('studentA'),
   'POST /api/login/': as('anonymous'),
   'POST /api/logout/': as('studentA'),
+  'POST /api/account/password/': as('studentA'),
+  'GET /api/account/sessions/': as('studentA'),
+  'POST /api/account/sessions/sign-out-others/': as('studentA'),
   'POST /api/register/': as('anonymous'),
   'GET /api/institutions/': as('anonymous'),
   'POST /api/contact/': as('anonymous'),

@@ -62,7 +62,7 @@ export function relyingPartyOf(config: Pick<Config, 'port' | 'web'>): RelyingPar
 }
 
 /** Passkeys for staff: a second factor, or a sign-in of their own (design section 11). */
-export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = async (app, { recoveryKey }) => {
   const { db, config } = app;
   const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
 
@@ -115,16 +115,18 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       schema: {
         tags,
         summary: 'Add the passkey the browser created',
-        description: 'As the first second factor of a password sign-in, it also completes that sign-in.',
+        description:
+          'As the first second factor of a password sign-in, it also completes that sign-in. As the first second factor of the account, the answer also carries ten single-use recovery codes (shown this once).',
         body: PasskeyRegistration,
         response: { 200: PasskeySignedIn, ...errors },
       },
     },
     async (request, reply) => {
       const session = sessionOf(request);
-      const stronger = await registerPasskey({
+      const { stronger, recoveryCodes } = await registerPasskey({
         db: db.kysely,
         rp,
+        recoveryKey,
         session,
         response: request.body.credential as unknown as RegistrationResponseJSON,
         name: request.body.name,
@@ -134,8 +136,11 @@ export const passkeyRoutes: FastifyPluginAsyncZod = async (app) => {
       if (stronger) giveSession(request, reply, stronger);
       return {
         success: true as const,
-        message: 'Your passkey is added.',
-        user: toCurrentUser(stronger?.user ?? session.user),
+        message: recoveryCodes
+          ? 'Your passkey is added. Keep the recovery codes somewhere safe.'
+          : 'Your passkey is added.',
+        ...(recoveryCodes ? { recovery_codes: recoveryCodes } : {}),
+        user: toCurrentUser(stronger?.user ?? { ...session.user, hasSecondFactor: true }),
       };
     },
   );

@@ -23,6 +23,7 @@ import {
 import { requireFreshFactor } from '../../lib/step-up';
 import { MINUTE, now } from '../../lib/time';
 import { recordSignInChange } from '../second-factor/factor-changes';
+import { issueRecoveryCodes } from '../second-factor/issue-recovery-codes';
 import * as queries from './queries';
 
 /** Who the passkeys belong to, as browsers check it: the site's host name and origin. */
@@ -129,10 +130,15 @@ export async function registrationOptions(options: {
   return creation;
 }
 
-/** Stores a new passkey; a password sign-in that had no second factor is then complete. */
+/**
+ * Stores a new passkey; a password sign-in that had no second factor is then complete. As the
+ * account's first second factor it also brings ten recovery codes (shown once), as a first app
+ * does: a lost passkey then need not lock its owner out.
+ */
 export async function registerPasskey(options: {
   db: Kysely<Database>;
   rp: RelyingParty;
+  recoveryKey: Buffer;
   session: Session;
   response: RegistrationResponseJSON;
   name: string | undefined;
@@ -175,8 +181,13 @@ export async function registerPasskey(options: {
         summary: `A passkey ("${name}") was added to your staff account`,
         tell: [session.user.email],
       });
-    if (!isSingleFactor(session.user.signInMethod)) return null;
-    return strengthenSession(trx, session, withSecondFactor(session.user.signInMethod));
+    const recoveryCodes = session.user.hasSecondFactor
+      ? null
+      : await issueRecoveryCodes(trx, options.recoveryKey, session.user.id, at);
+    const stronger = isSingleFactor(session.user.signInMethod)
+      ? await strengthenSession(trx, session, withSecondFactor(session.user.signInMethod))
+      : null;
+    return { stronger, recoveryCodes };
   });
 }
 

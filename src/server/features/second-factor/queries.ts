@@ -90,6 +90,16 @@ export function findInstitutionMember(db: Executor, institutionId: number, userI
     .executeTakeFirst();
 }
 
+/** Any account by its address, removed members aside, for the operator's reset. */
+export function findStaffByEmail(db: Executor, email: string) {
+  return db
+    .selectFrom('users')
+    .select(['id', 'email', 'role', 'institution_id'])
+    .where('email', '=', email)
+    .where('removed_at', 'is', null)
+    .executeTakeFirst();
+}
+
 export async function deleteSecondFactors(db: Executor, userId: number) {
   await db.deleteFrom('totp_credentials').where('user_id', '=', userId).execute();
   await db.deleteFrom('recovery_codes').where('user_id', '=', userId).execute();

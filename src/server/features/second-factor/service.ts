@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import type { Executor } from '../../db/executor';
 import type { Database } from '../../db/types';
 import { type AuditActor, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -22,8 +23,9 @@ import {
 import { requireFreshFactor } from '../../lib/step-up';
 import { MINUTE, now } from '../../lib/time';
 import { recordSignInChange } from './factor-changes';
+import { issueRecoveryCodes } from './issue-recovery-codes';
 import * as queries from './queries';
-import { hashRecoveryCode, newRecoveryCodes } from './recovery-codes';
+import { hashRecoveryCode } from './recovery-codes';
 import { matchTotp, newTotpSecret, qrCodeDataUrl, totpUri } from './totp';
 
 /** Keys and names the second factor needs, derived once from the server secret (app.ts). */
@@ -118,22 +120,6 @@ export async function startTotpEnrolment(options: {
   return { success: true as const, secret, otpauth_uri: uri, qr_code: qrCodeDataUrl(uri) };
 }
 
-async function issueRecoveryCodes(
-  db: Kysely<Database>,
-  context: SecondFactorContext,
-  userId: number,
-  at: number,
-) {
-  const codes = newRecoveryCodes();
-  await queries.replaceRecoveryCodes(
-    db,
-    userId,
-    codes.map((code) => hashRecoveryCode(context.recoveryKey, userId, code)),
-    at,
-  );
-  return codes;
-}
-
 /**
  * Confirms the enrolment with the app's first code: the app is set up, ten recovery codes are
  * issued (shown once), and a session signed in with a password alone becomes a complete one.
@@ -160,7 +146,7 @@ export async function confirmTotpEnrolment(options: {
   const result = await db.transaction().execute(async (trx) => {
     if (!(await queries.claimTimeStep(trx, user.id, step, at)))
       throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
-    const recoveryCodes = await issueRecoveryCodes(trx, context, user.id, at);
+    const recoveryCodes = await issueRecoveryCodes(trx, context.recoveryKey, user.id, at);
     const actor = selfActor(user, options.address);
     if (actor)
       await recordSignInChange(trx, actor, {
@@ -288,7 +274,7 @@ export async function regenerateRecoveryCodes(options: {
   if (!user.hasSecondFactor || !actor) throw new AppError('CONFLICT', NOT_SET_UP);
   requireFreshFactor(session);
   return db.transaction().execute(async (trx) => {
-    const codes = await issueRecoveryCodes(trx, context, user.id, now());
+    const codes = await issueRecoveryCodes(trx, context.recoveryKey, user.id, now());
     await recordSignInChange(trx, actor, {
       action: 'staff.recovery_codes_replace',
       subject: { type: 'user', id: user.id },
@@ -318,19 +304,48 @@ export async function resetSecondFactor(options: {
   if (targetId === admin.id) throw new AppError('BAD_REQUEST', CANNOT_RESET_OWN);
   const target = await queries.findInstitutionMember(db, admin.institutionId, targetId);
   if (!target || !needsSecondFactor(target.role)) throw new AppError('NOT_FOUND', STAFF_NOT_FOUND);
-  await db.transaction().execute(async (trx) => {
-    await queries.deleteSecondFactors(trx, target.id);
-    await deleteSessionsOfUser(trx, target.id);
-    await recordSignInChange(trx, options.actor, {
-      action: 'staff.second_factor_reset',
-      subject: { type: 'user', id: target.id },
-      detail: { email: target.email },
-      summary: 'The second factor of your staff account was reset by an administrator',
-      tell: [target.email],
-    });
-  });
+  await db.transaction().execute((trx) => removeSecondFactor(trx, options.actor, target));
   return {
     success: true as const,
     message: `The second factor of ${target.email} was reset. They set up a new one at their next sign-in.`,
   };
+}
+
+/**
+ * The one way a second factor is reset: the app, the recovery codes and the passkeys go, every
+ * session ends, and the reset is recorded and told to the owner. In the caller's transaction.
+ */
+async function removeSecondFactor(
+  trx: Executor,
+  actor: AuditActor,
+  target: { id: number; email: string },
+  by?: string,
+) {
+  await queries.deleteSecondFactors(trx, target.id);
+  await deleteSessionsOfUser(trx, target.id);
+  await recordSignInChange(trx, actor, {
+    action: 'staff.second_factor_reset',
+    subject: { type: 'user', id: target.id },
+    detail: { email: target.email, ...(by ? { by } : {}) },
+    summary: `The second factor of your staff account was reset by ${by ?? 'an administrator'}`,
+    tell: [target.email],
+  });
+}
+
+/**
+ * For when no admin of the institution can sign in: an operator resets a staff member's second
+ * factor from the command line. Recorded in the institution's audit log as the operator's act.
+ */
+export async function resetSecondFactorByOperator(db: Kysely<Database>, email: string) {
+  const target = await queries.findStaffByEmail(db, email);
+  if (!target || target.institution_id === null || !needsSecondFactor(target.role))
+    throw new AppError('NOT_FOUND', `No staff member of an institution with the address ${email}`);
+  const actor: AuditActor = {
+    institutionId: target.institution_id,
+    userId: null,
+    email: null,
+    address: null,
+  };
+  await db.transaction().execute((trx) => removeSecondFactor(trx, actor, target, 'an operator'));
+  return { id: target.id, email: target.email };
 }

@@ -112,3 +112,17 @@ export async function isSessionLive(db: Executor, idHash: string, at = now()): P
 export async function deleteSession(db: Executor, idHash: string): Promise<void> {
   await queries.deleteSession(db, idHash);
 }
+
+/** The user's sessions that still stand (expired ones are left to the sweep), newest use first. */
+export async function liveSessionsOf(db: Executor, userId: number, at = now()) {
+  const rows = await queries.sessionsOfUser(db, userId);
+  return rows
+    .map((row) => ({ ...row, created_at: Number(row.created_at), last_seen_at: Number(row.last_seen_at) }))
+    .filter((row) => !hasExpired(row, at))
+    .sort((a, b) => b.last_seen_at - a.last_seen_at);
+}
+
+/** Ends every session of the user but `keepIdHash`; answers how many ended. */
+export async function deleteOtherSessions(db: Executor, userId: number, keepIdHash: string): Promise<number> {
+  return queries.deleteOtherSessions(db, userId, keepIdHash);
+}

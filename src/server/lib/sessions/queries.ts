@@ -112,3 +112,20 @@ export async function deleteSession(db: Executor, idHash: string): Promise<void>
 export async function deleteSessionsOfUser(db: Executor, userId: number): Promise<void> {
   await db.deleteFrom('sessions').where('user_id', '=', userId).execute();
 }
+
+export function sessionsOfUser(db: Executor, userId: number) {
+  return db
+    .selectFrom('sessions')
+    .select(['id_hash', 'created_at', 'last_seen_at', 'sign_in_method'])
+    .where('user_id', '=', userId)
+    .execute();
+}
+
+export async function deleteOtherSessions(db: Executor, userId: number, keepIdHash: string): Promise<number> {
+  const result = await db
+    .deleteFrom('sessions')
+    .where('user_id', '=', userId)
+    .where('id_hash', '!=', keepIdHash)
+    .executeTakeFirst();
+  return Number(result.numDeletedRows);
+}

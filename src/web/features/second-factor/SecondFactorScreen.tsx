@@ -66,7 +66,11 @@ export function SecondFactorScreen() {
         {saved ? (
           <RecoveryCodes codes={saved.codes} onContinue={() => finish(saved.user)} />
         ) : user.second_factor === 'enrol' ? (
-          <AppSetup onDone={(codes, signedIn) => setSaved({ codes, user: signedIn })} onPasskey={finish} />
+          <AppSetup
+            onDone={(codes, signedIn) => setSaved({ codes, user: signedIn })}
+            // A first passkey brings recovery codes too: they are shown once, as after an app.
+            onPasskey={(signedIn, codes) => (codes ? setSaved({ codes, user: signedIn }) : finish(signedIn))}
+          />
         ) : (
           <CodePrompt onDone={finish} />
         )}
@@ -89,10 +93,13 @@ function CodeError({ text }: { text: string | null }) {
   );
 }
 
+/** A passkey's answer: the signed-in user, and recovery codes when it was the account's first factor. */
+type PasskeyAnswer = { user: CurrentUser; recovery_codes?: string[] | undefined };
+
 /** Runs a passkey ceremony; its failure is a message for the screen. */
-async function withPasskey(ceremony: () => Promise<{ user: CurrentUser }>): Promise<CurrentUser | string> {
+async function withPasskey(ceremony: () => Promise<PasskeyAnswer>): Promise<PasskeyAnswer | string> {
   try {
-    return (await ceremony()).user;
+    return await ceremony();
   } catch (failure) {
     return isBrowserRefusal(failure) ? PASSKEY_NOT_USED : errorMessage(failure, PASSKEY_NOT_USED);
   }
@@ -105,8 +112,8 @@ function PasskeyOption({
   onDone,
 }: {
   label: string;
-  ceremony: () => Promise<{ user: CurrentUser }>;
-  onDone: (user: CurrentUser) => void;
+  ceremony: () => Promise<PasskeyAnswer>;
+  onDone: (user: CurrentUser, recoveryCodes?: string[]) => void;
 }) {
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
@@ -119,7 +126,7 @@ function PasskeyOption({
     if (typeof outcome === 'string') {
       setError(outcome);
       setBusy(false);
-    } else onDone(outcome);
+    } else onDone(outcome.user, outcome.recovery_codes);
   }
 
   return (
@@ -137,7 +144,7 @@ function AppSetup({
   onPasskey,
 }: {
   onDone: (codes: string[], user: CurrentUser) => void;
-  onPasskey: (user: CurrentUser) => void;
+  onPasskey: (user: CurrentUser, recoveryCodes?: string[]) => void;
 }) {
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
   const [error, setError] = useState<string | null>(null);

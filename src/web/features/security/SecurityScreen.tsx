@@ -51,7 +51,7 @@ interface SectionProps {
   showFlash: ReturnType<typeof useFlash>['showFlash'];
 }
 
-function PasskeysSection({ confirmed, showFlash }: SectionProps) {
+export function PasskeysSection({ confirmed, showFlash }: SectionProps) {
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: PASSKEYS_QUERY_KEY, queryFn: fetchPasskeys });
   const supported = usePasskeysSupported();
@@ -137,7 +137,7 @@ function PasskeysSection({ confirmed, showFlash }: SectionProps) {
   );
 }
 
-function RecoveryCodesSection({ confirmed, showFlash }: SectionProps) {
+export function RecoveryCodesSection({ confirmed, showFlash }: SectionProps) {
   const replace = useMutation({
     mutationFn: () => confirmed(replaceRecoveryCodes),
     onSuccess: (answer) => showFlash(answer.message),

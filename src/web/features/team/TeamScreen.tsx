@@ -23,6 +23,7 @@ import {
   inviteMember,
   removeMember,
   resendInvitation,
+  resetSecondFactor,
   revokeInvitation,
   startOwnSsoLink,
   TEAM_QUERY_KEY,
@@ -102,6 +103,15 @@ function Team() {
                 (error: unknown) =>
                   showFlash(errorMessage(error, 'Single sign-on could not start.'), 'error'),
               )
+            }
+            onResetSecondFactor={(member) =>
+              setConfirmation({
+                title: 'Reset second factor',
+                text: `Reset ${member.name}'s second factor? They will set one up again at their next sign-in.`,
+                confirmLabel: 'Reset second factor',
+                confirmVariant: 'danger',
+                onConfirm: () => change.mutate(() => resetSecondFactor(member.id)),
+              })
             }
             onRemove={(member) =>
               setConfirmation({
@@ -217,6 +227,7 @@ function Members({
   myEmail,
   onRole,
   onRemove,
+  onResetSecondFactor,
   onAllowSsoLink,
   onLinkOwnSso,
   singleSignOn,
@@ -227,6 +238,8 @@ function Members({
   myEmail: string | null;
   onRole: (member: TeamMember, role: StaffRoleName) => void;
   onRemove: (member: TeamMember) => void;
+  /** A colleague lost their phone: they set up a second factor again at their next sign-in. */
+  onResetSecondFactor: (member: TeamMember) => void;
   onAllowSsoLink: (member: TeamMember) => void;
   onLinkOwnSso: () => void;
 }) {
@@ -265,6 +278,12 @@ function Members({
                 <Button variant="secondary" size="small" onClick={() => onAllowSsoLink(member)}>
                   Allow single sign-on link
                   <span className="visually-hidden"> for {member.name}</span>
+                </Button>
+              )}
+              {member.email === myEmail ? null : (
+                <Button variant="secondary" size="small" onClick={() => onResetSecondFactor(member)}>
+                  Reset second factor
+                  <span className="visually-hidden"> of {member.name}</span>
                 </Button>
               )}
               <Button variant="danger" size="small" onClick={() => onRemove(member)}>

@@ -21,6 +21,10 @@ export const inviteMember = (request: InviteRequest) => api.post('/api/staff/', 
 export const changeRole = (id: number, role: StaffRoleName) =>
   api.put(`/api/staff/${id}/`, MemberResponse, { role });
 
+/** Another admin resets a colleague's lost second factor; they set up a new one at their next sign-in. */
+export const resetSecondFactor = (id: number) =>
+  api.post(`/api/staff/${id}/second-factor/reset/`, SuccessMessage);
+
 export const removeMember = (id: number) => api.delete(`/api/staff/${id}/`, SuccessMessage);
 
 /** The member's next single sign-on (within 24 hours) may link their institution identity. */

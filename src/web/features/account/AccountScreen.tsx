@@ -1,0 +1,188 @@
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useId } from 'react';
+import { PASSWORD_MIN_LENGTH } from '../../../common/schemas/auth';
+import { errorMessage, hasErrorCode } from '../../api';
+import { pageTitle } from '../../config';
+import { Button } from '../../ui/Button';
+import { TextField } from '../../ui/Field';
+import { Flash, useFlash } from '../../ui/Flash';
+import { LoadError } from '../../ui/LoadError';
+import { Card, Lead, Page } from '../../ui/Page';
+import { useDocumentTitle } from '../../ui/useDocumentTitle';
+import { LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
+import { CheckingAuthentication } from '../auth/LoginScreen';
+import { useCurrentUser } from '../auth/useCurrentUser';
+import { PasskeysSection, RecoveryCodesSection } from '../security/SecurityScreen';
+import { useStepUp } from '../security/StepUp';
+import styles from '../settings/Settings.module.css';
+import { changePassword, fetchSessions, SESSIONS_QUERY_KEY, signOutOtherSessions } from './accountApi';
+
+const TITLE = 'Your account';
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
+const when = (iso: string) => dateFormat.format(new Date(iso));
+
+/** Every signed-in user's own account: their password and sessions; for staff, how they sign in. */
+export function AccountScreen() {
+  useDocumentTitle(pageTitle(TITLE));
+  const { data: user, isPending } = useCurrentUser();
+  useLoginRedirect(user === null);
+  const { flash, showFlash } = useFlash();
+  const stepUp = useStepUp();
+  if (isPending || !user) {
+    return (
+      <Page width="narrow">
+        <CheckingAuthentication />
+      </Page>
+    );
+  }
+  const isStaff = user.role !== 'student' && !user.is_superuser;
+  return (
+    <Page width="medium">
+      <h1>{TITLE}</h1>
+      <Lead>
+        Signed in as {user.name} ({user.email}).
+        {isStaff ? ' Changes to how you sign in are mailed to you and need your second factor again.' : ''}
+      </Lead>
+      <Flash flash={flash} floating />
+      <PasswordSection confirmed={stepUp.confirmed} showFlash={showFlash} />
+      <SessionsSection showFlash={showFlash} />
+      {isStaff && (
+        <>
+          <PasskeysSection confirmed={stepUp.confirmed} showFlash={showFlash} />
+          <RecoveryCodesSection confirmed={stepUp.confirmed} showFlash={showFlash} />
+        </>
+      )}
+      {stepUp.dialog}
+    </Page>
+  );
+}
+
+interface SectionProps {
+  confirmed: ReturnType<typeof useStepUp>['confirmed'];
+  showFlash: ReturnType<typeof useFlash>['showFlash'];
+}
+
+function PasswordSection({ confirmed, showFlash }: SectionProps) {
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const change = useMutation({
+    mutationFn: (request: { form: HTMLFormElement; values: Parameters<typeof changePassword>[0] }) =>
+      confirmed(() => changePassword(request.values)),
+    onSuccess: (answer, request) => {
+      request.form.reset();
+      showFlash(answer.message);
+      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+    },
+    onError: (error) =>
+      showFlash(
+        hasErrorCode(error, 'TOO_MANY_REQUESTS')
+          ? errorMessage(error, 'Too many tries. Please wait and try again.')
+          : errorMessage(error, 'The password could not be changed.'),
+        'error',
+      ),
+  });
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const form = event.currentTarget;
+    const data = new FormData(form);
+    const field = (name: string) => String(data.get(name) ?? '');
+    change.mutate({
+      form,
+      values: {
+        current_password: field('current_password'),
+        new_password: field('new_password'),
+        confirm_password: field('confirm_password'),
+      },
+    });
+  }
+
+  return (
+    <Card className={styles.section}>
+      <section aria-labelledby={headingId}>
+        <h2 className={styles.sectionTitle} id={headingId}>
+          Password
+        </h2>
+        <p className={styles.muted}>Changing it signs out every other browser where you are signed in.</p>
+        <form onSubmit={submit} aria-labelledby={headingId}>
+          <TextField
+            label="Current password"
+            name="current_password"
+            type="password"
+            autoComplete="current-password"
+            required
+          />
+          <TextField
+            label="New password"
+            name="new_password"
+            type="password"
+            autoComplete="new-password"
+            hint={`At least ${PASSWORD_MIN_LENGTH} characters; a few uncommon words work well.`}
+            required
+          />
+          <TextField
+            label="Confirm new password"
+            name="confirm_password"
+            type="password"
+            autoComplete="new-password"
+            required
+          />
+          <Button type="submit" busy={change.isPending}>
+            Change password
+          </Button>
+        </form>
+      </section>
+    </Card>
+  );
+}
+
+function SessionsSection({ showFlash }: Pick<SectionProps, 'showFlash'>) {
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: fetchSessions });
+  const end = useMutation({
+    mutationFn: signOutOtherSessions,
+    onSuccess: (answer) => {
+      showFlash(answer.message);
+      void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
+    },
+    onError: (error) =>
+      showFlash(errorMessage(error, 'The other sessions could not be signed out.'), 'error'),
+  });
+  const others = query.data?.sessions.filter((session) => !session.current) ?? [];
+  return (
+    <Card className={styles.section}>
+      <section aria-labelledby={headingId}>
+        <h2 className={styles.sectionTitle} id={headingId}>
+          Where you are signed in
+        </h2>
+        {query.isPending ? (
+          <LoadingStatus>Loading sessions...</LoadingStatus>
+        ) : query.isError ? (
+          <LoadError message="Failed to load your sessions" onRetry={() => void query.refetch()} />
+        ) : (
+          <>
+            <ul aria-labelledby={headingId}>
+              {query.data.sessions.map((session) => (
+                <li key={`${session.created_at}-${session.last_seen_at}-${session.current}`}>
+                  {session.current ? <strong>This browser</strong> : 'Another browser'}{' '}
+                  <span className={styles.muted}>
+                    signed in {when(session.created_at)}, last seen {when(session.last_seen_at)}
+                  </span>
+                </li>
+              ))}
+            </ul>
+            <Button
+              variant="secondary"
+              busy={end.isPending}
+              disabled={others.length === 0}
+              onClick={() => end.mutate()}
+            >
+              Sign out other sessions ({others.length})
+            </Button>
+          </>
+        )}
+      </section>
+    </Card>
+  );
+}
