@@ -58,7 +58,8 @@ async function expectCaseActivity(page: Page, actor: string, caseId: string, act
   );
   const entriesOnCase = page
     .getByRole('row')
-    .filter({ has: page.getByRole('cell', { name: new RegExp(`^case ${caseId}( ·|$)`) }) });
+    // "case 7", or with the student's name where the reader may see it: "Nora Lee (case 7)".
+    .filter({ has: page.getByRole('cell', { name: new RegExp(`(^|\\()case ${caseId}(\\)|$| ·)`) }) });
   // The action cell says it in words, then its code: "Read a case case.read".
   const actionCell = (code: string) =>
     page.getByRole('cell', { name: new RegExp(` ${code.replaceAll('.', '\\.')}$`) });
@@ -66,7 +67,10 @@ async function expectCaseActivity(page: Page, actor: string, caseId: string, act
     await expect(entriesOnCase.filter({ has: actionCell(action) }).first()).toBeVisible();
   // Only the counsellor's own entries: the admin's settings change is not among them.
   await expect(actionCell('settings.update')).toHaveCount(0);
-  await expect(page.getByRole('cell', { name: actor, exact: true }).first()).toBeVisible();
+  // The person's name, then their address.
+  await expect(
+    page.getByRole('cell', { name: new RegExp(` ${actor.replaceAll('.', '\\.')}$`) }).first(),
+  ).toBeVisible();
 }
 
 /**
