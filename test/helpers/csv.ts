@@ -1,28 +1,6 @@
-/** RFC 4180 reader for assertions on exports: quoted cells, doubled quotes, CRLF rows. */
+import { parse } from 'csv-parse/sync';
+
+/** Reads an export for assertions (RFC 4180: quoted cells, doubled quotes, CRLF rows). */
 export function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      index += 1;
-    } else cell += char;
-  }
-  return rows;
+  return parse(text, { bom: true, relax_column_count: true }) as string[][];
 }

@@ -1,38 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../../test/helpers/app';
+import { parseCsv } from '../../../../../test/helpers/csv';
 import { activeQuestions, addSubmission } from '../../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../../test/helpers/factories';
 import { csvCell, csvRow } from '../../../lib/csv';
-
-/** RFC 4180 reader for the assertions: quoted cells, doubled quotes, CRLF rows. */
-function parseCsv(text: string): string[][] {
-  const rows: string[][] = [];
-  let row: string[] = [];
-  let cell = '';
-  let quoted = false;
-  for (let index = 0; index < text.length; index += 1) {
-    const char = text[index];
-    if (quoted) {
-      if (char === '"' && text[index + 1] === '"') {
-        cell += '"';
-        index += 1;
-      } else if (char === '"') quoted = false;
-      else cell += char;
-    } else if (char === '"') quoted = true;
-    else if (char === ',') {
-      row.push(cell);
-      cell = '';
-    } else if (char === '\r' && text[index + 1] === '\n') {
-      row.push(cell);
-      rows.push(row);
-      row = [];
-      cell = '';
-      index += 1;
-    } else cell += char;
-  }
-  return rows;
-}
 
 describe('csv cells', () => {
   it('neutralises every formula trigger with a leading apostrophe', () => {
