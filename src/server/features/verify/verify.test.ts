@@ -525,8 +525,10 @@ describe.each(TEST_DIALECTS)('a visitor id planted in a student’s browser on %
     expect(
       await ctx.db.kysely.selectFrom('users').select('id').where('email', '=', victim).execute(),
     ).toEqual([]);
-    expect((await his.post('/api/login/', { email: victim, password: 'his-own-Pa55phrase-x' })).status).toBe(
-      401,
-    );
+    // His password still opens nothing: the registration waits for a code only the address receives.
+    const login = await his.post('/api/login/', { email: victim, password: 'his-own-Pa55phrase-x' });
+    expect(login.status).toBe(403);
+    expect(login.body).toMatchObject({ code: 'ADDRESS_UNCONFIRMED' });
+    expect((await his.get('/api/user/')).status).toBe(401);
   });
 });
