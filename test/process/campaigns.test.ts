@@ -290,17 +290,21 @@ describe.each(TEST_DIALECTS)('campaign sending on %s', (dialect) => {
 });
 
 /**
- * The backend running a send job right now (its transaction holds a lock on `jobs`, taken when the
- * run marks its job done), by the port its client connected from; null between runs.
+ * The backend running (or that just ran) a send job, by the port its client connected from; null
+ * before the first. Preferred: one whose transaction holds a row lock on `campaign_invitations`
+ * now. A fast machine sends a whole batch between two probes, so a backend whose latest statement
+ * wrote invitations counts too: the campaign is still being sent by that instance's jobs.
  */
 async function portRunningSendJob(db: Db): Promise<number | null> {
   const { rows } = await sql<{ port: number }>`
     select a.client_port as port
-    from pg_locks l join pg_stat_activity a on a.pid = l.pid
-    where l.relation = to_regclass('jobs') and l.mode = 'RowExclusiveLock' and a.state <> 'idle'
-      and a.pid <> pg_backend_pid() and a.xact_start < clock_timestamp() - interval '50 milliseconds'`.execute(
-    db.kysely,
-  );
+    from pg_stat_activity a
+    left join pg_locks l on l.pid = a.pid and l.relation = to_regclass('campaign_invitations')
+      and l.mode = 'RowExclusiveLock'
+    where a.pid <> pg_backend_pid() and a.backend_type = 'client backend'
+      and (l.pid is not null or a.query ilike 'insert into "campaign_invitations"%')
+    order by (l.pid is not null) desc, a.state_change desc
+    limit 1`.execute(db.kysely);
   return rows[0]?.port ?? null;
 }
 
