@@ -1,25 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
 
-/** The account an address belongs to, with what decides which mail a reset request gets. */
-export function accountForReset(db: Executor, email: string) {
-  return db
-    .selectFrom('users')
-    .leftJoin('institutions', 'institutions.id', 'users.institution_id')
-    .select([
-      'users.id',
-      'users.email',
-      'users.name',
-      'users.role',
-      'users.password_hash',
-      'users.institution_id',
-      'users.removed_at',
-      'institutions.name as institution_name',
-    ])
-    .where('users.email', '=', email)
-    .executeTakeFirst();
-}
-
 export async function insertReset(
   db: Executor,
   reset: { userId: number; tokenHash: string; at: number; expiresAt: number },

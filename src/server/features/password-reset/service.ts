@@ -11,6 +11,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { deleteSessionsOfUser } from '../../lib/sessions';
 import { HOUR, MINUTE, now } from '../../lib/time';
+import { findUserByEmail } from '../auth/queries';
 import { passwordRefusalForAddress } from '../sso/settings';
 import { NO_PASSWORD } from '../sso/sign-in';
 import * as queries from './queries';
@@ -103,7 +104,7 @@ export async function requestPasswordReset(options: {
     const allowed =
       (await withinLimit(trx, `password-reset:client:${clientAddress}`, RESETS_PER_CLIENT_PER_HOUR)) &&
       (await withinLimit(trx, `password-reset:address:${email}`, RESETS_PER_ADDRESS_PER_HOUR));
-    const account = await queries.accountForReset(trx, email);
+    const account = await findUserByEmail(trx, email);
     if (!account || account.removed_at !== null || account.role === 'superuser') return;
     let outcome: ResetOutcome = 'limited';
     if (allowed) {
