@@ -3,7 +3,7 @@ import { Link, useParams } from 'react-router';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
-import { TextField } from '../../ui/Field';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { Card, Lead, Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import styles from '../auth/Auth.module.css';
@@ -58,21 +58,7 @@ export function ResetPasswordScreen() {
         <h1>{TITLE}</h1>
         <Lead>Every session of your account ends once it is changed.</Lead>
         <form className={styles.form} onSubmit={choose}>
-          <TextField
-            label="New password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            hint="At least 8 characters; a few unusual words are easy to remember and hard to guess."
-          />
-          <TextField
-            label="Confirm Password"
-            name="confirm_password"
-            type="password"
-            autoComplete="new-password"
-            required
-          />
+          <NewPasswordFields label="New password" />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
               Set the new password

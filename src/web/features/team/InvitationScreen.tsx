@@ -7,6 +7,7 @@ import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { MessageModal, type ModalMessage } from '../../ui/Modal';
+import { NewPasswordFields } from '../../ui/NewPasswordFields';
 import { Card, Lead, Page } from '../../ui/Page';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { LoadingStatus } from '../admin/AdminOnly';
@@ -93,21 +94,7 @@ export function InvitationScreen() {
         <form className={styles.form} onSubmit={join}>
           <TextField label="Name" value={details.name} readOnly />
           <TextField label="Email" type="email" value={details.email} autoComplete="username" readOnly />
-          <TextField
-            label="Password"
-            name="password"
-            type="password"
-            autoComplete="new-password"
-            required
-            hint="At least 8 characters; a few unusual words are easy to remember and hard to guess."
-          />
-          <TextField
-            label="Confirm Password"
-            name="confirm_password"
-            type="password"
-            autoComplete="new-password"
-            required
-          />
+          <NewPasswordFields />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
               Set password and sign in
