@@ -1,3 +1,4 @@
+import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
@@ -11,6 +12,20 @@ import { defineConfig } from 'vitest/config';
  * not configured.
  */
 const databaseSetup = ['test/helpers/global-setup.ts'];
+
+/**
+ * One test file per core, where Vitest's default keeps one core for itself (a single worker on a
+ * two-core machine). The database suites spend much of their time waiting on PostgreSQL and the
+ * process suites on the servers they spawn, so the runner's own core is otherwise idle.
+ */
+const oneFilePerCore = os.availableParallelism();
+
+/**
+ * Limits that only stop a hung test. A matrix route hashes several passwords; on a machine
+ * loaded many times over (a shared CI runner) that takes a multiple of its usual second, and a
+ * slow machine must make the suite slower, not red.
+ */
+const hungTestLimits = { testTimeout: 60_000, hookTimeout: 90_000 };
 
 export default defineConfig({
   test: {
@@ -36,32 +51,32 @@ export default defineConfig({
         extends: true,
         test: {
           name: 'api',
+          maxWorkers: oneFilePerCore,
           include: ['src/server/**/*.test.ts'],
           exclude: ['src/server/**/*.unit.test.ts'],
           globalSetup: databaseSetup,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          ...hungTestLimits,
         },
       },
       {
         extends: true,
         test: {
           name: 'hardening',
+          maxWorkers: oneFilePerCore,
           include: ['test/hardening/**/*.test.ts'],
           globalSetup: databaseSetup,
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          ...hungTestLimits,
         },
       },
       {
         extends: true,
         test: {
           name: 'process',
+          maxWorkers: oneFilePerCore,
           include: ['test/process/**/*.test.ts'],
           // The server compiled once for the run: every spawn then starts plain JavaScript.
           globalSetup: [...databaseSetup, 'test/helpers/process-global-setup.ts'],
-          testTimeout: 20_000,
-          hookTimeout: 30_000,
+          ...hungTestLimits,
         },
       },
     ],

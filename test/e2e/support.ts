@@ -97,15 +97,16 @@ export async function runCli(...args: string[]): Promise<string> {
 /** runCli with more environment, e.g. ADMIN_PASSWORD: the CLI takes no password among its arguments. */
 async function runCliWith(env: Record<string, string>, ...args: string[]): Promise<string> {
   const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`.');
-  const { stdout } = await execFileAsync(
-    process.execPath,
-    ['--import', 'tsx', 'src/server/cli.ts', ...args],
-    {
-      cwd: REPO_ROOT,
-      env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: '' },
-    },
-  );
+  const serverBuild = process.env.E2E_SERVER_BUILD;
+  if (!dataDir || !serverBuild) {
+    throw new Error(
+      'E2E_DATA_DIR or E2E_SERVER_BUILD is not set: run the specs through `npx playwright test`.',
+    );
+  }
+  const { stdout } = await execFileAsync(process.execPath, [path.join(serverBuild, 'cli.js'), ...args], {
+    cwd: REPO_ROOT,
+    env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: '' },
+  });
   return stdout;
 }
 

@@ -49,3 +49,9 @@ export function currentServerBuild(): string | null {
   for (const source of SOURCES) if (newestSourceChange(source) > builtAt) return null;
   return main;
 }
+
+/** How a spawn runs the command line: this run's current build of it, else the sources through tsx. */
+export function cliEntry(): string[] {
+  const main = currentServerBuild();
+  return main ? [path.join(path.dirname(main), 'cli.js')] : ['--import', 'tsx', 'src/server/cli.ts'];
+}

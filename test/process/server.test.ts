@@ -9,6 +9,7 @@ import path from 'node:path';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type Db, migrateToLatest, openDatabase } from '../../src/server/db';
 import { buildTestApp, TestAgent } from '../helpers/app';
+import { cliEntry } from '../helpers/server-build';
 import { type Exit, freePort } from '../helpers/server-process';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
@@ -206,10 +207,13 @@ interface CliResult {
   stderr: string;
 }
 
-/** Runs the CLI; a new account's password goes in ADMIN_PASSWORD, never among the arguments. */
+/**
+ * Runs the command line (this run's build of it, as `npm run manage` runs dist/server/cli.js);
+ * a new account's password goes in ADMIN_PASSWORD, never among the arguments.
+ */
 function manage(dataDir: string, args: string[], password?: string): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn('npx', ['tsx', 'src/server/cli.ts', ...args], {
+    const child = spawn(process.execPath, [...cliEntry(), ...args], {
       cwd: ROOT,
       env: cleanEnv({
         DATA_DIR: dataDir,
