@@ -7,17 +7,19 @@ const steps = [
   ['Unit tests (Vitest project unit)', 'npx', ['vitest', 'run', '--project', 'unit']],
   ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
   ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
-  ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
+  // Built once here: `npm start` in the process suites then finds the build current, and the
+  // browser suite serves this same build instead of making its own.
   ['Build the web app and the server', 'node', ['scripts/build.mjs']],
+  ['Server processes (Vitest project process)', 'npx', ['vitest', 'run', '--project', 'process']],
   ['Benchmarks, once each in smoke mode', 'npx', ['tsx', 'test/bench/run.ts', '--smoke']],
-  ['Browser tests (Playwright)', 'npx', ['playwright', 'test']],
+  ['Browser tests (Playwright)', 'npx', ['playwright', 'test'], { E2E_WEB_ROOT: 'dist/web' }],
 ];
 
 const timings = [];
-for (const [title, command, args] of steps) {
+for (const [title, command, args, env = {}] of steps) {
   console.log(`\n=== ${title} ===`);
   const started = performance.now();
-  const result = spawnSync(command, args, { stdio: 'inherit' });
+  const result = spawnSync(command, args, { stdio: 'inherit', env: { ...process.env, ...env } });
   timings.push([title, (performance.now() - started) / 1000]);
   if (result.status !== 0) {
     console.error(`\n${title} failed.`);
