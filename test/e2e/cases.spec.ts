@@ -94,7 +94,7 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   browser,
 }) => {
   // The whole loop, through three people's browsers, each signing in with a second factor.
-  test.setTimeout(180_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   const counsellor = await createCounsellor(institution);
 
@@ -119,7 +119,7 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   );
 
   // The alert arrives over SMTP, with a link and nothing of the answers.
-  await expect.poll(() => mailsTo(counsellor.email).length, { timeout: 20_000 }).toBe(1);
+  await expect.poll(() => mailsTo(counsellor.email).length).toBe(1);
   const [alert] = mailsTo(counsellor.email);
   const link = /\/cases\/(\d+)\//.exec(alert?.text ?? '');
   expect(link, alert?.text).not.toBeNull();
@@ -211,7 +211,6 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
 test('a case shows what the student answered, in their words, with the screened phrase marked and the rule behind each tier', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
   const institution = await createInstitutionWithAdmin();
   await signIn(page, institution.admin);
   const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);

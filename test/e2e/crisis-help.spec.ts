@@ -18,9 +18,6 @@ import { answerEverything, SUBMIT_BUTTON, safetyGroup } from './survey-helpers';
 
 /** Design section 5, crisis response: what a student in crisis reads, and in what order. */
 
-// Two browsers each, with a sign-in and a survey answered: generous on a loaded machine.
-test.describe.configure({ timeout: 180_000 });
-
 const PANEL = "You don't have to go through this alone";
 const ANY_TIME = 'These services are free, confidential and there for you at any time, day or night.';
 const HARBOR = {

@@ -429,7 +429,7 @@ function serverMailLog(): string {
 /** Waits until `count` mails have reached the address; a timeout says what the server logged about mail. */
 export async function waitForMails(email: string, count: number): Promise<void> {
   try {
-    await expect.poll(() => mailsTo(email).length, { timeout: 20_000 }).toBeGreaterThanOrEqual(count);
+    await expect.poll(() => mailsTo(email).length).toBeGreaterThanOrEqual(count);
   } catch (error) {
     throw new Error(
       `${count} mail(s) to ${email} did not arrive within 20 s. The server's log about mail:\n${serverMailLog()}`,

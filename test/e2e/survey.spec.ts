@@ -103,7 +103,7 @@ test.describe('survey for a logged-in student', () => {
     await expect(page.getByRole('button', { name: 'Start fresh' })).toHaveCount(0);
     await expect(page.getByText("You don't have to go through this alone")).toHaveCount(0);
     await expectNoA11yViolations(page, 'survey, submitted');
-    await expect(page).toHaveURL('/', { timeout: 8_000 });
+    await expect(page).toHaveURL('/');
     expect(submitted).toBe(1);
     expect(countSubmissions(student.email)).toBe(1);
   });
