@@ -66,22 +66,34 @@ export interface AnswerPlan {
 }
 
 /**
- * A counsellor of the institution. The CLI creates admins only (the Team screen invites the
- * rest); the test turns a fresh account into a counsellor in the run's database, as an
+ * A counsellor or viewer of the institution. The CLI creates admins only (the Team screen
+ * invites the rest); the test gives a fresh account its role in the run's database, as an
  * invitation would have made it.
  */
-export async function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
+export async function createStaffWithRole(
+  institution: { name: string; domain: string },
+  role: 'counsellor' | 'viewer',
+): Promise<Account> {
   const account = await createAdmin(institution.name, institution.domain);
+  withRunDatabase((db) => db.prepare('UPDATE users SET role = ? WHERE email = ?').run(role, account.email));
+  return account;
+}
+
+export function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
+  return createStaffWithRole(institution, 'counsellor');
+}
+
+/** Runs `change` on this run's SQLite database, for set-up no screen offers (such as the past). */
+export function withRunDatabase<T>(change: (db: Database.Database) => T): T {
   const dataDir = process.env.E2E_DATA_DIR;
   if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
   const db = new Database(path.join(dataDir, 'wellness.sqlite'));
   try {
     db.pragma('busy_timeout = 5000');
-    db.prepare("UPDATE users SET role = 'counsellor' WHERE email = ?").run(account.email);
+    return change(db);
   } finally {
     db.close();
   }
-  return account;
 }
 
 /** A stable respondent: Good answers, never any thought of self-harm. */
