@@ -1,7 +1,10 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
+import Database from 'better-sqlite3';
+import type { InstrumentAnswers } from '../../src/common/instruments';
 import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
-import { baseUrl, expect, mailedCode, mailsTo } from './support';
+import { type Account, baseUrl, createAdmin, expect, mailedCode, mailsTo } from './support';
 
 /**
  * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
@@ -58,6 +61,39 @@ export interface AnswerPlan {
   /** Safety items; 2 or more makes the submission urgent (design section 5). */
   safety?: string;
   text?: string;
+  /** The answers to each instrument block, by instrument id (e.g. phq9). */
+  instruments?: Readonly<Record<string, InstrumentAnswers>>;
+}
+
+/**
+ * A counsellor or viewer of the institution. The CLI creates admins only (the Team screen
+ * invites the rest); the test gives a fresh account its role in the run's database, as an
+ * invitation would have made it.
+ */
+export async function createStaffWithRole(
+  institution: { name: string; domain: string },
+  role: 'counsellor' | 'viewer',
+): Promise<Account> {
+  const account = await createAdmin(institution.name, institution.domain);
+  withRunDatabase((db) => db.prepare('UPDATE users SET role = ? WHERE email = ?').run(role, account.email));
+  return account;
+}
+
+export function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
+  return createStaffWithRole(institution, 'counsellor');
+}
+
+/** Runs `change` on this run's SQLite database, for set-up no screen offers (such as the past). */
+export function withRunDatabase<T>(change: (db: Database.Database) => T): T {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
+  const db = new Database(path.join(dataDir, 'wellness.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    return change(db);
+  } finally {
+    db.close();
+  }
 }
 
 /** A stable respondent: Good answers, never any thought of self-harm. */
@@ -75,7 +111,7 @@ export const URGENT: AnswerPlan = { likert: '4', safety: '3' };
 export async function answerSharedLink(
   hashLink: string,
   respondent: { name: string; email: string },
-  { likert = '2', safety = '1', text = 'Doing fine, thanks.' }: AnswerPlan = {},
+  { likert = '2', safety = '1', text = 'Doing fine, thanks.', instruments = {} }: AnswerPlan = {},
   { prove = true } = {},
 ) {
   const address = crypto.randomBytes(3);
@@ -89,9 +125,15 @@ export async function answerSharedLink(
     const questions = await api.get(`/api/get-user-survey-questions/${hashLink}/`);
     expect(questions.ok(), await questions.text()).toBe(true);
     const { questions: list } = (await questions.json()) as {
-      questions: { id: number; question_type: 'likert' | 'text'; category: string }[];
+      questions: {
+        id: number;
+        question_type?: 'likert' | 'text';
+        category?: string;
+        instrument_id?: string;
+      }[];
     };
     const answerTo = (question: (typeof list)[number]) => {
+      if (question.instrument_id) return instruments[question.instrument_id] ?? {};
       if (question.question_type === 'text') return text;
       return question.category === 'safety' ? safety : likert;
     };

@@ -536,6 +536,83 @@ test.describe('question editor', () => {
   });
 });
 
+test.describe('question editor: instrument blocks', () => {
+  test('an instrument block moves up and down whole by keyboard, offers no edit of its items, and is axe clean at 1280 and 375 px', async ({
+    page,
+  }) => {
+    await openAsNewAdmin(page);
+    const api = apiOf(page);
+    const template = await api.createTemplate();
+    for (const [order, text] of [
+      [1, 'First question'],
+      [2, 'Second question'],
+    ] as const)
+      await api.addQuestion(template.id, {
+        question_text: text,
+        question_type: 'text',
+        question_category: 'general',
+        order,
+      });
+    await api.send('post', `/api/survey-templates/${template.id}/instruments/`, {
+      instrument_id: 'phq9',
+      order: 3,
+    });
+    await page.reload();
+    await templateItem(page, template.id)
+      .getByRole('button', { name: /^Edit Questions/ })
+      .click();
+    const items = editor(page)
+      .getByRole('list', { name: `Questions of Template #${template.id}` })
+      .locator(':scope > li');
+    const block = items.filter({ hasText: 'PHQ-9' });
+    const texts = async () =>
+      (await items.allTextContents()).map((text) => /First|Second|PHQ-9/.exec(text)?.[0]);
+    await expect(items).toHaveCount(3);
+    // Locked: the block can be moved or deleted, nothing else.
+    await expect(block.getByRole('button')).toHaveText([
+      'Move up instrument Q3',
+      'Move down instrument Q3',
+      'Delete instrument Q3',
+    ]);
+    await expect(block.getByRole('button', { name: 'Move down instrument Q3' })).toBeDisabled();
+    await expect(block.getByRole('textbox')).toHaveCount(0);
+
+    // Up once by keyboard: it swaps places with the question above, and keeps the focus.
+    await block.getByRole('button', { name: 'Move up instrument Q3' }).focus();
+    await page.keyboard.press('Enter');
+    await expect(banner(page)).toHaveText('Patient Health Questionnaire-9 (PHQ-9) moved up.');
+    await expect.poll(texts).toEqual(['First', 'PHQ-9', 'Second']);
+    await expect(block.getByRole('button', { name: 'Move up instrument Q2' })).toBeFocused();
+
+    // Up again with Space: at the top, the keyboard lands on Move down.
+    await page.keyboard.press('Space');
+    await expect.poll(texts).toEqual(['PHQ-9', 'First', 'Second']);
+    await expect(block.getByRole('button', { name: 'Move up instrument Q1' })).toBeDisabled();
+    await expect(block.getByRole('button', { name: 'Move down instrument Q1' })).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(block.getByRole('button', { name: 'Delete instrument Q1' })).toBeFocused();
+    await page.keyboard.press('Shift+Tab');
+    await page.keyboard.press('Enter');
+    await expect(banner(page)).toHaveText('Patient Health Questionnaire-9 (PHQ-9) moved down.');
+    await expect.poll(texts).toEqual(['First', 'PHQ-9', 'Second']);
+
+    // The server keeps the new place; the block is still the whole instrument.
+    const stored = await api.questions(template.id);
+    expect(
+      stored.map((question) =>
+        'instrument_id' in question ? question.instrument_id : question.question_text,
+      ),
+    ).toEqual(['First question', 'phq9', 'Second question']);
+
+    for (const width of [SCREEN_WIDTHS.desktop, SCREEN_WIDTHS.mobile]) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoA11yViolations(page, `instrument block in the editor at ${width} px`);
+      await expectNoHorizontalOverflow(page);
+      await saveScreenshot(page, 'templates-instrument-block');
+    }
+  });
+});
+
 test.describe('template management: accessibility and layout', () => {
   for (const [device, width] of Object.entries(SCREEN_WIDTHS)) {
     test(`no serious axe violations; screenshot at ${width} px (${device})`, async ({ page }) => {

@@ -138,7 +138,8 @@ export const DASHBOARD_EVENT = 'dashboard';
 
 /**
  * GET /api/dashboard/instruments/: per instrument and month, how many students' results fell in
- * each band. Numbers only, so every staff role (viewers too) may read it.
+ * each band, and the mean total with its change from the month before. Numbers only, so every
+ * staff role (viewers too) may read it.
  */
 export const InstrumentBandMonths = z.object({
   success: z.literal(true),
@@ -152,6 +153,15 @@ export const InstrumentBandMonths = z.object({
           month: z.string(),
           /** Distinct students per band (or ASQ outcome) in that month. */
           bands: z.array(z.object({ band: z.string(), students: z.number() })),
+          /** Distinct students with a result of the instrument in that month. */
+          students: z.number(),
+          /**
+           * The mean total, each student's totals of the month averaged first so everyone counts
+           * once; one decimal. Null for the ASQ, which has outcomes rather than a total.
+           */
+          mean_total: z.nullable(z.number()),
+          /** The mean's change from the previous month listed (a gap is skipped); null for the first. */
+          mean_change: z.nullable(z.object({ from_month: z.string(), change: z.number() })),
         }),
       ),
     }),

@@ -150,7 +150,8 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Per validated instrument and month, how many students fell in each band (numbers only)',
+        summary:
+          'Per validated instrument and month, how many students fell in each band, and the mean total with its change (numbers only)',
         response: { 200: InstrumentBandMonths, ...errors },
       },
     },

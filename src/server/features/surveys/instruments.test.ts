@@ -5,7 +5,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { INSTRUMENTS, type InstrumentAnswers } from '../../../common/instruments';
-import { answersAll } from '../../../common/instruments/test-answers';
+import { answersAll, answersSumming } from '../../../common/instruments/test-answers';
 import type {
   CaseDetailResponse,
   CaseListResponse,
@@ -414,10 +414,101 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
         {
           instrument_id: 'phq9',
           name: INSTRUMENTS.phq9.name,
-          months: [{ month, bands: [{ band: 'moderate depression', students: 1 }] }],
+          months: [
+            {
+              month,
+              bands: [{ band: 'moderate depression', students: 1 }],
+              students: 1,
+              mean_total: 14,
+              mean_change: null,
+            },
+          ],
         },
       ]);
       expect(JSON.stringify(response.body)).not.toContain(cast.studentA.email);
+    });
+
+    it('gives each month the mean total, every student counted once, and its change from the month before', async () => {
+      await addInstrument('phq9');
+      const second = await makeUser(ctx.db.kysely, {
+        email: 'rowan@north.edu',
+        institutionId: cast.a.id,
+        name: 'Rowan North',
+      });
+      /** A proven submission of the student's own with a PHQ-9 of `total`, dated `at`. */
+      const answerAs = async (account: { email: string; password: string }, total: number, at: number) => {
+        const student = new TestAgent(ctx.app);
+        await student.login(account.email, account.password);
+        const answers = answersSumming(PHQ9_ITEMS, INSTRUMENTS.phq9.scale, total);
+        const response = await student.post('/api/survey/', {
+          survey_template_id: templateId,
+          answers: await answersWith({ phq9: { ...answers, phq9_9: 0 } }),
+        });
+        expect(response.status, JSON.stringify(response.body)).toBe(200);
+        const latest = await ctx.db.kysely
+          .selectFrom('instrument_results')
+          .select('id')
+          .orderBy('id', 'desc')
+          .executeTakeFirstOrThrow();
+        await ctx.db.kysely
+          .updateTable('instrument_results')
+          .set({ created_at: at })
+          .where('id', '=', latest.id)
+          .execute();
+      };
+      const lastMonthAt = Date.now() - 40 * 24 * 60 * 60 * 1000;
+      const lastMonth = new Date(lastMonthAt).toISOString().slice(0, 7);
+      const thisMonth = new Date().toISOString().slice(0, 7);
+      // Last month: Sam answered twice (10, then 4: his own mean 7), Rowan once (16).
+      await answerAs(cast.studentA, 10, lastMonthAt);
+      await answerAs(cast.studentA, 4, lastMonthAt + 1);
+      await answerAs(second, 16, lastMonthAt + 2);
+      // This month: Sam alone, at 5.
+      await answerAs(cast.studentA, 5, Date.now());
+
+      const viewer = await makeUser(ctx.db.kysely, {
+        email: 'vera@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+      });
+      const agent = new TestAgent(ctx.app);
+      await agent.login(viewer.email, viewer.password);
+      const response = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
+      expect(response.status).toBe(200);
+      expect(response.body.instruments).toEqual([
+        {
+          instrument_id: 'phq9',
+          name: INSTRUMENTS.phq9.name,
+          months: [
+            {
+              month: lastMonth,
+              bands: [
+                { band: 'minimal depression', students: 1 },
+                { band: 'moderate depression', students: 1 },
+                { band: 'moderately severe depression', students: 1 },
+              ],
+              students: 2,
+              mean_total: 11.5,
+              mean_change: null,
+            },
+            {
+              month: thisMonth,
+              bands: [{ band: 'mild depression', students: 1 }],
+              students: 1,
+              mean_total: 5,
+              mean_change: { from_month: lastMonth, change: -6.5 },
+            },
+          ],
+        },
+      ]);
+      expect(JSON.stringify(response.body)).not.toMatch(/Sam North|Rowan North|north\.edu/);
+
+      // The other institution's staff see none of it.
+      const other = new TestAgent(ctx.app);
+      await other.login(cast.adminB.email, cast.adminB.password);
+      expect((await other.get<InstrumentBandMonths>('/api/dashboard/instruments/')).body.instruments).toEqual(
+        [],
+      );
     });
   });
 });

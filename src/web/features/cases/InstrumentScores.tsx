@@ -1,10 +1,11 @@
 import type { InstrumentScore } from '../../../common/schemas/cases';
 import styles from './Cases.module.css';
+import { TIER_LABELS } from './format';
 
 /**
- * Each validated instrument of a check-in, for staff: total and band, what it asks of them, the
- * change from the student's previous total, and every item as answered, always marked as a
- * screening result rather than a diagnosis.
+ * Each validated instrument of a check-in, for staff: total and band, the tier it raises and
+ * why, what it asks of them, the change from the student's previous total, and every item as
+ * answered, always marked as a screening result rather than a diagnosis.
  */
 export function InstrumentScores({ scores }: { scores: readonly InstrumentScore[] }) {
   if (scores.length === 0) return null;
@@ -22,7 +23,9 @@ export function InstrumentScores({ scores }: { scores: readonly InstrumentScore[
             {score.total !== null && <> total {score.total}</>}
             {score.band && <> ({score.band})</>} <span className={styles.muted}>{score.disclaimer}</span>
           </p>
-          <p>{score.reason}</p>
+          <p>
+            <strong>{TIER_LABELS[score.tier]}</strong>: {score.reason}
+          </p>
           {score.acute && (
             <p>
               <strong>Imminent risk identified: act now.</strong>

@@ -2,16 +2,9 @@ import { highestTier } from '../../../common/risk/tiers';
 import type { StudentSubmission } from '../../../common/schemas/cases';
 import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
 import styles from './Cases.module.css';
-import { categoryLabel, formatChange, formatDateTime } from './format';
+import { categoryLabel, formatChange, formatDateTime, TIER_LABELS } from './format';
 import { InstrumentScores } from './InstrumentScores';
 import { SubmittedAnswers } from './SubmittedAnswers';
-
-const TIER_LABELS: Record<StudentSubmission['tier'], string> = {
-  urgent: 'Urgent',
-  elevated: 'Elevated',
-  monitor: 'Monitor',
-  none: 'No concern',
-};
 
 /**
  * Submissions with their tier, the rules that raised it, category means and change from the
@@ -68,19 +61,25 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
 }
 
 /**
- * Which rule raised which tier, worded from the answers. When the rules have changed since it
- * arrived (or screening could not run then), what was recorded at the time is shown as well.
+ * Which rule raised which tier, worded from the answers, the instruments' scores among them.
+ * When the rules have changed since it arrived (or screening could not run then), what was
+ * recorded at the time is shown as well.
  */
 function Findings({ submission }: { submission: StudentSubmission }) {
-  const { findings, reasons, tier } = submission;
-  const instrumentTiers = submission.instruments.map((score) => score.tier);
-  const agrees = highestTier([...findings.map((finding) => finding.tier), ...instrumentTiers]) === tier;
+  const { reasons, tier } = submission;
+  const findings = [
+    ...submission.findings.map((finding) => ({ ...finding, key: `${finding.rule}-${finding.reason}` })),
+    ...submission.instruments
+      .filter((score) => score.tier !== 'none')
+      .map((score) => ({ tier: score.tier, reason: score.reason, key: `instrument-${score.scored_as}` })),
+  ];
+  const agrees = highestTier(findings.map((finding) => finding.tier)) === tier;
   return (
     <>
       {findings.length > 0 && (
         <ul className={styles.findings} aria-label="What raised its tier">
           {findings.map((finding) => (
-            <li key={`${finding.rule}-${finding.reason}`}>
+            <li key={finding.key}>
               <strong>{TIER_LABELS[finding.tier]}</strong>: {finding.reason}
             </li>
           ))}

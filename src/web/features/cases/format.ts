@@ -1,4 +1,13 @@
+import type { RiskTier } from '../../../common/risk/tiers';
 import { CATEGORY_NAMES, QuestionCategory } from '../../../common/schemas/templates';
+
+/** A tier as staff read it beside the reason that raised it. */
+export const TIER_LABELS: Record<RiskTier, string> = {
+  urgent: 'Urgent',
+  elevated: 'Elevated',
+  monitor: 'Monitor',
+  none: 'No concern',
+};
 
 const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 

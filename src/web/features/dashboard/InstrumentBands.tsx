@@ -1,20 +1,57 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { SCREENING_DISCLAIMER } from '../../../common/instruments';
+import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import { InstrumentBandMonths } from '../../../common/schemas/dashboard';
 import { api } from '../../api';
+import { tableClassName } from '../../ui/Table';
 import styles from './Dashboard.module.css';
-import { DASHBOARD_TABLE } from './dashboardTable';
 
 export const INSTRUMENT_BANDS_QUERY_KEY = ['dashboard', 'instruments'] as const;
+
+/** Up to nine columns of numbers: one card per month on a tablet or phone. */
+const INSTRUMENT_TABLE = tableClassName(
+  { cardsBelow: '48rem', labels: 'inline' },
+  `${styles.table} ${styles.instrumentTable}`,
+);
+
+type InstrumentMonths = InstrumentBandMonths['instruments'][number];
+type MonthFigures = InstrumentMonths['months'][number];
 
 function fetchInstrumentBands() {
   return api.get('/api/dashboard/instruments/', InstrumentBandMonths);
 }
 
+/** The bands met in any month, in the publisher's order, anything unnamed after them. */
+function bandColumns(instrument: InstrumentMonths): string[] {
+  const published = INSTRUMENTS[instrument.instrument_id].bands.map((band) => band.label);
+  const met = new Set(instrument.months.flatMap((month) => month.bands.map((band) => band.band)));
+  const rank = (band: string) => (published.includes(band) ? published.indexOf(band) : published.length);
+  return [...met].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
+}
+
+/** "2026-11" as people read it: "November 2026". */
+function monthName(month: string): string {
+  const [year, number] = month.split('-').map(Number);
+  if (!year || !number) return month;
+  return new Date(Date.UTC(year, number - 1, 1)).toLocaleDateString(undefined, {
+    month: 'long',
+    year: 'numeric',
+    timeZone: 'UTC',
+  });
+}
+
+/** The mean's change in words: "up 1.5 from October 2026", "no change", or a dash for the first. */
+function changeText(change: MonthFigures['mean_change']): string {
+  if (!change) return '–';
+  const from = monthName(change.from_month);
+  if (change.change === 0) return `no change from ${from}`;
+  return `${change.change > 0 ? 'up' : 'down'} ${Math.abs(change.change).toFixed(1)} from ${from}`;
+}
+
 /**
- * Per validated instrument, how many students fell in each band, month by month: numbers only,
- * for every staff role. Nothing shows while no instrument has been answered.
+ * Per validated instrument, month by month: how many students fell in each band, and the mean
+ * total with its change from the month before. Numbers only, for every staff role. Nothing
+ * shows while no instrument has been answered.
  */
 export function InstrumentBands() {
   const headingId = useId();
@@ -24,34 +61,58 @@ export function InstrumentBands() {
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.panelTitle}>
-        Validated Instruments by Band
+        Validated Instruments by Month
       </h2>
-      <p className={styles.tableNote}>Students per band each month ({SCREENING_DISCLAIMER}).</p>
+      <p className={styles.tableNote}>
+        Students in each band, and the mean total with its change from the month before; a student who
+        answered more than once in a month counts once ({SCREENING_DISCLAIMER}).
+      </p>
       {instruments.map((instrument) => (
-        <table key={instrument.instrument_id} className={DASHBOARD_TABLE}>
-          <caption>{instrument.name}</caption>
-          <thead>
-            <tr>
-              <th scope="col">Month</th>
-              <th scope="col">Band</th>
-              <th scope="col">Students</th>
-            </tr>
-          </thead>
-          <tbody>
-            {instrument.months.flatMap((month) =>
-              month.bands.map((band) => (
-                <tr key={`${month.month}:${band.band}`}>
-                  <th scope="row" data-label="Month">
-                    {month.month}
-                  </th>
-                  <td data-label="Band">{band.band}</td>
-                  <td data-label="Students">{band.students}</td>
-                </tr>
-              )),
-            )}
-          </tbody>
-        </table>
+        <InstrumentTable key={instrument.instrument_id} instrument={instrument} />
       ))}
     </section>
+  );
+}
+
+function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
+  const bands = bandColumns(instrument);
+  const scored = instrument.months.some((month) => month.mean_total !== null);
+  return (
+    <table className={INSTRUMENT_TABLE}>
+      <caption>{instrument.name}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Month</th>
+          {bands.map((band) => (
+            <th scope="col" key={band}>
+              {band}
+            </th>
+          ))}
+          <th scope="col">Students</th>
+          {scored && <th scope="col">Mean total</th>}
+          {scored && <th scope="col">Change</th>}
+        </tr>
+      </thead>
+      <tbody>
+        {instrument.months.map((month) => {
+          const counts = new Map(month.bands.map((band) => [band.band, band.students]));
+          return (
+            <tr key={month.month}>
+              <th scope="row" data-label="Month">
+                {monthName(month.month)}
+              </th>
+              {bands.map((band) => (
+                <td key={band} data-label={band}>
+                  {counts.get(band) ?? 0}
+                </td>
+              ))}
+              <td data-label="Students">{month.students}</td>
+              {scored && <td data-label="Mean total">{month.mean_total?.toFixed(1) ?? '–'}</td>}
+              {scored && <td data-label="Change">{changeText(month.mean_change)}</td>}
+            </tr>
+          );
+        })}
+      </tbody>
+    </table>
   );
 }

@@ -14,6 +14,7 @@ import { Button } from '../../ui/Button';
 import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
+import { type MoveDirection, moveChanges } from './blockMove';
 import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
 import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
@@ -23,6 +24,7 @@ import {
   deleteQuestion,
   failureMessage,
   fetchQuestions,
+  moveQuestion,
   questionsQueryKey,
 } from './templatesApi';
 
@@ -41,6 +43,9 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
   const queryClient = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const [focusAfterMove, setFocusAfterMove] = useState<{ blockId: number; direction: MoveDirection } | null>(
+    null,
+  );
   const queryKey = questionsQueryKey(template.id);
   const questions = useQuery({ queryKey, queryFn: () => fetchQuestions(template.id) });
 
@@ -62,6 +67,36 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
       showFlash(failureMessage(error, 'Failed to delete question.', 'Error deleting question.'), 'error'),
     onSettled: refresh,
   });
+
+  const move = useMutation({
+    mutationFn: async ({ block, direction }: { block: InstrumentBlock; direction: MoveDirection }) => {
+      for (const change of moveChanges(questions.data ?? [], block.id, direction))
+        await moveQuestion(template.id, change.questionId, change.order);
+    },
+    onSuccess: (_, { block, direction }) => showFlash(`${block.name} moved ${direction}.`),
+    onError: (error) =>
+      showFlash(
+        failureMessage(error, 'Failed to move the instrument.', 'Error moving the instrument.'),
+        'error',
+      ),
+    onSettled: async (_, __, { block, direction }) => {
+      onQuestionsChanged();
+      await queryClient.invalidateQueries({ queryKey });
+      setFocusAfterMove({ blockId: block.id, direction });
+    },
+  });
+
+  // Once the moved list is on screen, the block's button keeps the keyboard where it was; at an
+  // end, where that button is off, the other way's button has it.
+  useEffect(() => {
+    if (!focusAfterMove) return;
+    const { blockId, direction } = focusAfterMove;
+    const button = (way: MoveDirection) =>
+      document.getElementById(moveButtonId(blockId, way)) as HTMLButtonElement | null;
+    const same = button(direction);
+    (same && !same.disabled ? same : button(direction === 'up' ? 'down' : 'up'))?.focus();
+    setFocusAfterMove(null);
+  }, [focusAfterMove]);
 
   function confirmDelete(question: TemplateQuestion) {
     setConfirmation({
@@ -98,13 +133,18 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
         <p className={styles.empty}>This template has no questions yet. Add the first one below.</p>
       ) : (
         <ol className={styles.questionList} aria-label={`Questions of Template #${template.id}`}>
-          {questions.data.map((question) =>
+          {questions.data.map((question, index) =>
             isInstrumentBlock(question) ? (
               <InstrumentItem
                 key={question.id}
                 block={question}
                 deleting={remove.isPending && remove.variables === question.id}
                 onDelete={() => confirmDelete(question)}
+                canMove={{ up: index > 0, down: index < questions.data.length - 1 }}
+                onMove={(direction) => {
+                  // One move at a time: the next is worked out from the list the last one left.
+                  if (!move.isPending) move.mutate({ block: question, direction });
+                }}
               />
             ) : (
               <QuestionItem
@@ -193,15 +233,23 @@ function QuestionItem({
   );
 }
 
+function moveButtonId(questionId: number, direction: MoveDirection) {
+  return `move-${direction}-${questionId}`;
+}
+
 /** A validated instrument: added, moved or removed whole; its wording and scale are the publisher's. */
 function InstrumentItem({
   block,
   deleting,
   onDelete,
+  canMove,
+  onMove,
 }: {
   block: InstrumentBlock;
   deleting: boolean;
   onDelete: () => void;
+  canMove: Record<MoveDirection, boolean>;
+  onMove: (direction: MoveDirection) => void;
 }) {
   const number = `Q${block.order}`;
   const instrument = INSTRUMENTS[block.instrument_id];
@@ -220,15 +268,30 @@ function InstrumentItem({
           </div>
         </dl>
       </div>
-      <Button
-        variant="secondary"
-        size="small"
-        onClick={onDelete}
-        disabled={deleting}
-        className={`${styles.questionDelete} ${styles.dangerQuiet}`}
-      >
-        Delete<span className="visually-hidden"> instrument {number}</span>
-      </Button>
+      <div className={styles.questionActions}>
+        {(['up', 'down'] as const).map((direction) => (
+          <Button
+            key={direction}
+            id={moveButtonId(block.id, direction)}
+            variant="secondary"
+            size="small"
+            onClick={() => onMove(direction)}
+            disabled={!canMove[direction]}
+          >
+            Move {direction}
+            <span className="visually-hidden"> instrument {number}</span>
+          </Button>
+        ))}
+        <Button
+          variant="secondary"
+          size="small"
+          onClick={onDelete}
+          disabled={deleting}
+          className={styles.dangerQuiet}
+        >
+          Delete<span className="visually-hidden"> instrument {number}</span>
+        </Button>
+      </div>
     </li>
   );
 }

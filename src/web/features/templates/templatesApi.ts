@@ -3,6 +3,7 @@ import {
   AddInstrumentBlockResponse,
   AddQuestionResponse,
   CreateTemplateResponse,
+  MoveQuestionResponse,
   type NewInstrumentBlockRequest,
   type NewQuestionRequest,
   QuestionListResponse,
@@ -43,6 +44,13 @@ export function addQuestion(templateId: number, question: NewQuestionRequest) {
 
 export function addInstrumentBlock(templateId: number, block: NewInstrumentBlockRequest) {
   return api.post(`/api/survey-templates/${templateId}/instruments/`, AddInstrumentBlockResponse, block);
+}
+
+/** Gives a question (or an instrument block, whole) a new order; nothing else of it changes. */
+export function moveQuestion(templateId: number, questionId: number, order: number) {
+  return api.patch(`/api/survey-templates/${templateId}/questions/${questionId}/`, MoveQuestionResponse, {
+    order,
+  });
 }
 
 export function deleteQuestion(templateId: number, questionId: number) {
