@@ -1,7 +1,9 @@
 import crypto from 'node:crypto';
+import path from 'node:path';
 import { type APIRequestContext, type BrowserContext, type Page, request } from '@playwright/test';
+import Database from 'better-sqlite3';
 import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
-import { baseUrl, expect, mailedCode, mailsTo } from './support';
+import { type Account, baseUrl, createAdmin, expect, mailedCode, mailsTo } from './support';
 
 /**
  * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
@@ -144,4 +146,23 @@ export async function refuseClipboard(page: Page) {
       value: { writeText: refuse, write: refuse, readText: refuse, read: refuse },
     });
   });
+}
+
+/**
+ * A counsellor of the institution. The CLI creates admins only (the Team screen invites the
+ * rest); the test turns a fresh account into a counsellor in the run's database, as an
+ * invitation would have made it.
+ */
+export async function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
+  const account = await createAdmin(institution.name, institution.domain);
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
+  const db = new Database(path.join(dataDir, 'wellness.sqlite'));
+  try {
+    db.pragma('busy_timeout = 5000');
+    db.prepare("UPDATE users SET role = 'counsellor' WHERE email = ?").run(account.email);
+  } finally {
+    db.close();
+  }
+  return account;
 }

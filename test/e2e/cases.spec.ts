@@ -1,10 +1,6 @@
-import path from 'node:path';
-import Database from 'better-sqlite3';
-import { answerSharedLink, apiOf, URGENT } from './admin-support';
+import { answerSharedLink, apiOf, createCounsellor, URGENT } from './admin-support';
 import {
-  type Account,
   completeSecondFactorOnScreen,
-  createAdmin,
   createInstitutionWithAdmin,
   expect,
   expectNoStudentIdentity,
@@ -26,25 +22,6 @@ import {
  * follows its link, acknowledges, writes a note and resolves the case. The admin then finds each
  * step (and each read of the case) in Activity, and a viewer sees the figures without a name.
  */
-
-/**
- * A counsellor of the institution. The CLI creates admins only (the Team screen invites the
- * rest); the test turns a fresh account into a counsellor in the run's database, as an
- * invitation would have made it.
- */
-async function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
-  const account = await createAdmin(institution.name, institution.domain);
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
-  const db = new Database(path.join(dataDir, 'wellness.sqlite'));
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare("UPDATE users SET role = 'counsellor' WHERE email = ?").run(account.email);
-  } finally {
-    db.close();
-  }
-  return account;
-}
 
 /** Activity, filtered to one person: the entries on the case must include each of `actions`. */
 async function expectCaseActivity(page: Page, actor: string, caseId: string, actions: string[]) {
