@@ -163,6 +163,11 @@ export interface Limits {
   registrationsPerIpPerHour: number;
   /** Code requests and code checks one client address may make per minute, each. */
   verificationsPerIpPerMinute: number;
+  /**
+   * CSV exports (submissions, cases, audit log) one client address may download per minute, all
+   * exports alike: each reads every matching row, plenty for people and a wall for a script.
+   */
+  csvExportsPerIpPerMinute: number;
   /** Roster imports one institution may run in a window (each reads and writes up to 100,000 rows). */
   rosterImports: { max: number; windowMs: number };
   /** Largest request body accepted, in bytes. */
@@ -195,6 +200,7 @@ export const DEFAULT_LIMITS: Limits = {
   linkSubmissionsPerIpPerMinute: 30,
   registrationsPerIpPerHour: 20,
   verificationsPerIpPerMinute: 20,
+  csvExportsPerIpPerMinute: 10,
   rosterImports: { max: 5, windowMs: 10 * 60_000 },
   bodyBytes: 256 * 1024,
   unprovenAlerts: { perInstitutionPerHour: 5, perClientPerHour: 2 },

@@ -67,6 +67,35 @@ test.describe('autosave after the session has ended', () => {
     await expect(textAnswer(page)).toHaveValue('Typed after the session ended.');
   });
 
+  test('a session that ends between a refused save and the reload says saving stopped, never "Last saved at"', async ({
+    page,
+  }) => {
+    const student = await createStudent();
+    await signIn(page, student);
+    await page.goto('/survey/');
+    const saved = nextAutosave(page);
+    await likertGroups(page).first().getByRole('radio', { name: 'Neutral' }).check();
+    expect((await saved).status()).toBe(200);
+    await expect(page.getByText(/Last saved at/)).toBeVisible();
+
+    // Another window saved meanwhile (the save is refused as stale), and by the time this one
+    // reads that draft the session has ended.
+    await page.route('**/api/autosave/', (route) =>
+      route.fulfill({ status: 409, json: { success: false, code: 'CONFLICT', message: 'Saved elsewhere' } }),
+    );
+    await page.route('**/api/autosave/load/**', (route) =>
+      route.fulfill({
+        status: 401,
+        json: { success: false, code: 'UNAUTHENTICATED', message: 'Authentication required' },
+      }),
+    );
+    await safetyGroup(page).getByRole('radio', { name: 'Never' }).check();
+    const problem = page.getByRole('alert').filter({ hasText: 'Saving stopped' });
+    await expect(problem).toContainText('your session has ended');
+    await expect(problem.getByRole('button', { name: 'Log in again' })).toBeVisible();
+    await expect(page.getByText(/last saved at/i)).toHaveCount(0);
+  });
+
   test('a save that fails for another reason says so and tries again', async ({ page }) => {
     const student = await createStudent();
     await signIn(page, student);
@@ -81,8 +110,10 @@ test.describe('autosave after the session has ended', () => {
         : route.fallback(),
     );
     await likertGroups(page).first().getByRole('radio', { name: 'Neutral' }).check();
-    await expect(page.getByText(/could not be saved to the server/)).toBeVisible();
-    await expect(page.getByText(/still kept in this browser tab/)).toBeVisible();
+    const problem = page.getByRole('alert').filter({ hasText: 'Saving failed' });
+    await expect(problem).toContainText('could not be saved to the server');
+    await expect(problem).toContainText('still kept in this browser tab');
+    await expect(page.getByText(/last saved at/i)).toHaveCount(0);
 
     failing = false;
     await expect(page.getByText(/Last saved at/)).toBeVisible();

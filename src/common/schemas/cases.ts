@@ -1,8 +1,8 @@
 import { z } from 'zod/mini';
 import { DECLINED, INSTRUMENT_IDS } from '../instruments/types';
-import { RiskTier, SCREENING_RULES } from '../risk/tiers';
+import { FLAGGED_TIERS, RiskTier, SCREENING_RULES } from '../risk/tiers';
 import { storedRolesWith } from '../roles';
-import { CaseStatus } from './case-status';
+import { CASE_STATUSES, CaseStatus } from './case-status';
 import { databaseId } from './common';
 import { FlaggedTier } from './dashboard';
 import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
@@ -82,16 +82,78 @@ export const CASE_QUEUES = ['all', 'verified', 'unproven'] as const;
 export const CaseQueue = z.enum(CASE_QUEUES, { error: 'queue must be all, verified or unproven' });
 export type CaseQueue = z.infer<typeof CaseQueue>;
 
-export const CaseListQuery = z.object({
-  status: z._default(z.enum(['open', 'all'], { error: 'status must be open or all' }), 'open'),
+/** Which cases by state: the open ones (any state but resolved), every one, or one state. */
+export const CASE_STATE_FILTERS = ['open', 'all', ...CASE_STATUSES] as const;
+
+/**
+ * Orders of the case list: `priority` is the follow-up order (verified before unconfirmed,
+ * overdue first, then by deadline, resolved last); the others sort by one column, `dir` saying
+ * which way (tier: urgent first ascending; status: in the order cases move through).
+ */
+export const CASE_SORTS = ['priority', 'student', 'tier', 'status', 'opened', 'deadline'] as const;
+export type CaseSort = (typeof CASE_SORTS)[number];
+
+export const CASE_PAGE_SIZE = 50;
+export const CASE_MAX_PAGE_SIZE = 200;
+
+/** Filters of the Cases screen, shared by the list and its CSV export. */
+export const CaseFilters = z.object({
+  status: z._default(
+    z.enum(CASE_STATE_FILTERS, { error: `status must be one of ${CASE_STATE_FILTERS.join(', ')}` }),
+    'open',
+  ),
   queue: z._default(CaseQueue, 'all'),
+  tier: z._default(
+    z.enum(['all', ...FLAGGED_TIERS], { error: 'tier must be all, urgent or elevated' }),
+    'all',
+  ),
+  /** `anyone`, `nobody` (unassigned) or a staff member's id. */
+  assigned_to: z._default(
+    z
+      .string()
+      .check(z.regex(/^(anyone|nobody|[1-9]\d{0,9})$/, 'assigned_to must be anyone, nobody or a staff id')),
+    'anyone',
+  ),
+  /** Cases of students whose name or email holds this text (case does not matter). */
+  q: z.optional(z.string().check(z.trim(), z.maxLength(200, 'q is too long'))),
+  sort: z._default(z.enum(CASE_SORTS, { error: `sort must be one of ${CASE_SORTS.join(', ')}` }), 'priority'),
+  dir: z._default(z.enum(['asc', 'desc'], { error: 'dir must be asc or desc' }), 'asc'),
+});
+export type CaseFilters = z.infer<typeof CaseFilters>;
+
+export const CaseListQuery = z.extend(CaseFilters, {
+  page: z._default(
+    z.coerce
+      .number({ error: 'page must be a number' })
+      .check(
+        z.int('page must be a whole number'),
+        z.gte(1, 'page must be at least 1'),
+        z.lte(100_000, 'page is out of range'),
+      ),
+    1,
+  ),
+  page_size: z._default(
+    z.coerce
+      .number({ error: 'page_size must be a number' })
+      .check(
+        z.int('page_size must be a whole number'),
+        z.gte(1, 'page_size must be at least 1'),
+        z.lte(CASE_MAX_PAGE_SIZE, `page_size must be at most ${CASE_MAX_PAGE_SIZE}`),
+      ),
+    CASE_PAGE_SIZE,
+  ),
 });
 export type CaseListQuery = z.infer<typeof CaseListQuery>;
 
 export const CaseListResponse = z.object({
   success: z.literal(true),
+  /** The page asked for. */
   cases: z.array(CaseSummary),
-  /** Open cases in each queue, exactly (the list stops at 1000). */
+  /** Cases matching the filters, on every page. */
+  total: z.number().check(z.int()),
+  page: z.number().check(z.int()),
+  page_size: z.number().check(z.int()),
+  /** Open cases in each queue, whatever the filters. */
   open_counts: z.object({ verified: z.number(), unproven: z.number() }),
   /** Who may be assigned a case: the institution's admins and counsellors. */
   assignees: z.array(CaseAssignee),

@@ -178,3 +178,8 @@ export function streamSlots(db: Executor, options: { perUser: number; leaseMs: n
     },
   };
 }
+
+/** The per-client limit every CSV export route shares, so all exports keep one rule. */
+export function csvExportLimit(config: { limits: { csvExportsPerIpPerMinute: number } }) {
+  return { max: config.limits.csvExportsPerIpPerMinute, timeWindow: 60_000 };
+}

@@ -329,6 +329,10 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     url: `/api/sso/callback/?state=forged-${context.unique}&code=forged`,
   }),
   'GET /api/cases/': () => ({ method: 'GET', url: '/api/cases/?status=all' }),
+  'GET /api/cases/export.csv': () => ({
+    method: 'GET',
+    url: '/api/cases/export.csv?status=all&sort=student',
+  }),
   'GET /api/cases/:id/': (context) => ({ method: 'GET', url: `/api/cases/${inst(context).caseId}/` }),
   'POST /api/cases/:id/acknowledge/': (context) => ({
     method: 'POST',
@@ -702,6 +706,7 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
     A: { ...everyone(400), anonymous: 401, superuser: 403, pendingAdminA: NO_SECOND_FACTOR },
   },
   'GET /api/cases/': { A: namesReaders(200) },
+  'GET /api/cases/export.csv': { A: namesReaders(200) },
   'GET /api/cases/:id/': ownerCaseWorker(200),
   'POST /api/cases/:id/acknowledge/': ownerCaseWorker(200),
   'POST /api/cases/:id/assign/': ownerCaseWorker(200),
@@ -970,6 +975,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/sso/callback/': as('anonymous'),
   'POST /api/sso/link/': as('studentA'),
   'GET /api/cases/': as('adminA'),
+  'GET /api/cases/export.csv': as('adminA'),
   'GET /api/cases/:id/': as('adminA'),
   'POST /api/cases/:id/acknowledge/': as('adminA'),
   'POST /api/cases/:id/assign/': as('adminA'),
@@ -1007,7 +1013,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
 
 /** Routes whose success is not a JSON body (pages, files, streams); their failures still are. */
 export function answersWithJson(route: RouteKey): boolean {
-  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export)|GET \/api\/audit\/export|GET \/api\/sso\/(start|callback)\/)/.test(
+  return !/^(GET \/api\/docs|GET \/api\/contact\/page\.css|POST \/api\/contact\/|GET \/api\/dashboard\/(events|export)|GET \/api\/audit\/export|GET \/api\/cases\/export|GET \/api\/sso\/(start|callback)\/)/.test(
     route,
   );
 }

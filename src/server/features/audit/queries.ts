@@ -1,5 +1,6 @@
 import { type SelectQueryBuilder, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
+import { containsPattern } from '../../db/like';
 import type { Database } from '../../db/types';
 
 export interface AuditSelection {
@@ -19,11 +20,6 @@ type Joined = Database & {
   subject_student: Database['respondents'];
   subject_user: Database['users'];
 };
-
-/** `text` matched literally inside a LIKE pattern: its own % and _ are not wildcards. */
-function likeLiteral(text: string): string {
-  return `%${text.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
 
 /**
  * The log joined to the people its entries name, all of the same institution: the actor; the
@@ -80,7 +76,7 @@ function filtered<O>(
     );
   const student = selection.student;
   if (student) {
-    const pattern = sql<string>`${likeLiteral(student)} escape '\\'`;
+    const pattern = sql<string>`${containsPattern(student)} escape '\\'`;
     q = q.where((eb) =>
       eb.or([
         eb(eb.fn('lower', ['subject_student.name']), 'like', pattern),

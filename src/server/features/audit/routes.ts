@@ -9,6 +9,7 @@ import { carriesStudentData } from '../../../common/schemas/identity';
 import type { Executor } from '../../db/executor';
 import { auditActor, recordAudit } from '../../lib/audit';
 import { requireStaff } from '../../lib/guards';
+import { csvExportLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
 import { readFollowUpSettings } from '../institutions/settings';
 import { type AuditReader, exportAuditCsv, listAuditEntries } from './service';
@@ -27,7 +28,6 @@ async function readerOf(
 
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
 const tags = ['audit'];
-const EXPORTS_PER_MINUTE = 10;
 
 /** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
 function sendStream(reply: FastifyReply, body: Readable) {
@@ -36,7 +36,7 @@ function sendStream(reply: FastifyReply, body: Readable) {
 
 /** The audit log (design section 9): admins read and export their institution's. */
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app;
+  const { db, config } = app;
 
   app.get(
     '/api/audit/',
@@ -81,7 +81,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
           ...errors,
         },
       },
-      config: { rateLimit: { max: EXPORTS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: csvExportLimit(config) },
     },
     async (request, reply) => {
       const admin = requireStaff(request, storedRolesWith('audit'));

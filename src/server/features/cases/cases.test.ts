@@ -13,6 +13,7 @@ import type {
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import { DEFAULT_LIMITS } from '../../config';
 import { READ_REPEAT_WINDOW_MS } from '../../lib/audit';
 import { HOUR, MINUTE } from '../../lib/time';
@@ -225,6 +226,11 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       for (const mail of mails) {
         expect(mail.priority).toBe(2);
         expect(mail.body).toContain(`/cases/${opened?.id}/`);
+        // The deadline on the institution's clock, naming it (30 minutes after opening).
+        expect(mail.body).toContain(
+          `Please acknowledge the case by ${formatZonedDateTime(opened?.acknowledge_by, 'America/New_York')}, once someone is on it.`,
+        );
+        expect(mail.body).toMatch(/by \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \(America\/New_York\)/);
         expect(`${mail.subject} ${mail.body}`).not.toMatch(/risk|urgent|elevated|kill|Sam/i);
       }
       const detail = await caseById(opened?.id ?? 0);

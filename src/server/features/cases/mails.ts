@@ -1,3 +1,4 @@
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import { mailLink } from '../../lib/mail/links';
 import type { OutgoingMail } from '../../lib/mail/outbox';
 
@@ -20,8 +21,15 @@ function casePath(caseId: number): string {
   return `/cases/${caseId}/`;
 }
 
-export function alertMail(context: CaseMailContext, to: string, caseId: number): OutgoingMail {
+/** The first mail about a case that cannot wait: it says by when someone must be on it. */
+export function alertMail(
+  context: CaseMailContext,
+  to: string,
+  alerted: { caseId: number; acknowledgeBy: number; timeZone: string },
+): OutgoingMail {
+  const { caseId } = alerted;
   const link = linkTo(context, casePath(caseId));
+  const deadline = formatZonedDateTime(alerted.acknowledgeBy, alerted.timeZone);
   return {
     to,
     subject: `${context.brandName}: a student needs follow-up now`,
@@ -30,7 +38,7 @@ export function alertMail(context: CaseMailContext, to: string, caseId: number):
       '',
       `Sign in and open case ${caseId}: ${link}`,
       '',
-      'Please acknowledge the case once someone is on it.',
+      `Please acknowledge the case by ${deadline}, once someone is on it.`,
     ].join('\n'),
   };
 }

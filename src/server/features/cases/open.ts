@@ -160,8 +160,11 @@ async function queueAlert(
   at: number,
 ): Promise<void> {
   const recipients = await alertRecipients(trx, settings, settings.alertEmails);
+  const opened = await queries.lockCase(trx, caseId);
+  if (!opened) return;
+  const alerted = { caseId, acknowledgeBy: opened.acknowledge_by, timeZone: settings.timeZone };
   for (const to of recipients) {
-    const mailId = await enqueueMail(trx, alertMail(context, to, caseId), at, 'alert');
+    const mailId = await enqueueMail(trx, alertMail(context, to, alerted), at, 'alert');
     await queries.linkCaseMail(trx, { case_id: caseId, mail_id: mailId, kind: 'alert' });
   }
   await recordCaseEvent(trx, {

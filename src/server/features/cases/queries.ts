@@ -1,5 +1,8 @@
-import type { Insertable, Updateable } from 'kysely';
+import { type Insertable, sql, type Updateable } from 'kysely';
+import type { CaseSort, CaseStatus } from '../../../common/schemas/cases';
+import type { FlaggedTier } from '../../../common/schemas/dashboard';
 import { type Executor, isPostgres } from '../../db/executor';
+import { containsPattern } from '../../db/like';
 import type { CaseEventsTable, CaseMailsTable, CasesTable } from '../../db/types';
 
 /** The student's open case, locked for the rest of the transaction on PostgreSQL. */
@@ -123,34 +126,129 @@ function casesWithStudent(db: Executor) {
 
 export type CaseListRow = Awaited<ReturnType<typeof listCases>>[number];
 
-/**
- * Verified cases before unproven ones (a flood of invented names never buries a student's own
- * case); within each, overdue first (by how long overdue), then the rest by deadline; resolved
- * ones last, newest first. The queue keeps only verified or only unproven cases.
- */
-export function listCases(
-  db: Executor,
-  options: { institutionId: number; openOnly: boolean; queue: 'all' | 'verified' | 'unproven'; at: number },
-) {
+export interface CaseSelection {
+  institutionId: number;
+  /** `open`: not resolved; a state: only that one. */
+  status: 'open' | 'all' | CaseStatus;
+  queue: 'all' | 'verified' | 'unproven';
+  tier: 'all' | FlaggedTier;
+  /** `nobody`: unassigned; a number: that staff member's. */
+  assignedTo: 'anyone' | 'nobody' | number;
+  /** Text in the student's name or email. */
+  search?: string;
+}
+
+/** The institution's cases that the selection keeps, with the student and the assignee. */
+function selectedCases(db: Executor, selection: CaseSelection) {
+  const { status, queue, tier, assignedTo, search } = selection;
   return casesWithStudent(db)
-    .where('cases.institution_id', '=', options.institutionId)
-    .$if(options.openOnly, (query) => query.where('cases.resolved_at', 'is', null))
-    .$if(options.queue === 'verified', (query) => query.where('cases.verified_at', 'is not', null))
-    .$if(options.queue === 'unproven', (query) => query.where('cases.verified_at', 'is', null))
+    .where('cases.institution_id', '=', selection.institutionId)
+    .$if(status === 'open', (query) => query.where('cases.resolved_at', 'is', null))
+    .$if(status !== 'open' && status !== 'all', (query) =>
+      query.where('cases.status', '=', status as CaseStatus),
+    )
+    .$if(queue === 'verified', (query) => query.where('cases.verified_at', 'is not', null))
+    .$if(queue === 'unproven', (query) => query.where('cases.verified_at', 'is', null))
+    .$if(tier !== 'all', (query) => query.where('cases.tier', '=', tier as FlaggedTier))
+    .$if(assignedTo === 'nobody', (query) => query.where('cases.assigned_to', 'is', null))
+    .$if(typeof assignedTo === 'number', (query) =>
+      query.where('cases.assigned_to', '=', assignedTo as number),
+    )
+    .$if(Boolean(search), (query) => {
+      const pattern = sql<string>`${containsPattern(search ?? '')} escape '\\'`;
+      return query.where((eb) =>
+        eb.or([
+          eb(eb.fn('lower', ['respondents.name']), 'like', pattern),
+          eb(eb.fn('lower', ['respondents.email']), 'like', pattern),
+          // An unproven case is found by the name its senders gave, as the list shows it.
+          eb.and([
+            eb('cases.verified_at', 'is', null),
+            eb.exists(
+              eb
+                .selectFrom('submissions')
+                .select('submissions.id')
+                .whereRef('submissions.respondent_id', '=', 'cases.respondent_id')
+                .where('submissions.verified_at', 'is', null)
+                .where((sub) => sub(sub.fn('lower', ['submissions.student_name']), 'like', pattern)),
+            ),
+          ]),
+        ]),
+      );
+    });
+}
+
+type SelectedCases = ReturnType<typeof selectedCases>;
+
+/**
+ * The follow-up order: verified cases before unproven ones (a flood of invented names never
+ * buries a student's own case); within each, overdue first, then the rest by deadline; resolved
+ * ones last.
+ */
+function inPriorityOrder(query: SelectedCases, at: number): SelectedCases {
+  return query
     .orderBy((eb) => eb.case().when('cases.resolved_at', 'is', null).then(0).else(1).end())
     .orderBy((eb) => eb.case().when('cases.verified_at', 'is not', null).then(0).else(1).end())
     .orderBy((eb) =>
       eb
         .case()
-        .when(eb.and([eb('cases.acknowledged_at', 'is', null), eb('cases.acknowledge_by', '<=', options.at)]))
+        .when(eb.and([eb('cases.acknowledged_at', 'is', null), eb('cases.acknowledge_by', '<=', at)]))
         .then(0)
         .else(1)
         .end(),
     )
-    .orderBy('cases.acknowledge_by')
-    .orderBy('cases.id', 'desc')
-    .limit(1000)
-    .execute();
+    .orderBy('cases.acknowledge_by');
+}
+
+/** One column's order; ties fall back to the newest case first, so pages never overlap. */
+function inColumnOrder(query: SelectedCases, sort: Exclude<CaseSort, 'priority'>, dir: 'asc' | 'desc') {
+  switch (sort) {
+    case 'student':
+      return query.orderBy((eb) => eb.fn('lower', ['respondents.name']), dir);
+    case 'tier':
+      // Ascending is the most severe first.
+      return query.orderBy((eb) => eb.case().when('cases.tier', '=', 'urgent').then(0).else(1).end(), dir);
+    case 'status':
+      return query.orderBy(
+        (eb) =>
+          eb
+            .case()
+            .when('cases.status', '=', 'new')
+            .then(0)
+            .when('cases.status', '=', 'acknowledged')
+            .then(1)
+            .when('cases.status', '=', 'in_progress')
+            .then(2)
+            .else(3)
+            .end(),
+        dir,
+      );
+    case 'opened':
+      return query.orderBy('cases.opened_at', dir);
+    case 'deadline':
+      return query.orderBy('cases.acknowledge_by', dir);
+  }
+}
+
+export function listCases(
+  db: Executor,
+  selection: CaseSelection,
+  order: { sort: CaseSort; dir: 'asc' | 'desc'; at: number },
+  page: { offset: number; limit: number },
+) {
+  const query = selectedCases(db, selection);
+  const ordered =
+    order.sort === 'priority'
+      ? inPriorityOrder(query, order.at)
+      : inColumnOrder(query, order.sort, order.dir);
+  return ordered.orderBy('cases.id', 'desc').offset(page.offset).limit(page.limit).execute();
+}
+
+export async function countCases(db: Executor, selection: CaseSelection): Promise<number> {
+  const row = await selectedCases(db, selection)
+    .clearSelect()
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .executeTakeFirstOrThrow();
+  return Number(row.count);
 }
 
 /** Exactly how many open cases each queue holds, however long the lists. */

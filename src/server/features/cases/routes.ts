@@ -1,10 +1,12 @@
-import type { FastifyRequest } from 'fastify';
+import { Readable } from 'node:stream';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import type { Transaction } from 'kysely';
 import { z } from 'zod';
 import {
   AssignCaseRequest,
   CaseDetailResponse,
+  CaseFilters,
   CaseListQuery,
   CaseListResponse,
   CaseNoteRequest,
@@ -12,12 +14,16 @@ import {
   StudentHistoryResponse,
 } from '../../../common/schemas/cases';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
+import { carriesStudentData } from '../../../common/schemas/identity';
 import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
+import { csvExportLimit } from '../../lib/limits';
+import { now } from '../../lib/time';
 import { announceChange } from '../../live';
 import { caseJobKinds } from './jobs';
+import { exportCasesCsv, listCases, recordCaseExport } from './list';
 import type { CaseWorker } from './service';
 import * as service from './service';
 import { unprovenDigestJobKind } from './unproven';
@@ -32,6 +38,11 @@ const errors = {
 const CaseParams = z.object({ id: IdParam });
 const StudentParams = z.object({ id: IdParam });
 const tags = ['cases'];
+
+/** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
+function sendStream(reply: FastifyReply, body: Readable) {
+  return reply.send(body);
+}
 
 /** Case work and student history (design sections 9 and 12): admins and counsellors. */
 export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -48,20 +59,43 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
     {
       schema: {
         tags,
-        summary: 'Cases of the institution: overdue first, then by deadline',
+        summary:
+          "One page of the institution's cases: filtered, searched by student name or email, sorted (by default overdue first, then by deadline)",
         querystring: CaseListQuery,
         response: { 200: CaseListResponse, ...errors },
       },
     },
     async (request) => {
       const worker = requireCaseWorker(request);
-      return service.listCases({
-        db: db.kysely,
-        worker,
-        actor: auditActor(request, worker),
-        status: request.query.status,
-        queue: request.query.queue,
-      });
+      return listCases({ db: db.kysely, worker, actor: auditActor(request, worker), query: request.query });
+    },
+  );
+
+  app.get(
+    '/api/cases/export.csv',
+    {
+      schema: {
+        tags,
+        summary: 'The cases as the list shows them (same filters, search and order, every page) as CSV',
+        querystring: CaseFilters,
+        response: {
+          200: carriesStudentData(z.string().check(z.describe('text/csv'))),
+          429: ErrorResponse,
+          ...errors,
+        },
+      },
+      config: { rateLimit: csvExportLimit(config) },
+    },
+    async (request, reply) => {
+      const worker = requireCaseWorker(request);
+      const filters = request.query;
+      await recordCaseExport(db.kysely, auditActor(request, worker), filters);
+      const date = new Date(now()).toISOString().slice(0, 10);
+      reply
+        .header('content-type', 'text/csv; charset=utf-8')
+        .header('content-disposition', `attachment; filename="cases-${date}.csv"`)
+        .header('cache-control', 'no-store');
+      return sendStream(reply, Readable.from(exportCasesCsv({ db: db.kysely, worker, filters })));
     },
   );
 

@@ -5,9 +5,7 @@ import {
   type CaseAssignee,
   type CaseDetailResponse,
   type CaseEvent,
-  type CaseListResponse,
   CaseOutcome,
-  type CaseQueue,
   type CaseSummary,
   type StudentHistoryResponse,
   type StudentSubmission,
@@ -47,7 +45,7 @@ function isOverdue(
   return row.acknowledged_at === null && row.resolved_at === null && row.acknowledge_by <= at;
 }
 
-function summaryOf(row: queries.CaseListRow, at: number): CaseSummary {
+export function summaryOf(row: queries.CaseListRow, at: number): CaseSummary {
   return {
     id: row.id,
     student_id: row.respondent_id,
@@ -105,36 +103,8 @@ function eventOf(row: EventRow): CaseEvent {
   };
 }
 
-async function assigneesOf(db: Executor, institutionId: number): Promise<CaseAssignee[]> {
+export async function assigneesOf(db: Executor, institutionId: number): Promise<CaseAssignee[]> {
   return queries.caseWorkers(db, institutionId, CASE_WORKER_ROLES);
-}
-
-export async function listCases(options: {
-  db: Executor;
-  worker: CaseWorker;
-  actor: AuditActor;
-  status: 'open' | 'all';
-  queue?: CaseQueue;
-}): Promise<CaseListResponse> {
-  const { db, worker } = options;
-  const queue = options.queue ?? 'all';
-  const at = now();
-  const rows = await queries.listCases(db, {
-    institutionId: worker.institutionId,
-    openOnly: options.status === 'open',
-    queue,
-    at,
-  });
-  await recordAudit(db, options.actor, {
-    action: 'case.list',
-    detail: { status: options.status, queue, count: rows.length },
-  });
-  return {
-    success: true,
-    cases: rows.map((row) => summaryOf(row, at)),
-    open_counts: await queries.openCaseCounts(db, worker.institutionId),
-    assignees: await assigneesOf(db, worker.institutionId),
-  };
 }
 
 /**

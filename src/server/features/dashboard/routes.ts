@@ -13,6 +13,7 @@ import {
 import { StudentDataExport } from '../../../common/schemas/identity';
 import { auditActor, recordAudit } from '../../lib/audit';
 import { requireStaff, type StaffUser } from '../../lib/guards';
+import { csvExportLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
 import { openLiveHub } from '../../live';
 import { exportSubmissionsCsv } from './export/export';
@@ -21,7 +22,6 @@ import { dashboardFor, getDashboard, listFlaggedStudents, openDashboardStream } 
 
 const errors = { 401: ErrorResponse, 403: ErrorResponse };
 const tags = ['dashboard'];
-const EXPORTS_PER_MINUTE = 10;
 
 /** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
 function sendStream(reply: FastifyReply, body: Readable) {
@@ -29,7 +29,7 @@ function sendStream(reply: FastifyReply, body: Readable) {
 }
 
 export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
-  const { db } = app;
+  const { db, config } = app;
   /** Names on the dashboard are a read of identifiable data: recorded before they are sent. */
   const recordNamesRead = async (request: FastifyRequest, user: StaffUser, action: string) => {
     if (can(roleName(user.role), 'student_identities'))
@@ -127,8 +127,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         summary: "The institution's submissions as CSV, one row per submission and one column per question",
         response: { 200: StudentDataExport, 429: ErrorResponse, ...errors },
       },
-      // Each export reads every submission: plenty for people, a wall for a script in a loop.
-      config: { rateLimit: { max: EXPORTS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: csvExportLimit(config) },
     },
     async (request, reply) => {
       const staff = requireStaff(request, storedRolesWith('export'));

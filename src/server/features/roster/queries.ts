@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
+import { containsPattern } from '../../db/like';
 import type { RosterRow } from './csv';
 
 /** Rows per insert: within both databases' limits on bound parameters. */
@@ -62,11 +63,6 @@ export async function upsertStudents(
   }
 }
 
-/** `%` and `_` in a search are meant literally. */
-function likePattern(search: string): string {
-  return `%${search.toLowerCase().replace(/[\\%_]/g, (char) => `\\${char}`)}%`;
-}
-
 interface RosterFilter {
   institutionId: number;
   search?: string;
@@ -79,7 +75,7 @@ function filtered(db: Executor, filter: RosterFilter) {
     .where('roster_students.institution_id', '=', filter.institutionId);
   if (filter.group !== undefined) query = query.where('roster_students.group_name', '=', filter.group);
   if (filter.search) {
-    const pattern = likePattern(filter.search);
+    const pattern = containsPattern(filter.search);
     query = query.where((eb) =>
       eb.or([
         sql<boolean>`lower(roster_students.name) like ${pattern} escape '\\'`,

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import type { Kysely, Selectable } from 'kysely';
+import { nameFirstNameFirst } from '../../../common/person-name';
 import { roleName, STORED_STAFF_ROLE, type StaffRoleName } from '../../../common/roles';
 import {
   INVITATION_LIFETIME_DAYS,
@@ -78,7 +79,7 @@ function invitationLink(linkBase: string, token: string): string {
   return mailLink(linkBase, path);
 }
 
-/** The mail carries a link and who invited whom; never student data. */
+/** The mail carries a link, the institution and who is invited as what; never student data. */
 function invitationMail(options: {
   brandName: string;
   institutionName: string;
@@ -92,7 +93,7 @@ function invitationMail(options: {
     to: options.to,
     subject: `You are invited to join ${options.institutionName} on ${options.brandName} Health`,
     text: [
-      `Hello ${options.name},`,
+      `Hello ${nameFirstNameFirst(options.name)},`,
       '',
       `You have been invited to join ${options.institutionName} on ${options.brandName} Health as ${article} ${options.role}.`,
       `Choose your password here: ${options.link}`,

@@ -137,6 +137,19 @@ describe.each(TEST_DIALECTS)('the team on %s', (dialect) => {
     ]);
   });
 
+  it('greets the invitee first-name first and names the institution in the mail', async () => {
+    await invite('linh@north.edu', 'counsellor', 'Nguyen, Linh');
+    const mail = await ctx.db.kysely
+      .selectFrom('mail_outbox')
+      .select(['subject', 'body'])
+      .where('to_address', '=', 'linh@north.edu')
+      .executeTakeFirstOrThrow();
+    expect(mail.subject).toContain('North University');
+    expect(mail.body.split('\n')[0]).toBe('Hello Linh Nguyen,');
+    expect(mail.body).toContain('You have been invited to join North University');
+    expect(mail.body).not.toContain('Nguyen, Linh');
+  });
+
   it('refuses a used, a withdrawn, an expired and an unknown link, and one replaced by a re-send', async () => {
     await invite('used@north.edu');
     const used = await tokenMailedTo('used@north.edu');

@@ -4,8 +4,11 @@ import styles from './Cases.module.css';
 /** A case's tier, state and marks, in words (never color alone). */
 export function CaseBadges({
   item,
+  showStatus = true,
 }: {
   item: Pick<CaseSummary, 'tier' | 'status' | 'overdue' | 'verified'>;
+  /** Off where the state has a column of its own. */
+  showStatus?: boolean;
 }) {
   return (
     <span className={styles.badges}>
@@ -14,7 +17,7 @@ export function CaseBadges({
       >
         {item.tier === 'urgent' ? 'Urgent' : 'Elevated'}
       </span>
-      <span className={styles.badge}>{CASE_STATUS_LABELS[item.status]}</span>
+      {showStatus && <span className={styles.badge}>{CASE_STATUS_LABELS[item.status]}</span>}
       {item.overdue && <span className={`${styles.badge} ${styles.badgeDanger}`}>Overdue</span>}
       {!item.verified && <span className={`${styles.badge} ${styles.badgeWarning}`}>Unverified</span>}
     </span>

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import {
   CASE_NOTE_MAX_LENGTH,
@@ -24,7 +24,7 @@ import {
   acknowledgeCase,
   addCaseNote,
   assignCase,
-  CASES_QUERY_KEY,
+  CASES_LIST_QUERY_KEY,
   caseQueryKey,
   fetchCase,
   historyPath,
@@ -34,6 +34,9 @@ import { formatDateTime } from './format';
 import { SubmissionList } from './SubmissionList';
 
 const TITLE = 'Case';
+
+/** Where focus goes after a change: the next thing one would do on the case. */
+type FocusTarget = 'assignee' | 'note';
 
 const MAIL_STATUS: Record<string, string> = { pending: 'Waiting to send', sent: 'Sent', failed: 'Failed' };
 
@@ -74,45 +77,55 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
   const [note, setNote] = useState('');
   const [outcome, setOutcome] = useState<CaseOutcome>('connected_to_counselling');
   const [resolution, setResolution] = useState('');
+  const actionsRef = useRef<HTMLDivElement>(null);
+  // The control to take focus once a change is drawn: the one pressed may be gone (Acknowledge)
+  // or unavailable (Add note with the note cleared), which would drop focus to the page.
+  const [focusNext, setFocusNext] = useState<FocusTarget | null>(null);
+  useEffect(() => {
+    if (!focusNext) return;
+    actionsRef.current?.querySelector<HTMLElement>(`[name="${focusNext}"]`)?.focus();
+    setFocusNext(null);
+  }, [focusNext]);
 
   const change = useMutation({
     mutationFn: (work: () => Promise<CaseDetailResponse>) => work(),
     onSuccess: (updated, _work) => {
       queryClient.setQueryData(caseQueryKey(item.id), updated);
-      void queryClient.invalidateQueries({ queryKey: CASES_QUERY_KEY, exact: true });
+      void queryClient.invalidateQueries({ queryKey: CASES_LIST_QUERY_KEY });
     },
     onError: (error) =>
       showFlash(errorMessage(error, 'The change could not be saved. Please try again.'), 'error'),
   });
-  const run = (work: () => Promise<CaseDetailResponse>, done: string, after?: () => void) =>
+  const run = (
+    work: () => Promise<CaseDetailResponse>,
+    done: string,
+    then: { focus?: FocusTarget; after?: () => void } = {},
+  ) => {
+    if (change.isPending) return;
     change.mutate(work, {
       onSuccess: () => {
         showFlash(done);
-        after?.();
+        then.after?.();
+        if (then.focus) setFocusNext(then.focus);
       },
     });
+  };
 
   const open = item.status !== 'resolved';
 
   function submitNote(event: FormEvent) {
     event.preventDefault();
-    run(
-      () => addCaseNote(item.id, note),
-      'Note added.',
-      () => setNote(''),
-    );
+    run(() => addCaseNote(item.id, note), 'Note added.', { focus: 'note', after: () => setNote('') });
   }
   function submitResolve(event: FormEvent) {
     event.preventDefault();
-    run(
-      () => resolveCase(item.id, outcome, resolution),
-      'Case resolved.',
-      () => setResolution(''),
-    );
+    run(() => resolveCase(item.id, outcome, resolution), 'Case resolved.', {
+      after: () => setResolution(''),
+    });
   }
   function submitAssign(event: FormEvent) {
     event.preventDefault();
-    run(() => assignCase(item.id, Number(assignee)), 'Case assigned.');
+    run(() => assignCase(item.id, Number(assignee)), 'Case assigned.', { focus: 'note' });
   }
 
   return (
@@ -175,11 +188,13 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
           {open && (
             <Card className={styles.section}>
               <h2>Work on this case</h2>
-              <div className={styles.actions}>
+              <div className={styles.actions} ref={actionsRef}>
                 {item.status === 'new' && (
                   <Button
                     busy={change.isPending}
-                    onClick={() => run(() => acknowledgeCase(item.id), 'Case acknowledged.')}
+                    onClick={() =>
+                      run(() => acknowledgeCase(item.id), 'Case acknowledged.', { focus: 'assignee' })
+                    }
                   >
                     Acknowledge
                   </Button>
@@ -187,6 +202,7 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
                 <form onSubmit={submitAssign}>
                   <SelectField
                     label="Assign to"
+                    name="assignee"
                     value={assignee}
                     onChange={(event) => setAssignee(event.target.value)}
                   >
@@ -196,20 +212,21 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
                       </option>
                     ))}
                   </SelectField>
-                  <Button type="submit" variant="secondary" disabled={change.isPending || !assignee}>
+                  <Button type="submit" variant="secondary" busy={change.isPending} disabled={!assignee}>
                     Assign
                   </Button>
                 </form>
                 <form onSubmit={submitNote}>
                   <TextAreaField
                     label="Note"
+                    name="note"
                     hint="Staff only; never shown to the student."
                     value={note}
                     maxLength={CASE_NOTE_MAX_LENGTH}
                     rows={4}
                     onChange={(event) => setNote(event.target.value)}
                   />
-                  <Button type="submit" variant="secondary" disabled={change.isPending || !note.trim()}>
+                  <Button type="submit" variant="secondary" busy={change.isPending} disabled={!note.trim()}>
                     Add note
                   </Button>
                 </form>

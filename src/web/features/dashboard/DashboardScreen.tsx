@@ -150,7 +150,11 @@ function Dashboard() {
       ) : dashboard.isError ? (
         <LoadError message="Failed to load dashboard data" onRetry={() => void dashboard.refetch()} />
       ) : (
-        <DashboardBody data={dashboard.data} canOpenCases={can(role, 'cases')} />
+        <DashboardBody
+          data={dashboard.data}
+          canOpenCases={can(role, 'cases')}
+          canShareLink={can(role, 'templates')}
+        />
       )}
     </Page>
   );
@@ -185,7 +189,16 @@ function LiveStatus({ state, data, updates }: { state: LiveState; data: Dashboar
   );
 }
 
-function DashboardBody({ data, canOpenCases }: { data: DashboardData; canOpenCases: boolean }) {
+function DashboardBody({
+  data,
+  canOpenCases,
+  canShareLink,
+}: {
+  data: DashboardData;
+  canOpenCases: boolean;
+  /** Whether the Copy Survey Link button is there: only then is the reader told to use it. */
+  canShareLink: boolean;
+}) {
   const chartsHeadingId = useId();
   return (
     <>
@@ -214,7 +227,12 @@ function DashboardBody({ data, canOpenCases }: { data: DashboardData; canOpenCas
         {data.num_responses === 0 ? (
           <div className={styles.noData}>
             <p className={styles.noDataTitle}>No data available</p>
-            <p>Charts appear once students have answered a survey. Copy the survey link to invite them.</p>
+            <p>
+              Charts appear once students have answered a survey.
+              {canShareLink
+                ? ' Copy the survey link to invite them.'
+                : ' An administrator shares the survey link with students.'}
+            </p>
           </div>
         ) : (
           <DashboardCharts data={data} />

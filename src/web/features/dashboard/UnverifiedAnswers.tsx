@@ -1,4 +1,6 @@
 import { useId } from 'react';
+import { Link } from 'react-router';
+import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import styles from './Dashboard.module.css';
 import { DASHBOARD_TABLE } from './dashboardTable';
@@ -28,6 +30,7 @@ export function UnverifiedAnswers({ answers }: { answers: readonly FlaggedStuden
             <th scope="col">Name Given</th>
             <th scope="col">Status</th>
             <th scope="col">Email Given</th>
+            <th scope="col">Case</th>
           </tr>
         </thead>
         <tbody>
@@ -52,6 +55,16 @@ export function UnverifiedAnswers({ answers }: { answers: readonly FlaggedStuden
                 <a href={`mailto:${answer.email}`} className={styles.email}>
                   {answer.email}
                 </a>
+              </td>
+              <td data-label="Case">
+                {answer.case_id ? (
+                  <Link to={`/cases/${answer.case_id}/`}>
+                    Case {answer.case_id}
+                    {answer.case_status ? `: ${CASE_STATUS_LABELS[answer.case_status]}` : ''}
+                  </Link>
+                ) : (
+                  'No case'
+                )}
               </td>
             </tr>
           ))}

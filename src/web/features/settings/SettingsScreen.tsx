@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId, useState } from 'react';
+import { type FormEvent, useId, useRef, useState } from 'react';
 import {
   ALWAYS_OPEN_CRISIS_LINES,
   type CrisisResource,
@@ -20,6 +20,7 @@ import { CrisisSupport } from '../crisis/CrisisSupport';
 import styles from './Settings.module.css';
 import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
+import { type SettingsProblem, serverProblem, settingsProblem } from './settingsProblem';
 
 const TITLE = 'Institution settings';
 
@@ -111,6 +112,19 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   const [resources, setResources] = useState<ResourceDraft[]>(initial.crisis_resources.map(toDraft));
   const [resourcesFirst, setResourcesFirst] = useState(initial.crisis_resources_first);
   const previewHeadingId = useId();
+  const problemId = useId();
+  const formRef = useRef<HTMLFormElement>(null);
+  // Stays until the next save: a refusal that faded away would leave the admin guessing.
+  const [problem, setProblem] = useState<SettingsProblem | null>(null);
+  /** Shows what is wrong beside the form, which stays as typed, and takes focus to the field. */
+  const refuse = (found: SettingsProblem) => {
+    setProblem(found);
+    const control = found.field ? formRef.current?.elements.namedItem(found.field) : null;
+    if (control instanceof HTMLElement) control.focus();
+  };
+  /** Marks the control the problem is about, and has it read out with the control. */
+  const invalid = (field: string) =>
+    problem?.field === field ? { 'aria-invalid': true as const, 'aria-errormessage': problemId } : {};
   // What a student sees, as the form stands: a resource appears once it has a name.
   const preview = crisisHelpFor({
     resources: resources.filter((draft) => draft.name.trim() !== '').map(fromDraft),
@@ -121,14 +135,16 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
     mutationFn: saveSettings,
     onSuccess: (saved) => {
       queryClient.setQueryData(SETTINGS_QUERY_KEY, saved);
+      setProblem(null);
       showFlash('Settings saved.');
     },
-    onError: (error) => showFlash(errorMessage(error, 'The settings could not be saved.'), 'error'),
+    onError: (error) => refuse(serverProblem(errorMessage(error, 'The settings could not be saved.'))),
   });
 
   function submit(event: FormEvent) {
     event.preventDefault();
-    save.mutate({
+    if (save.isPending) return;
+    const settings = {
       alert_emails: lines(alertEmails),
       escalation_emails: lines(escalationEmails),
       urgent_ack_minutes: Number(urgentMinutes),
@@ -136,7 +152,11 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
       time_zone: timeZone,
       crisis_resources: resources.map(fromDraft),
       crisis_resources_first: resourcesFirst,
-    });
+    };
+    // Checked here with the server's own rules first, so the message names the field as labelled.
+    const found = settingsProblem(settings);
+    if (found) refuse(found);
+    else save.mutate(settings);
   }
 
   const updateResource = (index: number, field: keyof ResourceDraft, value: string) =>
@@ -145,11 +165,13 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   return (
     <Card>
       <Flash flash={flash} floating />
-      <form className={styles.form} onSubmit={submit} noValidate>
+      <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
         <fieldset className={styles.group}>
           <legend>Contacts</legend>
           <TextAreaField
             label="Alert addresses"
+            name="alert_emails"
+            {...invalid('alert_emails')}
             hint="Mailed at once when a check-in is urgent, and daily about new cases. One per line. Without any, your admins are mailed."
             rows={3}
             value={alertEmails}
@@ -157,6 +179,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           />
           <TextAreaField
             label="Escalation addresses"
+            name="escalation_emails"
+            {...invalid('escalation_emails')}
             hint="Mailed when a case is not acknowledged in time, and again while it stays overdue. Without any, your admins are mailed."
             rows={3}
             value={escalationEmails}
@@ -168,6 +192,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           <div className={styles.pair}>
             <TextField
               label="Urgent: acknowledge within (minutes)"
+              name="urgent_ack_minutes"
+              {...invalid('urgent_ack_minutes')}
               type="number"
               inputMode="numeric"
               min={1}
@@ -178,6 +204,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
             />
             <TextField
               label="Elevated: acknowledge within (hours)"
+              name="elevated_ack_hours"
+              {...invalid('elevated_ack_hours')}
               hint="Hours to the minute, e.g. 0.5 for 30 minutes; at most 720 (30 days)."
               type="number"
               inputMode="decimal"
@@ -190,6 +218,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           </div>
           <SelectField
             label="Time zone"
+            name="time_zone"
+            {...invalid('time_zone')}
             hint="Deadlines, escalations and the daily digest (08:00) follow this calendar."
             value={timeZone}
             onChange={(event) => setTimeZone(event.target.value)}
@@ -217,16 +247,22 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               <h3>Resource {index + 1}</h3>
               <TextField
                 label="Name"
+                name={`crisis_resources.${index}.name`}
+                {...invalid(`crisis_resources.${index}.name`)}
                 value={resource.name}
                 onChange={(event) => updateResource(index, 'name', event.target.value)}
               />
               <TextField
                 label="Description"
+                name={`crisis_resources.${index}.description`}
+                {...invalid(`crisis_resources.${index}.description`)}
                 value={resource.description}
                 onChange={(event) => updateResource(index, 'description', event.target.value)}
               />
               <TextField
                 label="Hours"
+                name={`crisis_resources.${index}.hours`}
+                {...invalid(`crisis_resources.${index}.hours`)}
                 hint='When it is open, as students should read it: "weekdays 8am-6pm", or "always open".'
                 value={resource.hours}
                 onChange={(event) => updateResource(index, 'hours', event.target.value)}
@@ -234,6 +270,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               <div className={styles.pair}>
                 <TextField
                   label="Phone"
+                  name={`crisis_resources.${index}.phone`}
+                  {...invalid(`crisis_resources.${index}.phone`)}
                   hint="As you write it, e.g. (617) 555-0100"
                   inputMode="tel"
                   autoComplete="off"
@@ -242,6 +280,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
                 />
                 <TextField
                   label="Text number"
+                  name={`crisis_resources.${index}.sms`}
+                  {...invalid(`crisis_resources.${index}.sms`)}
                   hint="For text messages, if it takes them"
                   inputMode="tel"
                   autoComplete="off"
@@ -251,6 +291,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               </div>
               <TextField
                 label="Web address"
+                name={`crisis_resources.${index}.url`}
+                {...invalid(`crisis_resources.${index}.url`)}
                 type="url"
                 value={resource.url}
                 onChange={(event) => updateResource(index, 'url', event.target.value)}
@@ -292,6 +334,11 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
             </CrisisSupport>
           </figure>
         </fieldset>
+        {problem && (
+          <p id={problemId} className={styles.problem} role="alert">
+            {problem.message}
+          </p>
+        )}
         <Button type="submit" className={styles.submit} busy={save.isPending}>
           Save settings
         </Button>

@@ -126,10 +126,10 @@ function DraftNote({
   }
   if (failure === 'failed') {
     return (
-      <p className={styles.saveProblem} role="status">
-        Your latest answers could not be saved to the server
-        {savedAt ? ` (last saved at ${formatTime(savedAt)})` : ''}. They are still kept in this browser tab,
-        and saving will be tried again.
+      <p className={styles.saveProblem} role="alert">
+        <strong>Saving failed: your latest answers could not be saved to the server.</strong> They are still
+        kept in this browser tab: keep it open, and saving will be tried again every few seconds. You can
+        also submit when you are done.
       </p>
     );
   }

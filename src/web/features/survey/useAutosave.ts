@@ -89,7 +89,10 @@ export function useAutosave({ enabled, draft, onConflict }: AutosaveOptions) {
         if (hasErrorCode(error, 'CONFLICT')) {
           await catchUp(current).catch((loadError: unknown) => {
             console.error('Could not load the draft saved in another window', loadError);
-            setFailure('failed');
+            // The session may have ended between the two requests: then no retry can succeed.
+            const ended = hasErrorCode(loadError, 'UNAUTHENTICATED');
+            if (ended) stopped.current = true;
+            setFailure(ended ? 'session-ended' : 'failed');
           });
           return;
         }
