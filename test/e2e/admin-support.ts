@@ -187,22 +187,3 @@ export async function refuseClipboard(page: Page) {
     });
   });
 }
-
-/**
- * A counsellor of the institution. The CLI creates admins only (the Team screen invites the
- * rest); the test turns a fresh account into a counsellor in the run's database, as an
- * invitation would have made it.
- */
-export async function createCounsellor(institution: { name: string; domain: string }): Promise<Account> {
-  const account = await createAdmin(institution.name, institution.domain);
-  const dataDir = process.env.E2E_DATA_DIR;
-  if (!dataDir) throw new Error('E2E_DATA_DIR is not set');
-  const db = new Database(path.join(dataDir, 'wellness.sqlite'));
-  try {
-    db.pragma('busy_timeout = 5000');
-    db.prepare("UPDATE users SET role = 'counsellor' WHERE email = ?").run(account.email);
-  } finally {
-    db.close();
-  }
-  return account;
-}
