@@ -128,8 +128,8 @@ function DraftNote({
     return (
       <p className={styles.saveProblem} role="alert">
         <strong>Saving failed: your latest answers could not be saved to the server.</strong> They are still
-        kept in this browser tab: keep it open, and saving will be tried again every few seconds. You can
-        also submit when you are done.
+        kept in this browser tab: keep it open, and saving will be tried again every few seconds. You can also
+        submit when you are done.
       </p>
     );
   }
