@@ -307,3 +307,50 @@ test.describe('single sign-on', () => {
     });
   }
 });
+
+test('single sign-on is switched on only after a successful connection test of that provider', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  const institution = await createInstitutionWithAdmin();
+  await signIn(page, institution.admin);
+  await page.goto('/admin/settings/');
+  await expect(page.getByRole('heading', { level: 2, name: 'Single sign-on' })).toBeVisible();
+  const switchOn = page.getByRole('button', { name: 'Switch single sign-on on' });
+  const note = page.getByText(
+    'Test the connection to this provider before single sign-on can be switched on.',
+  );
+
+  // A provider that is not there: the test says so, and switching on stays refused.
+  // Port 1: nothing listens there.
+  const down = 'http://127.0.0.1:1';
+  await page.getByLabel('Issuer URL').fill(down);
+  await page.getByLabel('Client ID').fill(CLIENTS.ordinary);
+  await page.getByLabel('Client secret').fill(CLIENT_SECRET);
+  await page.getByLabel('Email domains').fill(institution.domain);
+  await expect(note).toBeVisible();
+  await expect(switchOn).toHaveAttribute('aria-disabled', 'true');
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(
+    page.getByText(`The provider at ${down} could not be reached. Check the issuer URL.`),
+  ).toBeVisible();
+  // Pressed anyway (it stays focusable, announced as unavailable): nothing is switched on.
+  await switchOn.focus();
+  await page.keyboard.press('Enter');
+  await expect(page.getByText('Off: everyone signs in with a password.', { exact: false })).toBeVisible();
+  expect((await apiOf(page).send<{ sso: unknown }>('get', '/api/institution/sso/')).sso).toBeNull();
+
+  // The real provider: tested, then switched on.
+  await page.getByLabel('Issuer URL').fill(provider.issuer);
+  await expect(note).toBeVisible();
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(
+    page.getByText(`Connected: ${provider.issuer} answers as an OpenID Connect provider.`),
+  ).toBeVisible();
+  await expect(switchOn).not.toHaveAttribute('aria-disabled', 'true');
+  await page.getByRole('heading', { level: 2, name: 'Single sign-on' }).scrollIntoViewIfNeeded();
+  await expectNoA11yViolations(page);
+  await switchOn.click();
+  await expect(page.getByText('Single sign-on saved.')).toBeVisible();
+  await expect(page.getByText('On: people with these addresses can sign in', { exact: false })).toBeVisible();
+});

@@ -92,6 +92,18 @@ export const SsoSettingsResponse = z.object({
 });
 export type SsoSettingsResponse = z.infer<typeof SsoSettingsResponse>;
 
+/** A provider to try before switching single sign-on on: its issuer and the app's client id. */
+export const SsoConnectionTestRequest = z.pick(SsoSettingsRequest, { issuer: true, client_id: true });
+export type SsoConnectionTestRequest = z.infer<typeof SsoConnectionTestRequest>;
+
+export const SsoConnectionTestResponse = z.object({
+  success: z.literal(true),
+  /** The issuer as the provider's discovery document names it. */
+  issuer: z.string(),
+  message: z.string(),
+});
+export type SsoConnectionTestResponse = z.infer<typeof SsoConnectionTestResponse>;
+
 export const SsoDiscoverRequest = z.object({ email: Email });
 
 export const SsoDiscoverResponse = z.object({

@@ -6,13 +6,15 @@ import { transactionPerCall } from '../db/transaction-runner';
 import type { Database } from '../db/types';
 import type { CaseMailContext } from '../features/cases/mails';
 import { type CaseOpener, caseOpener } from '../features/cases/open';
+import { readFollowUpSettings } from '../features/institutions/settings';
 import * as queries from '../features/surveys/queries';
 import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
 import { listQuestions } from '../features/templates/queries';
 import type { SessionUser } from '../lib/sessions';
 import { DAY, HOUR, now } from '../lib/time';
 import type { SampleResponsesSeeder } from './demo';
-import { firstStudent } from './queries';
+import { firstAdmin, firstStudent, openCaseOfSubmission } from './queries';
+import { settleSeededCase } from './sample-case-history';
 import { seedCaseWork } from './sample-cases';
 
 /**
@@ -36,6 +38,10 @@ interface PlannedSubmission {
   student: SampleStudent;
   createdAt: number;
   outlook: Outlook;
+  /** A past flagged check-in: its case is followed up and closed at the time (sample-case-history). */
+  pastEpisode?: boolean;
+  /** Sent as the seed runs (the urgent check-in that has just come in), not back-dated. */
+  live?: boolean;
 }
 
 const FIRST_NAMES = [
@@ -100,6 +106,16 @@ function outlookOf(index: number): Outlook {
   return 'steady';
 }
 
+/**
+ * The flagged episode a student went through before, if any: those struggling now struggled once
+ * before, and those sleeping badly now were in crisis once (each followed up and resolved).
+ */
+function pastEpisodeOf(outlook: Outlook): Outlook | null {
+  if (outlook === 'struggling') return 'struggling';
+  if (outlook === 'poor-sleep') return 'crisis';
+  return null;
+}
+
 function sampleStudents(random: Random, demoStudent: SessionUser | undefined): SampleStudent[] {
   const students: SampleStudent[] = [];
   const used = new Set<string>();
@@ -132,9 +148,17 @@ function planSubmissions(random: Random, students: SampleStudent[], at: number):
         times.push(at - (monthsAgo * 30 + between(random, 1, 27)) * DAY - between(random, 0, 12) * HOUR);
     }
     times.sort((a, b) => a - b);
+    const episode = pastEpisodeOf(student.outlook);
     times.forEach((createdAt, index) => {
       const isLatest = index === times.length - 1;
-      planned.push({ student, createdAt, outlook: isLatest ? student.outlook : 'steady' });
+      if (isLatest && student.outlook === 'crisis') {
+        planned.push({ student, createdAt: at, outlook: student.outlook, live: true });
+        return;
+      }
+      // A hard stretch earlier on, followed up at the time: the institution's case history.
+      const pastEpisode = index === 0 && !isLatest && episode !== null;
+      const outlook = isLatest ? student.outlook : pastEpisode && episode ? episode : 'steady';
+      planned.push({ student, createdAt, outlook, ...(pastEpisode ? { pastEpisode } : {}) });
     });
   }
   // Chronological, so every submission is compared with the one before it, as in real life.
@@ -220,6 +244,13 @@ async function seedSampleResponses(
   // Its own sequence, so the instruments leave the other samples as they were.
   const instrumentRandom = seededRandom(20_251_126);
   const runTransaction = transactionPerCall(db);
+  // The case history's own sequence, so the answers are the same with or without it.
+  const admin = await firstAdmin(db, institutionId);
+  const history = admin && {
+    worker: { id: admin.id, name: admin.name },
+    random: seededRandom(20_261_126),
+    settings: await readFollowUpSettings(db, institutionId),
+  };
   for (const planned of planSubmissions(random, sampleStudents(random, demoStudent), now())) {
     const { student } = planned;
     const target: SurveyTarget = student.user
@@ -232,12 +263,16 @@ async function seedSampleResponses(
       studentName: student.name,
       schoolEmail: student.email,
       answers: sampleAnswers(random, instrumentRandom, questions, planned.outlook),
-      createdAt: planned.createdAt,
+      createdAt: planned.live ? now() : planned.createdAt,
       addressProven: true,
       followUp,
     });
+    if (planned.pastEpisode) {
+      const opened = await openCaseOfSubmission(db, institutionId, planned.createdAt);
+      if (opened && history) await settleSeededCase(db, { ...history, caseId: opened.id });
+    }
   }
-  await seedCaseWork(db, institutionId);
+  if (history) await seedCaseWork(db, institutionId, history);
 }
 
 /**

@@ -311,6 +311,12 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     },
   }),
   'DELETE /api/institution/sso/': () => ({ method: 'DELETE', url: '/api/institution/sso/' }),
+  // A loopback provider, which the server refuses to call outside development: answered at once.
+  'POST /api/institution/sso/test/': () => ({
+    method: 'POST',
+    url: '/api/institution/sso/test/',
+    body: { issuer: 'https://127.0.0.1/', client_id: 'wellspring' },
+  }),
   'POST /api/sso/discover/': (context) => ({
     method: 'POST',
     url: '/api/sso/discover/',
@@ -697,6 +703,8 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/institution/sso/': { A: admins(200) },
   'PUT /api/institution/sso/': { A: admins(200) },
   'DELETE /api/institution/sso/': { A: admins(200) },
+  // Admins get as far as the test itself, which refuses the loopback provider with its reason.
+  'POST /api/institution/sso/test/': { A: admins(400) },
   // The login page asks before anyone is signed in; the answer names no one.
   'POST /api/sso/discover/': { A: everyone(200) },
   'GET /api/sso/start/': { A: everyone(302) },
@@ -863,6 +871,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'PUT /api/institution/settings/': { actor: 'adminA', target: 'A', control: 200 },
   'PUT /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
   'DELETE /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/institution/sso/test/': { actor: 'adminA', target: 'A', control: 400 },
   'POST /api/sso/discover/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/sso/link/': { actor: 'studentA', target: 'A', control: 400 },
   'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
@@ -970,6 +979,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/institution/sso/': as('adminA'),
   'PUT /api/institution/sso/': as('adminA'),
   'DELETE /api/institution/sso/': as('adminA'),
+  'POST /api/institution/sso/test/': as('adminA'),
   'POST /api/sso/discover/': as('anonymous'),
   'GET /api/sso/start/': as('anonymous'),
   'GET /api/sso/callback/': as('anonymous'),

@@ -6,6 +6,8 @@ import { safeNextPath } from '../../../common/safe-next';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
   SSO_ERROR_MESSAGES,
+  SsoConnectionTestRequest,
+  SsoConnectionTestResponse,
   SsoDiscoverRequest,
   SsoDiscoverResponse,
   SsoSettingsRequest,
@@ -21,7 +23,7 @@ import { requireFreshFactor } from '../../lib/step-up';
 import { provingVisitor } from '../../lib/visitor';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { auditSignIn } from '../auth/sign-in-audit';
-import { disableSso, getSsoSettings, saveSsoSettings } from './settings';
+import { disableSso, getSsoSettings, saveSsoSettings, testSsoConnection } from './settings';
 import {
   ATTEMPT_LIFETIME,
   completeSsoSignIn,
@@ -113,6 +115,26 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
       );
       app.mail.wake();
       return saved;
+    },
+  );
+
+  app.post(
+    '/api/institution/sso/test/',
+    {
+      schema: {
+        tags,
+        summary: "Test connection: read the provider's discovery document, changing nothing",
+        description:
+          'Through the same network guard as a sign-in (public addresses only). 400 with the reason when the provider cannot be reached or does not answer as an OpenID Connect provider.',
+        body: SsoConnectionTestRequest,
+        response: { 200: SsoConnectionTestResponse, 429: ErrorResponse, ...errors },
+      },
+      // Each test calls out to the address typed: plenty for an admin, no scanner for anyone.
+      config: { rateLimit: { max: DISCOVERIES_PER_MINUTE, timeWindow: 60_000 } },
+    },
+    async (request) => {
+      requireSettingsAdmin(request);
+      return testSsoConnection({ request: request.body, network });
     },
   );
 

@@ -1,7 +1,12 @@
 import net from 'node:net';
 import { z } from 'zod/mini';
 import { emailDomain } from '../../../common/institution-email';
-import type { SsoSettingsRequest, SsoSettingsResponse } from '../../../common/schemas/sso';
+import type {
+  SsoConnectionTestRequest,
+  SsoConnectionTestResponse,
+  SsoSettingsRequest,
+  SsoSettingsResponse,
+} from '../../../common/schemas/sso';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { type AuditActor, recordAudit } from '../../lib/audit';
@@ -11,7 +16,7 @@ import { now } from '../../lib/time';
 import { institutionDomains } from '../institutions/queries';
 import { recordSignInChange } from '../second-factor/factor-changes';
 import { institutionOfDomain } from '../verify/queries';
-import type { ProviderClient } from './provider';
+import { discoverProvider, isNetworkFailure, type ProviderClient } from './provider';
 import { mayConnectTo, type ProviderNetworkPolicy } from './provider-network';
 import * as queries from './queries';
 
@@ -115,6 +120,36 @@ function issuerRefusal(issuer: string, network: ProviderNetworkPolicy): string |
   if ((host === 'localhost' || host.endsWith('.localhost')) && !network.allowLoopback)
     return ISSUER_NOT_PUBLIC;
   return null;
+}
+
+/**
+ * Reads the provider's discovery document through the same network guard as a sign-in (public
+ * addresses only, every name checked): what the admin runs before switching single sign-on on,
+ * so a mistyped issuer is found now rather than by the first person who cannot sign in.
+ */
+export async function testSsoConnection(options: {
+  request: SsoConnectionTestRequest;
+  network: ProviderNetworkPolicy;
+}): Promise<SsoConnectionTestResponse> {
+  const { issuer, client_id: clientId } = options.request;
+  const refusal = issuerRefusal(issuer, options.network);
+  if (refusal) throw new AppError('BAD_REQUEST', refusal);
+  try {
+    const config = await discoverProvider({ issuer, clientId, clientSecret: null }, options.network);
+    const found = config.serverMetadata().issuer;
+    return {
+      success: true,
+      issuer: found,
+      message: `Connected: ${found} answers as an OpenID Connect provider.`,
+    };
+  } catch (error) {
+    throw new AppError(
+      'BAD_REQUEST',
+      isNetworkFailure(error)
+        ? `The provider at ${issuer} could not be reached. Check the issuer URL.`
+        : `${issuer} did not answer as an OpenID Connect provider: check that the issuer URL is exactly the one your provider names.`,
+    );
+  }
 }
 
 /**

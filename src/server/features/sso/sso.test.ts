@@ -323,6 +323,63 @@ describe.each(TEST_DIALECTS)('an issuer that is no provider, on %s', (dialect) =
     }
   });
 
+  it('tests the connection before switching on: says why each stand-in is no provider, and changes nothing', async () => {
+    await setUp(DEVELOPMENT);
+    const stand = await notProviders();
+    const test = (issuer: string) =>
+      admin.post('/api/institution/sso/test/', { issuer, client_id: 'wellspring' });
+    try {
+      const unreachable = await test(stand.issuers['a closed port']);
+      expect(unreachable.status).toBe(400);
+      expect(unreachable.body).toMatchObject({ message: expect.stringMatching(/could not be reached/) });
+      for (const what of ['a web server with no provider', 'a bad discovery document'] as const) {
+        const answer = await test(stand.issuers[what]);
+        expect(answer.status, what).toBe(400);
+        expect(answer.body, what).toMatchObject({
+          message: expect.stringMatching(/did not answer as an OpenID Connect provider/),
+        });
+      }
+      expect(await ctx.db.kysely.selectFrom('sso_settings').selectAll().execute()).toEqual([]);
+    } finally {
+      await stand.close();
+    }
+    const provider = await startTestProvider('http://localhost:8000/api/sso/callback/');
+    try {
+      const connected = await test(provider.issuer);
+      expect(connected.status, connected.text).toBe(200);
+      expect(connected.body).toEqual({
+        success: true,
+        issuer: provider.issuer,
+        message: `Connected: ${provider.issuer} answers as an OpenID Connect provider.`,
+      });
+    } finally {
+      await provider.stop();
+    }
+    // Only the institution's admins may make the server call out.
+    const student = new TestAgent(ctx.app);
+    await student.login(cast.studentA.email, TEST_PASSWORD);
+    expect(
+      (
+        await student.post('/api/institution/sso/test/', {
+          issuer: 'https://login.north.edu',
+          client_id: 'x',
+        })
+      ).status,
+    ).toBe(403);
+  });
+
+  it('outside development, test connection refuses addresses that are not public without calling them', async () => {
+    await setUp({ sso: { allowLoopbackIssuer: false } });
+    const answer = await admin.post('/api/institution/sso/test/', {
+      issuer: 'https://169.254.169.254',
+      client_id: 'wellspring',
+    });
+    expect(answer.status).toBe(400);
+    expect(answer.body).toMatchObject({
+      message: expect.stringMatching(/not a private, loopback or link-local/),
+    });
+  });
+
   it('outside development, refuses plain http and addresses that are not public, and calls none', async () => {
     await setUp({ sso: { allowLoopbackIssuer: false } });
     let connections = 0;

@@ -35,6 +35,7 @@ const LABELS: Record<string, string> = {
   'settings.read': 'Read the settings',
   'settings.update': 'Changed the settings',
   'case.list': 'Listed cases',
+  'case.export': 'Exported the case list',
   'case.read': 'Read a case',
   'case.acknowledge': 'Acknowledged a case',
   'case.assign': 'Assigned a case',

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import type { SsoSettingsResponse } from '../../../common/schemas/sso';
 import { errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
@@ -10,7 +10,7 @@ import { Card } from '../../ui/Page';
 import { LoadingStatus } from '../admin/AdminOnly';
 import { useStepUp } from '../security/StepUp';
 import styles from './Settings.module.css';
-import { disableSso, fetchSso, SSO_QUERY_KEY, saveSso } from './ssoApi';
+import { disableSso, fetchSso, SSO_QUERY_KEY, saveSso, testSsoConnection } from './ssoApi';
 
 /** Where the provider sends people back: what the admin registers with the provider. */
 const callbackUrl = () => new URL('/api/sso/callback/', window.location.origin).href;
@@ -62,6 +62,19 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
     onSuccess: (answer) => saved(answer, 'Single sign-on saved.'),
     onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be saved.'), 'error'),
   });
+  // Switching on, or pointing at another provider, waits for a test of that very provider.
+  const testNoteId = useId();
+  const provider = `${issuer.trim()} ${clientId.trim()}`;
+  const [tested, setTested] = useState<{ provider: string; ok: boolean; message: string } | null>(null);
+  const changesProvider = !sso || sso.issuer !== issuer.trim() || sso.client_id !== clientId.trim();
+  const testedNow = tested?.provider === provider ? tested : null;
+  const mayEnable = !changesProvider || testedNow?.ok === true;
+  const test = useMutation({
+    mutationFn: () => testSsoConnection({ issuer: issuer.trim(), client_id: clientId.trim() }),
+    onSuccess: (answer) => setTested({ provider, ok: true, message: answer.message }),
+    onError: (error) =>
+      setTested({ provider, ok: false, message: errorMessage(error, 'The provider could not be tested.') }),
+  });
   const switchOff = useMutation({
     mutationFn: () => confirmed(disableSso),
     onSuccess: (answer) => saved(answer, 'Single sign-on is off: everyone signs in with a password.'),
@@ -70,6 +83,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
 
   function submit(event: FormEvent) {
     event.preventDefault();
+    if (!mayEnable || save.isPending) return;
     save.mutate({
       issuer: issuer.trim(),
       client_id: clientId.trim(),
@@ -133,8 +147,22 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
           Students may also sign in with a password
         </label>
         <div className={styles.buttons}>
-          <Button type="submit" busy={save.isPending}>
-            Save single sign-on
+          <Button
+            variant="secondary"
+            busy={test.isPending}
+            disabled={!issuer.trim() || !clientId.trim()}
+            onClick={() => !test.isPending && test.mutate()}
+          >
+            Test connection
+          </Button>
+          {/* aria-disabled, not disabled: it stays in the tab order, and its note says why. */}
+          <Button
+            type="submit"
+            busy={save.isPending}
+            aria-disabled={!mayEnable || undefined}
+            aria-describedby={testNoteId}
+          >
+            {sso ? 'Save single sign-on' : 'Switch single sign-on on'}
           </Button>
           {sso && (
             <Button variant="secondary" busy={switchOff.isPending} onClick={() => switchOff.mutate()}>
@@ -142,6 +170,17 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
             </Button>
           )}
         </div>
+        <p
+          id={testNoteId}
+          className={testedNow && !testedNow.ok ? styles.problem : styles.muted}
+          role="status"
+        >
+          {testedNow
+            ? testedNow.message
+            : changesProvider
+              ? 'Test the connection to this provider before single sign-on can be switched on.'
+              : 'The provider is unchanged.'}
+        </p>
       </form>
     </>
   );

@@ -1,4 +1,9 @@
-import { type SsoSettingsRequest, SsoSettingsResponse } from '../../../common/schemas/sso';
+import {
+  type SsoConnectionTestRequest,
+  SsoConnectionTestResponse,
+  type SsoSettingsRequest,
+  SsoSettingsResponse,
+} from '../../../common/schemas/sso';
 import { api } from '../../api';
 
 export const SSO_QUERY_KEY = ['institution-sso'] as const;
@@ -13,4 +18,8 @@ export function saveSso(settings: SsoSettingsRequest) {
 
 export function disableSso() {
   return api.delete('/api/institution/sso/', SsoSettingsResponse);
+}
+
+export function testSsoConnection(provider: SsoConnectionTestRequest) {
+  return api.post('/api/institution/sso/test/', SsoConnectionTestResponse, provider);
 }
