@@ -3,31 +3,43 @@ import { precompress } from './scripts/vite-precompress.ts';
 
 /**
  * Which chunk a module goes into (output.codeSplitting): each public page loads the shared app
- * chunk and its own screen's chunk, and the survey pages one more for the survey contract.
- * Left to itself the bundler made a chunk of every small module two screens share (the
- * spinner, a field, a redirect rule: 0.1 to 1 KiB each), and every response costs about 1 KiB
- * of headers: the survey link loaded 12 scripts. Measured with `npm run bench -- pages`.
- * - app: the libraries every screen runs on, the shared UI and the small shared pieces of
- *   features (sign-in state, the code step), loaded with the entry on every page;
- * - survey-contract: the survey and template schemas (with the crisis resources and risk tiers
- *   they name), only for the screens that use them.
+ * chunk and its own screen's chunk, the survey pages and the sign-in pages one more for what
+ * their screens share. Left to itself the bundler made a chunk of every small module two
+ * screens share (the spinner, a field, a redirect rule: 0.1 to 1 KiB each), and every response
+ * costs about 1 KiB of headers: the survey link loaded 12 scripts. Measured with
+ * `npm run bench -- pages`.
+ * - app: the browser's entry (main.tsx) with the libraries every screen runs on, the shell, the
+ *   shared UI and the small shared pieces of features (sign-in state, the code step). The entry
+ *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
+ * - survey: what the survey screens share (form, answers, crisis support, instruments, the
+ *   survey and template schemas with the crisis resources and risk tiers they name), loaded
+ *   only by the screens that use it: on every other page it would cost 13 KB.
+ * - sign-in: what the login, registration and password-reset screens share (single sign-on,
+ *   passkeys).
+ * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
+ * a screen only by its own chunk, and the server preloads a screen's code from that (preload.ts).
  * A group also takes what its modules import, and the higher priority chooses first: app comes
- * first, so the libraries and the common schemas stay in it rather than in survey-contract.
+ * first, so the libraries and the common schemas stay in it rather than in a screen's group.
  * What one screen alone uses stays in its chunk: the dashboard's charts load only there.
  */
 const CHUNK_GROUPS = [
   {
-    name: 'survey-contract',
-    test: /[\\/]src[\\/]common[\\/](risk[\\/]|schemas[\\/](surveys|templates)\.ts)/,
+    name: 'survey',
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/]|risk[\\/]|schemas[\\/](surveys|templates)\.ts$))/,
+    priority: 1,
+  },
+  {
+    name: 'sign-in',
+    test: /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/,
     priority: 1,
   },
   {
     name: 'app',
     test: (id: string) =>
       /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/.test(id) ||
-      /[\\/]src[\\/]web[\\/](ui|app)[\\/]/.test(id) ||
-      /[\\/]src[\\/]web[\\/](api|config|features[\\/]survey[\\/]likert)\.ts$/.test(id) ||
-      /[\\/]src[\\/]web[\\/]features[\\/](verify[\\/]|auth[\\/](?!(Login|Register)Screen))/.test(id),
+      /[\\/]src[\\/]web[\\/](main\.tsx|(ui|app|features[\\/]verify)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath))\.ts$)/.test(
+        id,
+      ),
     priority: 2,
   },
 ];
@@ -76,6 +88,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           assetsInlineLimit: 0,
           // .vite/manifest.json: the server reads which files each screen became, to preload them.
           manifest: true,
+          // Current browsers all know <link rel="modulepreload"> (Safari since 17); one that does
+          // not still runs the app, only without fetching ahead: not worth code on every page.
+          modulePreload: { polyfill: false },
           rolldownOptions: {
             output: { codeSplitting: { groups: CHUNK_GROUPS } },
             checks: BUILD_CHECKS,

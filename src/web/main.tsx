@@ -1,6 +1,7 @@
 import './ui/tokens.css';
 import './ui/base.css';
 import type { QueryClient } from '@tanstack/react-query';
+import { startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router';
 import { RouterProvider } from 'react-router/dom';
@@ -92,13 +93,17 @@ async function hydrateFirstPaint(root: HTMLElement, queryClient: QueryClient, an
   await loadMatchedScreens(routes);
   await nextTask();
   const router = createBrowserRouter(routes);
-  hydrateRoot(
-    root,
-    <App queryClient={queryClient} onRunning={markRunning(root, 'hydrated')}>
-      <RouterProvider router={router} />
-    </App>,
-    { onRecoverableError: reportHydrationMismatch },
-  );
+  // As a transition, React hydrates in slices of a few milliseconds and lets the browser answer a
+  // tap in between; otherwise a long survey form is taken over in one long task.
+  startTransition(() => {
+    hydrateRoot(
+      root,
+      <App queryClient={queryClient} onRunning={markRunning(root, 'hydrated')}>
+        <RouterProvider router={router} />
+      </App>,
+      { onRecoverableError: reportHydrationMismatch },
+    );
+  });
 }
 
 /**

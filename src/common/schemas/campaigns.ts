@@ -1,8 +1,7 @@
 import { z } from 'zod/mini';
 import { databaseId } from './common';
-import { ownData, StudentEmailField, StudentNameField } from './identity';
+import { StudentEmailField, StudentNameField } from './identity';
 import { ROSTER_GROUP_MAX_LENGTH } from './roster';
-import { SurveyQuestionsResponse } from './surveys';
 
 /** Campaigns: the schedule form made real for roster groups (design sections 10 and 12). */
 
@@ -146,13 +145,3 @@ export const NotAnsweredResponse = z.object({
   students: z.optional(z.array(NotAnsweredStudent)),
 });
 export type NotAnsweredResponse = z.infer<typeof NotAnsweredResponse>;
-
-/**
- * What a personal invitation link opens: the survey, for the one student it was sent to. The name
- * and address are the holder's own, read back through their own link: not a staff read.
- */
-export const InvitationSurveyResponse = z.extend(SurveyQuestionsResponse, {
-  student_name: ownData(z.string()),
-  school_email: ownData(z.string()),
-});
-export type InvitationSurveyResponse = z.infer<typeof InvitationSurveyResponse>;

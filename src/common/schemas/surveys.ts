@@ -246,3 +246,13 @@ export type SavedDraft = z.infer<typeof SavedDraft>;
 
 export const LoadDraftResponse = z.object({ success: z.literal(true), saved_data: z.nullable(SavedDraft) });
 export type LoadDraftResponse = z.infer<typeof LoadDraftResponse>;
+
+/**
+ * What a personal invitation link opens: the survey, for the one student it was sent to. The name
+ * and address are the holder's own, read back through their own link: not a staff read.
+ */
+export const InvitationSurveyResponse = z.extend(SurveyQuestionsResponse, {
+  student_name: ownData(z.string()),
+  school_email: ownData(z.string()),
+});
+export type InvitationSurveyResponse = z.infer<typeof InvitationSurveyResponse>;

@@ -3,7 +3,6 @@ import { matchPath } from 'react-router';
 import type { Api, Transport } from '../api';
 import { institutionsQuery } from '../features/auth/authApi';
 import { currentUserQuery } from '../features/auth/useCurrentUser';
-import { invitationSurveyQuery, linkSurveyQuery } from '../features/survey/surveyApi';
 
 /**
  * The public screens whose first paint the server renders (design section 6): a student opens
@@ -29,6 +28,8 @@ export function isFirstPaintScreen(pathname: string): boolean {
  * it before rendering, and the browser, from the answers the server recorded, before hydrating,
  * so both render from the same data. A failure is kept as the query's error, shown the same way
  * on both sides; no retry, which the browser may do later.
+ * A survey's queries come with the survey's code, imported here only for a survey: its schemas
+ * are no part of the code every page loads.
  */
 export async function loadFirstPaintData(queryClient: QueryClient, pathname: string, client: Api) {
   const once = { retry: false } as const;
@@ -37,9 +38,12 @@ export async function loadFirstPaintData(queryClient: QueryClient, pathname: str
   const invitation = matchPath('/survey/invite/:token', pathname)?.params.token;
   if (matchPath('/register', pathname))
     loads.push(queryClient.prefetchQuery({ ...institutionsQuery(client), ...once }));
-  if (link) loads.push(queryClient.prefetchQuery({ ...linkSurveyQuery(link, client), ...once }));
-  if (invitation)
-    loads.push(queryClient.prefetchQuery({ ...invitationSurveyQuery(invitation, client), ...once }));
+  if (link || invitation) {
+    const { invitationSurveyQuery, linkSurveyQuery } = await import('../features/survey/surveyApi');
+    if (link) loads.push(queryClient.prefetchQuery({ ...linkSurveyQuery(link, client), ...once }));
+    if (invitation)
+      loads.push(queryClient.prefetchQuery({ ...invitationSurveyQuery(invitation, client), ...once }));
+  }
   await Promise.all(loads);
 }
 

@@ -5,12 +5,15 @@ import {
   CampaignListResponse,
   CampaignRequest,
   CampaignResponse,
-  InvitationSurveyResponse,
   NOT_ANSWERED_MAX_LISTED,
   NotAnsweredResponse,
 } from '../../../common/schemas/campaigns';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
-import { SubmitSurveyRequest, SubmitSurveyResponse } from '../../../common/schemas/surveys';
+import {
+  InvitationSurveyResponse,
+  SubmitSurveyRequest,
+  SubmitSurveyResponse,
+} from '../../../common/schemas/surveys';
 import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes, requireAdmin } from '../../lib/guards';

@@ -9,11 +9,19 @@ export interface ManifestChunk {
 }
 export type BuildManifest = Record<string, ManifestChunk>;
 
+/** The built files the shell's own tags load (their URLs' attribute values, less `base`). */
+export function shellAssetFiles(shell: string, base: string): Set<string> {
+  const values = shell.split('"').filter((value) => value.startsWith(base));
+  return new Set(values.map((value) => value.slice(base.length)));
+}
+
 /**
  * The <link> tags that let the browser fetch a screen's code and styles together with the
  * entry script, instead of only once the entry has run and asked the router for the screen:
  * on a phone's network that saves a whole round of requests before the screen can show.
- * Everything the entry loads itself is left out. Styles are preloaded, not applied, so they do
+ * Everything the entry loads itself is left out: the entry chunk of the manifest, or, when the
+ * build put the entry's code into a chunk group of its own (vite.config.ts), the chunks the
+ * shell's own script tags name (`loadedByShell`). Styles are preloaded, not applied, so they do
  * not hold up the first paint (the screen applies them when it renders), unless `applyStyles`:
  * when the shell itself draws the top of the screen (first-paint.ts), that paint needs them.
  */
@@ -21,17 +29,20 @@ export function screenPreloadTags(
   manifest: BuildManifest,
   screenSource: string,
   base: string,
-  { applyStyles = false }: { applyStyles?: boolean } = {},
+  {
+    applyStyles = false,
+    loadedByShell = new Set(),
+  }: { applyStyles?: boolean; loadedByShell?: ReadonlySet<string> } = {},
 ): string {
-  const entry = Object.values(manifest).find((chunk) => chunk.isEntry);
   const loadedByEntry = new Set<string>();
   const collect = (key: string, into: Set<string>) => {
     if (into.has(key) || !manifest[key]) return;
     into.add(key);
     for (const imported of manifest[key].imports ?? []) collect(imported, into);
   };
-  const entryKey = Object.keys(manifest).find((key) => manifest[key] === entry);
-  if (entryKey) collect(entryKey, loadedByEntry);
+  for (const [key, chunk] of Object.entries(manifest)) {
+    if (chunk.isEntry || loadedByShell.has(chunk.file)) collect(key, loadedByEntry);
+  }
 
   const screenChunks = new Set<string>();
   collect(screenSource, screenChunks);

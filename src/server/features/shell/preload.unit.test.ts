@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BuildManifest, screenPreloadTags } from './preload';
+import { type BuildManifest, screenPreloadTags, shellAssetFiles } from './preload';
 
 // The shape Vite writes to .vite/manifest.json, trimmed to a landing and a survey screen.
 const MANIFEST: BuildManifest = {
@@ -51,6 +51,37 @@ describe('screen preloads in the shell', () => {
       '<link rel="stylesheet" crossorigin href="/react-static/assets/LandingScreen-L1.css" />',
     );
     expect(tags).not.toContain('as="style"');
+  });
+
+  it("leave out what the shell's own tags load when the entry's code went into a chunk group", () => {
+    // No entry chunk: the shell loads the group's chunk (and what it imports) directly.
+    const grouped: BuildManifest = {
+      '_app-A1.js': { file: 'assets/app-A1.js', imports: ['_runtime-R1.js'], css: ['assets/app-A1.css'] },
+      '_runtime-R1.js': { file: 'assets/runtime-R1.js' },
+      '_survey-V1.js': {
+        file: 'assets/survey-V1.js',
+        imports: ['_runtime-R1.js', '_app-A1.js'],
+        css: ['assets/survey-V1.css'],
+      },
+      'features/survey/SurveyScreen.tsx': {
+        file: 'assets/SurveyScreen-S1.js',
+        imports: ['_runtime-R1.js', '_app-A1.js', '_survey-V1.js'],
+      },
+    };
+    const shell =
+      '<link rel="stylesheet" crossorigin href="/react-static/assets/app-A1.css">' +
+      '<script type="module" crossorigin src="/react-static/assets/runtime-R1.js"></script>' +
+      '<script type="module" crossorigin src="/react-static/assets/app-A1.js"></script>';
+    const tags = screenPreloadTags(grouped, 'features/survey/SurveyScreen.tsx', '/react-static/', {
+      loadedByShell: shellAssetFiles(shell, '/react-static/'),
+    });
+    expect(tags).toBe(
+      [
+        '<link rel="modulepreload" crossorigin href="/react-static/assets/SurveyScreen-S1.js" />',
+        '<link rel="modulepreload" crossorigin href="/react-static/assets/survey-V1.js" />',
+        '<link rel="preload" as="style" crossorigin href="/react-static/assets/survey-V1.css" />',
+      ].join(''),
+    );
   });
 
   it('are empty for a screen the build does not know', () => {

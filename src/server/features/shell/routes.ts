@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { unknownEndpoint } from '../../lib/errors';
 import { escapeHtml } from './html';
-import { type BuildManifest, screenPreloadTags } from './preload';
+import { type BuildManifest, screenPreloadTags, shellAssetFiles } from './preload';
 import { loadRenderer, RENDERER_DIR, visitorTransport } from './render';
 
 /** Vite's record of which files each source became (build.manifest in vite.config.ts). */
@@ -123,6 +123,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
         )
     : null;
   const manifest = built ? readManifest(webRoot, exists) : null;
+  const loadedByShell = shell ? shellAssetFiles(shell, ASSET_BASE) : new Set<string>();
   const renderFirstPaint = built ? await loadRenderer(webRoot) : null;
 
   /**
@@ -135,7 +136,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     const head = (applyStyles: boolean, extra: string) =>
       shell.replace(
         '</head>',
-        `${extra}${screenPreloadTags(manifest, screenSource, ASSET_BASE, { applyStyles })}</head>`,
+        `${extra}${screenPreloadTags(manifest, screenSource, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
       );
     const drawnByBrowser = head(false, CURRENT_USER_PRELOAD);
     const rendered = head(true, '');

@@ -5,8 +5,7 @@ import { pageTitle } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { SurveyForm } from './SurveyForm';
-import { SurveyLoading } from './SurveyFrame';
-import { LINK_UNAVAILABLE_MESSAGE, SurveyUnavailable } from './SurveyScreen';
+import { LINK_UNAVAILABLE_MESSAGE, SurveyLoading, SurveyUnavailable } from './SurveyFrame';
 import { invitationSurveyQuery } from './surveyApi';
 
 /**

@@ -62,3 +62,32 @@ export function SurveyLoading({ viaLink }: { viaLink: boolean }) {
     </SurveyFrame>
   );
 }
+
+/** Spec section 2: the text of a link's survey that cannot be taken (the server has no such reply). */
+export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
+
+export function SurveyUnavailable({
+  viaLink,
+  message,
+  onRetry,
+}: {
+  viaLink: boolean;
+  message: string;
+  onRetry?: () => void;
+}) {
+  return (
+    <SurveyFrame viaLink={viaLink}>
+      <div className={styles.unavailable}>
+        <p className={styles.unavailableMessage}>{message}</p>
+        <div className={styles.unavailableActions}>
+          <Button disabled>Survey not available</Button>
+          {onRetry && (
+            <Button variant="secondary" onClick={onRetry}>
+              Try again
+            </Button>
+          )}
+        </div>
+      </div>
+    </SurveyFrame>
+  );
+}

@@ -4,43 +4,12 @@ import { Navigate, useLocation, useParams } from 'react-router';
 import { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION } from '../../../common/schemas/surveys';
 import { hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
-import { Button } from '../../ui/Button';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY, useCurrentUser } from '../auth/useCurrentUser';
-import styles from './Survey.module.css';
 import { SurveyForm } from './SurveyForm';
-import { SurveyFrame, SurveyLoading } from './SurveyFrame';
+import { LINK_UNAVAILABLE_MESSAGE, SurveyLoading, SurveyUnavailable } from './SurveyFrame';
 import { linkSurveyQuery, ownSurveyQuery } from './surveyApi';
-
-/** Spec section 2: the text of a link's survey that cannot be taken (the server has no such reply). */
-export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
-
-export function SurveyUnavailable({
-  viaLink,
-  message,
-  onRetry,
-}: {
-  viaLink: boolean;
-  message: string;
-  onRetry?: () => void;
-}) {
-  return (
-    <SurveyFrame viaLink={viaLink}>
-      <div className={styles.unavailable}>
-        <p className={styles.unavailableMessage}>{message}</p>
-        <div className={styles.unavailableActions}>
-          <Button disabled>Survey not available</Button>
-          {onRetry && (
-            <Button variant="secondary" onClick={onRetry}>
-              Try again
-            </Button>
-          )}
-        </div>
-      </div>
-    </SurveyFrame>
-  );
-}
 
 /**
  * The survey at /survey/ (the logged-in user's institution) and /survey/link/{hashLink}/ (anyone

@@ -1,9 +1,9 @@
 import { queryOptions } from '@tanstack/react-query';
-import { InvitationSurveyResponse } from '../../../common/schemas/campaigns';
 import { SuccessMessage } from '../../../common/schemas/common';
 import {
   type AutosaveRequest,
   AutosaveResponse,
+  InvitationSurveyResponse,
   LoadDraftResponse,
   type SubmitSurveyRequest,
   SubmitSurveyResponse,
