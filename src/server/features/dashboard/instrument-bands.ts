@@ -1,19 +1,20 @@
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
 import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
+import type { Unsuppressed } from '../../../common/small-groups';
 import type { Executor } from '../../db/executor';
 
 /** A result with no named band (PHQ-2 or GAD-2 below its cut point, WHO-5 of 13 or more). */
 export const NO_BAND = 'below cut point or no named band';
+
+/** Every band's count of students, before small ones are suppressed. */
+export type InstrumentBands = Unsuppressed<InstrumentBandMonths['instruments']>;
 
 /**
  * How many students' results fell in each band, per instrument (as scored: a PHQ-2 that reached
  * its cut point counts as a PHQ-9) and calendar month (UTC). Proven submissions only, as every
  * other dashboard figure; a student counts once per band and month.
  */
-export async function instrumentBandsByMonth(
-  db: Executor,
-  institutionId: number,
-): Promise<InstrumentBandMonths['instruments']> {
+export async function instrumentBandsByMonth(db: Executor, institutionId: number): Promise<InstrumentBands> {
   const rows = await db
     .selectFrom('instrument_results')
     .innerJoin('submissions', 'submissions.id', 'instrument_results.submission_id')

@@ -387,7 +387,7 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
   });
 
   describe('the dashboard', () => {
-    it('counts proven students per instrument band and month, numbers only, for a viewer too', async () => {
+    it('counts proven students per instrument band and month, numbers only, a small band suppressed for a viewer', async () => {
       await addInstrument('phq9');
       const student = new TestAgent(ctx.app);
       await student.login(cast.studentA.email, cast.studentA.password);
@@ -410,14 +410,19 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       const response = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
       expect(response.status).toBe(200);
       const month = new Date().toISOString().slice(0, 7);
-      expect(response.body.instruments).toEqual([
+      const bandOf = (students: unknown) => [
         {
           instrument_id: 'phq9',
           name: INSTRUMENTS.phq9.name,
-          months: [{ month, bands: [{ band: 'moderate depression', students: 1 }] }],
+          months: [{ month, bands: [{ band: 'moderate depression', students }] }],
         },
-      ]);
+      ];
+      // One student is fewer than the institution's five: the viewer gets the marker, not the 1.
+      expect(response.body.instruments).toEqual(bandOf({ suppressed: true, fewer_than: 5 }));
       expect(JSON.stringify(response.body)).not.toContain(cast.studentA.email);
+      expect((await admin.get<InstrumentBandMonths>('/api/dashboard/instruments/')).body.instruments).toEqual(
+        bandOf(1),
+      );
     });
   });
 });

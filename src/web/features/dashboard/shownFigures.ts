@@ -1,0 +1,18 @@
+import type { DashboardData } from '../../../common/schemas/dashboard';
+import { fewerThanLabel, isSuppressed, type Shown } from '../../../common/small-groups';
+
+/** A figure as text: "Fewer than N" in place of a suppressed one. */
+export function shownText<T>(value: Shown<T>, format: (value: T) => string = String): string {
+  return isSuppressed(value) ? fewerThanLabel(value) : format(value);
+}
+
+/** Whether any of the dashboard's figures is suppressed, so the screen says why. */
+export function anySuppressed(data: DashboardData): boolean {
+  return containsSuppressed(data);
+}
+
+function containsSuppressed(value: unknown): boolean {
+  if (isSuppressed(value)) return true;
+  if (typeof value !== 'object' || value === null) return false;
+  return Object.values(value).some(containsSuppressed);
+}
