@@ -14,8 +14,6 @@ export const DEFAULT_SMALL_GROUP_THRESHOLD = 5;
 export const MIN_SMALL_GROUP_THRESHOLD = 3;
 /** A setting above this would hide everything a department has. */
 export const MAX_SMALL_GROUP_THRESHOLD = 100;
-/** Excerpts of free text can identify their writer by their words: they need a larger group. */
-export const FREE_TEXT_THRESHOLD = 10;
 
 /** A stored threshold as used: one below the floor (a manual edit) falls back to hiding more. */
 export function smallGroupThresholdOf(stored: number | null | undefined): number {
