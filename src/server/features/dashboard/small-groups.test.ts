@@ -5,7 +5,9 @@ import { activeQuestions, addSubmission } from '../../../../test/helpers/dashboa
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { EventStreamClient } from '../../../../test/helpers/event-stream-client';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
-import type { DashboardData } from '../../../common/schemas/dashboard';
+import { INSTRUMENTS, type InstrumentAnswers } from '../../../common/instruments';
+import { answersAll } from '../../../common/instruments/test-answers';
+import type { DashboardData, InstrumentBandMonths } from '../../../common/schemas/dashboard';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 
 const FEWER_THAN_5 = { suppressed: true, fewer_than: 5 };
@@ -107,6 +109,52 @@ describe.each(TEST_DIALECTS)('small groups on the dashboard on %s', (dialect) =>
         expect(full.flagged_students).toHaveLength(flagged);
         expect(full.follow_up.open_cases).toBe(0);
         expect(JSON.stringify(full)).not.toContain('suppressed');
+      }
+    },
+  );
+
+  it.each([1, 2, 3, 4, 5, 6])(
+    'with %i students in a PHQ-9 band, a viewer gets their count from GET /api/dashboard/instruments/ only from 5',
+    async (moderate) => {
+      const added = await agents.admin.post<{ question: { id: number } }>(
+        `/api/survey-templates/${questions.templateId}/instruments/`,
+        { instrument_id: 'phq9', order: 50 },
+      );
+      expect(added.status).toBe(201);
+      const items = INSTRUMENTS.phq9.items;
+      const phq9 = (answers: InstrumentAnswers) => [
+        { questionId: added.body.question.id, instrumentId: 'phq9' as const, answers },
+      ];
+      const answerPhq9 = async (count: number, answers: InstrumentAnswers) => {
+        for (let i = 0; i < count; i++) {
+          serial += 1;
+          await addSubmission(ctx.db.kysely, {
+            institutionId: cast.a.id,
+            email: `student${serial}@north.edu`,
+            name: `Student ${serial}`,
+            at: Date.now() - 60_000,
+            tier: 'none',
+            answers: [{ question: questions.stress, value: 3 }],
+            instruments: phq9(answers),
+          });
+        }
+      };
+      await answerPhq9(5, answersAll(items, 0));
+      await answerPhq9(moderate, { ...answersAll(items, 1), phq9_1: 3, phq9_2: 3, phq9_3: 3, phq9_9: 0 });
+      const bandsOf = async (role: keyof typeof agents) => {
+        const response = await agents[role].get<InstrumentBandMonths>('/api/dashboard/instruments/');
+        expect(response.status).toBe(200);
+        const [instrument] = response.body.instruments;
+        return Object.fromEntries(
+          (instrument?.months[0]?.bands ?? []).map((band) => [band.band, band.students]),
+        );
+      };
+      expect(await bandsOf('viewer')).toEqual({
+        'minimal depression': 5,
+        'moderate depression': moderate < 5 ? FEWER_THAN_5 : moderate,
+      });
+      for (const role of ['admin', 'counsellor'] as const) {
+        expect(await bandsOf(role)).toEqual({ 'minimal depression': 5, 'moderate depression': moderate });
       }
     },
   );
