@@ -1,8 +1,10 @@
 import type { Kysely } from 'kysely';
+import type { InstrumentAnswers, InstrumentId } from '../../src/common/instruments';
 import { runInTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
 import { findUserByEmail } from '../../src/server/features/auth/queries';
 import { insertStudentAccount } from '../../src/server/features/auth/service';
+import { checkInstrumentAnswers } from '../../src/server/features/surveys/instruments';
 import { upsertRespondent } from '../../src/server/features/surveys/queries';
 import { saveScreenedSubmission } from '../../src/server/features/surveys/service';
 import { TEST_PASSWORD, testPasswordHash } from './factories';
@@ -87,6 +89,8 @@ export async function addSubmission(
     reasons?: string[];
     templateId?: number | null;
     answers: AnswerSpec[];
+    /** Answers to instrument blocks of the template, scored as the survey scores them. */
+    instruments?: { questionId: number; instrumentId: InstrumentId; answers: InstrumentAnswers }[];
     /** Sent through a shared link by someone who has not proven the address. */
     unproven?: true;
   },
@@ -125,6 +129,9 @@ export async function addSubmission(
         category: answer.question.category,
         value: String(answer.value),
       })),
+      instrumentBlocks: (options.instruments ?? []).map((block) =>
+        checkInstrumentAnswers({ id: block.questionId, instrumentId: block.instrumentId }, block.answers),
+      ),
     });
     if (submissionId === undefined) throw new Error('addSubmission: nothing stored');
     return submissionId;

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { INSTRUMENT_IDS } from '../instruments/types';
 import { FLAGGED_TIERS } from '../risk/tiers';
+import { MIN_SMALL_GROUP_THRESHOLD } from '../small-groups';
 import { CaseStatus } from './case-status';
 import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
 
@@ -31,55 +32,67 @@ export const FlaggedStudent = z.object({
 export type FlaggedStudent = z.infer<typeof FlaggedStudent>;
 
 const count = z.number().check(z.int(), z.gte(0));
+const percent = z.number().check(z.int(), z.gte(0), z.lte(100));
+
+/**
+ * In place of a figure over a small group (design section 14), for those who may not see names:
+ * never the figure itself. The web shows it as "Fewer than {fewer_than}".
+ */
+export const Suppressed = z.object({
+  suppressed: z.literal(true),
+  fewer_than: z.number().check(z.int(), z.gte(MIN_SMALL_GROUP_THRESHOLD)),
+});
+export type Suppressed = z.infer<typeof Suppressed>;
+
+const shownCount = z.union([count, Suppressed]);
+const shownPercent = z.union([percent, Suppressed]);
+const shownMs = z.union([z.nullable(z.number()), Suppressed]);
 
 /** Milliseconds from a flagged submission to an event, over the cases that reached it. */
-const Delays = z.object({
-  count,
-  median_ms: z.nullable(z.number()),
-  p90_ms: z.nullable(z.number()),
-});
+const Delays = z.object({ count: shownCount, median_ms: shownMs, p90_ms: shownMs });
 
 /** Case work at a glance (design section 9). */
 export const FollowUpFigures = z.object({
-  open_cases: count,
+  open_cases: shownCount,
   /** Open, not acknowledged, past the deadline. */
-  overdue_cases: count,
+  overdue_cases: shownCount,
   /** From an urgent submission to the first alert mail sent. */
   time_to_alert_sent: Delays,
   /** From the submission that opened a case to its acknowledgement. */
   time_to_acknowledge: Delays,
 });
 export type FollowUpFigures = z.infer<typeof FollowUpFigures>;
-const percent = z.number().check(z.int(), z.gte(0), z.lte(100));
 
 /**
  * Spec section 3 "Dashboard data", with the definitions of design.md section 5. Months are UTC
- * calendar months; percentages are whole numbers (rounded to nearest).
+ * calendar months; percentages are whole numbers (rounded to nearest). For staff who may not see
+ * names, a figure over fewer students than the institution's threshold, and those that would give
+ * it away, are `Suppressed` instead (design section 14).
  */
 export const DashboardData = z.object({
   /** The 12 calendar months ending with the current one, oldest first, labelled like "Dec 2025". */
   months: z.array(z.string()),
   /** Distinct students who submitted in each month. */
-  monthly_num_responses: z.array(count),
+  monthly_num_responses: z.array(shownCount),
   /** Percent of support answers in each month that are Good or Excellent (<= 2); 0 without any. */
-  monthly_support_perception: z.array(percent),
+  monthly_support_perception: z.array(shownPercent),
   /** Distinct students who submitted in each month / students known by that month's end (with a roster: roster students). */
-  monthly_response_rates: z.array(percent),
+  monthly_response_rates: z.array(shownPercent),
   /** All submissions ever. */
-  num_responses: count,
+  num_responses: shownCount,
   /** Students whose latest submission is urgent or elevated. */
-  num_flagged_students: count,
+  num_flagged_students: shownCount,
   /** Students with at least one submission whose latest is not flagged. */
-  num_stable_students: count,
+  num_stable_students: shownCount,
   /** Students who submitted in the last 30 days / all students; once there is a roster, roster students who did / the roster. */
-  response_rate: percent,
+  response_rate: shownPercent,
   /** All students: registered students and link respondents, one per email. */
-  num_students: count,
-  num_good_sleep_quality: count,
-  num_bad_sleep_quality: count,
-  num_low_stress: count,
-  num_moderate_stress: count,
-  num_high_stress: count,
+  num_students: shownCount,
+  num_good_sleep_quality: shownCount,
+  num_bad_sleep_quality: shownCount,
+  num_low_stress: shownCount,
+  num_moderate_stress: shownCount,
+  num_high_stress: shownCount,
   has_sleep_questions: z.boolean(),
   has_support_questions: z.boolean(),
   has_stress_questions: z.boolean(),
@@ -95,12 +108,14 @@ export const DashboardData = z.object({
   unverified_flagged: z.array(FlaggedStudent),
   /**
    * Whether the three lists above are filled. A viewer (design section 9: numbers only) gets
-   * them empty, with the counts below and above in their place.
+   * them empty, with the counts below and above in their place, small groups suppressed.
    */
   identities_shown: z.boolean(),
   /** Exactly how many answers the unverified list stands for, past its limit too (and for a viewer). */
-  num_unverified_flagged: count,
+  num_unverified_flagged: shownCount,
   follow_up: FollowUpFigures,
+  /** The institution's small-group threshold: groups of fewer students are suppressed for viewers. */
+  small_group_threshold: z.number().check(z.int(), z.gte(MIN_SMALL_GROUP_THRESHOLD)),
   /** ISO 8601 time the numbers were computed. */
   generated_at: z.string(),
 });
@@ -139,7 +154,8 @@ export const DASHBOARD_EVENT = 'dashboard';
 /**
  * GET /api/dashboard/instruments/: per instrument and month, how many students' results fell in
  * each band, and the mean total with its change from the month before. Numbers only, so every
- * staff role (viewers too) may read it.
+ * staff role (viewers too) may read it; for a viewer, small bands, a small month's students and
+ * the mean over them (which would give their scores away) are `Suppressed`.
  */
 export const InstrumentBandMonths = z.object({
   success: z.literal(true),
@@ -152,16 +168,19 @@ export const InstrumentBandMonths = z.object({
           /** "2026-11", in UTC. */
           month: z.string(),
           /** Distinct students per band (or ASQ outcome) in that month. */
-          bands: z.array(z.object({ band: z.string(), students: z.number() })),
+          bands: z.array(z.object({ band: z.string(), students: shownCount })),
           /** Distinct students with a result of the instrument in that month. */
-          students: z.number(),
+          students: shownCount,
           /**
            * The mean total, each student's totals of the month averaged first so everyone counts
            * once; one decimal. Null for the ASQ, which has outcomes rather than a total.
            */
-          mean_total: z.nullable(z.number()),
+          mean_total: z.union([z.nullable(z.number()), Suppressed]),
           /** The mean's change from the previous month listed (a gap is skipped); null for the first. */
-          mean_change: z.nullable(z.object({ from_month: z.string(), change: z.number() })),
+          mean_change: z.union([
+            z.nullable(z.object({ from_month: z.string(), change: z.number() })),
+            Suppressed,
+          ]),
         }),
       ),
     }),

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { CrisisResource, InstitutionCrisisResource } from '../risk/crisis-resources';
+import { MAX_SMALL_GROUP_THRESHOLD, MIN_SMALL_GROUP_THRESHOLD } from '../small-groups';
 import { isTimeZone } from '../time-zones';
 import { Email } from './common';
 
@@ -52,6 +53,25 @@ export const InstitutionSettings = z.object({
   ),
   /** List the institution's own resources before the always-open lines; absent means after. */
   crisis_resources_first: z.optional(z.boolean({ error: 'crisis_resources_first must be true or false' })),
+  /**
+   * Groups of fewer students are shown as "Fewer than N" to staff who may not see names (design
+   * section 14). Absent keeps the current value: a client that does not know it never lowers it.
+   */
+  small_group_threshold: z.optional(
+    z
+      .number({ error: 'small_group_threshold must be a number' })
+      .check(
+        z.int('small_group_threshold must be a whole number of students'),
+        z.gte(
+          MIN_SMALL_GROUP_THRESHOLD,
+          `small_group_threshold must be at least ${MIN_SMALL_GROUP_THRESHOLD}`,
+        ),
+        z.lte(
+          MAX_SMALL_GROUP_THRESHOLD,
+          `small_group_threshold must be at most ${MAX_SMALL_GROUP_THRESHOLD}`,
+        ),
+      ),
+  ),
 });
 export type InstitutionSettings = z.infer<typeof InstitutionSettings>;
 
@@ -60,6 +80,7 @@ export const InstitutionSettingsResponse = z.extend(InstitutionSettings, {
   /** As stored: a resource saved before hours were asked for has none until it is saved again. */
   crisis_resources: z.array(CrisisResource),
   crisis_resources_first: z.boolean(),
+  small_group_threshold: z.number(),
 });
 export type InstitutionSettingsResponse = z.infer<typeof InstitutionSettingsResponse>;
 

@@ -26,6 +26,8 @@ export interface InstitutionsTable {
   elevated_ack_minutes: Generated<number>;
   /** IANA time zone: deadlines, escalations and the daily digest follow its calendar. */
   time_zone: Generated<string>;
+  /** Groups of fewer students are suppressed for staff who may not see names (at least 3). */
+  small_group_threshold: Generated<number>;
 }
 
 export interface InstitutionDomainsTable {

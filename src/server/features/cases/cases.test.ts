@@ -131,6 +131,7 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
         time_zone: 'UTC',
         crisis_resources: [],
         crisis_resources_first: false,
+        small_group_threshold: 5,
       });
       const saved = await admin.request<InstitutionSettingsResponse>({
         method: 'PUT',
@@ -163,6 +164,10 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       [{ elevated_ack_hours: 721 }, 'elevated_ack_hours must be at most 30 days (720 hours)'],
       [{ alert_emails: ['not-an-email'] }, 'Enter a valid email address'],
       [{ alert_emails: ['a@north.edu', 'a@north.edu'] }, 'Each alert address once'],
+      [{ small_group_threshold: 2 }, 'small_group_threshold must be at least 3'],
+      [{ small_group_threshold: 4.5 }, 'small_group_threshold must be a whole number of students'],
+      [{ small_group_threshold: '5' }, 'small_group_threshold must be a number'],
+      [{ small_group_threshold: 101 }, 'small_group_threshold must be at most 100'],
     ])('refuses %o and changes nothing', async (change, message) => {
       const response = await admin.request({
         method: 'PUT',
@@ -173,10 +178,10 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       expect((response.body as { message: string }).message).toContain(message);
       const row = await ctx.db.kysely
         .selectFrom('institutions')
-        .select(['time_zone', 'urgent_ack_minutes'])
+        .select(['time_zone', 'urgent_ack_minutes', 'small_group_threshold'])
         .where('id', '=', cast.a.id)
         .executeTakeFirstOrThrow();
-      expect(row).toEqual({ time_zone: 'UTC', urgent_ack_minutes: 60 });
+      expect(row).toEqual({ time_zone: 'UTC', urgent_ack_minutes: 60, small_group_threshold: 5 });
     });
 
     it('is for admins only', async () => {

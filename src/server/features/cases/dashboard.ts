@@ -1,5 +1,6 @@
 import type { CaseStatus } from '../../../common/schemas/cases';
 import type { FollowUpFigures } from '../../../common/schemas/dashboard';
+import type { Unsuppressed } from '../../../common/small-groups';
 import type { Executor } from '../../db/executor';
 import * as queries from './queries';
 
@@ -44,7 +45,7 @@ export async function followUpFigures(
   db: Executor,
   institutionId: number,
   at: number,
-): Promise<FollowUpFigures> {
+): Promise<Unsuppressed<FollowUpFigures>> {
   const figures = await queries.caseFigures(db, institutionId, at);
   return {
     open_cases: figures.open,

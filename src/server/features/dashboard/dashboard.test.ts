@@ -179,6 +179,7 @@ const EXPECTED_NORTH: Omit<DashboardData, 'generated_at' | 'flagged_details'> = 
   unverified_flagged: [],
   identities_shown: true,
   num_unverified_flagged: 0,
+  small_group_threshold: 5,
   // Stored straight through the rollups, these submissions opened no case.
   follow_up: {
     open_cases: 0,

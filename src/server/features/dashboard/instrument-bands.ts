@@ -1,12 +1,14 @@
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
 import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
+import type { Unsuppressed } from '../../../common/small-groups';
 import type { Executor } from '../../db/executor';
 
 /** A result with no named band (PHQ-2 or GAD-2 below its cut point, WHO-5 of 13 or more). */
 export const NO_BAND = 'below cut point or no named band';
 
-type InstrumentMonths = InstrumentBandMonths['instruments'][number];
-type MonthFigures = InstrumentMonths['months'][number];
+/** Every band's count of students, before small ones are suppressed. */
+export type InstrumentBands = Unsuppressed<InstrumentBandMonths['instruments']>;
+type MonthFigures = InstrumentBands[number]['months'][number];
 
 /** One instrument's results in one month: who fell in which band, and each student's totals. */
 interface MonthTally {
@@ -20,10 +22,7 @@ interface MonthTally {
  * from the month before. Proven submissions only, as every other dashboard figure; a student
  * counts once per band and month, and once in the month's mean.
  */
-export async function instrumentBandsByMonth(
-  db: Executor,
-  institutionId: number,
-): Promise<InstrumentBandMonths['instruments']> {
+export async function instrumentBandsByMonth(db: Executor, institutionId: number): Promise<InstrumentBands> {
   const rows = await db
     .selectFrom('instrument_results')
     .innerJoin('submissions', 'submissions.id', 'instrument_results.submission_id')

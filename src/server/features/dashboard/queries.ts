@@ -1,4 +1,5 @@
 import { FLAGGED_TIERS } from '../../../common/risk/tiers';
+import { smallGroupThresholdOf } from '../../../common/small-groups';
 import type { Executor } from '../../db/executor';
 import type { QuestionsTable } from '../../db/types';
 import type { TotalsCounters } from './rollups/queries';
@@ -49,6 +50,7 @@ export async function dashboardFigures(db: Executor, institutionId: number, wind
     .selectFrom('institutions')
     .leftJoin('dashboard_totals as totals', 'totals.institution_id', 'institutions.id')
     .select((eb) => [
+      'institutions.small_group_threshold',
       'totals.responses',
       'totals.students',
       'totals.flagged_students',
@@ -91,6 +93,7 @@ export async function dashboardFigures(db: Executor, institutionId: number, wind
       high_stress: counter(row?.high_stress),
     } satisfies TotalsCounters,
     activeStudents: counter(row?.active_whole_days) + counter(row?.active_edge_day),
+    smallGroupThreshold: smallGroupThresholdOf(row?.small_group_threshold),
     // SQLite answers EXISTS with 1/0, PostgreSQL with true/false.
     asks: {
       sleep: Boolean(row?.asks_sleep),
@@ -243,4 +246,14 @@ export function rosterRespondersByMonth(db: Executor, institutionId: number, fro
     .where('dashboard_student_months.month', '>=', fromMonth)
     .groupBy(['dashboard_student_months.month', 'roster_students.left_at'])
     .execute();
+}
+
+/** The institution's small-group threshold, as used. */
+export async function smallGroupThreshold(db: Executor, institutionId: number): Promise<number> {
+  const row = await db
+    .selectFrom('institutions')
+    .select('small_group_threshold')
+    .where('id', '=', institutionId)
+    .executeTakeFirst();
+  return smallGroupThresholdOf(row?.small_group_threshold);
 }

@@ -17,8 +17,10 @@ import { csvExportLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
 import { openLiveHub } from '../../live';
 import { exportSubmissionsCsv } from './export/export';
-import { instrumentBandsByMonth } from './instrument-bands';
+import { type InstrumentBands, instrumentBandsByMonth } from './instrument-bands';
+import { smallGroupThreshold } from './queries';
 import { dashboardFor, getDashboard, listFlaggedStudents, openDashboardStream } from './service';
+import { suppressSmallBands } from './small-groups';
 
 const errors = { 401: ErrorResponse, 403: ErrorResponse };
 const tags = ['dashboard'];
@@ -40,6 +42,11 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     log: app.log,
     load: (institutionId) => getDashboard({ db: db.kysely, institutionId }),
   });
+  /** Staff who may not see names get small bands suppressed (design section 14). */
+  const instrumentBandsFor = async (staff: StaffUser, instruments: InstrumentBands) =>
+    can(roleName(staff.role), 'student_identities')
+      ? instruments
+      : suppressSmallBands(instruments, await smallGroupThreshold(db.kysely, staff.institutionId));
   // Open streams never finish by themselves: end them before the server waits for its connections.
   app.addHook('preClose', async () => hub.closeStreams());
   app.addHook('onClose', async () => hub.close());
@@ -157,7 +164,10 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request, reply) => {
       const staff = requireStaff(request, storedRolesWith('dashboard'));
       reply.header('cache-control', 'no-store');
-      const instruments = await instrumentBandsByMonth(db.kysely, staff.institutionId);
+      const instruments = await instrumentBandsFor(
+        staff,
+        await instrumentBandsByMonth(db.kysely, staff.institutionId),
+      );
       return { success: true as const, instruments };
     },
   );

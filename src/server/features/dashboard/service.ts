@@ -28,6 +28,7 @@ import {
   monthLabel,
   RESPONSE_WINDOW_DAYS,
 } from './rollups/calendar';
+import { type DashboardFigures, suppressSmallGroups, unsuppressed } from './small-groups';
 
 /** Whole percent, rounded to nearest; 0 when there is nothing to divide by. */
 function percent(part: number, whole: number): number {
@@ -67,22 +68,28 @@ function caseColumns(respondentId: number, cases: Map<number, CaseLink>) {
   return { student_id: respondentId, case_id: link?.id ?? null, case_status: link?.status ?? null };
 }
 
+interface RateParts {
+  students: number;
+  base: number;
+}
+
 /**
- * The response rate and its monthly trend. Once the institution has a roster, it is the
- * denominator (design section 10): roster students who answered over roster students known then.
- * Until then, every student the institution knows of (design section 5): `fallback`.
+ * The response rate and its monthly trend, as students over their denominator. Once the
+ * institution has a roster, it is the denominator (design section 10): roster students who
+ * answered over roster students known then. Until then, every student the institution knows of
+ * (design section 5): `fallback`.
  */
 async function responseRates(
   db: Executor,
   institutionId: number,
-  options: { months: number[]; windowStart: number; fallback: { rate: number; monthly: number[] } },
-): Promise<{ rate: number; monthly: number[] }> {
+  options: { months: number[]; windowStart: number; fallback: { rate: RateParts; monthly: RateParts[] } },
+): Promise<{ rate: RateParts; monthly: RateParts[]; overRoster: boolean }> {
   const { months, windowStart } = options;
   const roster = await queries.rosterFigures(db, institutionId, {
     activeSince: windowStart,
     monthEnds: months.map(monthEnd),
   });
-  if (roster.size === 0) return options.fallback;
+  if (roster.size === 0) return { ...options.fallback, overRoster: false };
   const responders = await queries.rosterRespondersByMonth(db, institutionId, months[0] ?? 0);
   const byMonth = new Map<number, number>();
   for (const row of responders) {
@@ -91,21 +98,29 @@ async function responseRates(
     byMonth.set(month, (byMonth.get(month) ?? 0) + Number(row.students));
   }
   return {
-    rate: percent(roster.active, roster.size),
-    monthly: months.map((month, index) => percent(byMonth.get(month) ?? 0, roster.knownBy[index] ?? 0)),
+    rate: { students: roster.active, base: roster.size },
+    monthly: months.map((month, index) => ({
+      students: byMonth.get(month) ?? 0,
+      base: roster.knownBy[index] ?? 0,
+    })),
+    overRoster: true,
   };
 }
 
 /** Every number of the dashboard, from three small reads whatever the data size. */
-async function readDashboard(db: Executor, institutionId: number, at: number): Promise<DashboardData> {
+async function readDashboard(db: Executor, institutionId: number, at: number): Promise<DashboardFigures> {
   const months = dashboardMonths(at);
   const windowStart = at - RESPONSE_WINDOW_DAYS * DAY;
   const edgeDay = dayOf(windowStart);
-  const { totals, activeStudents, asks } = await queries.dashboardFigures(db, institutionId, {
-    afterDay: edgeDay,
-    edgeFrom: windowStart,
-    edgeTo: dayStart(edgeDay + 1),
-  });
+  const { totals, activeStudents, asks, smallGroupThreshold } = await queries.dashboardFigures(
+    db,
+    institutionId,
+    {
+      afterDay: edgeDay,
+      edgeFrom: windowStart,
+      edgeTo: dayStart(edgeDay + 1),
+    },
+  );
   const monthRows = await queries.monthRowsFrom(db, institutionId, months[0] ?? 0);
   const flagged = await readFlagged(db, institutionId, 0, FLAGGED_LIST_LIMIT);
   const unverified = await queries.unverifiedFlagged(db, institutionId, windowStart, UNVERIFIED_LIST_LIMIT);
@@ -127,8 +142,8 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
     months,
     windowStart,
     fallback: {
-      rate: percent(activeStudents, totals.students),
-      monthly: months.map((month) => percent(byMonth.get(month)?.students ?? 0, knownBy(month))),
+      rate: { students: activeStudents, base: totals.students },
+      monthly: months.map((month) => ({ students: byMonth.get(month)?.students ?? 0, base: knownBy(month) })),
     },
   });
 
@@ -139,11 +154,11 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
       const row = byMonth.get(month);
       return percent(row?.support_positive ?? 0, row?.support_answers ?? 0);
     }),
-    monthly_response_rates: rates.monthly,
+    monthly_response_rates: rates.monthly.map((rate) => percent(rate.students, rate.base)),
     num_responses: totals.responses,
     num_flagged_students: totals.flagged_students,
     num_stable_students: totals.stable_students,
-    response_rate: rates.rate,
+    response_rate: percent(rates.rate.students, rates.rate.base),
     num_students: totals.students,
     num_good_sleep_quality: totals.good_sleep,
     num_bad_sleep_quality: totals.poor_sleep,
@@ -166,19 +181,28 @@ async function readDashboard(db: Executor, institutionId: number, at: number): P
     identities_shown: true,
     num_unverified_flagged: unverifiedCount,
     follow_up: followUp,
+    small_group_threshold: smallGroupThreshold,
     generated_at: new Date(at).toISOString(),
+    bases: {
+      active: rates.rate.students,
+      rateBase: rates.rate.base,
+      rateBaseIsStudents: !rates.overRoster,
+      monthlyRates: rates.monthly,
+      monthlySupportAnswers: months.map((month) => byMonth.get(month)?.support_answers ?? 0),
+    },
   };
 }
 
 /**
  * The dashboard as a role may see it: a viewer sees numbers only, so every list of students goes
  * (their counts stay). Not rows without names: a tier, reasons and a time are enough to tell who
- * answered in a small department.
+ * answered in a small department. For the same reason a viewer's figures over small groups are
+ * suppressed (design section 14); staff who may see names anyway see every figure.
  */
-export function dashboardFor(role: Role, data: DashboardData): DashboardData {
-  if (can(roleName(role), 'student_identities')) return data;
+export function dashboardFor(role: Role, figures: DashboardFigures): DashboardData {
+  if (can(roleName(role), 'student_identities')) return unsuppressed(figures);
   return {
-    ...data,
+    ...suppressSmallGroups(figures),
     flagged_students: [],
     flagged_details: [],
     unverified_flagged: [],
@@ -191,7 +215,7 @@ export async function getDashboard(options: {
   db: Kysely<Database>;
   institutionId: number;
   at?: number;
-}): Promise<DashboardData> {
+}): Promise<DashboardFigures> {
   const at = options.at ?? now();
   return options.db
     .transaction()
@@ -235,12 +259,12 @@ const RECONNECT_MS = 3_000;
  */
 export async function openDashboardStream(options: {
   db: Kysely<Database>;
-  hub: LiveHub<DashboardData>;
+  hub: LiveHub<DashboardFigures>;
   admin: StaffUser;
   sessionIdHash: string;
 }): Promise<EventStream> {
   const { db, hub, admin, sessionIdHash } = options;
-  const shown = (data: DashboardData) => dashboardFor(admin.role, data);
+  const shown = (figures: DashboardFigures) => dashboardFor(admin.role, figures);
   const slot = await streamSlots(db, {
     perUser: MAX_STREAMS_PER_USER,
     leaseMs: STREAM_SLOT_LEASE_MS,

@@ -49,6 +49,7 @@ export function institutionSettingsRow(db: Executor, institutionId: number) {
       'elevated_ack_minutes',
       'time_zone',
       'crisis_resources',
+      'small_group_threshold',
     ])
     .where('id', '=', institutionId)
     .executeTakeFirst();
@@ -64,6 +65,7 @@ export async function updateInstitutionSettings(
     elevated_ack_minutes: number;
     time_zone: string;
     crisis_resources: string | null;
+    small_group_threshold: number;
   },
 ) {
   await db.updateTable('institutions').set(settings).where('id', '=', institutionId).execute();

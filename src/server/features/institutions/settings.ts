@@ -7,6 +7,7 @@ import {
   type InstitutionSettings,
   type InstitutionSettingsResponse,
 } from '../../../common/schemas/settings';
+import { smallGroupThresholdOf } from '../../../common/small-groups';
 import { isTimeZone } from '../../../common/time-zones';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
@@ -30,6 +31,7 @@ export interface FollowUpSettings {
   timeZone: string;
   /** The institution's own, shown with the always-open lines. */
   crisisResources: OwnCrisisResources;
+  smallGroupThreshold: number;
 }
 
 const StoredEmails = z.array(Email);
@@ -54,6 +56,7 @@ export async function readFollowUpSettings(db: Executor, institutionId: number):
       row.elevated_ack_minutes > 0 ? row.elevated_ack_minutes : DEFAULT_ELEVATED_ACK_MINUTES,
     timeZone: isTimeZone(row.time_zone) ? row.time_zone : 'UTC',
     crisisResources: readOwnCrisisResources(row.crisis_resources),
+    smallGroupThreshold: smallGroupThresholdOf(row.small_group_threshold),
   };
 }
 
@@ -67,6 +70,7 @@ function toResponse(settings: FollowUpSettings): InstitutionSettingsResponse {
     time_zone: settings.timeZone,
     crisis_resources: settings.crisisResources.resources,
     crisis_resources_first: settings.crisisResources.first,
+    small_group_threshold: settings.smallGroupThreshold,
   };
 }
 
@@ -100,6 +104,7 @@ export async function updateInstitutionSettings(options: {
     resources: settings.crisis_resources,
     first: settings.crisis_resources_first ?? false,
   };
+  const smallGroupThreshold = settings.small_group_threshold ?? before.smallGroupThreshold;
   await queries.updateInstitutionSettings(db, institutionId, {
     alert_emails: JSON.stringify(settings.alert_emails),
     escalation_emails: JSON.stringify(settings.escalation_emails),
@@ -107,6 +112,7 @@ export async function updateInstitutionSettings(options: {
     elevated_ack_minutes: elevatedAckMinutes,
     time_zone: settings.time_zone,
     crisis_resources: storedOwnCrisisResources(crisisResources),
+    small_group_threshold: smallGroupThreshold,
   });
   const changed = Object.entries({
     alert_emails: before.alertEmails.join() !== settings.alert_emails.join(),
@@ -117,6 +123,7 @@ export async function updateInstitutionSettings(options: {
     crisis_resources:
       JSON.stringify(before.crisisResources.resources) !== JSON.stringify(crisisResources.resources),
     crisis_resources_first: before.crisisResources.first !== crisisResources.first,
+    small_group_threshold: before.smallGroupThreshold !== smallGroupThreshold,
   })
     .filter(([, isChanged]) => isChanged)
     .map(([field]) => field);

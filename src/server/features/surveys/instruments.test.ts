@@ -387,7 +387,7 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
   });
 
   describe('the dashboard', () => {
-    it('counts proven students per instrument band and month, numbers only, for a viewer too', async () => {
+    it('counts proven students per instrument band and month, numbers only, a small band suppressed for a viewer', async () => {
       await addInstrument('phq9');
       const student = new TestAgent(ctx.app);
       await student.login(cast.studentA.email, cast.studentA.password);
@@ -410,22 +410,29 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       const response = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
       expect(response.status).toBe(200);
       const month = new Date().toISOString().slice(0, 7);
-      expect(response.body.instruments).toEqual([
+      const bandOf = (figure: unknown, mean: unknown) => [
         {
           instrument_id: 'phq9',
           name: INSTRUMENTS.phq9.name,
           months: [
             {
               month,
-              bands: [{ band: 'moderate depression', students: 1 }],
-              students: 1,
-              mean_total: 14,
+              bands: [{ band: 'moderate depression', students: figure }],
+              students: figure,
+              mean_total: mean,
               mean_change: null,
             },
           ],
         },
-      ]);
+      ];
+      // One student is fewer than the institution's five: the viewer gets the marker, not the 1,
+      // nor the mean total, which would be that student's own score.
+      const marker = { suppressed: true, fewer_than: 5 };
+      expect(response.body.instruments).toEqual(bandOf(marker, marker));
       expect(JSON.stringify(response.body)).not.toContain(cast.studentA.email);
+      expect((await admin.get<InstrumentBandMonths>('/api/dashboard/instruments/')).body.instruments).toEqual(
+        bandOf(1, 14),
+      );
     });
 
     it('gives each month the mean total, every student counted once, and its change from the month before', async () => {
@@ -466,14 +473,8 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       // This month: Sam alone, at 5.
       await answerAs(cast.studentA, 5, Date.now());
 
-      const viewer = await makeUser(ctx.db.kysely, {
-        email: 'vera@north.edu',
-        role: 'viewer',
-        institutionId: cast.a.id,
-      });
-      const agent = new TestAgent(ctx.app);
-      await agent.login(viewer.email, viewer.password);
-      const response = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
+      // The admin sees every figure; a viewer the same months with these few students hidden.
+      const response = await admin.get<InstrumentBandMonths>('/api/dashboard/instruments/');
       expect(response.status).toBe(200);
       expect(response.body.instruments).toEqual([
         {
@@ -502,6 +503,37 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
         },
       ]);
       expect(JSON.stringify(response.body)).not.toMatch(/Sam North|Rowan North|north\.edu/);
+
+      const viewer = await makeUser(ctx.db.kysely, {
+        email: 'vera@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+      });
+      const agent = new TestAgent(ctx.app);
+      await agent.login(viewer.email, viewer.password);
+      const hidden = { suppressed: true, fewer_than: 5 };
+      const seen = await agent.get<InstrumentBandMonths>('/api/dashboard/instruments/');
+      expect(seen.body.instruments[0]?.months).toEqual([
+        {
+          month: lastMonth,
+          bands: [
+            { band: 'minimal depression', students: hidden },
+            { band: 'moderate depression', students: hidden },
+            { band: 'moderately severe depression', students: hidden },
+          ],
+          students: hidden,
+          mean_total: hidden,
+          mean_change: null,
+        },
+        // The change would give last month's hidden mean away from this one's.
+        {
+          month: thisMonth,
+          bands: [{ band: 'mild depression', students: hidden }],
+          students: hidden,
+          mean_total: hidden,
+          mean_change: hidden,
+        },
+      ]);
 
       // The other institution's staff see none of it.
       const other = new TestAgent(ctx.app);

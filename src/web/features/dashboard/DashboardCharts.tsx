@@ -14,6 +14,7 @@ import {
 import { useId } from 'react';
 import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { fewerThanLabel, isSuppressed, type Shown } from '../../../common/small-groups';
 import { useMediaQuery } from '../../ui/useMediaQuery';
 import styles from './Dashboard.module.css';
 
@@ -68,8 +69,11 @@ const KIND_NAMES: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', doughn
 
 interface Series {
   label: string;
-  /** null: nothing to show for that category (a month without responses), drawn as a gap. */
-  values: readonly (number | null)[];
+  /**
+   * null: nothing to show for that category (a month without responses), drawn as a gap. A
+   * suppressed figure (a small group) is drawn as a gap too, and named beneath the chart.
+   */
+  values: readonly Shown<number | null>[];
   color: string;
 }
 
@@ -159,6 +163,11 @@ function commonOptions(spec: ChartSpec) {
   };
 }
 
+/** What the canvas draws: a suppressed figure is a gap, like a month without responses. */
+function drawn(values: Series['values']): (number | null)[] {
+  return values.map((value) => (isSuppressed(value) ? null : value));
+}
+
 function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: boolean }) {
   const label = `${KIND_NAMES[spec.kind]} chart: ${spec.title}. The values are listed in the table that follows.`;
   const a11y = { role: 'img', 'aria-label': label } as const;
@@ -168,7 +177,7 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
       labels: [...spec.labels],
       datasets: spec.series.map((series) => ({
         label: series.label,
-        data: [...series.values],
+        data: drawn(series.values),
         backgroundColor: [...(spec.sliceColors ?? [])],
         borderColor: '#ffffff',
         borderWidth: 2,
@@ -182,7 +191,7 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
       labels: [...spec.labels],
       datasets: spec.series.map((series) => ({
         label: series.label,
-        data: [...series.values],
+        data: drawn(series.values),
         borderColor: series.color,
         backgroundColor: series.color,
         pointRadius: 4,
@@ -209,7 +218,7 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
     labels: [...spec.labels],
     datasets: spec.series.map((series) => ({
       label: series.label,
-      data: [...series.values],
+      data: drawn(series.values),
       backgroundColor: series.color,
       borderRadius: 4,
       barThickness: BAR_THICKNESS,
@@ -233,9 +242,10 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
 
 /** The chart's values as a table for screen readers (a canvas has no text of its own). */
 function ChartTable({ spec }: { spec: ChartSpec }) {
-  const format = (value: number | null | undefined) => {
+  const format = (value: Shown<number | null> | undefined) => {
     if (value === undefined) return '';
     if (value === null) return NO_RESPONSES;
+    if (isSuppressed(value)) return fewerThanLabel(value);
     return spec.percent ? `${value}%` : String(value);
   };
   // The wrapper hides it: a table ignores the size limits that hide other elements.
@@ -306,8 +316,28 @@ function ChartFigure({ spec, fullWidth }: { spec: ChartSpec; fullWidth: boolean 
           <ChartCanvas spec={spec} />
         </div>
       )}
+      <SuppressedNote spec={spec} />
       <ChartTable spec={spec} />
     </figure>
+  );
+}
+
+/** The chart's hidden figures, named in words: a gap in a chart says nothing by itself. */
+function SuppressedNote({ spec }: { spec: ChartSpec }) {
+  const hidden = spec.series.flatMap((series) =>
+    series.values.flatMap((value, index) => {
+      if (!isSuppressed(value)) return [];
+      const category = spec.labels[index] ?? '';
+      const name = spec.series.length > 1 ? series.label : category;
+      return [{ name, label: fewerThanLabel(value) }];
+    }),
+  );
+  const first = hidden[0];
+  if (!first) return null;
+  return (
+    <p className={styles.chartNote}>
+      {first.label}: {hidden.map((entry) => entry.name).join(', ')}.
+    </p>
   );
 }
 
@@ -315,8 +345,11 @@ function ChartFigure({ spec, fullWidth }: { spec: ChartSpec; fullWidth: boolean 
  * A monthly percentage with the months nobody answered in left out (null): the server says 0%
  * for them, which a line chart would draw as a collapse. The month stays on the axis.
  */
-function withoutEmptyMonths(values: readonly number[], data: DashboardData): (number | null)[] {
-  return values.map((value, month) => ((data.monthly_num_responses[month] ?? 0) > 0 ? value : null));
+function withoutEmptyMonths(values: readonly Shown<number>[], data: DashboardData): Shown<number | null>[] {
+  return values.map((value, month) => {
+    const students = data.monthly_num_responses[month];
+    return students === undefined || students === 0 ? null : value;
+  });
 }
 
 /**

@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { can, type RoleName } from '../../../common/roles';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
+import { isSuppressed, smallGroupRule } from '../../../common/small-groups';
 import { hasErrorCode } from '../../api';
 import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -21,6 +22,7 @@ import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './das
 import { FlaggedStudents } from './FlaggedStudents';
 import { InstrumentBands } from './InstrumentBands';
 import { NumbersOnly } from './NumbersOnly';
+import { anySuppressed, shownText } from './shownFigures';
 import { UnverifiedAnswers } from './UnverifiedAnswers';
 import { type LiveState, useDashboardEvents } from './useDashboardEvents';
 
@@ -202,18 +204,29 @@ function DashboardBody({
   const chartsHeadingId = useId();
   return (
     <>
+      {anySuppressed(data) && (
+        <p className={styles.privacyNote}>{smallGroupRule(data.small_group_threshold)}</p>
+      )}
       <section aria-label="Key figures">
         <ul className={styles.metrics}>
-          <Metric label="Surveys Completed" value={String(data.num_responses)} />
-          <Metric label="Students At Risk" value={String(data.num_flagged_students)} tone="alert" />
-          <Metric label="Response Rate" value={`${data.response_rate}%`} />
+          <Metric label="Surveys Completed" value={shownText(data.num_responses)} />
+          <Metric label="Students At Risk" value={shownText(data.num_flagged_students)} tone="alert" />
+          <Metric label="Response Rate" value={shownText(data.response_rate, (rate) => `${rate}%`)} />
         </ul>
       </section>
       <FollowUpCards figures={data.follow_up} casesLink={canOpenCases ? '/cases/' : undefined} />
 
       {data.identities_shown ? (
         <>
-          <FlaggedStudents students={data.flagged_details} total={data.num_flagged_students} />
+          <FlaggedStudents
+            students={data.flagged_details}
+            // Staff shown names are shown every figure: the count is never suppressed for them.
+            total={
+              isSuppressed(data.num_flagged_students)
+                ? data.flagged_details.length
+                : data.num_flagged_students
+            }
+          />
           <UnverifiedAnswers answers={data.unverified_flagged} />
         </>
       ) : (
@@ -258,11 +271,11 @@ function FollowUpCards({
   return (
     <section aria-label="Follow-up">
       <ul className={`${styles.metrics} ${styles.followUp}`}>
-        <Metric label="Open Cases" value={String(figures.open_cases)} to={casesLink} />
+        <Metric label="Open Cases" value={shownText(figures.open_cases)} to={casesLink} />
         <Metric
           label="Overdue Cases"
-          value={String(figures.overdue_cases)}
-          tone={figures.overdue_cases > 0 ? 'alert' : undefined}
+          value={shownText(figures.overdue_cases)}
+          tone={isSuppressed(figures.overdue_cases) || figures.overdue_cases > 0 ? 'alert' : undefined}
           to={casesLink}
         />
         <DelayMetric label="Submission to Alert Sent" delays={figures.time_to_alert_sent} />
@@ -281,6 +294,9 @@ function DelayMetric({
   delays: DashboardData['follow_up']['time_to_alert_sent'];
 }) {
   if (delays.count === 0) return <Metric label={label} value="No data yet" small />;
+  if (isSuppressed(delays.count) || isSuppressed(delays.median_ms) || isSuppressed(delays.p90_ms)) {
+    return <Metric label={label} value={shownText(delays.count)} detail="cases" small />;
+  }
   return (
     <Metric
       label={label}

@@ -2,9 +2,11 @@ import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import { InstrumentBandMonths } from '../../../common/schemas/dashboard';
+import { isSuppressed, type Suppressed, smallGroupRule } from '../../../common/small-groups';
 import { api } from '../../api';
 import { tableClassName } from '../../ui/Table';
 import styles from './Dashboard.module.css';
+import { anySuppressed, shownText } from './shownFigures';
 
 export const INSTRUMENT_BANDS_QUERY_KEY = ['dashboard', 'instruments'] as const;
 
@@ -41,7 +43,7 @@ function monthName(month: string): string {
 }
 
 /** The mean's change in words: "up 1.5 from October 2026", "no change", or a dash for the first. */
-function changeText(change: MonthFigures['mean_change']): string {
+function changeText(change: Exclude<MonthFigures['mean_change'], Suppressed>): string {
   if (!change) return '–';
   const from = monthName(change.from_month);
   if (change.change === 0) return `no change from ${from}`;
@@ -58,6 +60,9 @@ export function InstrumentBands() {
   const query = useQuery({ queryKey: INSTRUMENT_BANDS_QUERY_KEY, queryFn: fetchInstrumentBands });
   const instruments = query.data?.instruments ?? [];
   if (instruments.length === 0) return null;
+  const hidden = instruments.flatMap((instrument) => instrument.months).find(anySuppressed);
+  const threshold =
+    hidden && [hidden.students, ...hidden.bands.map((band) => band.students)].find(isSuppressed);
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.panelTitle}>
@@ -67,6 +72,7 @@ export function InstrumentBands() {
         Students in each band, and the mean total with its change from the month before; a student who
         answered more than once in a month counts once ({SCREENING_DISCLAIMER}).
       </p>
+      {threshold && <p className={styles.tableNote}>{smallGroupRule(threshold.fewer_than)}</p>}
       {instruments.map((instrument) => (
         <InstrumentTable key={instrument.instrument_id} instrument={instrument} />
       ))}
@@ -96,6 +102,11 @@ function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
       <tbody>
         {instrument.months.map((month) => {
           const counts = new Map(month.bands.map((band) => [band.band, band.students]));
+          // A band nobody fell in is a group of none: where this month's small groups are hidden,
+          // it is hidden like them, or a shown zero would help work a hidden band out.
+          const marker = anySuppressed(month)
+            ? [month.students, ...counts.values()].find(isSuppressed)
+            : undefined;
           return (
             <tr key={month.month}>
               <th scope="row" data-label="Month">
@@ -103,12 +114,16 @@ function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
               </th>
               {bands.map((band) => (
                 <td key={band} data-label={band}>
-                  {counts.get(band) ?? 0}
+                  {shownText(counts.get(band) ?? marker ?? 0)}
                 </td>
               ))}
-              <td data-label="Students">{month.students}</td>
-              {scored && <td data-label="Mean total">{month.mean_total?.toFixed(1) ?? '–'}</td>}
-              {scored && <td data-label="Change">{changeText(month.mean_change)}</td>}
+              <td data-label="Students">{shownText(month.students)}</td>
+              {scored && (
+                <td data-label="Mean total">
+                  {shownText(month.mean_total, (mean) => mean?.toFixed(1) ?? '–')}
+                </td>
+              )}
+              {scored && <td data-label="Change">{shownText(month.mean_change, changeText)}</td>}
             </tr>
           );
         })}

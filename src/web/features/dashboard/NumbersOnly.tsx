@@ -1,6 +1,7 @@
 import { useId } from 'react';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import styles from './Dashboard.module.css';
+import { shownText } from './shownFigures';
 
 /**
  * What a viewer sees in place of the lists of students (design section 9: numbers only): how
@@ -16,8 +17,8 @@ export function NumbersOnly({ data }: { data: DashboardData }) {
         Students Requiring Immediate Support
       </h2>
       <p>
-        {data.num_flagged_students} {students} support; {data.num_unverified_flagged} {answers} for a
-        counsellor to judge.
+        {shownText(data.num_flagged_students)} {students} support; {shownText(data.num_unverified_flagged)}{' '}
+        {answers} for a counsellor to judge.
       </p>
       <p className={styles.tableNote}>
         Names and email addresses are shown to counsellors and administrators only.

@@ -7,6 +7,7 @@ import {
   type InstitutionCrisisResource,
 } from '../../../common/risk/crisis-resources';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
+import { MAX_SMALL_GROUP_THRESHOLD, MIN_SMALL_GROUP_THRESHOLD } from '../../../common/small-groups';
 import { timeZoneGroups } from '../../../common/time-zones';
 import { errorMessage } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
@@ -111,6 +112,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   const [timeZone, setTimeZone] = useState(initial.time_zone);
   const [resources, setResources] = useState<ResourceDraft[]>(initial.crisis_resources.map(toDraft));
   const [resourcesFirst, setResourcesFirst] = useState(initial.crisis_resources_first);
+  const [smallGroup, setSmallGroup] = useState(String(initial.small_group_threshold));
   const previewHeadingId = useId();
   const problemId = useId();
   const formRef = useRef<HTMLFormElement>(null);
@@ -152,6 +154,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
       time_zone: timeZone,
       crisis_resources: resources.map(fromDraft),
       crisis_resources_first: resourcesFirst,
+      small_group_threshold: Number(smallGroup),
     };
     // Checked here with the server's own rules first, so the message names the field as labelled.
     const found = settingsProblem(settings);
@@ -234,6 +237,22 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               </optgroup>
             ))}
           </SelectField>
+        </fieldset>
+        <fieldset className={styles.group}>
+          <legend>Privacy</legend>
+          <TextField
+            name="small_group_threshold"
+            label="Smallest group shown to viewers (students)"
+            hint={`Viewers see a figure over fewer students as "Fewer than" this number, and figures that would give it away are hidden too. Admins and counsellors see every figure. At least ${MIN_SMALL_GROUP_THRESHOLD}.`}
+            type="number"
+            inputMode="numeric"
+            min={MIN_SMALL_GROUP_THRESHOLD}
+            max={MAX_SMALL_GROUP_THRESHOLD}
+            step={1}
+            value={smallGroup}
+            onChange={(event) => setSmallGroup(event.target.value)}
+            {...invalid('small_group_threshold')}
+          />
         </fieldset>
         <fieldset className={styles.group}>
           <legend>Crisis resources</legend>

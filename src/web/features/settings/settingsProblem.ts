@@ -8,6 +8,7 @@ export const SETTINGS_FIELD_LABELS = {
   elevated_ack_hours: 'Elevated: acknowledge within (hours)',
   time_zone: 'Time zone',
   crisis_resources: 'Crisis resources',
+  small_group_threshold: 'Smallest group shown to viewers (students)',
 } as const;
 
 const RESOURCE_FIELD_LABELS: Record<string, string> = {
