@@ -18,6 +18,7 @@ export async function seedCaseWork(db: Kysely<Database>, institutionId: number):
     role: 'institution_admin',
     institutionId,
     institutionName: null,
+    institutionTimeZone: null,
     signInMethod: 'password',
     hasSecondFactor: false,
   };

@@ -1,3 +1,4 @@
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import { mailLink } from '../../lib/mail/links';
 import type { OutgoingMail } from '../../lib/mail/outbox';
 
@@ -20,7 +21,18 @@ function casePath(caseId: number): string {
   return `/cases/${caseId}/`;
 }
 
-export function alertMail(context: CaseMailContext, to: string, caseId: number): OutgoingMail {
+/** A case's acknowledgement deadline, on the institution's clock as its screens show it. */
+export interface CaseDeadline {
+  at: number;
+  timeZone: string;
+}
+
+export function alertMail(
+  context: CaseMailContext,
+  to: string,
+  caseId: number,
+  deadline: CaseDeadline | null,
+): OutgoingMail {
   const link = linkTo(context, casePath(caseId));
   return {
     to,
@@ -31,6 +43,7 @@ export function alertMail(context: CaseMailContext, to: string, caseId: number):
       `Sign in and open case ${caseId}: ${link}`,
       '',
       'Please acknowledge the case once someone is on it.',
+      ...(deadline ? [`Acknowledge by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`] : []),
     ].join('\n'),
   };
 }
@@ -40,6 +53,7 @@ export function escalationMail(
   to: string,
   caseId: number,
   round: number,
+  deadline: CaseDeadline,
 ): OutgoingMail {
   const link = linkTo(context, casePath(caseId));
   return {
@@ -48,6 +62,7 @@ export function escalationMail(
     text: [
       `Case ${caseId} has not been acknowledged in the time your institution set.`,
       round > 1 ? `This is reminder ${round}.` : '',
+      `It was due by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`,
       '',
       `Sign in and open it: ${link}`,
     ]

@@ -9,10 +9,10 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
+import { ZonedTime } from '../time/ZonedTime';
 import { CaseBadges } from './CaseBadges';
 import styles from './Cases.module.css';
 import { CASES_QUERY_KEY, casePath, fetchCases } from './casesApi';
-import { formatDateTime } from './format';
 
 const TITLE = 'Cases';
 
@@ -155,9 +155,11 @@ function Cases() {
                       <CaseBadges item={item} />
                     </td>
                     <td data-label="Assigned to">{item.assigned_to?.name ?? 'Nobody yet'}</td>
-                    <td data-label="Opened">{formatDateTime(item.opened_at)}</td>
+                    <td data-label="Opened">
+                      <ZonedTime at={item.opened_at} />
+                    </td>
                     <td data-label="Acknowledge by">
-                      {item.status === 'new' ? formatDateTime(item.acknowledge_by) : 'Acknowledged'}
+                      {item.status === 'new' ? <ZonedTime at={item.acknowledge_by} /> : 'Acknowledged'}
                     </td>
                   </tr>
                 ))}
