@@ -3,8 +3,11 @@ import {
   expect,
   expectNoA11yViolations,
   expectNoHorizontalOverflow,
+  inviteStaff,
+  joinFromInvitation,
   mailsTo,
   openAs,
+  reviewScreen,
   SCREEN_WIDTHS,
   saveScreenshot,
   test,
@@ -21,6 +24,8 @@ test('a roster campaign sent now reaches each student, and one answer makes the 
   page,
   browser,
 }) => {
+  // Three browsers (the admin's, a student's, a viewer's), each screen checked at two widths.
+  test.setTimeout(180_000);
   const institution = await createInstitutionWithAdmin();
   const { domain } = institution;
   const students = ['ada', 'ben', 'cy'].map((name) => `${name}@${domain}`);
@@ -91,14 +96,41 @@ test('a roster campaign sent now reaches each student, and one answer makes the 
   const row = page.getByRole('row', { name: /Year 1/ });
   await expect(row.getByRole('cell').nth(0)).toHaveText(/^Template #\d+$/);
   await expect(row.getByRole('cell').nth(1)).toHaveText(/^Once, sent /);
-  await expect(row.getByRole('cell').nth(4)).toHaveText('3');
-  await expect(row.getByRole('cell').nth(5)).toHaveText('1');
+  await expect(row.getByRole('cell').nth(5)).toHaveText('3');
+  await expect(row.getByRole('cell').nth(6)).toHaveText('1');
   await expectNoA11yViolations(page);
   for (const width of Object.values(SCREEN_WIDTHS)) {
     await page.setViewportSize({ width, height: 900 });
     await expectNoHorizontalOverflow(page);
     await saveScreenshot(page, 'campaigns');
   }
+
+  // From the campaign to who has not answered yet: the admin reads names and addresses.
+  await row.getByRole('link', { name: 'Who has not answered the campaign for Year 1' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Not answered yet' })).toBeVisible();
+  await expect(page.getByText(/^2 of 3 invited students have not answered this round yet\.$/)).toBeVisible();
+  const waiting = page.getByRole('table', { name: 'Students who have not answered yet' });
+  await expect(waiting.getByRole('rowheader')).toHaveText(['Cy Park', 'Lovelace, Ada']);
+  await expect(waiting).not.toContainText('Ben Okafor');
+  await reviewScreen(page, 'campaign-not-answered', 'Not answered yet');
+  const notAnsweredPath = new URL(page.url()).pathname;
+
+  // A viewer opens the same list and reads the counts only, never who.
+  const viewer = await inviteStaff(page, 'viewer', domain);
+  const viewerContext = await browser.newContext();
+  const viewerPage = await viewerContext.newPage();
+  await joinFromInvitation(viewerPage, viewer);
+  await viewerPage.goto(notAnsweredPath);
+  await expect(viewerPage.getByRole('heading', { level: 1, name: 'Not answered yet' })).toBeVisible();
+  await expect(viewerPage.getByText(/^2 of 3 invited students have not answered/)).toBeVisible();
+  await expect(
+    viewerPage.getByText('Names and email addresses are shown to counsellors and administrators only.'),
+  ).toBeVisible();
+  const viewerText = await viewerPage.locator('body').innerText();
+  for (const name of ['Lovelace', 'Cy Park', students[0] as string]) expect(viewerText).not.toContain(name);
+  await expect(viewerPage.getByRole('link', { name: 'Back to Dashboard' })).toBeVisible();
+  await reviewScreen(viewerPage, 'campaign-not-answered-viewer', 'Not answered yet');
+  await viewerContext.close();
 });
 
 test('choosing a demo group keeps the demo: a success alert and no call', async ({ page }) => {

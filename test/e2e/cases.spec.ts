@@ -156,6 +156,10 @@ test('an urgent answer reaches a counsellor by mail, who resolves its case; the 
   await expect(desk.getByRole('heading', { level: 1, name: caseHeading })).toBeVisible();
   await desk.getByLabel('Outcome').selectOption('connected_to_counselling');
   await desk.getByRole('button', { name: 'Resolve case' }).click();
+  await desk
+    .getByRole('alertdialog', { name: 'Resolve this case?' })
+    .getByRole('button', { name: 'Resolve case' })
+    .click();
   await expect(desk.getByText('Case resolved.')).toBeVisible();
   await expect(desk.getByText('Resolved').first()).toBeVisible();
   await expect(desk.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
@@ -252,4 +256,50 @@ test('a case shows what the student answered, in their words, with the screened 
 
   // Axe-clean and without sideways scrolling at 1280 and 375 px, with a screenshot of each.
   await reviewScreen(page, 'case-answers', new RegExp(`^Case \\d+: ${student.name}$`));
+});
+
+test('resolving a case asks first, and a resolved case can be reopened: new again, with a deadline, in its trail', async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  const institution = await createInstitutionWithAdmin();
+  await signIn(page, institution.admin);
+  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
+  if (!template) throw new Error('The institution has an active template');
+  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
+  await answerSharedLink(template.hash_link, student, URGENT);
+  await page.goto('/cases/');
+  await page.getByRole('link', { name: student.name }).click();
+  const heading = new RegExp(`^Case \\d+: ${student.name}$`);
+  await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
+
+  // Resolving asks first; Cancel leaves the case as it was, open and waiting.
+  await page.getByLabel('Outcome').selectOption('unable_to_reach');
+  await page.getByRole('button', { name: 'Resolve case' }).click();
+  const resolveDialog = page.getByRole('alertdialog', { name: 'Resolve this case?' });
+  await expect(resolveDialog).toContainText(`as "Unable to reach"`);
+  await expect(resolveDialog.getByRole('button', { name: 'Cancel' })).toBeFocused();
+  await reviewScreen(page, 'case-resolve-confirm');
+  await resolveDialog.getByRole('button', { name: 'Cancel' }).click();
+  await expect(resolveDialog).toHaveCount(0);
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  await expect(page.getByRole('listitem').filter({ hasText: /^Resolved/ })).toHaveCount(0);
+
+  await page.getByRole('button', { name: 'Resolve case' }).click();
+  await resolveDialog.getByRole('button', { name: 'Resolve case' }).click();
+  await expect(page.getByText('Case resolved.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toHaveCount(0);
+
+  // Reopening asks too, and puts the case back to New with its reason in the trail.
+  await page.getByLabel('Why reopen').fill('The student wrote to the centre again.');
+  await page.getByRole('button', { name: 'Reopen case' }).click();
+  const reopenDialog = page.getByRole('alertdialog', { name: 'Reopen this case?' });
+  await reopenDialog.getByRole('button', { name: 'Reopen case' }).click();
+  await expect(page.getByText('Case reopened.')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Acknowledge' })).toBeVisible();
+  await expect(page.getByRole('heading', { name: 'Reopen this case' })).toHaveCount(0);
+  const reopened = page.getByRole('listitem').filter({ hasText: /^Reopened/ });
+  await expect(reopened).toContainText('The student wrote to the centre again.');
+  await expect(reopened).toContainText(institution.admin.name);
+  await reviewScreen(page, 'case-reopened', heading);
 });

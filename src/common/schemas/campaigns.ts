@@ -96,6 +96,8 @@ export const Campaign = z.object({
   status: CampaignStatus,
   /** ISO 8601 time of the next round; null when none is due (one-off sent, paused, cancelled). */
   next_run_at: z.nullable(z.string()),
+  /** ISO 8601 time the latest round went out; null before the first. */
+  last_run_at: z.nullable(z.string()),
   /** Invitations sent over all rounds, answered among them, and reminders sent. */
   invited: z.number(),
   answered: z.number(),
@@ -138,6 +140,15 @@ export const NotAnsweredStudent = z.object({
  */
 export const NotAnsweredResponse = z.object({
   success: z.literal(true),
+  /** Which campaign, in the words of the campaign list: no student in it. */
+  campaign: z.pick(Campaign, {
+    template_name: true,
+    groups: true,
+    all_students: true,
+    no_group: true,
+    status: true,
+    last_run_at: true,
+  }),
   /** The current round (0: none sent yet). */
   round: z.number(),
   invited: z.number(),

@@ -272,6 +272,7 @@ const CASE_EVENT_KINDS = [
   'note',
   'escalated',
   'resolved',
+  'reopened',
 ] as const;
 const CaseEventKind = z.enum(CASE_EVENT_KINDS);
 
@@ -337,6 +338,19 @@ export const ResolveCaseRequest = z.object({
   ),
 });
 export type ResolveCaseRequest = z.infer<typeof ResolveCaseRequest>;
+
+/** Reopening a resolved case; the note says why, for the trail. */
+export const ReopenCaseRequest = z.object({
+  note: z.optional(
+    z
+      .string()
+      .check(
+        z.trim(),
+        z.maxLength(CASE_NOTE_MAX_LENGTH, `A note must be at most ${CASE_NOTE_MAX_LENGTH} characters`),
+      ),
+  ),
+});
+export type ReopenCaseRequest = z.infer<typeof ReopenCaseRequest>;
 
 export const StudentHistoryResponse = z.object({
   success: z.literal(true),

@@ -236,6 +236,7 @@ async function seedSampleResponses(
     role: 'student',
     institutionId,
     institutionName: template.institution_name,
+    institutionTimeZone: null,
     signInMethod: 'password',
     hasSecondFactor: false,
   };

@@ -142,6 +142,12 @@ export const routes: RouteObject[] = [
               import('../features/campaigns/CampaignsScreen').then((m) => m.CampaignsScreen),
             ),
           },
+          {
+            path: 'admin/campaigns/:id/not-answered',
+            lazy: lazyScreen(() =>
+              import('../features/campaigns/NotAnsweredScreen').then((m) => m.NotAnsweredScreen),
+            ),
+          },
           { path: '*', Component: NotFoundScreen },
         ],
       },

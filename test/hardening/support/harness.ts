@@ -609,8 +609,9 @@ export async function createWorld(app: FastifyInstance, db: Db): Promise<World> 
       }),
     );
     // Flagged answers open cases: the first is what case work and student history aim at; the
-    // others are resolved, one per actor allowed to (a resolved case cannot be resolved again).
-    for (const n of [0, 1, 2]) {
+    // others are resolved, one per actor allowed to (a resolved case cannot be resolved again),
+    // or come resolved already, for each of them to reopen.
+    for (const n of [0, 1, 2, 3, 4]) {
       const flaggedEmail = `flagged-${n}-${tag}@${inst.domain}`;
       inst.secrets.push(`Flagged ${secret}-f${n}`, flaggedEmail);
       await expectOk(
@@ -635,6 +636,15 @@ export async function createWorld(app: FastifyInstance, db: Db): Promise<World> 
     inst.caseId = opened.id;
     inst.studentId = opened.respondent_id;
     inst.spareCaseIds = spares.map((spare) => spare.id);
+    for (const resolved of inst.spareCaseIds.slice(2)) {
+      await expectOk(
+        send(app, actors[inst.key === 'A' ? 'adminA' : 'adminB'], {
+          method: 'POST',
+          url: `/api/cases/${resolved}/resolve/`,
+          body: { outcome: 'no_concern_after_contact' },
+        }),
+      );
+    }
     await expectOk(
       send(app, student, {
         method: 'POST',

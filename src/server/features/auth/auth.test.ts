@@ -91,11 +91,17 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'student@north.edu',
         name: 'Sam North',
         institution_name: 'North University',
+        time_zone: 'UTC',
         role: 'student',
       });
     });
 
-    it('describes an institution admin', async () => {
+    it("describes an institution admin, with the institution's time zone that staff read times in", async () => {
+      await ctx.db.kysely
+        .updateTable('institutions')
+        .set({ time_zone: 'Europe/Madrid' })
+        .where('id', '=', cast.b.id)
+        .execute();
       await agent.login(cast.adminB.email, TEST_PASSWORD);
       const response = await agent.get('/api/user/');
       expect(response.status).toBe(200);
@@ -106,6 +112,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'admin@south.edu',
         name: 'admin',
         institution_name: 'South College',
+        time_zone: 'Europe/Madrid',
         role: 'admin',
       });
     });
@@ -139,6 +146,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'root@north.edu',
         name: 'root',
         institution_name: null,
+        time_zone: null,
         role: 'superuser',
       });
     });
@@ -530,6 +538,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         email: 'nora@north.edu',
         name: 'Nora New',
         institution_name: 'North University',
+        time_zone: 'UTC',
         role: 'student',
       });
     });

@@ -15,6 +15,7 @@ function accounts(db: Executor) {
       'users.institution_id',
       'users.removed_at',
       'institutions.name as institution_name',
+      'institutions.time_zone as institution_time_zone',
     ]);
 }
 

@@ -42,6 +42,7 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
     email: user.email,
     name: user.name,
     institution_name: user.institutionName,
+    time_zone: user.institutionTimeZone,
     role: roleName(user.role),
   };
 }
@@ -82,6 +83,7 @@ export async function authenticate(options: {
     role: user.role,
     institutionId: user.institution_id,
     institutionName: user.institution_name,
+    institutionTimeZone: user.institution_time_zone,
     signInMethod: 'password',
     hasSecondFactor: await userHasSecondFactor(db, user.id),
   };

@@ -159,6 +159,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     const firstToken = await latestTokenFor('ann@north.edu');
     expect((await campaigns())[0]).toMatchObject({
       next_run_at: new Date(MONDAY_9AM + WEEK).toISOString(),
+      last_run_at: new Date(MONDAY_9AM).toISOString(),
       rounds: 1,
     });
 
@@ -519,8 +520,17 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
 
     const listed = await (await adminNow()).get(url);
     expect(listed.status, listed.text).toBe(200);
+    const described = {
+      template_name: `Template #${templateId}`,
+      groups: ['Year 1'],
+      all_students: false,
+      no_group: false,
+      status: 'finished',
+      last_run_at: new Date(MONDAY_8AM).toISOString(),
+    };
     expect(listed.body).toEqual({
       success: true,
+      campaign: described,
       round: 1,
       invited: 3,
       not_answered: 2,
@@ -541,7 +551,13 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
     const viewer = new TestAgent(ctx.app);
     await viewer.login('v@north.edu', TEST_PASSWORD);
     const counts = await viewer.get(url);
-    expect(counts.body).toEqual({ success: true, round: 1, invited: 3, not_answered: 2 });
+    expect(counts.body).toEqual({
+      success: true,
+      campaign: described,
+      round: 1,
+      invited: 3,
+      not_answered: 2,
+    });
     expect(await audits()).toHaveLength(2);
 
     const adminB = new TestAgent(ctx.app);

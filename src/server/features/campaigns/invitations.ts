@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import { mailLink } from '../../lib/mail/links';
 
 /**
@@ -48,10 +49,11 @@ export function invitationMail(
   context: InvitationContext,
   invitee: { email: string; name: string },
   token: string,
-  options: { expiresAt: number; reminder: number },
+  /** timeZone: the campaign's, in which its rounds are scheduled and the link's end is told. */
+  options: { expiresAt: number; reminder: number; timeZone: string },
 ) {
   const brand = `${context.brandName} Health`;
-  const until = new Date(options.expiresAt).toUTCString();
+  const until = formatZonedDateTime(options.expiresAt, options.timeZone);
   return {
     to: invitee.email,
     subject:

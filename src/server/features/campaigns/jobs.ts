@@ -227,7 +227,11 @@ export function campaignJobs(context: InvitationContext): JobKind[] {
       await enqueueMails(
         trx,
         newlyInvited.map((student) =>
-          invitationMail(context, student, tokens.get(student.id) as string, { expiresAt, reminder: 0 }),
+          invitationMail(context, student, tokens.get(student.id) as string, {
+            expiresAt,
+            reminder: 0,
+            timeZone: campaign.time_zone,
+          }),
         ),
         at,
       );
@@ -269,7 +273,7 @@ export function campaignJobs(context: InvitationContext): JobKind[] {
               round: payload.round,
               studentId: invitation.student_id,
             }),
-            { expiresAt, reminder: payload.reminder },
+            { expiresAt, reminder: payload.reminder, timeZone: campaign.time_zone },
           ),
         ),
         at,

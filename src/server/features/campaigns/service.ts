@@ -60,6 +60,7 @@ function toCampaign(
     send_now: row.send_now === 1,
     status: row.status,
     next_run_at: iso(row.next_run_at),
+    last_run_at: iso(row.round_started_at),
     invited: Number(row.invited ?? 0),
     answered: Number(row.answered ?? 0),
     reminded: Number(row.reminded ?? 0),
@@ -164,8 +165,14 @@ export async function listNotAnswered(options: {
   const campaign = await queries.findCampaign(db, campaignId, actor.institutionId);
   if (!campaign) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
   const found = await queries.notAnswered(db, { campaignId, round: campaign.rounds });
+  const { template_name, groups, all_students, no_group, status, last_run_at } = await campaignView(
+    db,
+    actor.institutionId,
+    campaignId,
+  );
   const answer = {
     success: true as const,
+    campaign: { template_name, groups, all_students, no_group, status, last_run_at },
     round: campaign.rounds,
     invited: found.invited,
     not_answered: found.notAnswered,

@@ -22,6 +22,7 @@ import {
   ASSIGNEE_NOT_FOUND,
   CASE_NOT_FOUND,
   CASE_RESOLVED,
+  OTHER_CASE_OPEN,
   OTHER_NEEDS_NOTE,
   STUDENT_NOT_FOUND,
 } from './service';
@@ -823,10 +824,86 @@ describe.each(TEST_DIALECTS)('cases on %s', (dialect) => {
       await openAt(OPENED + MINUTE, URGENT, 'uri@north.edu');
       const [first] = await cases();
       expect(first?.school_email).toBe('uri@north.edu');
+      // The mails tell the deadline on the institution's clock, naming its zone: 09:31 in New York.
+      const alert = (await outbox()).find((mail) => mail.to_address === 'alerts@north.edu');
+      expect(alert?.body).toContain('Acknowledge by: Sat 7 Mar 2026, 09:31 (America/New_York)');
       await ctx.app.jobs.runDue(() => OPENED + 31 * MINUTE);
       expect(await escalationsTo('head@north.edu')).toBe(1);
+      const escalation = (await outbox()).find((mail) => mail.subject.includes('waiting'));
+      expect(escalation?.body).toContain('It was due by: Sat 7 Mar 2026, 09:31 (America/New_York)');
       await ctx.app.jobs.runDue(() => OPENED + 61 * MINUTE);
       expect(await escalationsTo('head@north.edu')).toBe(2);
+    });
+
+    it('reopens a resolved case: new again, due one window from the reopening on the local calendar, escalating, in the trail and the audit log', async () => {
+      await openAt(OPENED, ELEVATED);
+      const [opened] = await cases();
+      const id = opened?.id ?? 0;
+      await counsellor.post(`/api/cases/${id}/acknowledge/`);
+      await admin.post(`/api/cases/${id}/resolve/`, { outcome: 'unable_to_reach' });
+      // Reopened on Saturday 12:00 in New York: due Monday 12:00 EDT, two local days later.
+      const reopenedAt = Date.UTC(2026, 2, 7, 17);
+      vi.useFakeTimers({ toFake: ['Date'] });
+      vi.setSystemTime(reopenedAt);
+      const reopened = await counsellor.post<CaseDetailResponse>(`/api/cases/${id}/reopen/`, {
+        note: '  She wrote again.  ',
+      });
+      vi.useRealTimers();
+      expect(reopened.status).toBe(200);
+      const deadline = Date.UTC(2026, 2, 9, 16);
+      expect(reopened.body.case).toMatchObject({
+        status: 'new',
+        outcome: null,
+        resolved_at: null,
+        acknowledged_at: null,
+        acknowledge_by: new Date(deadline).toISOString(),
+        assigned_to: { id: counsellorUser.id },
+      });
+      expect(reopened.body.case.events.at(-1)).toMatchObject({
+        kind: 'reopened',
+        actor: 'Casey Counsellor',
+        text: 'She wrote again.',
+      });
+      expect(await auditActions()).toContain('case.reopen');
+      expect((await cases()).map((found) => found.id)).toEqual([id]);
+      // Reopening again changes nothing; the case is worked as any open case.
+      const again = await counsellor.post<CaseDetailResponse>(`/api/cases/${id}/reopen/`, {});
+      expect(again.body.case.events.filter((event) => event.kind === 'reopened')).toHaveLength(1);
+      await ctx.app.jobs.runDue(() => deadline - 1);
+      expect(await escalationsTo('head@north.edu')).toBe(0);
+      await ctx.app.jobs.runDue(() => deadline);
+      expect(await escalationsTo('head@north.edu')).toBe(1);
+    });
+
+    it('reopens no case while the student has a newer open one, nor for another institution or a viewer, changing nothing', async () => {
+      await openAt(OPENED, URGENT);
+      const [first] = await cases();
+      const id = first?.id ?? 0;
+      await counsellor.post(`/api/cases/${id}/resolve/`, { outcome: 'connected_to_counselling' });
+      const south = new TestAgent(ctx.app);
+      await south.signInDirectly(ctx.db, cast.adminB.email);
+      expectError(await south.post(`/api/cases/${id}/reopen/`, {}), 404, 'NOT_FOUND', CASE_NOT_FOUND);
+      const viewerUser = await makeUser(ctx.db.kysely, {
+        email: 'vera@north.edu',
+        role: 'viewer',
+        institutionId: cast.a.id,
+      });
+      const viewer = new TestAgent(ctx.app);
+      await viewer.signInDirectly(ctx.db, viewerUser.email);
+      expectError(
+        await viewer.post(`/api/cases/${id}/reopen/`, {}),
+        403,
+        'FORBIDDEN',
+        'Staff access required',
+      );
+      expect((await counsellor.post(`/api/cases/${id}/reopen/`, { note: 'x'.repeat(5001) })).status).toBe(
+        400,
+      );
+      await openAt(OPENED + HOUR, ELEVATED);
+      const before = await ctx.db.kysely.selectFrom('case_events').select('id').execute();
+      expectError(await counsellor.post(`/api/cases/${id}/reopen/`, {}), 409, 'CONFLICT', OTHER_CASE_OPEN);
+      expect(await ctx.db.kysely.selectFrom('case_events').select('id').execute()).toEqual(before);
+      expect((await caseById(id)).status).toBe('resolved');
     });
 
     it("sends one digest of the day's new elevated cases at 08:00 in the institution's time zone", async () => {

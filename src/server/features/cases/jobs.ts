@@ -17,6 +17,11 @@ import { alertRecipients, recordCaseEvent } from './trail';
  */
 const EscalationPayload = z.object({ caseId: z.number(), dueAt: z.number() });
 
+/** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
+export function ackWindowMinutes(settings: FollowUpSettings, tier: 'urgent' | 'elevated'): number {
+  return tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
+}
+
 export const escalationJob = {
   kind: 'case-escalation',
   keyOf: (caseId: number, dueAt: number) => `case-escalation:${caseId}:${dueAt}`,
@@ -64,7 +69,15 @@ export function caseJobKinds(context: CaseMailContext): JobKind[] {
         const round = events.filter((event) => event.kind === 'escalated').length + 1;
         const recipients = await alertRecipients(trx, settings, settings.escalationEmails);
         for (const to of recipients) {
-          const mailId = await enqueueMail(trx, escalationMail(context, to, found.id, round), at, 'alert');
+          const mailId = await enqueueMail(
+            trx,
+            escalationMail(context, to, found.id, round, {
+              at: found.acknowledge_by,
+              timeZone: settings.timeZone,
+            }),
+            at,
+            'alert',
+          );
           await queries.linkCaseMail(trx, { case_id: found.id, mail_id: mailId, kind: 'escalation' });
         }
         await recordCaseEvent(trx, {
@@ -74,8 +87,7 @@ export function caseJobKinds(context: CaseMailContext): JobKind[] {
           detail: { round, recipients: recipients.length },
         });
       }
-      const window = found.tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
-      const next = addLocalMinutes(at, window, settings.timeZone);
+      const next = addLocalMinutes(at, ackWindowMinutes(settings, found.tier), settings.timeZone);
       await queries.updateCase(trx, found.id, { next_escalation_at: next });
       await scheduleJob(trx, escalationJob, {
         key: escalationJob.keyOf(found.id, next),

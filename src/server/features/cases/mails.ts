@@ -21,15 +21,19 @@ function casePath(caseId: number): string {
   return `/cases/${caseId}/`;
 }
 
-/** The first mail about a case that cannot wait: it says by when someone must be on it. */
+/** A case's acknowledgement deadline, on the institution's clock as its screens show it. */
+export interface CaseDeadline {
+  at: number;
+  timeZone: string;
+}
+
 export function alertMail(
   context: CaseMailContext,
   to: string,
-  alerted: { caseId: number; acknowledgeBy: number; timeZone: string },
+  caseId: number,
+  deadline: CaseDeadline | null,
 ): OutgoingMail {
-  const { caseId } = alerted;
   const link = linkTo(context, casePath(caseId));
-  const deadline = formatZonedDateTime(alerted.acknowledgeBy, alerted.timeZone);
   return {
     to,
     subject: `${context.brandName}: a student needs follow-up now`,
@@ -38,7 +42,8 @@ export function alertMail(
       '',
       `Sign in and open case ${caseId}: ${link}`,
       '',
-      `Please acknowledge the case by ${deadline}, once someone is on it.`,
+      'Please acknowledge the case once someone is on it.',
+      ...(deadline ? [`Acknowledge by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`] : []),
     ].join('\n'),
   };
 }
@@ -48,6 +53,7 @@ export function escalationMail(
   to: string,
   caseId: number,
   round: number,
+  deadline: CaseDeadline,
 ): OutgoingMail {
   const link = linkTo(context, casePath(caseId));
   return {
@@ -56,6 +62,7 @@ export function escalationMail(
     text: [
       `Case ${caseId} has not been acknowledged in the time your institution set.`,
       round > 1 ? `This is reminder ${round}.` : '',
+      `It was due by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`,
       '',
       `Sign in and open it: ${link}`,
     ]

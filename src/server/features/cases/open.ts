@@ -9,7 +9,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
 import { addLocalMinutes } from '../../lib/zoned-time';
 import { type FollowUpSettings, readFollowUpSettings } from '../institutions/settings';
-import { escalationJob, scheduleDigest } from './jobs';
+import { ackWindowMinutes, escalationJob, scheduleDigest } from './jobs';
 import { alertMail, type CaseMailContext } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';
@@ -27,9 +27,11 @@ export interface FlaggedSubmission {
   client?: string;
 }
 
-/** How long a case of this tier may wait for acknowledgement, in the institution's minutes. */
-function ackWindowMinutes(settings: FollowUpSettings, tier: 'urgent' | 'elevated'): number {
-  return tier === 'urgent' ? settings.urgentAckMinutes : settings.elevatedAckMinutes;
+/** The case a submission was filed in, and when it is due for acknowledgement (null: acknowledged). */
+interface FiledCase {
+  caseId: number;
+  opened: boolean;
+  acknowledgeBy: number | null;
 }
 
 /** Files the submission in the student's open case, opening one if there is none. */
@@ -38,7 +40,7 @@ async function fileInCase(
   settings: FollowUpSettings,
   flagged: FlaggedSubmission,
   at: number,
-): Promise<{ caseId: number; opened: boolean }> {
+): Promise<FiledCase> {
   // The window runs from when the answer is filed: the same moment for a live answer, while the
   // demo seed's back-dated answers open cases that wait like new ones rather than overdue ones.
   const deadline = addLocalMinutes(
@@ -71,7 +73,7 @@ async function fileInCase(
         at,
       });
       if (flagged.tier === 'elevated') await scheduleDigest(trx, settings, at);
-      return { caseId, opened: true };
+      return { caseId, opened: true, acknowledgeBy: deadline };
     }
   }
   // A case is open (or another transaction opened it meanwhile): the submission joins it.
@@ -108,7 +110,9 @@ async function fileInCase(
     });
   }
   if (Object.keys(changes).length > 0) await queries.updateCase(trx, current.id, changes);
-  return { caseId: current.id, opened: false };
+  const acknowledgeBy =
+    current.acknowledged_at === null ? (changes.acknowledge_by ?? current.acknowledge_by) : null;
+  return { caseId: current.id, opened: false, acknowledgeBy };
 }
 
 /**
@@ -122,12 +126,12 @@ async function alertOfUrgent(
   context: CaseMailContext & { unprovenAlerts: UnprovenAlertLimits },
   settings: FollowUpSettings,
   flagged: FlaggedSubmission,
-  filed: { caseId: number; opened: boolean },
+  filed: FiledCase,
   at: number,
 ): Promise<void> {
   const { caseId } = filed;
   if (flagged.proven) {
-    await queueAlert(trx, context, settings, caseId, at);
+    await queueAlert(trx, context, settings, filed, at);
     return;
   }
   if (!filed.opened && (await queries.hasAlerted(trx, caseId))) return;
@@ -139,7 +143,7 @@ async function alertOfUrgent(
       unproven_alert: 'mail',
       unproven_alert_at: at,
     });
-    await queueAlert(trx, context, settings, caseId, at);
+    await queueAlert(trx, context, settings, filed, at);
     return;
   }
   await queries.updateCase(trx, caseId, { unproven_client: client });
@@ -156,15 +160,14 @@ async function queueAlert(
   trx: Executor,
   context: CaseMailContext,
   settings: FollowUpSettings,
-  caseId: number,
+  filed: FiledCase,
   at: number,
 ): Promise<void> {
+  const { caseId, acknowledgeBy } = filed;
+  const deadline = acknowledgeBy === null ? null : { at: acknowledgeBy, timeZone: settings.timeZone };
   const recipients = await alertRecipients(trx, settings, settings.alertEmails);
-  const opened = await queries.lockCase(trx, caseId);
-  if (!opened) return;
-  const alerted = { caseId, acknowledgeBy: opened.acknowledge_by, timeZone: settings.timeZone };
   for (const to of recipients) {
-    const mailId = await enqueueMail(trx, alertMail(context, to, alerted), at, 'alert');
+    const mailId = await enqueueMail(trx, alertMail(context, to, caseId, deadline), at, 'alert');
     await queries.linkCaseMail(trx, { case_id: caseId, mail_id: mailId, kind: 'alert' });
   }
   await recordCaseEvent(trx, {

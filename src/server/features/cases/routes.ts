@@ -10,6 +10,7 @@ import {
   CaseListQuery,
   CaseListResponse,
   CaseNoteRequest,
+  ReopenCaseRequest,
   ResolveCaseRequest,
   StudentHistoryResponse,
 } from '../../../common/schemas/cases';
@@ -222,6 +223,29 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
           actor: auditActor(request, worker),
           caseId: request.params.id,
           outcome: request.body.outcome,
+          ...(request.body.note === undefined ? {} : { note: request.body.note }),
+        }),
+      ),
+  );
+
+  app.post(
+    '/api/cases/:id/reopen/',
+    {
+      schema: {
+        tags,
+        summary: 'Reopen a resolved case: it waits for acknowledgement again, its deadline counted from now',
+        params: CaseParams,
+        body: ReopenCaseRequest,
+        response: { 200: CaseDetailResponse, ...errors },
+      },
+    },
+    async (request) =>
+      change(request, request.params.id, (trx, worker) =>
+        service.reopenCase({
+          trx,
+          worker,
+          actor: auditActor(request, worker),
+          caseId: request.params.id,
           ...(request.body.note === undefined ? {} : { note: request.body.note }),
         }),
       ),

@@ -15,15 +15,19 @@ import { parseStoredJson, StoredReasons } from '../../db/stored-json';
 import { type AuditActor, recordAudit, recordRead } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { StaffUser } from '../../lib/guards';
+import { scheduleJob } from '../../lib/jobs';
 import { now } from '../../lib/time';
+import { addLocalMinutes } from '../../lib/zoned-time';
 import {
   baselineOf,
   type CategoryMeans,
   categoryMeans,
   changeFromBaseline,
 } from '../dashboard/rollups/student-state';
+import { readFollowUpSettings } from '../institutions/settings';
 import { findingsOf, submittedAnswersOf } from './answers';
 import { instrumentScoresBySubmission } from './instruments';
+import { ackWindowMinutes, escalationJob } from './jobs';
 import * as queries from './queries';
 import { recordCaseEvent } from './trail';
 
@@ -32,6 +36,8 @@ export const STUDENT_NOT_FOUND = 'Student not found';
 export const CASE_RESOLVED = 'This case is resolved already.';
 export const ASSIGNEE_NOT_FOUND = 'Choose an admin or counsellor of your institution.';
 export const OTHER_NEEDS_NOTE = 'Say in a note what happened when the outcome is Other.';
+export const OTHER_CASE_OPEN =
+  'This student has another open case: work on that one, so that the student has one open case.';
 
 export type CaseWorker = StaffUser<(typeof CASE_WORKER_ROLES)[number]>;
 
@@ -76,7 +82,7 @@ function eventText(row: EventRow): string | null {
     const label = outcome.success ? CASE_OUTCOME_LABELS[outcome.data] : detail.outcome;
     return detail.note ? `${label}: ${detail.note}` : label;
   }
-  if (row.kind === 'note') return detail.note ?? null;
+  if (row.kind === 'note' || row.kind === 'reopened') return detail.note ?? null;
   if (row.kind === 'assigned') return detail.assignee ?? null;
   if (row.kind === 'escalated')
     return `Reminder ${detail.round ?? 1} to ${detail.recipients ?? 0} contact(s)`;
@@ -329,6 +335,57 @@ export async function resolveCase(options: {
     action: 'case.resolve',
     subject: { type: 'case', id: caseId },
     detail: { outcome },
+  });
+}
+
+/**
+ * Opens a resolved case again: something more came to light. It waits for acknowledgement like a
+ * newly filed case of its tier, its window counted from now, and escalates if nobody takes it up;
+ * the assignee stays. Reopening an open case changes nothing.
+ */
+export async function reopenCase(options: {
+  trx: Executor;
+  worker: CaseWorker;
+  actor: AuditActor;
+  caseId: number;
+  note?: string;
+}): Promise<void> {
+  const { trx, worker, caseId } = options;
+  const note = options.note?.trim() || undefined;
+  const found = await queries.lockCaseOf(trx, worker.institutionId, caseId);
+  if (!found) throw new AppError('NOT_FOUND', CASE_NOT_FOUND);
+  if (found.resolved_at === null) return;
+  // A student has one open case at a time: a newer flag may have opened another meanwhile.
+  if (await queries.lockOpenCase(trx, found.respondent_id)) throw new AppError('CONFLICT', OTHER_CASE_OPEN);
+  const at = now();
+  const settings = await readFollowUpSettings(trx, worker.institutionId);
+  const deadline = addLocalMinutes(at, ackWindowMinutes(settings, found.tier), settings.timeZone);
+  await queries.updateCase(trx, caseId, {
+    status: 'new',
+    outcome: null,
+    resolved_at: null,
+    acknowledged_at: null,
+    acknowledged_by: null,
+    open_respondent_id: found.respondent_id,
+    acknowledge_by: deadline,
+    next_escalation_at: deadline,
+  });
+  await scheduleJob(trx, escalationJob, {
+    key: escalationJob.keyOf(caseId, deadline),
+    runAt: deadline,
+    payload: { caseId, dueAt: deadline },
+    at,
+  });
+  await recordCaseEvent(trx, {
+    caseId,
+    kind: 'reopened',
+    actor: actorOf(worker),
+    at,
+    ...(note ? { detail: { note } } : {}),
+  });
+  await recordAudit(trx, options.actor, {
+    action: 'case.reopen',
+    subject: { type: 'case', id: caseId },
   });
 }
 

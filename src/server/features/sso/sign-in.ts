@@ -340,6 +340,7 @@ async function signInWithAttempt(
     role: account.role,
     institutionId: account.institution_id,
     institutionName: account.institution_name,
+    institutionTimeZone: account.institution_time_zone,
     signInMethod: method,
     hasSecondFactor: await userHasSecondFactor(db, account.id),
   };

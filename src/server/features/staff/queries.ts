@@ -111,7 +111,7 @@ export function findInvitationByToken(db: Executor, tokenHash: string) {
     .selectFrom('staff_invitations')
     .innerJoin('institutions', 'institutions.id', 'staff_invitations.institution_id')
     .selectAll('staff_invitations')
-    .select('institutions.name as institution_name')
+    .select(['institutions.name as institution_name', 'institutions.time_zone as institution_time_zone'])
     .where('token_hash', '=', tokenHash)
     .executeTakeFirst();
 }

@@ -394,6 +394,7 @@ export async function acceptInvitation(options: {
       role: current.role,
       institutionId: current.institution_id,
       institutionName: current.institution_name,
+      institutionTimeZone: current.institution_time_zone,
       // Signed in by the password just set: the app asks for a second factor next (design section 11).
       signInMethod: 'password',
       hasSecondFactor: await userHasSecondFactor(trx, userId),

@@ -18,6 +18,8 @@ export interface SessionUser {
   role: Role;
   institutionId: number | null;
   institutionName: string | null;
+  /** The institution's time zone as stored (IANA name), in which staff read every time. */
+  institutionTimeZone: string | null;
   /** How this session was signed in (design section 11). */
   signInMethod: SignInMethod;
   /** Whether the user has a second factor set up (an authenticator app). */
@@ -97,6 +99,7 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
       role: row.role,
       institutionId: row.institution_id,
       institutionName: row.institution_name,
+      institutionTimeZone: row.institution_time_zone,
       signInMethod: row.sign_in_method,
       hasSecondFactor: Boolean(row.has_second_factor),
     },

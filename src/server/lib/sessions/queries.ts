@@ -74,6 +74,7 @@ const sessionWithUserQuery = reusableQuery((db, session: { idHash: string }) =>
       'users.role',
       'users.institution_id',
       'institutions.name as institution_name',
+      'institutions.time_zone as institution_time_zone',
       hasSecondFactorOf,
     ])
     .where('sessions.id_hash', '=', session.idHash)

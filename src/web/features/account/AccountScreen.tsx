@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useId } from 'react';
+import { type FormEvent, useId, useState } from 'react';
 import { PASSWORD_MIN_LENGTH } from '../../../common/schemas/auth';
 import { errorMessage, hasErrorCode } from '../../api';
 import { pageTitle } from '../../config';
@@ -12,14 +12,19 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import { CheckingAuthentication } from '../auth/LoginScreen';
 import { useCurrentUser } from '../auth/useCurrentUser';
+import { AppEnrolment, RecoveryCodeList } from '../second-factor/AppEnrolment';
+import {
+  confirmAppSetup,
+  fetchSecondFactorStatus,
+  SECOND_FACTOR_QUERY_KEY,
+} from '../second-factor/secondFactorApi';
 import { PasskeysSection, RecoveryCodesSection } from '../security/SecurityScreen';
 import { useStepUp } from '../security/StepUp';
 import styles from '../settings/Settings.module.css';
+import { useZonedFormat } from '../time/ZonedTime';
 import { changePassword, fetchSessions, SESSIONS_QUERY_KEY, signOutOtherSessions } from './accountApi';
 
 const TITLE = 'Your account';
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string) => dateFormat.format(new Date(iso));
 
 /** Every signed-in user's own account: their password and sessions; for staff, how they sign in. */
 export function AccountScreen() {
@@ -48,6 +53,7 @@ export function AccountScreen() {
       <SessionsSection showFlash={showFlash} />
       {isStaff && (
         <>
+          <AuthenticatorAppSection confirmed={stepUp.confirmed} showFlash={showFlash} />
           <PasskeysSection confirmed={stepUp.confirmed} showFlash={showFlash} />
           <RecoveryCodesSection confirmed={stepUp.confirmed} showFlash={showFlash} />
         </>
@@ -136,8 +142,63 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
   );
 }
 
+/**
+ * The authenticator app: set up here by staff who have none (who signed up with a passkey, say),
+ * with the same QR code and first code as the sign-in's set-up. The server asks for the second
+ * factor again before it is added, tells the owner by mail and records it.
+ */
+function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
+  const headingId = useId();
+  const queryClient = useQueryClient();
+  const query = useQuery({ queryKey: SECOND_FACTOR_QUERY_KEY, queryFn: fetchSecondFactorStatus });
+  const [adding, setAdding] = useState(false);
+  const [codes, setCodes] = useState<string[] | null>(null);
+  return (
+    <Card className={styles.section}>
+      <section aria-labelledby={headingId}>
+        <h2 className={styles.sectionTitle} id={headingId}>
+          Authenticator app
+        </h2>
+        {query.isPending ? (
+          <LoadingStatus>Loading your second factors...</LoadingStatus>
+        ) : query.isError ? (
+          <LoadError message="Failed to load your second factors" onRetry={() => void query.refetch()} />
+        ) : query.data.totp ? (
+          <p className={styles.muted}>An authenticator app is set up for your account.</p>
+        ) : adding ? (
+          <AppEnrolment
+            confirm={(code) => confirmed(() => confirmAppSetup(code))}
+            onDone={(answer) => {
+              setAdding(false);
+              setCodes(answer.recovery_codes);
+              showFlash(answer.message);
+              void queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
+            }}
+          />
+        ) : (
+          <>
+            <p className={styles.muted}>You have no authenticator app.</p>
+            <div className={styles.buttons}>
+              <Button variant="secondary" onClick={() => setAdding(true)}>
+                Add an authenticator app
+              </Button>
+            </div>
+          </>
+        )}
+        {codes && (
+          <>
+            <p>Your recovery codes are new: keep these somewhere safe, they are shown only this once.</p>
+            <RecoveryCodeList codes={codes} />
+          </>
+        )}
+      </section>
+    </Card>
+  );
+}
+
 function SessionsSection({ showFlash }: Pick<SectionProps, 'showFlash'>) {
   const headingId = useId();
+  const when = useZonedFormat();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: SESSIONS_QUERY_KEY, queryFn: fetchSessions });
   const end = useMutation({

@@ -41,6 +41,7 @@ const LABELS: Record<string, string> = {
   'case.assign': 'Assigned a case',
   'case.note': 'Added a case note',
   'case.resolve': 'Resolved a case',
+  'case.reopen': 'Reopened a case',
   'student.history.read': "Read a student's history",
   'dashboard.read': 'Read the dashboard',
   'submissions.export': 'Exported submissions',

@@ -3,6 +3,7 @@ import { useState } from 'react';
 import type { Campaign } from '../../../common/schemas/campaigns';
 import { errorMessage } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
+import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
@@ -10,8 +11,9 @@ import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import styles from '../roster/Roster.module.css';
 import { CAMPAIGNS_QUERY_KEY, changeCampaign, fetchCampaigns } from '../schedule/campaignsApi';
-import { type Confirmation, ConfirmDialog } from '../templates/ConfirmDialog';
 import { isUnauthenticated } from '../templates/templatesApi';
+import { useZonedFormat, ZonedTime } from '../time/ZonedTime';
+import { notAnsweredPath } from './notAnsweredApi';
 
 /** The roster's table look: five columns and more do not fit a phone, so each row is a card there. */
 const CAMPAIGN_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'above' }, styles.table);
@@ -25,26 +27,15 @@ const STATUS_TEXT: Record<Campaign['status'], string> = {
   cancelled: 'Cancelled',
 };
 
-const when = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleString(undefined, {
-        weekday: 'short',
-        month: 'short',
-        day: 'numeric',
-        hour: 'numeric',
-        minute: '2-digit',
-      })
-    : 'None';
-
 /** Whom a campaign invites, in words. */
-export function audienceText(campaign: Campaign): string {
+export function audienceText(campaign: Pick<Campaign, 'all_students' | 'groups' | 'no_group'>): string {
   if (campaign.all_students) return 'All students';
   return [...campaign.groups, ...(campaign.no_group ? ['Students with no group'] : [])].join(', ');
 }
 
 /** A one-off campaign sent at creation follows no weekly slot: it says when it went. */
-function scheduleText(campaign: Campaign): string {
-  if (campaign.send_now && !campaign.recurring) return `Once, sent ${when(campaign.created_at)}`;
+function scheduleText(campaign: Campaign, formatTime: (at: string) => string): string {
+  if (campaign.send_now && !campaign.recurring) return `Once, sent ${formatTime(campaign.created_at)}`;
   const first = campaign.send_now ? 'Sent at once, then every' : campaign.recurring ? 'Every' : 'Once,';
   return `${first} ${campaign.day} at ${campaign.time} (${campaign.time_zone})`;
 }
@@ -64,6 +55,7 @@ function CampaignList() {
   const { flash, showFlash } = useFlash();
   const [working, setWorking] = useState<number | null>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
+  const formatTime = useZonedFormat();
   const confirmCancel = (campaign: Campaign) =>
     setConfirmation({
       title: `Cancel the campaign for ${audienceText(campaign)}?`,
@@ -118,6 +110,7 @@ function CampaignList() {
                 <th scope="col">Template</th>
                 <th scope="col">Schedule</th>
                 <th scope="col">Status</th>
+                <th scope="col">Last round</th>
                 <th scope="col">Next round</th>
                 <th scope="col">Invited</th>
                 <th scope="col">Answered</th>
@@ -132,14 +125,29 @@ function CampaignList() {
                     {audienceText(campaign)}
                   </th>
                   <td data-label="Template">{campaign.template_name}</td>
-                  <td data-label="Schedule">{scheduleText(campaign)}</td>
+                  <td data-label="Schedule">{scheduleText(campaign, formatTime)}</td>
                   <td data-label="Status">{STATUS_TEXT[campaign.status]}</td>
-                  <td data-label="Next round">{when(campaign.next_run_at)}</td>
+                  <td data-label="Last round">
+                    <ZonedTime at={campaign.last_run_at} fallback="None yet" />
+                  </td>
+                  <td data-label="Next round">
+                    <ZonedTime at={campaign.next_run_at} fallback="None" />
+                  </td>
                   <td data-label="Invited">{campaign.invited}</td>
                   <td data-label="Answered">{campaign.answered}</td>
                   <td data-label="Reminded">{campaign.reminded}</td>
                   <td data-label="Actions">
                     <div className={styles.actions}>
+                      {campaign.rounds > 0 && (
+                        <ButtonLink
+                          size="small"
+                          variant="secondary"
+                          to={notAnsweredPath(campaign.id)}
+                          aria-label={`Who has not answered the campaign for ${audienceText(campaign)}`}
+                        >
+                          Not answered
+                        </ButtonLink>
+                      )}
                       {campaign.status === 'active' && (
                         <Button
                           size="small"

@@ -10,6 +10,7 @@ import {
 } from '../../../common/schemas/cases';
 import { errorMessage } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
+import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { SelectField, TextAreaField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
@@ -17,6 +18,7 @@ import { Card, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { NotFoundScreen } from '../not-found/NotFoundScreen';
+import { ZonedTime } from '../time/ZonedTime';
 import { CaseBadges } from './CaseBadges';
 import styles from './Cases.module.css';
 import { CaseTrail } from './CaseTrail';
@@ -28,9 +30,9 @@ import {
   caseQueryKey,
   fetchCase,
   historyPath,
+  reopenCase,
   resolveCase,
 } from './casesApi';
-import { formatDateTime } from './format';
 import { SubmissionList } from './SubmissionList';
 
 const TITLE = 'Case';
@@ -86,6 +88,8 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
     actionsRef.current?.querySelector<HTMLElement>(`[name="${focusNext}"]`)?.focus();
     setFocusNext(null);
   }, [focusNext]);
+  const [reopenReason, setReopenReason] = useState('');
+  const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
 
   const change = useMutation({
     mutationFn: (work: () => Promise<CaseDetailResponse>) => work(),
@@ -119,8 +123,25 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
   }
   function submitResolve(event: FormEvent) {
     event.preventDefault();
-    run(() => resolveCase(item.id, outcome, resolution), 'Case resolved.', {
-      after: () => setResolution(''),
+    // Resolving ends the deadlines and escalations: asked first, like every change that closes something.
+    setConfirmation({
+      title: 'Resolve this case?',
+      text: `Resolve case ${item.id} for ${item.student_name} as "${CASE_OUTCOME_LABELS[outcome]}"? Its deadline and reminders stop; it can be reopened later.`,
+      confirmLabel: 'Resolve case',
+      onConfirm: () =>
+        run(() => resolveCase(item.id, outcome, resolution), 'Case resolved.', {
+          after: () => setResolution(''),
+        }),
+    });
+  }
+  function submitReopen(event: FormEvent) {
+    event.preventDefault();
+    setConfirmation({
+      title: 'Reopen this case?',
+      text: `Reopen case ${item.id} for ${item.student_name}? It goes back to New and must be acknowledged again in time, or the escalation contacts are reminded.`,
+      confirmLabel: 'Reopen case',
+      onConfirm: () =>
+        run(() => reopenCase(item.id, reopenReason), 'Case reopened.', { after: () => setReopenReason('') }),
     });
   }
   function submitAssign(event: FormEvent) {
@@ -131,6 +152,7 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
   return (
     <>
       <Flash flash={flash} floating />
+      <ConfirmDialog confirmation={confirmation} onClose={() => setConfirmation(null)} />
       <div className={layout.heading}>
         <div>
           <h1>
@@ -160,11 +182,17 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
               <dt>Email</dt>
               <dd>{item.school_email}</dd>
               <dt>Opened</dt>
-              <dd>{formatDateTime(item.opened_at)}</dd>
+              <dd>
+                <ZonedTime at={item.opened_at} />
+              </dd>
               <dt>Acknowledge by</dt>
-              <dd>{formatDateTime(item.acknowledge_by)}</dd>
+              <dd>
+                <ZonedTime at={item.acknowledge_by} />
+              </dd>
               <dt>Acknowledged</dt>
-              <dd>{item.acknowledged_at ? formatDateTime(item.acknowledged_at) : 'Not yet'}</dd>
+              <dd>
+                <ZonedTime at={item.acknowledged_at} fallback="Not yet" />
+              </dd>
               <dt>Assigned to</dt>
               <dd>{item.assigned_to?.name ?? 'Nobody yet'}</dd>
               {item.outcome && (
@@ -257,6 +285,24 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
               </div>
             </Card>
           )}
+          {!open && (
+            <Card className={styles.section}>
+              <h2>Reopen this case</h2>
+              <form onSubmit={submitReopen}>
+                <TextAreaField
+                  label="Why reopen"
+                  hint="Optional; kept in the trail."
+                  value={reopenReason}
+                  maxLength={CASE_NOTE_MAX_LENGTH}
+                  rows={3}
+                  onChange={(event) => setReopenReason(event.target.value)}
+                />
+                <Button type="submit" variant="secondary" disabled={change.isPending}>
+                  Reopen case
+                </Button>
+              </form>
+            </Card>
+          )}
           <Card className={styles.section}>
             <h2>Mail about this case</h2>
             {item.mails.length === 0 ? (
@@ -268,7 +314,12 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
                     <strong>{mail.kind === 'alert' ? 'Alert' : 'Escalation'}</strong> to {mail.to}
                     <div className={styles.muted}>
                       {MAIL_STATUS[mail.status] ?? mail.status}
-                      {mail.sent_at ? ` ${formatDateTime(mail.sent_at)}` : ''}
+                      {mail.sent_at && (
+                        <>
+                          {' '}
+                          <ZonedTime at={mail.sent_at} />
+                        </>
+                      )}
                     </div>
                   </li>
                 ))}

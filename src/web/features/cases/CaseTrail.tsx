@@ -1,6 +1,6 @@
 import type { CaseEvent } from '../../../common/schemas/cases';
+import { ZonedTime } from '../time/ZonedTime';
 import styles from './Cases.module.css';
-import { formatDateTime } from './format';
 
 const EVENT_LABELS: Record<CaseEvent['kind'], string> = {
   opened: 'Case opened by a flagged check-in',
@@ -13,6 +13,7 @@ const EVENT_LABELS: Record<CaseEvent['kind'], string> = {
   note: 'Note',
   escalated: 'Escalated: not acknowledged in time',
   resolved: 'Resolved',
+  reopened: 'Reopened',
 };
 
 /** Every change to a case, oldest first, with who and when. */
@@ -24,7 +25,7 @@ export function CaseTrail({ events }: { events: readonly CaseEvent[] }) {
           <strong>{EVENT_LABELS[event.kind]}</strong>
           <span className={styles.muted}>
             {' '}
-            · {formatDateTime(event.at)}
+            · <ZonedTime at={event.at} />
             {event.actor ? ` · ${event.actor}` : ''}
           </span>
           {event.text && <p className={styles.trailText}>{event.text}</p>}

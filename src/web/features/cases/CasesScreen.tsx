@@ -15,11 +15,11 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
+import { ZonedTime } from '../time/ZonedTime';
 import { CaseBadges } from './CaseBadges';
 import styles from './Cases.module.css';
 import { caseListQueryOf, paramsOf } from './caseListParams';
 import { casePath, casesExportUrl, casesListQueryKey, fetchCases } from './casesApi';
-import { formatDateTime } from './format';
 
 const TITLE = 'Cases';
 
@@ -280,9 +280,11 @@ function CaseList({
                 </td>
                 <td data-label="State">{CASE_STATUS_LABELS[item.status]}</td>
                 <td data-label="Assigned to">{item.assigned_to?.name ?? 'Nobody yet'}</td>
-                <td data-label="Opened">{formatDateTime(item.opened_at)}</td>
+                <td data-label="Opened">
+                  <ZonedTime at={item.opened_at} />
+                </td>
                 <td data-label="Acknowledge by">
-                  {item.status === 'new' ? formatDateTime(item.acknowledge_by) : 'Acknowledged'}
+                  {item.status === 'new' ? <ZonedTime at={item.acknowledge_by} /> : 'Acknowledged'}
                 </td>
               </tr>
             ))}

@@ -9,11 +9,12 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { NotFoundScreen } from '../not-found/NotFoundScreen';
+import { ZonedTime } from '../time/ZonedTime';
 import { CaseBadges } from './CaseBadges';
 import styles from './Cases.module.css';
 import { CaseTrail } from './CaseTrail';
 import { casePath, fetchStudentHistory, historyQueryKey } from './casesApi';
-import { categoryLabel, formatDateTime } from './format';
+import { categoryLabel } from './format';
 import { SubmissionList } from './SubmissionList';
 
 const TITLE = 'Student history';
@@ -90,7 +91,8 @@ function StudentHistory() {
             {cases.map((item) => (
               <section key={item.id} className={styles.submission} aria-label={`Case ${item.id}`}>
                 <p>
-                  <Link to={casePath(item.id)}>Case {item.id}</Link> · opened {formatDateTime(item.opened_at)}
+                  <Link to={casePath(item.id)}>Case {item.id}</Link> · opened{' '}
+                  <ZonedTime at={item.opened_at} />
                 </p>
                 <CaseBadges item={item} />
                 {item.outcome && <p>Outcome: {CASE_OUTCOME_LABELS[item.outcome]}</p>}

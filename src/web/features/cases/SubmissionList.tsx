@@ -1,8 +1,9 @@
 import { highestTier } from '../../../common/risk/tiers';
 import type { StudentSubmission } from '../../../common/schemas/cases';
 import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
+import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Cases.module.css';
-import { categoryLabel, formatChange, formatDateTime, TIER_LABELS } from './format';
+import { categoryLabel, formatChange, TIER_LABELS } from './format';
 import { InstrumentScores } from './InstrumentScores';
 import { SubmittedAnswers } from './SubmittedAnswers';
 
@@ -11,6 +12,7 @@ import { SubmittedAnswers } from './SubmittedAnswers';
  * student's baseline, and every answer.
  */
 export function SubmissionList({ submissions }: { submissions: readonly StudentSubmission[] }) {
+  const formatTime = useZonedFormat();
   if (submissions.length === 0) return <p className={styles.muted}>No submissions.</p>;
   return (
     <div>
@@ -18,10 +20,12 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
         <article
           key={submission.id}
           className={styles.submission}
-          aria-label={`Check-in of ${formatDateTime(submission.submitted_at)}`}
+          aria-label={`Check-in of ${formatTime(submission.submitted_at)}`}
         >
           <div className={styles.badges}>
-            <strong>{formatDateTime(submission.submitted_at)}</strong>
+            <strong>
+              <time dateTime={submission.submitted_at}>{formatTime(submission.submitted_at)}</time>
+            </strong>
             <span
               className={[styles.badge, submission.tier === 'urgent' && styles.badgeDanger]
                 .filter(Boolean)

@@ -60,3 +60,7 @@ export function resolveCase(id: number, outcome: CaseOutcome, note: string) {
 export function fetchStudentHistory(id: number) {
   return api.get(`/api/students/${id}/history/`, StudentHistoryResponse);
 }
+
+export function reopenCase(id: number, note: string) {
+  return api.post(`/api/cases/${id}/reopen/`, CaseDetailResponse, note.trim() ? { note } : {});
+}

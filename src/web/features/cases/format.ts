@@ -9,14 +9,6 @@ export const TIER_LABELS: Record<RiskTier, string> = {
   none: 'No concern',
 };
 
-const dateTime = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-
-export function formatDateTime(iso: string | null): string {
-  if (!iso) return '';
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? '' : dateTime.format(date);
-}
-
 /** A span of time as people say it: "0.4 s", "40 s", "12 min", "3.5 h", "2.1 days". */
 export function formatDuration(ms: number | null): string {
   if (ms === null) return '–';

@@ -3,18 +3,12 @@ import { Link } from 'react-router';
 import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import { Button } from '../../ui/Button';
+import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Dashboard.module.css';
 import { DASHBOARD_TABLE } from './dashboardTable';
 
 /** Spec section 9: the table shows 3 students until the user asks for more. */
 const FLAGGED_ROWS_SHOWN = 3;
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
-function formatDate(iso: string): string | null {
-  const date = new Date(iso);
-  return Number.isNaN(date.getTime()) ? null : dateFormat.format(date);
-}
 
 interface FlaggedStudentsProps {
   students: readonly FlaggedStudent[];
@@ -28,6 +22,7 @@ interface FlaggedStudentsProps {
  * students are never told they were flagged; this list is for their counsellors only.
  */
 export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
+  const formatDate = useZonedFormat();
   const [expanded, setExpanded] = useState(false);
   const headingId = useId();
   const tableId = useId();
@@ -53,7 +48,7 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
             </thead>
             <tbody>
               {visible.map((student) => {
-                const date = formatDate(student.submitted_at);
+                const date = formatDate(student.submitted_at) || null;
                 return (
                   <tr
                     key={student.email}

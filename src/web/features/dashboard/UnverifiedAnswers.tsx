@@ -2,10 +2,9 @@ import { useId } from 'react';
 import { Link } from 'react-router';
 import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
+import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Dashboard.module.css';
 import { DASHBOARD_TABLE } from './dashboardTable';
-
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 /**
  * Design section 8: urgent and elevated answers from someone who has not proven the address they
@@ -14,6 +13,7 @@ const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', tim
  */
 export function UnverifiedAnswers({ answers }: { answers: readonly FlaggedStudent[] }) {
   const headingId = useId();
+  const formatTime = useZonedFormat();
   if (answers.length === 0) return null;
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
@@ -47,9 +47,7 @@ export function UnverifiedAnswers({ answers }: { answers: readonly FlaggedStuden
                   <span className={styles.unverifiedMark}>Unverified</span>
                   {answer.tier === 'urgent' && <span className={styles.urgentMark}>Urgent</span>}
                 </span>
-                <span className={styles.submittedAt}>
-                  Sent {timeFormat.format(new Date(answer.submitted_at))}
-                </span>
+                <span className={styles.submittedAt}>Sent {formatTime(answer.submitted_at)}</span>
               </td>
               <td data-label="Email Given">
                 <a href={`mailto:${answer.email}`} className={styles.email}>

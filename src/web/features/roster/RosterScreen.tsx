@@ -9,6 +9,7 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import { isUnauthenticated } from '../templates/templatesApi';
+import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Roster.module.css';
 import { fetchRoster, ROSTER_QUERY_KEY, type RosterSearch, setStudentLeft, uploadRoster } from './rosterApi';
 
@@ -151,11 +152,6 @@ function ImportSummary({ result }: { result: RosterImportResponse }) {
   );
 }
 
-const dateText = (iso: string | null) =>
-  iso
-    ? new Date(iso).toLocaleDateString(undefined, { year: 'numeric', month: 'short', day: 'numeric' })
-    : 'Never';
-
 function RosterList() {
   const searchId = useId();
   const [draft, setDraft] = useState('');
@@ -256,6 +252,8 @@ function RosterList() {
 }
 
 function StudentTable({ students }: { students: RosterStudent[] }) {
+  const formatTime = useZonedFormat();
+  const dateText = (at: string | null) => (at ? formatTime(at) : 'Never');
   const queryClient = useQueryClient();
   const [outcome, setOutcome] = useState<string | null>(null);
   const mark = useMutation({

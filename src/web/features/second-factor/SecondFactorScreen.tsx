@@ -1,8 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
-import type { TotpSetupResponse } from '../../../common/schemas/second-factor';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -15,6 +14,7 @@ import { CheckingAuthentication } from '../auth/LoginScreen';
 import { destinationAfterLogin } from '../auth/redirects';
 import { safeNextPath } from '../auth/safeNext';
 import { CURRENT_USER_QUERY_KEY, useCurrentUser } from '../auth/useCurrentUser';
+import { AppEnrolment, CodeError, RecoveryCodeList } from './AppEnrolment';
 import {
   addPasskey,
   isBrowserRefusal,
@@ -23,7 +23,7 @@ import {
   signInWithPasskey,
 } from './passkeys';
 import own from './SecondFactor.module.css';
-import { confirmAppSetup, startAppSetup, verifySecondFactor } from './secondFactorApi';
+import { confirmAppSetup, verifySecondFactor } from './secondFactorApi';
 
 /**
  * Staff who signed in with a password complete the sign-in here (design section 11): the first
@@ -76,20 +76,6 @@ export function SecondFactorScreen() {
         )}
       </Card>
     </Page>
-  );
-}
-
-/** The secret in groups of four, easier to type into an app by hand. */
-function grouped(secret: string): string {
-  return secret.match(/.{1,4}/g)?.join(' ') ?? secret;
-}
-
-function CodeError({ text }: { text: string | null }) {
-  if (!text) return null;
-  return (
-    <p className={own.error} role="alert">
-      {text}
-    </p>
   );
 }
 
@@ -146,80 +132,14 @@ function AppSetup({
   onDone: (codes: string[], user: CurrentUser) => void;
   onPasskey: (user: CurrentUser, recoveryCodes?: string[]) => void;
 }) {
-  const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
-  const [error, setError] = useState<string | null>(null);
-  const [busy, setBusy] = useState(false);
-  const started = useRef(false);
-
-  useEffect(() => {
-    if (started.current) return;
-    started.current = true;
-    startAppSetup()
-      .then(setSetup)
-      .catch((failure: unknown) =>
-        setError(errorMessage(failure, 'The set-up could not start. Reload the page.')),
-      );
-  }, []);
-
-  async function confirm(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (busy) return;
-    setBusy(true);
-    setError(null);
-    try {
-      const answer = await confirmAppSetup(String(new FormData(event.currentTarget).get('code') ?? ''));
-      onDone(answer.recovery_codes, answer.user);
-    } catch (failure) {
-      setError(errorMessage(failure, 'That code could not be checked. Try again.'));
-      setBusy(false);
-    }
-  }
-
   return (
     <>
       <h1>Set up your authenticator app</h1>
       <Lead>Staff accounts sign in with a password and a code from an app on your phone.</Lead>
-      <ol className={own.steps}>
-        <li>
-          Open an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password).
-        </li>
-        <li>Scan the QR code, or enter the key by hand.</li>
-        <li>Enter the 6-digit code the app shows.</li>
-      </ol>
-      {setup ? (
-        <>
-          <img
-            className={own.qr}
-            src={setup.qr_code}
-            alt="QR code to scan with your authenticator app"
-            width={192}
-            height={192}
-          />
-          <p>
-            Key: <code className={own.secret}>{grouped(setup.secret)}</code>
-          </p>
-        </>
-      ) : (
-        !error && <CheckingAuthentication />
-      )}
-      <form className={styles.form} onSubmit={confirm}>
-        <TextField
-          label="6-digit code"
-          name="code"
-          inputMode="numeric"
-          autoComplete="one-time-code"
-          pattern="[0-9]{6}"
-          maxLength={6}
-          required
-          disabled={!setup}
-        />
-        <CodeError text={error} />
-        <div className={styles.actions}>
-          <Button type="submit" busy={busy} disabled={!setup}>
-            Confirm
-          </Button>
-        </div>
-      </form>
+      <AppEnrolment
+        confirm={confirmAppSetup}
+        onDone={(answer) => onDone(answer.recovery_codes, answer.user)}
+      />
       <PasskeyOption label="Use a passkey instead" ceremony={addPasskey} onDone={onPasskey} />
     </>
   );
@@ -233,11 +153,7 @@ function RecoveryCodes({ codes, onContinue }: { codes: string[]; onContinue: () 
         If you lose your phone, each of these codes signs you in once. Keep them somewhere safe: they are
         shown only now.
       </Lead>
-      <ol className={own.codes} aria-label="Recovery codes">
-        {codes.map((code) => (
-          <li key={code}>{code}</li>
-        ))}
-      </ol>
+      <RecoveryCodeList codes={codes} />
       <div className={styles.actions}>
         <Button onClick={onContinue}>I saved them, continue</Button>
       </div>

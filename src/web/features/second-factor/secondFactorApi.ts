@@ -1,5 +1,6 @@
 import {
   RecoveryCodesResponse,
+  SecondFactorStatus,
   SecondFactorVerifyResponse,
   TotpSetupResponse,
 } from '../../../common/schemas/second-factor';
@@ -15,4 +16,10 @@ export function confirmAppSetup(code: string) {
 
 export function verifySecondFactor(code: string) {
   return api.post('/api/second-factor/verify/', SecondFactorVerifyResponse, { code });
+}
+
+export const SECOND_FACTOR_QUERY_KEY = ['own-second-factor'] as const;
+
+export function fetchSecondFactorStatus() {
+  return api.get('/api/second-factor/', SecondFactorStatus);
 }

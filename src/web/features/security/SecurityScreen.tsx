@@ -15,12 +15,11 @@ import {
   usePasskeysSupported,
 } from '../second-factor/passkeys';
 import styles from '../settings/Settings.module.css';
+import { useZonedFormat } from '../time/ZonedTime';
 import { useStepUp } from './StepUp';
 import { fetchPasskeys, PASSKEYS_QUERY_KEY, removePasskey, replaceRecoveryCodes } from './securityApi';
 
 const TITLE = 'Security';
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
-const when = (iso: string | null) => (iso ? dateFormat.format(new Date(iso)) : 'Never');
 
 /** The staff member's own sign-in: their passkeys and recovery codes. Every staff role opens it. */
 export function SecurityScreen() {
@@ -52,6 +51,8 @@ interface SectionProps {
 }
 
 export function PasskeysSection({ confirmed, showFlash }: SectionProps) {
+  const formatTime = useZonedFormat();
+  const when = (at: string | null) => (at ? formatTime(at) : 'Never');
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: PASSKEYS_QUERY_KEY, queryFn: fetchPasskeys });
   const supported = usePasskeysSupported();

@@ -17,6 +17,7 @@ import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
+import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import { CrisisSupport } from '../crisis/CrisisSupport';
 import styles from './Settings.module.css';
 import { SingleSignOnSection } from './SingleSignOnSection';
@@ -138,6 +139,8 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
     onSuccess: (saved) => {
       queryClient.setQueryData(SETTINGS_QUERY_KEY, saved);
       setProblem(null);
+      // The signed-in user carries the time zone every staff screen shows times in.
+      void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
       showFlash('Settings saved.');
     },
     onError: (error) => refuse(serverProblem(errorMessage(error, 'The settings could not be saved.'))),

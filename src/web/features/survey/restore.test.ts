@@ -29,6 +29,7 @@ const STUDENT: CurrentUser = {
   email: 'sam@demo.edu',
   name: 'Sam Student',
   institution_name: 'Demo University',
+  time_zone: 'UTC',
   role: 'student',
 };
 

@@ -5,6 +5,7 @@ import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import type { PendingInvitation, TeamMember } from '../../../common/schemas/staff';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
+import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { SelectField, TextField } from '../../ui/Field';
 import fieldStyles from '../../ui/Field.module.css';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -14,7 +15,7 @@ import { AdminOnly, LoadingStatus, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useStepUp } from '../security/StepUp';
-import { type Confirmation, ConfirmDialog } from '../templates/ConfirmDialog';
+import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Team.module.css';
 import {
   allowSsoLink,
@@ -34,10 +35,6 @@ const TITLE = 'Team';
 /** What each role may open, said where the admin chooses one. */
 const ROLE_HINT =
   'Admins: everything. Counsellors: the dashboard with names, the CSV export, cases and student history. Viewers: the dashboard numbers only, never a name.';
-
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-const formatDate = (iso: string) => dateFormat.format(new Date(iso));
-const timeFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeStyle: 'short' });
 
 export function TeamScreen() {
   return (
@@ -243,6 +240,7 @@ function Members({
   onAllowSsoLink: (member: TeamMember) => void;
   onLinkOwnSso: () => void;
 }) {
+  const formatDate = useZonedFormat();
   const headingId = useId();
   return (
     <section className={styles.section} aria-labelledby={headingId}>
@@ -308,6 +306,7 @@ function Invitations({
   onRevoke: (invitation: PendingInvitation) => void;
 }) {
   const headingId = useId();
+  const formatDate = useZonedFormat();
   return (
     <section className={styles.section} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.sectionTitle}>
@@ -348,11 +347,12 @@ function Invitations({
 
 /** How the member stands with single sign-on, when there is anything to say. */
 function SsoStatus({ member }: { member: TeamMember }) {
+  const formatTime = useZonedFormat();
   if (member.sso_linked) return <span className={styles.meta}>Signs in with single sign-on</span>;
   if (member.sso_link_allowed_until)
     return (
       <span className={styles.meta}>
-        Their next single sign-on links it, until {timeFormat.format(new Date(member.sso_link_allowed_until))}
+        Their next single sign-on links it, until {formatTime(member.sso_link_allowed_until)}
       </span>
     );
   return null;

@@ -11,11 +11,11 @@ import {
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
+import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type MoveDirection, moveChanges } from './blockMove';
-import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
 import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';

@@ -2,13 +2,14 @@ import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { TemplateSummary } from '../../../common/schemas/templates';
 import { Button, ButtonLink } from '../../ui/Button';
+import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { Flash, type FlashTone, useFlash } from '../../ui/Flash';
 import { LoadError } from '../../ui/LoadError';
 import { Lead, Page } from '../../ui/Page';
 import { AdminOnly, useLoginRedirect } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { DASHBOARD_QUERY_KEY } from '../dashboard/dashboardApi';
-import { type Confirmation, ConfirmDialog } from './ConfirmDialog';
+import { useZonedFormat } from '../time/ZonedTime';
 import { QuestionEditor } from './QuestionEditor';
 import { copyToClipboard, surveyLinkUrl } from './surveyLink';
 import styles from './Templates.module.css';
@@ -210,8 +211,6 @@ interface TemplateItemProps {
   onCopyLink: () => void;
 }
 
-const createdFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium' });
-
 function TemplateItem({
   template,
   showLink,
@@ -223,6 +222,7 @@ function TemplateItem({
   onCopyLink,
 }: TemplateItemProps) {
   const linkId = useId();
+  const formatTime = useZonedFormat();
   const name = `Template #${template.id}`;
   const link = surveyLinkUrl(template.hash_link);
   const questions = template.question_count === 1 ? '1 question' : `${template.question_count} questions`;
@@ -235,7 +235,7 @@ function TemplateItem({
           {template.used && <span className={styles.badge}>Currently Used</span>}
         </div>
         <p className={styles.templateMeta}>
-          ID {template.id} · {questions} · created {createdFormat.format(new Date(template.created_at))}
+          ID {template.id} · {questions} · created {formatTime(template.created_at)}
         </p>
       </div>
       <div className={styles.templateActions}>

@@ -1,5 +1,5 @@
-import { Button, type ButtonVariant } from '../../ui/Button';
-import { Modal } from '../../ui/Modal';
+import { Button, type ButtonVariant } from './Button';
+import { Modal } from './Modal';
 
 export interface Confirmation {
   title: string;

@@ -1,0 +1,10 @@
+import { NotAnsweredResponse } from '../../../common/schemas/campaigns';
+import { api } from '../../api';
+
+export const notAnsweredQueryKey = (campaignId: number) => ['campaigns', campaignId, 'not-answered'] as const;
+
+export const notAnsweredPath = (campaignId: number) => `/admin/campaigns/${campaignId}/not-answered/`;
+
+export function fetchNotAnswered(campaignId: number) {
+  return api.get(`/api/campaigns/${campaignId}/not-answered/`, NotAnsweredResponse);
+}
