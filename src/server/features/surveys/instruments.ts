@@ -15,6 +15,8 @@ import type { RiskResult } from '../../../common/risk';
 import { highestTier, RISK_TIERS } from '../../../common/risk/tiers';
 import type { AnswerValue } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
+import { reusableQuery } from '../../db/reusable-query';
+import type { InstrumentResultsTable } from '../../db/types';
 import { AppError } from '../../lib/errors';
 
 /*
@@ -90,6 +92,11 @@ export function withInstrumentFollowUp<T extends Pick<RiskResult, 'tier' | 'reas
   };
 }
 
+/** Compiled once per number of blocks: it runs with every submission that asks an instrument. */
+const insertResultsQuery = reusableQuery((db, rows: Omit<InstrumentResultsTable, 'id'>[]) =>
+  db.insertInto('instrument_results').values(rows),
+);
+
 /** Stores each scored block with the submission, in its transaction. */
 export async function insertInstrumentResults(
   trx: Executor,
@@ -98,25 +105,23 @@ export async function insertInstrumentResults(
   createdAt: number,
 ) {
   if (blocks.length === 0) return;
-  await trx
-    .insertInto('instrument_results')
-    .values(
-      blocks.map((block) => {
-        const followUp = followUpFor(block.result);
-        return {
-          submission_id: submissionId,
-          question_id: block.questionId,
-          instrument_id: block.instrumentId,
-          scored_as: block.result.kind,
-          item_answers: JSON.stringify(block.answers),
-          ...totalAndBand(block.result),
-          tier: followUp.tier,
-          reason: followUp.reason,
-          acute: followUp.acute ? 1 : 0,
-          safety_assessment: followUp.safetyAssessment ? 1 : 0,
-          created_at: createdAt,
-        };
-      }),
-    )
-    .execute();
+  await insertResultsQuery(
+    trx,
+    blocks.map((block) => {
+      const followUp = followUpFor(block.result);
+      return {
+        submission_id: submissionId,
+        question_id: block.questionId,
+        instrument_id: block.instrumentId,
+        scored_as: block.result.kind,
+        item_answers: JSON.stringify(block.answers),
+        ...totalAndBand(block.result),
+        tier: followUp.tier,
+        reason: followUp.reason,
+        acute: followUp.acute ? 1 : 0,
+        safety_assessment: followUp.safetyAssessment ? 1 : 0,
+        created_at: createdAt,
+      };
+    }),
+  );
 }
