@@ -12,8 +12,10 @@ import { precompress } from './scripts/vite-precompress.ts';
  *   shared UI and the small shared pieces of features (sign-in state, the code step). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
  * - survey: what the survey screens share (form, answers, crisis support, instruments, the
- *   survey and template schemas with the crisis resources and risk tiers they name), loaded
- *   only by the screens that use it: on every other page it would cost 13 KB.
+ *   survey and template schemas with the crisis resources and risk tiers they name): about
+ *   13 KB, not loaded by the other public pages. The staff screens that show instruments or
+ *   templates (dashboard, templates, cases, settings) load it too, with the survey form they do
+ *   not use: one script for them rather than a public page's second one.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
  *   passkeys).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { INSTRUMENT_IDS } from '../instruments/types';
 import { databaseId } from './common';
+import { LIKERT_LABELS } from './likert-labels';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
 
@@ -66,14 +67,7 @@ export function isLikertValue(value: unknown): value is LikertValue {
   return LikertValue.safeParse(value).success;
 }
 
-/** The survey's own words for each Likert value (spec section 2), unless a question has its own. */
-export const LIKERT_LABELS: Record<LikertValue, string> = {
-  '1': 'Excellent',
-  '2': 'Good',
-  '3': 'Neutral',
-  '4': 'Poor',
-  '5': 'Very Poor',
-};
+export { LIKERT_LABELS };
 
 /** How a mean of Likert answers reads, wherever one is shown: its scale and which way is worse. */
 export const LIKERT_SCALE_LEGEND = '1 = Excellent … 5 = Very Poor; higher is worse';

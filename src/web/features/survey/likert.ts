@@ -1,4 +1,5 @@
-import { type AnswerChoices, LIKERT_LABELS, type QuestionCategory } from '../../../common/schemas/templates';
+import { LIKERT_LABELS } from '../../../common/schemas/likert-labels';
+import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 
 /**
