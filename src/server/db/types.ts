@@ -26,6 +26,10 @@ export interface InstitutionsTable {
   elevated_ack_minutes: Generated<number>;
   /** IANA time zone: deadlines, escalations and the daily digest follow its calendar. */
   time_zone: Generated<string>;
+  /** Retention (design section 14), in months: answers, resolved cases, the audit log. */
+  answers_retention_months: Generated<number>;
+  closed_cases_retention_months: Generated<number>;
+  audit_retention_months: Generated<number>;
 }
 
 export interface InstitutionDomainsTable {
@@ -556,6 +560,7 @@ export interface Database {
   sso_link_grants: SsoLinkGrantsTable;
   instance_heartbeats: InstanceHeartbeatsTable;
   password_resets: PasswordResetsTable;
+  legal_holds: LegalHoldsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */
@@ -619,3 +624,13 @@ export interface CampaignInvitationsTable {
 }
 
 export type NewUser = Insertable<UsersTable>;
+
+/** A student whose data no purge or erasure touches until an admin lifts the hold. */
+export interface LegalHoldsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  reason: string;
+  placed_by: number | null;
+  placed_at: Millis;
+}

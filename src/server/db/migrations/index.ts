@@ -21,6 +21,7 @@ import * as instanceHeartbeats from './020_instance_heartbeats';
 import * as instrumentResults from './021_instrument_results';
 import * as passwordResets from './023_password_resets';
 import * as campaignAudiences from './025_campaign_audiences';
+import * as retention from './030_retention';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -49,4 +50,5 @@ export const migrations: Record<string, Migration> = {
   '021_instrument_results': instrumentResults,
   '023_password_resets': passwordResets,
   '025_campaign_audiences': campaignAudiences,
+  '030_retention': retention,
 };

@@ -17,6 +17,7 @@ import { Card, Lead, Page } from '../../ui/Page';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { CrisisSupport } from '../crisis/CrisisSupport';
+import { RetentionSection } from './RetentionSection';
 import styles from './Settings.module.css';
 import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
@@ -57,6 +58,7 @@ function Settings() {
         <SettingsForm initial={query.data} />
       )}
       <SingleSignOnSection />
+      <RetentionSection />
     </Page>
   );
 }
