@@ -28,6 +28,10 @@ export interface InstitutionsTable {
   time_zone: Generated<string>;
   /** Groups of fewer students are suppressed for staff who may not see names (at least 3). */
   small_group_threshold: Generated<number>;
+  /** Retention (design section 14), in months: answers, resolved cases, the audit log. */
+  answers_retention_months: Generated<number>;
+  closed_cases_retention_months: Generated<number>;
+  audit_retention_months: Generated<number>;
 }
 
 export interface InstitutionDomainsTable {
@@ -558,6 +562,7 @@ export interface Database {
   sso_link_grants: SsoLinkGrantsTable;
   instance_heartbeats: InstanceHeartbeatsTable;
   password_resets: PasswordResetsTable;
+  legal_holds: LegalHoldsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */
@@ -621,3 +626,13 @@ export interface CampaignInvitationsTable {
 }
 
 export type NewUser = Insertable<UsersTable>;
+
+/** A student whose data no purge or erasure touches until an admin lifts the hold. */
+export interface LegalHoldsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  reason: string;
+  placed_by: number | null;
+  placed_at: Millis;
+}

@@ -18,6 +18,7 @@ import {
   FORM,
   nextInvitationToken,
   nextInviteToken,
+  nextLegalHoldId,
   nextResetToken,
   type Req,
   type TableName,
@@ -316,6 +317,23 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: '/api/institution/sso/test/',
     body: { issuer: 'https://127.0.0.1/', client_id: 'wellspring' },
+  'GET /api/institution/retention/': () => ({ method: 'GET', url: '/api/institution/retention/' }),
+  'PUT /api/institution/retention/': () => ({
+    method: 'PUT',
+    url: '/api/institution/retention/',
+    body: { answers_months: 24, closed_cases_months: 24, audit_log_months: 84 },
+  }),
+  'GET /api/legal-holds/': () => ({ method: 'GET', url: '/api/legal-holds/' }),
+  // A new student each time: a student has one hold at most.
+  'POST /api/legal-holds/': (context) => ({
+    method: 'POST',
+    url: '/api/legal-holds/',
+    body: { email: `hold-${context.unique}@${inst(context).domain}`, reason: 'Records request' },
+  }),
+  'POST /api/legal-holds/:id/lift/': (context) => ({
+    method: 'POST',
+    url: `/api/legal-holds/${nextLegalHoldId(inst(context))}/lift/`,
+    body: { reason: 'Matter closed' },
   }),
   'POST /api/sso/discover/': (context) => ({
     method: 'POST',
@@ -710,6 +728,12 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'DELETE /api/institution/sso/': { A: admins(200) },
   // Admins get as far as the test itself, which refuses the loopback provider with its reason.
   'POST /api/institution/sso/test/': { A: admins(400) },
+  'GET /api/institution/retention/': { A: admins(200) },
+  'PUT /api/institution/retention/': { A: admins(200) },
+  'GET /api/legal-holds/': { A: admins(200) },
+  // A hold names an address, not a row: each admin places it in their own institution.
+  'POST /api/legal-holds/': { A: admins(200) },
+  'POST /api/legal-holds/:id/lift/': ownerAdmin(200),
   // The login page asks before anyone is signed in; the answer names no one.
   'POST /api/sso/discover/': { A: everyone(200) },
   'GET /api/sso/start/': { A: everyone(302) },
@@ -878,6 +902,9 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'PUT /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
   'DELETE /api/institution/sso/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/institution/sso/test/': { actor: 'adminA', target: 'A', control: 400 },
+  'PUT /api/institution/retention/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/legal-holds/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/legal-holds/:id/lift/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/sso/discover/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/sso/link/': { actor: 'studentA', target: 'A', control: 400 },
   'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
@@ -987,6 +1014,11 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'PUT /api/institution/sso/': as('adminA'),
   'DELETE /api/institution/sso/': as('adminA'),
   'POST /api/institution/sso/test/': as('adminA'),
+  'GET /api/institution/retention/': as('adminA'),
+  'PUT /api/institution/retention/': as('adminA'),
+  'GET /api/legal-holds/': as('adminA'),
+  'POST /api/legal-holds/': as('adminA'),
+  'POST /api/legal-holds/:id/lift/': as('adminA'),
   'POST /api/sso/discover/': as('anonymous'),
   'GET /api/sso/start/': as('anonymous'),
   'GET /api/sso/callback/': as('anonymous'),

@@ -86,6 +86,9 @@ export interface InstitutionWorld {
   forgetfulEmail: string;
   resetTokens: string[];
   resetCursor: number;
+  /** Legal holds on students of the institution, each lifted once; handed out in turn. */
+  legalHoldIds: number[];
+  legalHoldCursor: number;
   /** The open case a flagged answer opened, and its student (a respondent id). */
   caseId: number;
   studentId: number;
@@ -308,6 +311,7 @@ export function answersFor(questions: QuestionInfo[], text = 'All good this week
 
 /** Enough waiting invitations for every acceptance the suites send to one institution of a world (one per actor). */
 const INVITATIONS_PER_WORLD = 9;
+const LEGAL_HOLDS_PER_WORLD = 40;
 
 /** The token of the invitation mailed to an address, read from its mail as the invitee would. */
 export async function mailedInvitationToken(db: Db, email: string): Promise<string> {
@@ -351,6 +355,26 @@ async function addPasswordResets(db: Db, institutionId: number, domain: string) 
   }
   await db.kysely.insertInto('password_resets').values(rows).execute();
   return { forgetfulEmail: `forgetful-0@${domain}`, resetTokens: tokens, resetCursor: 0 };
+}
+
+/** Legal holds to lift, placed on students who never answered: lifting one changes nothing else. */
+async function addLegalHolds(db: Db, institutionId: number, domain: string) {
+  const rows = Array.from({ length: LEGAL_HOLDS_PER_WORLD }, (_, index) => ({
+    institution_id: institutionId,
+    email: `held-${index}@${domain}`,
+    reason: 'Records request',
+    placed_by: null,
+    placed_at: Date.now(),
+  }));
+  const ids = await db.kysely.insertInto('legal_holds').values(rows).returning('id').execute();
+  return { legalHoldIds: ids.map((row) => row.id), legalHoldCursor: 0 };
+}
+
+/** The next legal hold of an institution still to lift (after the last, they come round again). */
+export function nextLegalHoldId(inst: InstitutionWorld): number {
+  const id = inst.legalHoldIds[inst.legalHoldCursor % inst.legalHoldIds.length] as number;
+  inst.legalHoldCursor += 1;
+  return id;
 }
 
 /** The next unused invitation link of an institution (after the last, they come round again). */
@@ -423,8 +447,10 @@ async function institutionWorld(
   });
   await withAuthenticatorApp(app, db, colleague);
   const resets = await addPasswordResets(db, id, domain);
+  const holds = await addLegalHolds(db, id, domain);
   return {
     ...resets,
+    ...holds,
     key,
     id,
     name,
@@ -706,6 +732,7 @@ const TABLES = [
   'sso_identities',
   'sso_link_grants',
   'password_resets',
+  'legal_holds',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];

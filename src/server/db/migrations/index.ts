@@ -22,6 +22,7 @@ import * as instrumentResults from './021_instrument_results';
 import * as passwordResets from './023_password_resets';
 import * as campaignAudiences from './025_campaign_audiences';
 import * as smallGroupThreshold from './029_small_group_threshold';
+import * as retention from './030_retention';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -51,4 +52,5 @@ export const migrations: Record<string, Migration> = {
   '023_password_resets': passwordResets,
   '025_campaign_audiences': campaignAudiences,
   '029_small_group_threshold': smallGroupThreshold,
+  '030_retention': retention,
 };

@@ -19,6 +19,7 @@ import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
 import layout from '../admin/AdminPage.module.css';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import { CrisisSupport } from '../crisis/CrisisSupport';
+import { RetentionSection } from './RetentionSection';
 import styles from './Settings.module.css';
 import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
@@ -60,6 +61,7 @@ function Settings() {
         <SettingsForm initial={query.data} />
       )}
       <SingleSignOnSection />
+      <RetentionSection />
     </Page>
   );
 }

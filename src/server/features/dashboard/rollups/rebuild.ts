@@ -103,57 +103,60 @@ async function foldSources(trx: Executor, institutionId: number) {
  * benchmarks) and as the reference the incremental path is tested against.
  */
 export async function rebuildDashboardRollups(db: Kysely<Database>, institutionId: number): Promise<void> {
-  await db.transaction().execute(async (trx) => {
-    const { students, months, monthFacts, responses } = await foldSources(trx, institutionId);
-
-    const latestTotals: LatestCounters = latestContribution(null);
-    const latestDays = new Map<number, number>();
-    for (const student of students.values()) {
-      monthFacts(monthOf(student.knownAt)).new_students += 1;
-      const contribution = latestContribution(student.latest);
-      for (const key of Object.keys(latestTotals) as (keyof LatestCounters)[])
-        latestTotals[key] += contribution[key];
-      if (student.latest) {
-        const day = dayOf(student.latest.submittedAt);
-        latestDays.set(day, (latestDays.get(day) ?? 0) + 1);
-      }
-    }
-
-    await queries.deleteRollups(trx, institutionId);
-    const ids = await queries.insertStudents(
-      trx,
-      [...students].map(([email, student]) => ({
-        institution_id: institutionId,
-        email,
-        known_at: student.knownAt,
-        latest_submission_id: student.latest?.submissionId ?? null,
-        latest_at: student.latest?.submittedAt ?? null,
-        latest_tier: student.latest?.tier ?? null,
-        latest_priority: flagPriority(student.latest?.tier ?? null),
-        latest_sleep_mean: student.latest?.sleepMean ?? null,
-        latest_stress_mean: student.latest?.stressMean ?? null,
-      })),
-    );
-    await queries.insertStudentMonths(
-      trx,
-      [...students].flatMap(([email, student]) =>
-        [...student.months].map((month) => ({ student_id: ids.get(email) as number, month })),
-      ),
-    );
-    await queries.insertMonths(
-      trx,
-      [...months].map(([month, facts]) => ({ institution_id: institutionId, month, ...facts })),
-    );
-    await queries.insertLatestDays(
-      trx,
-      [...latestDays].map(([day, count]) => ({ institution_id: institutionId, day, students: count })),
-    );
-    await queries.insertTotals(trx, {
-      institution_id: institutionId,
-      responses,
-      students: students.size,
-      ...latestTotals,
-    });
-  });
+  await db.transaction().execute((trx) => rebuildRollupsIn(trx, institutionId));
   await queries.refreshPlannerStatistics(db);
+}
+
+/** The same recount, inside the caller's transaction (a purge that removed submissions). */
+export async function rebuildRollupsIn(trx: Executor, institutionId: number): Promise<void> {
+  const { students, months, monthFacts, responses } = await foldSources(trx, institutionId);
+
+  const latestTotals: LatestCounters = latestContribution(null);
+  const latestDays = new Map<number, number>();
+  for (const student of students.values()) {
+    monthFacts(monthOf(student.knownAt)).new_students += 1;
+    const contribution = latestContribution(student.latest);
+    for (const key of Object.keys(latestTotals) as (keyof LatestCounters)[])
+      latestTotals[key] += contribution[key];
+    if (student.latest) {
+      const day = dayOf(student.latest.submittedAt);
+      latestDays.set(day, (latestDays.get(day) ?? 0) + 1);
+    }
+  }
+
+  await queries.deleteRollups(trx, institutionId);
+  const ids = await queries.insertStudents(
+    trx,
+    [...students].map(([email, student]) => ({
+      institution_id: institutionId,
+      email,
+      known_at: student.knownAt,
+      latest_submission_id: student.latest?.submissionId ?? null,
+      latest_at: student.latest?.submittedAt ?? null,
+      latest_tier: student.latest?.tier ?? null,
+      latest_priority: flagPriority(student.latest?.tier ?? null),
+      latest_sleep_mean: student.latest?.sleepMean ?? null,
+      latest_stress_mean: student.latest?.stressMean ?? null,
+    })),
+  );
+  await queries.insertStudentMonths(
+    trx,
+    [...students].flatMap(([email, student]) =>
+      [...student.months].map((month) => ({ student_id: ids.get(email) as number, month })),
+    ),
+  );
+  await queries.insertMonths(
+    trx,
+    [...months].map(([month, facts]) => ({ institution_id: institutionId, month, ...facts })),
+  );
+  await queries.insertLatestDays(
+    trx,
+    [...latestDays].map(([day, count]) => ({ institution_id: institutionId, day, students: count })),
+  );
+  await queries.insertTotals(trx, {
+    institution_id: institutionId,
+    responses,
+    students: students.size,
+    ...latestTotals,
+  });
 }
