@@ -317,6 +317,7 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: '/api/institution/sso/test/',
     body: { issuer: 'https://127.0.0.1/', client_id: 'wellspring' },
+  }),
   'GET /api/institution/retention/': () => ({ method: 'GET', url: '/api/institution/retention/' }),
   'PUT /api/institution/retention/': () => ({
     method: 'PUT',
