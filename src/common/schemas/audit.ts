@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { pageParams } from './common';
 import { StudentNameField } from './identity';
 
 const AUDIT_PAGE_SIZE = 50;
@@ -44,26 +45,7 @@ export const AuditFilters = z
 export type AuditFilters = z.infer<typeof AuditFilters>;
 
 export const AuditQuery = z.extend(AuditFilters, {
-  page: z._default(
-    z.coerce
-      .number({ error: 'page must be a number' })
-      .check(
-        z.int('page must be a whole number'),
-        z.gte(1, 'page must be at least 1'),
-        z.lte(100_000, 'page is out of range'),
-      ),
-    1,
-  ),
-  page_size: z._default(
-    z.coerce
-      .number({ error: 'page_size must be a number' })
-      .check(
-        z.int('page_size must be a whole number'),
-        z.gte(1, 'page_size must be at least 1'),
-        z.lte(AUDIT_MAX_PAGE_SIZE, `page_size must be at most ${AUDIT_MAX_PAGE_SIZE}`),
-      ),
-    AUDIT_PAGE_SIZE,
-  ),
+  ...pageParams(AUDIT_PAGE_SIZE, AUDIT_MAX_PAGE_SIZE),
 });
 export type AuditQuery = z.infer<typeof AuditQuery>;
 

@@ -3,7 +3,7 @@ import { DECLINED, INSTRUMENT_IDS } from '../instruments/types';
 import { FLAGGED_TIERS, RiskTier, SCREENING_RULES } from '../risk/tiers';
 import { storedRolesWith } from '../roles';
 import { CASE_STATUSES, CaseStatus } from './case-status';
-import { databaseId } from './common';
+import { databaseId, pageParams } from './common';
 import { FlaggedTier } from './dashboard';
 import { carriesStudentData, StudentEmailField, StudentNameField } from './identity';
 import { QuestionCategory, QuestionType } from './templates';
@@ -122,26 +122,7 @@ export const CaseFilters = z.object({
 export type CaseFilters = z.infer<typeof CaseFilters>;
 
 export const CaseListQuery = z.extend(CaseFilters, {
-  page: z._default(
-    z.coerce
-      .number({ error: 'page must be a number' })
-      .check(
-        z.int('page must be a whole number'),
-        z.gte(1, 'page must be at least 1'),
-        z.lte(100_000, 'page is out of range'),
-      ),
-    1,
-  ),
-  page_size: z._default(
-    z.coerce
-      .number({ error: 'page_size must be a number' })
-      .check(
-        z.int('page_size must be a whole number'),
-        z.gte(1, 'page_size must be at least 1'),
-        z.lte(CASE_MAX_PAGE_SIZE, `page_size must be at most ${CASE_MAX_PAGE_SIZE}`),
-      ),
-    CASE_PAGE_SIZE,
-  ),
+  ...pageParams(CASE_PAGE_SIZE, CASE_MAX_PAGE_SIZE),
 });
 export type CaseListQuery = z.infer<typeof CaseListQuery>;
 

@@ -89,3 +89,32 @@ function idRules(label: string) {
 
 /** A database id in a URL path, where it arrives as text. */
 export const IdParam = z.coerce.number({ error: 'Id must be a number' }).check(...idRules('Id'));
+
+/**
+ * `page` and `page_size` of a paged list's query: whole numbers, `page_size` at most `maxSize`,
+ * each refused with a message naming it.
+ */
+export function pageParams(defaultSize: number, maxSize: number) {
+  return {
+    page: z._default(
+      z.coerce
+        .number({ error: 'page must be a number' })
+        .check(
+          z.int('page must be a whole number'),
+          z.gte(1, 'page must be at least 1'),
+          z.lte(100_000, 'page is out of range'),
+        ),
+      1,
+    ),
+    page_size: z._default(
+      z.coerce
+        .number({ error: 'page_size must be a number' })
+        .check(
+          z.int('page_size must be a whole number'),
+          z.gte(1, 'page_size must be at least 1'),
+          z.lte(maxSize, `page_size must be at most ${maxSize}`),
+        ),
+      defaultSize,
+    ),
+  };
+}
