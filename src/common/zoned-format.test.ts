@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { formatZonedDateTime } from './zoned-format';
+import { formatZonedDateTime, formatZonedTime } from './zoned-format';
 
 describe('formatZonedDateTime', () => {
   it("shows the instant on the zone's clock and names the zone", () => {
@@ -38,5 +38,13 @@ describe('formatZonedDateTime', () => {
     expect(formatZonedDateTime(null, 'UTC')).toBe('');
     expect(formatZonedDateTime('', 'UTC')).toBe('');
     expect(formatZonedDateTime('not a date', 'UTC')).toBe('');
+  });
+});
+
+describe('formatZonedTime', () => {
+  it("gives the time of day alone on the zone's clock, naming the zone", () => {
+    expect(formatZonedTime('2026-11-03T19:05:00Z', 'America/New_York')).toBe('14:05 (America/New_York)');
+    expect(formatZonedTime('2026-11-03T19:05:00Z', 'Asia/Tokyo')).toBe('04:05 (Asia/Tokyo)');
+    expect(formatZonedTime(null, 'Asia/Tokyo')).toBe('');
   });
 });

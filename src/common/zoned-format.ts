@@ -35,19 +35,36 @@ function safeZone(timeZone: string): string {
   }
 }
 
-/**
- * `at` (an ISO string or epoch milliseconds) on `timeZone`'s clock, naming the zone; empty for
- * no time or an unreadable one.
- */
-export function formatZonedDateTime(at: string | number | null | undefined, timeZone: string): string {
-  if (at === null || at === undefined || at === '') return '';
+/** The clock's parts of `at` on `timeZone` (UTC for a zone this platform lacks); null for no time. */
+function zonedParts(
+  at: string | number | null | undefined,
+  timeZone: string,
+): (Partial<Record<Intl.DateTimeFormatPartTypes, string>> & { zone: string }) | null {
+  if (at === null || at === undefined || at === '') return null;
   const date = new Date(at);
-  if (Number.isNaN(date.getTime())) return '';
+  if (Number.isNaN(date.getTime())) return null;
   const zone = safeZone(timeZone);
   const parts = Object.fromEntries(
     formatFor(zone)
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
-  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${zone})`;
+  return { ...parts, zone };
+}
+
+/**
+ * `at` (an ISO string or epoch milliseconds) on `timeZone`'s clock, naming the zone; empty for
+ * no time or an unreadable one.
+ */
+export function formatZonedDateTime(at: string | number | null | undefined, timeZone: string): string {
+  const parts = zonedParts(at, timeZone);
+  if (!parts) return '';
+  return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${parts.zone})`;
+}
+
+/** The time of day alone, for what happened moments ago ("14:05 (America/New_York)"); empty for no time. */
+export function formatZonedTime(at: string | number | null | undefined, timeZone: string): string {
+  const parts = zonedParts(at, timeZone);
+  if (!parts) return '';
+  return `${parts.hour}:${parts.minute} (${parts.zone})`;
 }

@@ -10,6 +10,7 @@ import {
   type StudentHistoryResponse,
   type StudentSubmission,
 } from '../../../common/schemas/cases';
+import { isUniqueViolation } from '../../db/errors';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson, StoredReasons } from '../../db/stored-json';
 import { type AuditActor, recordAudit, recordRead } from '../../lib/audit';
@@ -360,16 +361,22 @@ export async function reopenCase(options: {
   const at = now();
   const settings = await readFollowUpSettings(trx, worker.institutionId);
   const deadline = addLocalMinutes(at, ackWindowMinutes(settings, found.tier), settings.timeZone);
-  await queries.updateCase(trx, caseId, {
-    status: 'new',
-    outcome: null,
-    resolved_at: null,
-    acknowledged_at: null,
-    acknowledged_by: null,
-    open_respondent_id: found.respondent_id,
-    acknowledge_by: deadline,
-    next_escalation_at: deadline,
-  });
+  try {
+    await queries.updateCase(trx, caseId, {
+      status: 'new',
+      outcome: null,
+      resolved_at: null,
+      acknowledged_at: null,
+      acknowledged_by: null,
+      open_respondent_id: found.respondent_id,
+      acknowledge_by: deadline,
+      next_escalation_at: deadline,
+    });
+  } catch (error) {
+    // A new case for the student committed between the check above and this write.
+    if (isUniqueViolation(error)) throw new AppError('CONFLICT', OTHER_CASE_OPEN);
+    throw error;
+  }
   await scheduleJob(trx, escalationJob, {
     key: escalationJob.keyOf(caseId, deadline),
     runAt: deadline,

@@ -5,6 +5,7 @@ import { can, type RoleName } from '../../../common/roles';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
 import { isSuppressed, smallGroupRule } from '../../../common/small-groups';
+import { formatZonedTime } from '../../../common/zoned-format';
 import { hasErrorCode } from '../../api';
 import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -16,6 +17,7 @@ import { useCurrentUser } from '../auth/useCurrentUser';
 import { formatDuration } from '../cases/format';
 import { copyToClipboard, surveyLinkUrl } from '../templates/surveyLink';
 import { fetchTemplates, TEMPLATES_QUERY_KEY } from '../templates/templatesApi';
+import { useInstitutionTimeZone } from '../time/ZonedTime';
 import styles from './Dashboard.module.css';
 import { DashboardCharts } from './DashboardCharts';
 import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './dashboardApi';
@@ -162,8 +164,6 @@ function Dashboard() {
   );
 }
 
-const timeFormat = new Intl.DateTimeFormat(undefined, { timeStyle: 'short' });
-
 /** What the live line says in each state; offline also says that it keeps trying. */
 const LIVE_LABELS: Record<LiveState, string> = {
   connecting: 'Connecting to live updates...',
@@ -172,8 +172,8 @@ const LIVE_LABELS: Record<LiveState, string> = {
 };
 
 function LiveStatus({ state, data, updates }: { state: LiveState; data: DashboardData; updates: number }) {
-  const generated = new Date(data.generated_at);
-  const time = Number.isNaN(generated.getTime()) ? null : timeFormat.format(generated);
+  // On the institution's clock, like every time staff read.
+  const time = formatZonedTime(data.generated_at, useInstitutionTimeZone()) || null;
   return (
     <p className={styles.liveStatus} data-state={state}>
       <span className={styles.liveDot} aria-hidden="true" />
