@@ -25,7 +25,7 @@ test('a roster campaign sent now reaches each student, and one answer makes the 
   browser,
 }) => {
   // Three browsers (the admin's, a student's, a viewer's), each screen checked at two widths.
-  test.setTimeout(180_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   const { domain } = institution;
   const students = ['ada', 'ben', 'cy'].map((name) => `${name}@${domain}`);

@@ -9,7 +9,7 @@ import { createInstitutionWithAdmin, expect, reviewScreen, signIn, test, uniqueI
 test("staff search, sort and page the case list, export it as filtered, and reach an unverified answer's case from the dashboard", async ({
   page,
 }) => {
-  test.setTimeout(180_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   await signIn(page, institution.admin);
   const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);

@@ -261,7 +261,7 @@ test('a case shows what the student answered, in their words, with the screened 
 test('resolving a case asks first, and a resolved case can be reopened: new again, with a deadline, in its trail', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   await signIn(page, institution.admin);
   const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);

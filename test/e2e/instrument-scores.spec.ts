@@ -66,7 +66,7 @@ function itemRows(section: Locator) {
 test('a counsellor reads PHQ-9 and GAD-7 scores on the case: totals, bands, items, reason, change and the screening mark', async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   const [template] = (await listTemplates(institution.admin)).filter((candidate) => candidate.used);
   if (!template) throw new Error('The institution has an active template');

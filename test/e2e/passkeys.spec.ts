@@ -192,7 +192,7 @@ test.describe('passkeys for staff', () => {
     page,
   }) => {
     // Two screens checked at two widths, after a sign-in that sets up a passkey.
-    test.setTimeout(150_000);
+    test.slow();
     const admin = await createAdmin();
     await page.goto(siteUrl('/login/'));
     await addAuthenticator(page);
@@ -252,6 +252,8 @@ test.describe('passkeys for staff', () => {
     // The owner is told by mail, and the change is in the activity log.
     await expect.poll(() => appMails().length, { timeout: 20_000 }).toBe(1);
     const audit = await page.context().request.get(siteUrl('/api/audit/?action=staff.app_enrol'));
-    expect(((await audit.json()) as { entries: unknown[] }).entries).toHaveLength(1);
+    // Other tests' admins of the demo institution enrol apps too: this admin's own entry, once.
+    const entries = ((await audit.json()) as { entries: { actor_email: string }[] }).entries;
+    expect(entries.filter((entry) => entry.actor_email === admin.email)).toHaveLength(1);
   });
 });

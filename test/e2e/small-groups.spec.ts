@@ -32,7 +32,9 @@ test('a viewer sees a group smaller than the threshold set in Settings as "Fewer
   await expect(threshold).toHaveValue('5');
   await threshold.fill('2');
   await page.getByRole('button', { name: 'Save settings' }).click();
-  await expect(page.getByText('small_group_threshold must be at least 3')).toBeVisible();
+  await expect(
+    page.getByText('Smallest group shown to viewers (students): must be at least 3'),
+  ).toBeVisible();
   await threshold.fill('3');
   await page.getByRole('button', { name: 'Save settings' }).click();
   await expect(page.getByText('Settings saved.')).toBeVisible();

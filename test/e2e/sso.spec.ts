@@ -311,7 +311,7 @@ test.describe('single sign-on', () => {
 test('single sign-on is switched on only after a successful connection test of that provider', async ({
   page,
 }) => {
-  test.setTimeout(120_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   await signIn(page, institution.admin);
   await page.goto('/admin/settings/');

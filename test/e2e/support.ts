@@ -344,6 +344,7 @@ export async function fakeSuperuserSession(page: Page): Promise<void> {
         email: 'root@demo.edu',
         name: 'Root',
         institution_name: null,
+        time_zone: null,
         role: 'superuser',
       },
     }),

@@ -16,7 +16,7 @@ test.use({ timezoneId: 'America/Los_Angeles' });
 test("a case deadline, its trail and a campaign's next round show the institution's time and name its zone", async ({
   page,
 }) => {
-  test.setTimeout(150_000);
+  test.slow();
   const institution = await createInstitutionWithAdmin();
   await signIn(page, institution.admin);
   await page.goto('/admin/settings/');
