@@ -4,7 +4,17 @@ import { type APIRequestContext, type BrowserContext, type Page, request } from 
 import Database from 'better-sqlite3';
 import type { InstrumentAnswers } from '../../src/common/instruments';
 import type { Question, TemplateSummary } from '../../src/common/schemas/templates';
-import { type Account, baseUrl, createAdmin, expect, mailedCode, mailsTo } from './support';
+import {
+  type Account,
+  baseUrl,
+  createAdmin,
+  createInstitutionWithAdmin,
+  expect,
+  mailedCode,
+  mailsTo,
+  signIn,
+  uniqueId,
+} from './support';
 
 /**
  * Fixtures for the administrator screens (dashboard, templates, schedule). Each test that
@@ -186,4 +196,20 @@ export async function refuseClipboard(page: Page) {
       value: { writeText: refuse, write: refuse, readText: refuse, read: refuse },
     });
   });
+}
+
+/**
+ * A new institution whose admin, signed in on `page`, has just opened from the Cases list the case
+ * an urgent answer through the shared link filed for a new student (Robin).
+ */
+export async function openUrgentCaseAsAdmin(page: Page) {
+  const institution = await createInstitutionWithAdmin();
+  await signIn(page, institution.admin);
+  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
+  if (!template) throw new Error('The institution has an active template');
+  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
+  await answerSharedLink(template.hash_link, student, URGENT);
+  await page.goto('/cases/');
+  await page.getByRole('link', { name: student.name }).click();
+  return { institution, student };
 }

@@ -1,4 +1,4 @@
-import { answerSharedLink, apiOf, createCounsellor, URGENT } from './admin-support';
+import { answerSharedLink, apiOf, createCounsellor, openUrgentCaseAsAdmin, URGENT } from './admin-support';
 import {
   completeSecondFactorOnScreen,
   createInstitutionWithAdmin,
@@ -262,14 +262,7 @@ test('resolving a case asks first, and a resolved case can be reopened: new agai
   page,
 }) => {
   test.slow();
-  const institution = await createInstitutionWithAdmin();
-  await signIn(page, institution.admin);
-  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
-  if (!template) throw new Error('The institution has an active template');
-  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
-  await answerSharedLink(template.hash_link, student, URGENT);
-  await page.goto('/cases/');
-  await page.getByRole('link', { name: student.name }).click();
+  const { institution, student } = await openUrgentCaseAsAdmin(page);
   const heading = new RegExp(`^Case \\d+: ${student.name}$`);
   await expect(page.getByRole('heading', { level: 1, name: heading })).toBeVisible();
 

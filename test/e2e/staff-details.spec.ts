@@ -1,4 +1,4 @@
-import { answerSharedLink, apiOf, createCounsellor, URGENT } from './admin-support';
+import { createCounsellor, openUrgentCaseAsAdmin } from './admin-support';
 import {
   createInstitutionWithAdmin,
   expect,
@@ -7,7 +7,6 @@ import {
   reviewScreen,
   signIn,
   test,
-  uniqueId,
 } from './support';
 
 /** Small things staff meet every day: errors that say where, focus that stays, hints that fit. */
@@ -46,14 +45,7 @@ test('after Acknowledge, Assign and Add note the keyboard stays on the case, at 
   page,
 }) => {
   test.slow();
-  const institution = await createInstitutionWithAdmin();
-  await signIn(page, institution.admin);
-  const [template] = (await apiOf(page).templates()).filter((candidate) => candidate.used);
-  if (!template) throw new Error('The institution has an active template');
-  const student = { name: `Robin ${uniqueId()}`, email: `robin-${uniqueId()}@${institution.domain}` };
-  await answerSharedLink(template.hash_link, student, URGENT);
-  await page.goto('/cases/');
-  await page.getByRole('link', { name: student.name }).click();
+  const { student } = await openUrgentCaseAsAdmin(page);
   await expect(
     page.getByRole('heading', { level: 1, name: new RegExp(`^Case \\d+: ${student.name}$`) }),
   ).toBeVisible();
