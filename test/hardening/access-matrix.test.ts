@@ -9,10 +9,10 @@
 
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorResponse } from '../../src/common/schemas/common';
-import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { ACCESS_MATRIX, type AccessEntry, buildRequest, type Cell, cellsOf } from './support/endpoints';
-import { createWorld, institutionSlice, type Res, send, snapshot, type World } from './support/harness';
+import { appWithWorld, institutionSlice, type Res, send, snapshot, type World } from './support/harness';
 import { discoverApiRoutes, entryOf } from './support/routes';
 
 /** Every route the app registers, recorded as it registers them. */
@@ -57,11 +57,12 @@ let cellsRun = 0;
 
 describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
   let ctx: TestContext;
+  let world: World;
 
   // Each endpoint on a database of its own: the refusal checks compare whole tables, and on one
   // shared database every endpoint's world made each later comparison larger.
   beforeEach(async () => {
-    ctx = await createTestApp(dialect);
+    ({ ctx, world } = await appWithWorld(dialect));
   });
 
   afterEach(async () => {
@@ -76,7 +77,6 @@ describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
   for (const route of ROUTES) {
     it(route, async () => {
       const entry = entryOf<AccessEntry>(ACCESS_MATRIX, route, 'access matrix');
-      const world = await createWorld(ctx.app, ctx.db);
       const cells = cellsOf(entry);
       // Refusals first: each must leave the database exactly as it found it.
       const ordered = [

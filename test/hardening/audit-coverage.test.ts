@@ -7,7 +7,7 @@
  * it answered 200; a viewer, who is shown no names, must have recorded nothing.
  */
 import type { RouteOptions } from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { can, roleName } from '../../src/common/roles';
 import { type StudentDataMark, studentData } from '../../src/common/schemas/identity';
 import type { Db } from '../../src/server/db';
@@ -15,7 +15,7 @@ import type { Role } from '../../src/server/db/types';
 import { createTestApp, type TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { ACCESS_MATRIX, buildRequest, CSRF_MATRIX, cellsOf } from './support/endpoints';
-import { type ActorName, createWorld, send } from './support/harness';
+import { type ActorName, appWithWorld, send, type World } from './support/harness';
 import { isUnsafe, type RouteKey, routeRecorder } from './support/routes';
 
 type Schema = { _zod: { def: Record<string, unknown> & { type: string } } };
@@ -147,17 +147,18 @@ describe('routes that read identifiable student data', () => {
 
 describe.each(TEST_DIALECTS)('audit rows on %s', (dialect) => {
   let ctx: TestContext;
+  let world: World;
 
-  beforeAll(async () => {
-    ctx = await createTestApp(dialect);
+  // Each route on a database of its own, holding a world of its own.
+  beforeEach(async () => {
+    ({ ctx, world } = await appWithWorld(dialect));
   });
-  afterAll(async () => {
+  afterEach(async () => {
     await ctx.close();
   });
 
   for (const route of READERS) {
     it(`${route} records every read by staff who see names, before answering`, async () => {
-      const world = await createWorld(ctx.app, ctx.db);
       const entry = ACCESS_MATRIX[route];
       if (!entry) throw new Error(`${route} is not in the access matrix`);
       const cells = cellsOf(entry).filter((cell) => cell.status === 200 && STAFF_ACTORS.includes(cell.actor));
@@ -220,7 +221,6 @@ describe.each(TEST_DIALECTS)('audit rows on %s', (dialect) => {
     it(`${route} records the change`, async () => {
       const entry = CSRF_MATRIX[route];
       if (!entry) throw new Error(`${route} is not in the CSRF matrix`);
-      const world = await createWorld(ctx.app, ctx.db);
       const actor = world.actors[entry.actor];
       const before = (await auditRows(ctx.db, actor.userId as number)).length;
       const response = await send(

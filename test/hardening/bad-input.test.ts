@@ -10,11 +10,18 @@
 import fc from 'fast-check';
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ErrorResponse } from '../../src/common/schemas/common';
-import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { fewerPropertyRunsThanCi, propertyRuns } from '../helpers/property-runs';
 import { buildRequest, FUZZ_TABLE, type FuzzEntry } from './support/endpoints';
-import { createWorld, fingerprint, foreignSecrets, institutionSlice, send } from './support/harness';
+import {
+  appWithWorld,
+  fingerprint,
+  foreignSecrets,
+  institutionSlice,
+  send,
+  type World,
+} from './support/harness';
 import { applyMutations, mutationsFor } from './support/hostile';
 import { discoverApiRoutes, entryOf } from './support/routes';
 
@@ -40,8 +47,10 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
   const statuses = new Map<number, number>();
   let cases = 0;
 
+  let world: World;
+
   beforeEach(async () => {
-    ctx = await createTestApp(dialect);
+    ({ ctx, world } = await appWithWorld(dialect));
   });
 
   afterEach(async () => {
@@ -60,7 +69,6 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
       route,
       async () => {
         const entry = entryOf<FuzzEntry>(FUZZ_TABLE, route, 'fuzz table');
-        const world = await createWorld(ctx.app, ctx.db);
         const actor = world.actors[entry.actor];
         const secrets = foreignSecrets(world, entry.actor);
         const prototypeBefore = prototypeNames();

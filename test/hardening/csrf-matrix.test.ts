@@ -5,13 +5,13 @@
  * The same request with the real token then succeeds, so the refusals are the guard's doing.
  */
 import { afterAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestContext } from '../helpers/app';
+import type { TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { buildRequest, CSRF_MATRIX, type CsrfEntry } from './support/endpoints';
 import {
   type Actor,
   actorFor,
-  createWorld,
+  appWithWorld,
   type Req,
   type SendOptions,
   send,
@@ -99,9 +99,9 @@ describe.each(TEST_DIALECTS)('CSRF matrix on %s', (dialect) => {
     it(route, async () => {
       // Each route on a fresh database with a world of its own: what it costs does not grow with
       // the routes before it, and the database holds only what this route's attacks could change.
-      const ctx = await createTestApp(dialect);
+      const { ctx, world } = await appWithWorld(dialect);
       try {
-        await forgeEveryAttack(ctx, route);
+        await forgeEveryAttack(ctx, world, route);
       } finally {
         await ctx.close();
       }
@@ -109,9 +109,8 @@ describe.each(TEST_DIALECTS)('CSRF matrix on %s', (dialect) => {
   }
 });
 
-async function forgeEveryAttack(ctx: TestContext, route: RouteKey) {
+async function forgeEveryAttack(ctx: TestContext, world: World, route: RouteKey) {
   const entry = entryOf<CsrfEntry>(CSRF_MATRIX, route, 'CSRF matrix');
-  const world = await createWorld(ctx.app, ctx.db);
   const victim = world.actors[entry.actor];
   // Another session: the same user's second session, or for a visitor a logged-in one.
   const other =

@@ -9,7 +9,7 @@ import type { Db } from '../../src/server/db';
 import type { Database } from '../../src/server/db/types';
 import { needsSecondFactor } from '../../src/server/lib/guards';
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
-import { createTestDatabase, type TestDialect } from './databases';
+import { createTestDatabase, type DatabaseImage, type TestDatabase, type TestDialect } from './databases';
 
 export const TEST_SECRET = 'test-secret-that-is-long-enough-for-signing-0123456789';
 
@@ -20,6 +20,8 @@ export interface TestContext {
   /** PostgreSQL only: another connection pool on the same database, as a second instance would have. */
   openAnother?: () => Db;
   close(): Promise<void>;
+  /** Closes the app and keeps its database, as it stands, as an image (see TestDatabase). */
+  keepAsImage?: () => Promise<DatabaseImage>;
 }
 
 type ConfigOverrides = Partial<Omit<Config, 'limits' | 'web' | 'mail'>> & {
@@ -75,7 +77,16 @@ export async function createTestApp(
   overrides: ConfigOverrides = {},
   options: TestAppOptions = {},
 ): Promise<TestContext> {
-  const { db, drop, openAnother } = await createTestDatabase(dialect);
+  return createTestAppOn(await createTestDatabase(dialect), overrides, options);
+}
+
+/** The real app, configured as `createTestApp` does, on a database the caller made. */
+export async function createTestAppOn(
+  database: TestDatabase,
+  overrides: ConfigOverrides = {},
+  options: TestAppOptions = {},
+): Promise<TestContext> {
+  const { db, drop, openAnother, keepAsImage } = database;
   const app = await buildTestApp(db, overrides, options);
   await app.ready();
   return {
@@ -87,6 +98,14 @@ export async function createTestApp(
       await app.close();
       await drop();
     },
+    ...(keepAsImage
+      ? {
+          async keepAsImage() {
+            await app.close();
+            return keepAsImage();
+          },
+        }
+      : {}),
   };
 }
 

@@ -16,7 +16,15 @@ export interface TestDatabase {
   drop(): Promise<void>;
   /** PostgreSQL only: another connection pool on the same database, as a second instance would have. */
   openAnother?: () => Db;
+  /**
+   * Closes the database and keeps it, as it stands, as an image that `createTestDatabase` copies
+   * (`from`): for a costly starting state that many tests share. Absent on a PostgreSQL schema.
+   */
+  keepAsImage?: () => Promise<DatabaseImage>;
 }
+
+/** A database's contents, kept for copying: SQLite's bytes, or a PostgreSQL template database. */
+export type DatabaseImage = { dialect: 'sqlite'; bytes: Buffer } | { dialect: 'postgres'; template: string };
 
 export interface TestDatabaseOptions {
   /**
@@ -24,6 +32,8 @@ export interface TestDatabaseOptions {
    * suite about migrating itself.
    */
   migrateFromEmpty?: boolean;
+  /** Start as a copy of this image rather than of the migrated, empty database. */
+  from?: DatabaseImage;
 }
 
 /**
@@ -36,14 +46,14 @@ export async function createTestDatabase(
   dialect: TestDialect,
   options: TestDatabaseOptions = {},
 ): Promise<TestDatabase> {
+  if (options.from) return copyOfImage(options.from);
   if (dialect === 'sqlite') {
     if (options.migrateFromEmpty) {
       const db = openDatabase({ kind: 'sqlite', file: ':memory:' });
       await migrateToLatest(db);
       return { db, drop: () => db.close() };
     }
-    const db = openSqliteImage(await migratedSqliteImage());
-    return { db, drop: () => db.close() };
+    return sqliteCopy(await migratedSqliteImage());
   }
   const template = process.env[TEMPLATE_DATABASE_VARIABLE];
   if (template && !options.migrateFromEmpty) return clonedPostgresDatabase(template);
@@ -59,6 +69,44 @@ export async function createTestDatabase(
       await drop();
     },
   };
+}
+
+function sqliteCopy(bytes: Buffer): TestDatabase {
+  const db = openSqliteImage(bytes);
+  return {
+    db,
+    drop: () => db.close(),
+    async keepAsImage() {
+      const image = (db.serialize as () => Buffer)();
+      await db.close();
+      return { dialect: 'sqlite', bytes: image };
+    },
+  };
+}
+
+/**
+ * A copy of an image. On PostgreSQL a copy is a database of its own (the template is never
+ * written to), dropped when the test is done without holding up the next one.
+ */
+async function copyOfImage(image: DatabaseImage): Promise<TestDatabase> {
+  if (image.dialect === 'sqlite') return sqliteCopy(image.bytes);
+  const name = `${image.template.replace(/_image_[0-9a-f]+$/, '')}_${crypto.randomBytes(6).toString('hex')}`;
+  await runOnTestDatabase(`CREATE DATABASE ${name} TEMPLATE ${image.template}`);
+  const url = postgresDatabaseUrl(name);
+  const db = openDatabase({ kind: 'postgres', url });
+  return {
+    db,
+    openAnother: () => openDatabase({ kind: 'postgres', url }),
+    async drop() {
+      await db.close();
+      dropInBackground(name);
+    },
+  };
+}
+
+/** Drops a database while tests go on; the run's teardown drops any this could not. */
+export function dropInBackground(database: string): void {
+  runOnTestDatabase(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`).catch(() => undefined);
 }
 
 let sqliteImage: Promise<Buffer> | undefined;
@@ -139,6 +187,14 @@ async function clonedPostgresDatabase(template: string): Promise<TestDatabase> {
     async drop() {
       await db.close();
       idlePostgresDatabases.push(database);
+    },
+    async keepAsImage() {
+      await db.close();
+      // Renamed for what it now is: no later test takes it for an empty one, and copies of it
+      // are named after the run, which the teardown drops whole.
+      const kept = `${template.replace(/_template$/, '')}_image_${crypto.randomBytes(4).toString('hex')}`;
+      await runOnTestDatabase(`ALTER DATABASE ${database} RENAME TO ${kept}`);
+      return { dialect: 'postgres', template: kept };
     },
   };
 }

@@ -16,7 +16,20 @@ import { inviteMember } from '../../../src/server/features/staff/service';
 import * as templateService from '../../../src/server/features/templates/service';
 import { seal, sealingKey } from '../../../src/server/lib/sealed';
 import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
-import { enrolAuthenticatorApp, TEST_SECRET, TestAgent } from '../../helpers/app';
+import {
+  createTestApp,
+  createTestAppOn,
+  enrolAuthenticatorApp,
+  TEST_SECRET,
+  TestAgent,
+  type TestContext,
+} from '../../helpers/app';
+import {
+  createTestDatabase,
+  type DatabaseImage,
+  dropInBackground,
+  type TestDialect,
+} from '../../helpers/databases';
 import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
 
 /**
@@ -564,6 +577,58 @@ async function addSingleSignOn(db: Db, inst: InstitutionWorld) {
 /** An invitation token no request has answered with yet (the last one, once all are used). */
 export function nextInviteToken(inst: InstitutionWorld): string {
   return (inst.inviteTokens.length > 2 ? inst.inviteTokens.pop() : inst.inviteTokens.at(-1)) ?? '';
+}
+
+/**
+ * How old a kept world may be before the next test builds a new one: well inside every window
+ * that runs from a sign-in (a step-up holds for 5 minutes, an idle session far longer), so a test
+ * meets its world as fresh as one it had built itself.
+ */
+const WORLD_IMAGE_MAX_AGE_MS = 2 * 60_000;
+
+interface KeptWorld {
+  world: World;
+  image: DatabaseImage;
+  builtAt: number;
+}
+
+const keptWorlds = new Map<TestDialect, Promise<KeptWorld | null>>();
+
+/**
+ * The real app on a database of its own that already holds a world. Building a world (two
+ * institutions, a dozen actors, staff enrolling their authenticator apps, answers, cases and
+ * campaigns through the API) costs a route's checks several times over, so it is built once,
+ * kept as a database image and copied for each test, with a copy of the world that describes it.
+ * Where no image can be kept (PostgreSQL without the migrated template) each test builds its own.
+ */
+export async function appWithWorld(dialect: TestDialect): Promise<{ ctx: TestContext; world: World }> {
+  const kept = await currentWorld(dialect);
+  if (!kept) {
+    const ctx = await createTestApp(dialect);
+    return { ctx, world: await createWorld(ctx.app, ctx.db) };
+  }
+  const ctx = await createTestAppOn(await createTestDatabase(dialect, { from: kept.image }));
+  return { ctx, world: structuredClone(kept.world) };
+}
+
+function currentWorld(dialect: TestDialect): Promise<KeptWorld | null> {
+  const known = keptWorlds.get(dialect);
+  const next = (async () => {
+    const previous = await known;
+    if (known && !previous) return null;
+    if (previous && Date.now() - previous.builtAt < WORLD_IMAGE_MAX_AGE_MS) return previous;
+    if (previous?.image.dialect === 'postgres') dropInBackground(previous.image.template);
+    const builtAt = Date.now();
+    const ctx = await createTestApp(dialect);
+    const world = await createWorld(ctx.app, ctx.db);
+    if (!ctx.keepAsImage) {
+      await ctx.close();
+      return null;
+    }
+    return { world, image: await ctx.keepAsImage(), builtAt };
+  })();
+  keptWorlds.set(dialect, next);
+  return next;
 }
 
 /**
