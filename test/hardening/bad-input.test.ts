@@ -19,6 +19,7 @@ import {
   fingerprint,
   foreignSecrets,
   institutionSlice,
+  readWhenChanged,
   send,
   type World,
 } from './support/harness';
@@ -83,13 +84,15 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
           });
         };
 
+        const databaseNow = readWhenChanged(ctx.db, () => fingerprint(ctx.db, entry.mayChange));
+        const otherInstitutionNow = readWhenChanged(ctx.db, () => institutionSlice(ctx.db, world.B.id));
         await fc.assert(
           fc.asyncProperty(mutationsFor(route, base()), async (mutations) => {
             const request = applyMutations(route, base(), mutations);
             const label = `${request.method} ${request.url.slice(0, 200)} ${String(request.raw ?? '').slice(0, 200)}`;
-            const before = await fingerprint(ctx.db, entry.mayChange);
+            const before = await databaseNow();
             const unsafe = request.method !== 'GET';
-            const otherBefore = unsafe ? await institutionSlice(ctx.db, world.B.id) : null;
+            const otherBefore = unsafe ? await otherInstitutionNow() : null;
             const response = await send(ctx.app, actor, request);
             cases += 1;
             statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
@@ -119,16 +122,12 @@ describe.each(TEST_DIALECTS)('bad input on %s', (dialect) => {
                   ),
                 ).toBe(true);
               }
-              expect(
-                await fingerprint(ctx.db, entry.mayChange),
-                `${label} was refused but changed the database`,
-              ).toEqual(before);
+              expect(await databaseNow(), `${label} was refused but changed the database`).toEqual(before);
             }
             if (otherBefore) {
-              expect(
-                await institutionSlice(ctx.db, world.B.id),
-                `${label} touched the other institution`,
-              ).toEqual(otherBefore);
+              expect(await otherInstitutionNow(), `${label} touched the other institution`).toEqual(
+                otherBefore,
+              );
             }
             for (const secret of secrets)
               expect(response.text.includes(secret), `${label} leaked ${secret}`).toBe(false);

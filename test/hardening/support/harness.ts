@@ -1018,6 +1018,30 @@ export function foreignSecrets(world: World, actor: AnyActor): string[] {
 }
 
 /**
+ * `read`, read again only when the database may have changed since its last reading. On SQLite
+ * the app and the test share one connection, whose total_changes() counts every row any of its
+ * statements changed (rolled back or not): while the count stands still no row changed, and the
+ * last reading still holds. Nearly every hostile request is refused without a write, so this
+ * saves most of the bad-input suite's whole-database comparisons. Elsewhere it reads every time.
+ */
+export function readWhenChanged<T>(db: Db, read: () => Promise<T>): () => Promise<T> {
+  let last: { changes: number; value: T } | undefined;
+  return async () => {
+    if (db.dialect !== 'sqlite') return read();
+    const changes = await totalChanges(db);
+    if (last?.changes === changes) return last.value;
+    const value = await read();
+    last = { changes, value };
+    return value;
+  };
+}
+
+async function totalChanges(db: Db): Promise<number> {
+  const { rows } = await sql<{ n: number }>`select total_changes() as n`.execute(db.kysely);
+  return Number(rows[0]?.n);
+}
+
+/**
  * A cheap fingerprint of every table, for comparisons repeated thousands of times: one query
  * hashing each table's rows on PostgreSQL, the rows themselves on in-process SQLite.
  */
