@@ -2,16 +2,20 @@ import os from 'node:os';
 import { defineConfig } from 'vitest/config';
 
 /**
- * Four projects, chosen by where a test file lives (see README, "Testing"):
+ * The projects, chosen by where a test file lives (see README, "Testing"):
  * - unit: pure code, no database: everything under src/common and src/web, and server files
  *   named `*.unit.test.ts`. Runs in seconds.
- * - api: every other test under src/: the app through app.inject(), or code on a real database.
+ * - api: every other test under src/: the app through app.inject(), or code on a real database;
+ *   those named `*.isolated.test.ts` (they replace a module) run apart, as api:isolated.
  * - hardening: test/hardening, the in-process matrices over every route.
  * - process: test/process, suites that start real server processes.
  * The database projects run the global setup, which says (and in CI, fails) when PostgreSQL is
  * not configured.
  */
 const databaseSetup = ['test/helpers/global-setup.ts'];
+
+/** API tests that replace a module (vi.mock) and so need a module graph of their own. */
+const isolatedApiTests = 'src/server/**/*.isolated.test.ts';
 
 /**
  * The process suites run one test file per core, where Vitest's default keeps one core for itself
@@ -54,7 +58,20 @@ export default defineConfig({
         test: {
           name: 'api',
           include: ['src/server/**/*.test.ts'],
-          exclude: ['src/server/**/*.unit.test.ts'],
+          exclude: ['src/server/**/*.unit.test.ts', isolatedApiTests],
+          // The files share one module graph instead of importing the whole app each (about a
+          // minute of a CI run). They share no state that matters: every test builds its own app
+          // on its own database.
+          isolate: false,
+          globalSetup: databaseSetup,
+          ...hungTestLimits,
+        },
+      },
+      {
+        extends: true,
+        test: {
+          name: 'api:isolated',
+          include: [isolatedApiTests],
           globalSetup: databaseSetup,
           ...hungTestLimits,
         },

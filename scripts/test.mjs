@@ -5,7 +5,11 @@ const steps = [
   ['Lint and format (Biome)', 'npx', ['biome', 'check', '.']],
   ['Type-check', 'npx', ['tsc', '--noEmit']],
   ['Unit tests (Vitest project unit)', 'npx', ['vitest', 'run', '--project', 'unit']],
-  ['API tests (Vitest project api)', 'npx', ['vitest', 'run', '--project', 'api']],
+  [
+    'API tests (Vitest projects api, api:isolated)',
+    'npx',
+    ['vitest', 'run', '--project', 'api', '--project', 'api:isolated'],
+  ],
   ['Hardening suites (Vitest project hardening)', 'npx', ['vitest', 'run', '--project', 'hardening']],
   // Built once here: `npm start` in the process suites then finds the build current, and the
   // browser suite serves this same build instead of making its own.
