@@ -12,7 +12,15 @@ import { ErrorResponse } from '../../src/common/schemas/common';
 import type { TestContext } from '../helpers/app';
 import { TEST_DIALECTS } from '../helpers/databases';
 import { ACCESS_MATRIX, type AccessEntry, buildRequest, type Cell, cellsOf } from './support/endpoints';
-import { appWithWorld, institutionSlice, type Res, send, snapshot, type World } from './support/harness';
+import {
+  appWithWorld,
+  institutionSlice,
+  type Res,
+  readWhenChanged,
+  send,
+  snapshot,
+  type World,
+} from './support/harness';
 import { discoverApiRoutes, entryOf } from './support/routes';
 
 /** Every route the app registers, recorded as it registers them. */
@@ -78,6 +86,12 @@ describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
     it(route, async () => {
       const entry = entryOf<AccessEntry>(ACCESS_MATRIX, route, 'access matrix');
       const cells = cellsOf(entry);
+      const databaseNow = readWhenChanged(ctx.db, () => snapshot(ctx.db));
+      const sliceNow = {
+        A: readWhenChanged(ctx.db, () => institutionSlice(ctx.db, world.A.id)),
+        B: readWhenChanged(ctx.db, () => institutionSlice(ctx.db, world.B.id)),
+      };
+      const sliceOf = (inst: { key: 'A' | 'B' }) => sliceNow[inst.key]();
       // Refusals first: each must leave the database exactly as it found it.
       const ordered = [
         ...cells.filter((cell) => cell.status >= 400),
@@ -94,14 +108,12 @@ describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
           unique: `${world.tag}-${counter}`,
         });
         const reads = request.method === 'GET';
-        const whole = cell.status >= 400 || reads ? await snapshot(ctx.db) : null;
+        const whole = cell.status >= 400 || reads ? await databaseNow() : null;
         // A write may change the target's data (routes with ids) or the actor's own (the rest);
         // every other institution must not move.
         const writer = entry.B ? cell.target : world.actors[cell.actor].institution;
         const others = [world.A, world.B].filter((inst) => inst.key !== writer);
-        const slices = whole
-          ? []
-          : await Promise.all(others.map((inst) => institutionSlice(ctx.db, inst.id)));
+        const slices = whole ? [] : await Promise.all(others.map(sliceOf));
 
         const response = await send(ctx.app, world.actors[cell.actor], request);
 
@@ -115,12 +127,10 @@ describe.each(TEST_DIALECTS)('access matrix on %s', (dialect) => {
         for (const secret of forbiddenFor(world, cell, requestText)) {
           expect(response.text.includes(secret), `${label} leaked "${secret}"`).toBe(false);
         }
-        if (whole) expect(await snapshot(ctx.db), `${label} changed the database`).toEqual(whole);
+        if (whole) expect(await databaseNow(), `${label} changed the database`).toEqual(whole);
         for (const [index, inst] of others.entries()) {
           if (whole) break;
-          expect(await institutionSlice(ctx.db, inst.id), `${label} touched ${inst.key}'s data`).toEqual(
-            slices[index],
-          );
+          expect(await sliceOf(inst), `${label} touched ${inst.key}'s data`).toEqual(slices[index]);
         }
         cellsRun += 1;
       }

@@ -1018,27 +1018,33 @@ export function foreignSecrets(world: World, actor: AnyActor): string[] {
 }
 
 /**
- * `read`, read again only when the database may have changed since its last reading. On SQLite
- * the app and the test share one connection, whose total_changes() counts every row any of its
- * statements changed (rolled back or not): while the count stands still no row changed, and the
- * last reading still holds. Nearly every hostile request is refused without a write, so this
- * saves most of the bad-input suite's whole-database comparisons. Elsewhere it reads every time.
+ * `read`, read again only when the database may have changed since its last reading, as a mark
+ * that moves with every write says:
+ * - SQLite: the app and the test share one connection, whose total_changes() counts every row any
+ *   of its statements changed (rolled back or not);
+ * - PostgreSQL: the write-ahead log's insert position, which every change to a table moves (and
+ *   other databases' work too, which only costs a needless reading).
+ * While the mark stands still no row changed, and the last reading still holds. Nearly every
+ * hostile request is refused without a write, so this saves most of the whole-database
+ * comparisons of the suites that make them.
  */
 export function readWhenChanged<T>(db: Db, read: () => Promise<T>): () => Promise<T> {
-  let last: { changes: number; value: T } | undefined;
+  let last: { mark: string; value: T } | undefined;
   return async () => {
-    if (db.dialect !== 'sqlite') return read();
-    const changes = await totalChanges(db);
-    if (last?.changes === changes) return last.value;
+    const mark = await writeMark(db);
+    if (last?.mark === mark) return last.value;
     const value = await read();
-    last = { changes, value };
+    last = { mark, value };
     return value;
   };
 }
 
-async function totalChanges(db: Db): Promise<number> {
-  const { rows } = await sql<{ n: number }>`select total_changes() as n`.execute(db.kysely);
-  return Number(rows[0]?.n);
+async function writeMark(db: Db): Promise<string> {
+  const { rows } =
+    db.dialect === 'sqlite'
+      ? await sql<{ mark: string }>`select cast(total_changes() as text) as mark`.execute(db.kysely)
+      : await sql<{ mark: string }>`select pg_current_wal_insert_lsn()::text as mark`.execute(db.kysely);
+  return String(rows[0]?.mark);
 }
 
 /**
