@@ -16,7 +16,7 @@ export const UNTESTED =
 export const TEST_OUTDATED =
   'The last successful connection test of this provider was more than an hour ago. Test the connection again, then save.';
 export const TESTED_OTHER =
-  'The issuer URL or client ID changed since the last successful connection test. Test the connection with these settings, then save.';
+  'The last successful connection test was of another issuer URL or client ID. Test the connection with these settings, then save.';
 
 interface Provider {
   issuer: string;
