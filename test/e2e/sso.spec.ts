@@ -385,7 +385,8 @@ test('the server refuses settings whose test no longer stands, and the screen sa
   await switchOn.click();
   const why =
     'The last successful connection test was of another issuer URL or client ID. Test the connection with these settings, then save.';
-  await expect(page.getByRole('status').filter({ hasText: why })).toBeVisible();
+  // Said beside the button, as what describes it, and the button is unavailable until a new test.
+  await expect(switchOn).toHaveAccessibleDescription(why);
   await expect(switchOn).toHaveAttribute('aria-disabled', 'true');
   expect((await apiOf(page).send<{ sso: unknown }>('get', '/api/institution/sso/')).sso).toBeNull();
   const section = page.getByRole('heading', { level: 2, name: 'Single sign-on' });
