@@ -1,4 +1,7 @@
+import { generate } from 'otplib';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../src/common/schemas/second-factor';
 import {
+  allMailsTo,
   createInstitutionWithAdmin,
   createStudent,
   expect,
@@ -41,6 +44,52 @@ test.describe('account', () => {
       await expect(page.getByLabel('Current password')).toHaveValue('');
     });
   }
+
+  test('a staff member replaces their authenticator app; the new one is confirmed before the old stops', async ({
+    page,
+  }) => {
+    const institution = await createInstitutionWithAdmin();
+    await signIn(page, institution.admin);
+    await page.goto('/account/');
+    const app = page.getByRole('region', { name: 'Authenticator app' });
+    await expect(app.getByText('An authenticator app is set up for your account.')).toBeVisible();
+    await app.getByRole('button', { name: 'Replace authenticator app' }).click();
+    await expect(app.getByText('Your current app keeps working until you confirm the new one')).toBeVisible();
+    await expect(app.getByRole('img', { name: 'QR code to scan with your authenticator app' })).toBeVisible();
+    const key = (await app.locator('code').textContent())?.replace(/\s/g, '') ?? '';
+    expect(key).toMatch(/^[A-Z2-7]{16,}$/);
+    await expectNoA11yViolations(page, 'account, replacing the authenticator app');
+    for (const width of Object.values(SCREEN_WIDTHS)) {
+      await page.setViewportSize({ width, height: 900 });
+      await expectNoHorizontalOverflow(page);
+      await saveScreenshot(page, 'account-replace-app');
+    }
+
+    // A code from an app that is not the new one is refused, and the old app is still the app.
+    await app.getByLabel('6-digit code').fill('000000');
+    await app.getByRole('button', { name: 'Confirm' }).click();
+    await expect(app.getByRole('alert')).toHaveText(
+      'That code is not right. Check that the app shows the new entry, and try again.',
+    );
+    await app.getByLabel('6-digit code').fill(await generate({ secret: key }));
+    await app.getByRole('button', { name: 'Confirm' }).click();
+    await expect(
+      page.getByText('Your new authenticator app is set up. The old one no longer works.'),
+    ).toBeVisible();
+    await expect(app.getByText('An authenticator app is set up for your account.')).toBeVisible();
+
+    // Told by mail, at a time on the institution's clock that names it.
+    await expect
+      .poll(() =>
+        allMailsTo(institution.admin.email)
+          .filter((mail) => mail.subject === SIGN_IN_CHANGE_SUBJECT)
+          .map((mail) => mail.text)
+          .find((text) => text.includes('authenticator app of your staff account was replaced')),
+      )
+      .toMatch(
+        /was replaced \(the old one no longer works\) by .+, on \w{3} \d{1,2} \w{3} \d{4}, \d{2}:\d{2} \([A-Za-z_/]+\)/,
+      );
+  });
 
   test('an admin resets a colleague’s second factor from the Team screen, after a confirmation naming them', async ({
     page,

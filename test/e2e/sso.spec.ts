@@ -65,11 +65,19 @@ async function setUpSso(
     const page = await context.newPage();
     await signIn(page, institution.admin);
     const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
+    const issuer = settings.issuer ?? provider.issuer;
+    const clientId = settings.clientId ?? CLIENTS.ordinary;
+    // As on the screen: single sign-on is switched on only with settings whose test passed.
+    const tested = await context.request.post('/api/institution/sso/test/', {
+      headers: { 'X-CSRFToken': csrf },
+      data: { issuer, client_id: clientId },
+    });
+    expect(tested.status(), await tested.text()).toBe(200);
     const response = await context.request.put('/api/institution/sso/', {
       headers: { 'X-CSRFToken': csrf },
       data: {
-        issuer: settings.issuer ?? provider.issuer,
-        client_id: settings.clientId ?? CLIENTS.ordinary,
+        issuer,
+        client_id: clientId,
         client_secret: CLIENT_SECRET,
         domains: [institution.domain],
         student_password_sign_in: settings.studentPasswords ?? true,
@@ -353,4 +361,46 @@ test('single sign-on is switched on only after a successful connection test of t
   await switchOn.click();
   await expect(page.getByText('Single sign-on saved.')).toBeVisible();
   await expect(page.getByText('On: people with these addresses can sign in', { exact: false })).toBeVisible();
+});
+
+test('the server refuses settings whose test no longer stands, and the screen says why', async ({ page }) => {
+  test.slow();
+  const institution = await createInstitutionWithAdmin();
+  await signIn(page, institution.admin);
+  await page.goto('/admin/settings/');
+  const switchOn = page.getByRole('button', { name: 'Switch single sign-on on' });
+  await page.getByLabel('Issuer URL').fill(provider.issuer);
+  await page.getByLabel('Client ID').fill(CLIENTS.ordinary);
+  await page.getByLabel('Email domains').fill(institution.domain);
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(page.getByText(`Connected: ${provider.issuer}`)).toBeVisible();
+  await expect(switchOn).not.toHaveAttribute('aria-disabled', 'true');
+
+  // Meanwhile another client of the provider is tested (another admin, another tab): the pass
+  // the server holds is no longer of these settings, whatever this screen remembers.
+  await apiOf(page).send('post', '/api/institution/sso/test/', {
+    issuer: provider.issuer,
+    client_id: 'another-client',
+  });
+  await switchOn.click();
+  const why =
+    'The last successful connection test was of another issuer URL or client ID. Test the connection with these settings, then save.';
+  // Said beside the button, as what describes it, and the button is unavailable until a new test.
+  await expect(switchOn).toHaveAccessibleDescription(why);
+  await expect(switchOn).toHaveAttribute('aria-disabled', 'true');
+  expect((await apiOf(page).send<{ sso: unknown }>('get', '/api/institution/sso/')).sso).toBeNull();
+  const section = page.getByRole('heading', { level: 2, name: 'Single sign-on' });
+  await section.scrollIntoViewIfNeeded();
+  await expectNoA11yViolations(page);
+  for (const width of Object.values(SCREEN_WIDTHS)) {
+    await page.setViewportSize({ width, height: 900 });
+    await expectNoHorizontalOverflow(page);
+    await saveScreenshot(page, 'sso-refusal');
+  }
+
+  // Tested again, the same settings go through.
+  await page.getByRole('button', { name: 'Test connection' }).click();
+  await expect(switchOn).not.toHaveAttribute('aria-disabled', 'true');
+  await switchOn.click();
+  await expect(page.getByText('Single sign-on saved.')).toBeVisible();
 });

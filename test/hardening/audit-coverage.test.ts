@@ -196,10 +196,14 @@ describe.each(TEST_DIALECTS)('audit rows on %s', (dialect) => {
   }
 
   /**
-   * Steps of a sign-in ceremony: a passkey's registration challenge is kept for minutes and
-   * changes nothing of the account; the registration it leads to is what changes it.
+   * Steps of a sign-in ceremony: a passkey's registration challenge, or the secret of an app that
+   * is to replace the one set up, is kept for minutes and changes nothing of how the account signs
+   * in; the registration or confirmation it leads to is what changes it.
    */
-  const CEREMONY_STEPS: RouteKey[] = ['POST /api/passkeys/registration/options/'];
+  const CEREMONY_STEPS: RouteKey[] = [
+    'POST /api/passkeys/registration/options/',
+    'POST /api/second-factor/totp/replacement/',
+  ];
   // A refused control request (a forged passkey, nothing to verify) changes nothing to record.
   const staffChanges = (Object.keys(CSRF_MATRIX) as RouteKey[]).filter((route) => {
     const entry = CSRF_MATRIX[route];

@@ -19,6 +19,7 @@ export const ErrorCode = z.enum([
   'STEP_UP_REQUIRED', // 403: prove the second factor again (POST /api/second-factor/step-up/), then retry
   'NOT_FOUND', // 404
   'CONFLICT', // 409: the state changed underneath the request
+  'CONNECTION_UNTESTED', // 409: test the single sign-on connection with these settings, then save again
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly
   'PAYLOAD_TOO_LARGE', // 413
   'URI_TOO_LONG', // 414: the address (a path parameter) is longer than any real one

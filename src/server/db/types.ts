@@ -84,6 +84,14 @@ export interface SsoSettingsTable {
   updated_at: Millis;
 }
 
+/** An institution's last connection test that passed: which provider and client, and when. */
+export interface SsoConnectionTestsTable {
+  institution_id: number;
+  issuer: string;
+  client_id: string;
+  passed_at: Millis;
+}
+
 /**
  * How a linked identity came to be linked: a verified address (students), the account's own
  * signed-in browser, or a staff member's sign-in an admin allowed to link (sso_link_grants).
@@ -150,6 +158,9 @@ export interface TotpCredentialsTable {
   confirmed_at: Millis | null;
   last_time_step: number | null;
   created_at: Millis;
+  /** Sealed; a new app waiting for its first code, while the confirmed one above still works. */
+  replacement_secret_sealed: string | null;
+  replacement_started_at: Millis | null;
 }
 
 /** A staff member's passkey (WebAuthn credential). */
@@ -557,6 +568,7 @@ export interface Database {
   passkeys: PasskeysTable;
   passkey_challenges: PasskeyChallengesTable;
   sso_settings: SsoSettingsTable;
+  sso_connection_tests: SsoConnectionTestsTable;
   sso_attempts: SsoAttemptsTable;
   sso_identities: SsoIdentitiesTable;
   sso_link_grants: SsoLinkGrantsTable;

@@ -469,6 +469,16 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     url: '/api/second-factor/totp/confirm/',
     body: { code: '000000' },
   }),
+  'POST /api/second-factor/totp/replacement/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/totp/replacement/',
+  }),
+  // No replacement was started in this world: the same refusal for everyone allowed to send it.
+  'POST /api/second-factor/totp/replacement/confirm/': () => ({
+    method: 'POST',
+    url: '/api/second-factor/totp/replacement/confirm/',
+    body: { code: '000000' },
+  }),
   'POST /api/second-factor/verify/': () => ({
     method: 'POST',
     url: '/api/second-factor/verify/',
@@ -796,6 +806,9 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/second-factor/totp/confirm/': { A: secondFactor(409, 409) },
   // Admins: already confirmed; the admin without one has nothing to prove yet.
   'POST /api/second-factor/verify/': { A: secondFactor(409, 409) },
+  // Staff with an app (and a fresh factor) may start replacing it; nothing waits to be confirmed.
+  'POST /api/second-factor/totp/replacement/': { A: secondFactor(200, NO_SECOND_FACTOR) },
+  'POST /api/second-factor/totp/replacement/confirm/': { A: secondFactor(409, NO_SECOND_FACTOR) },
   'POST /api/second-factor/recovery-codes/': { A: secondFactor(200, NO_SECOND_FACTOR) },
   // A step-up is for a complete staff sign-in; nobody's app shows the code sent (400).
   'POST /api/second-factor/step-up/': { A: secondFactor(400, NO_SECOND_FACTOR) },
@@ -927,6 +940,8 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/passkeys/authentication/': { actor: 'anonymous', target: 'A', control: 400 },
   'POST /api/second-factor/totp/confirm/': { actor: 'pendingAdminA', target: 'A', control: 409 },
   'POST /api/second-factor/verify/': { actor: 'adminA', target: 'A', control: 409 },
+  'POST /api/second-factor/totp/replacement/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/second-factor/totp/replacement/confirm/': { actor: 'adminA', target: 'A', control: 409 },
   'POST /api/second-factor/recovery-codes/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/:id/second-factor/reset/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/staff/:id/sso-link/': { actor: 'adminA', target: 'A', control: 200 },
@@ -1053,6 +1068,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/second-factor/totp/confirm/': as('pendingAdminA'),
   'POST /api/second-factor/verify/': as('adminA'),
   'POST /api/second-factor/recovery-codes/': as('adminA'),
+  'POST /api/second-factor/totp/replacement/': as('adminA'),
+  'POST /api/second-factor/totp/replacement/confirm/': as('adminA'),
   'POST /api/staff/:id/second-factor/reset/': as('adminA'),
   'POST /api/staff/:id/sso-link/': as('adminA'),
   'POST /api/second-factor/step-up/': as('adminA'),

@@ -31,6 +31,7 @@ import {
   type TestDialect,
 } from '../../helpers/databases';
 import { makeUser, TEST_PASSWORD } from '../../helpers/factories';
+import { passedConnectionTest } from '../../helpers/sso';
 
 /**
  * `pendingAdminA` is an admin of A who signed in with a password and has no second factor yet
@@ -572,6 +573,11 @@ async function addSingleSignOn(db: Db, inst: InstitutionWorld) {
       updated_at: Date.now(),
     })
     .execute();
+  // The provider the settings request moves to passed its connection test, as the admin's would.
+  await passedConnectionTest(db.kysely, inst.id, {
+    issuer: 'https://login.example.edu',
+    clientId: 'wellspring',
+  });
 }
 
 /** An invitation token no request has answered with yet (the last one, once all are used). */
@@ -793,6 +799,7 @@ const TABLES = [
   'passkeys',
   'passkey_challenges',
   'sso_settings',
+  'sso_connection_tests',
   'sso_attempts',
   'sso_identities',
   'sso_link_grants',
@@ -990,6 +997,13 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
     ),
     sso_settings: json(
       await k.selectFrom('sso_settings').selectAll().where('institution_id', '=', institutionId).execute(),
+    ),
+    sso_connection_tests: json(
+      await k
+        .selectFrom('sso_connection_tests')
+        .selectAll()
+        .where('institution_id', '=', institutionId)
+        .execute(),
     ),
     sso_attempts: json(
       await k.selectFrom('sso_attempts').selectAll().where('institution_id', '=', institutionId).execute(),

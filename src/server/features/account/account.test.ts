@@ -3,6 +3,7 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { verifyPassword } from '../../lib/passwords';
 import { STEP_UP_REQUIRED_MESSAGE, STEP_UP_WINDOW } from '../../lib/step-up';
 import {
@@ -147,6 +148,46 @@ describe.each(TEST_DIALECTS)("a signed-in user's own account, on %s", (dialect) 
     );
     expect(await verifyPassword(await storedHash(cast.adminA.id), NEW_PASSWORD)).toBe(true);
     expect(await auditOf(cast.adminA.id, 'account.password_change')).toHaveLength(1);
+  });
+
+  it("states when a password changed on the institution's clock, naming it, to students and staff alike", async () => {
+    const zone = (id: number, timeZone: string) =>
+      ctx.db.kysely.updateTable('institutions').set({ time_zone: timeZone }).where('id', '=', id).execute();
+    await zone(cast.a.id, 'America/New_York');
+    await zone(cast.b.id, 'Asia/Tokyo');
+    const mailTo = async (email: string) =>
+      (
+        await ctx.db.kysely
+          .selectFrom('mail_outbox')
+          .select('body')
+          .where('to_address', '=', email)
+          .where('subject', 'like', '%password%')
+          .executeTakeFirstOrThrow()
+      ).body;
+    const staffMailTo = async (email: string) =>
+      (
+        await ctx.db.kysely
+          .selectFrom('mail_outbox')
+          .select('body')
+          .where('to_address', '=', email)
+          .where('subject', '=', SIGN_IN_CHANGE_SUBJECT)
+          .executeTakeFirstOrThrow()
+      ).body;
+    for (const email of [cast.studentA.email, cast.studentB.email, cast.adminA.email])
+      expect((await change(await signedIn(email), TEST_PASSWORD)).status).toBe(200);
+
+    // 08:00 UTC on 15 January 2027: three in the morning in New York, five in the afternoon in Tokyo.
+    expect(await mailTo(cast.studentA.email)).toContain(
+      'changed on Fri 15 Jan 2027, 03:00 (America/New_York) from',
+    );
+    expect(await mailTo(cast.studentB.email)).toContain(
+      'changed on Fri 15 Jan 2027, 17:00 (Asia/Tokyo) from',
+    );
+    expect(await staffMailTo(cast.adminA.email)).toContain(
+      `by ${cast.adminA.email}, on Fri 15 Jan 2027, 03:00 (America/New_York) from`,
+    );
+    for (const email of [cast.studentA.email, cast.studentB.email])
+      expect(await mailTo(email)).not.toContain('UTC');
   });
 
   it('lists the open sessions and signs out the others, audited', async () => {

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import type { Database } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -99,20 +100,33 @@ export async function changePassword(options: {
       });
     } else {
       await recordAuditIf(trx, actor, entry);
-      await enqueueMail(trx, passwordChangedMail(user.email, options.brandName, address), now());
+      await enqueueMail(
+        trx,
+        passwordChangedMail({
+          to: user.email,
+          brandName: options.brandName,
+          address,
+          timeZone: user.institutionTimeZone ?? 'UTC',
+        }),
+        now(),
+      );
     }
     return count;
   });
   return { success: true, message: PASSWORD_CHANGED, ended };
 }
 
-/** Told to a student whose password changed, so a change they did not make is seen. */
-function passwordChangedMail(to: string, brandName: string, address: string) {
+/**
+ * Told to a student whose password changed, so a change they did not make is seen; the time on
+ * their institution's clock, named.
+ */
+function passwordChangedMail(options: { to: string; brandName: string; address: string; timeZone: string }) {
+  const { to, brandName } = options;
   return {
     to,
     subject: `Your ${brandName} Health password was changed`,
     text: [
-      `The password of your ${brandName} Health account was changed on ${iso(now()).replace('T', ' ').slice(0, 16)} UTC from the address ${address}.`,
+      `The password of your ${brandName} Health account was changed on ${formatZonedDateTime(now(), options.timeZone)} from the address ${options.address}.`,
       '',
       'If this was you, there is nothing to do.',
       'If it was not, contact your institution at once.',

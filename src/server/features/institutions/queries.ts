@@ -36,6 +36,10 @@ export function findInstitutionIdByName(db: Executor, name: string) {
   return db.selectFrom('institutions').select('id').where('name', '=', name).executeTakeFirst();
 }
 
+export function institutionTimeZoneRow(db: Executor, institutionId: number) {
+  return db.selectFrom('institutions').select('time_zone').where('id', '=', institutionId).executeTakeFirst();
+}
+
 /** What the follow-up needs to know of an institution: contacts, deadlines, calendar. */
 export function institutionSettingsRow(db: Executor, institutionId: number) {
   return db

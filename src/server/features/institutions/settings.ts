@@ -60,6 +60,15 @@ export async function readFollowUpSettings(db: Executor, institutionId: number):
   };
 }
 
+/**
+ * The clock on which the institution's people read the times their mails state: its own zone,
+ * or UTC for a stored name that no longer reads (or an institution that is gone).
+ */
+export async function institutionTimeZone(db: Executor, institutionId: number): Promise<string> {
+  const zone = (await queries.institutionTimeZoneRow(db, institutionId))?.time_zone;
+  return zone !== undefined && isTimeZone(zone) ? zone : 'UTC';
+}
+
 function toResponse(settings: FollowUpSettings): InstitutionSettingsResponse {
   return {
     success: true,

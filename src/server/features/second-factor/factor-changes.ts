@@ -1,8 +1,10 @@
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
+import { formatZonedDateTime } from '../../../common/zoned-format';
 import type { Executor } from '../../db/executor';
 import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
+import { institutionTimeZone } from '../institutions/settings';
 
 /**
  * Every change to how a staff account signs in (a passkey added or removed, the authenticator
@@ -26,8 +28,10 @@ export async function recordSignInChange(
   await recordAudit(trx, actor, entry);
   const by = actor.email ? ` by ${actor.email}` : '';
   const from = actor.address ? ` from the address ${actor.address}` : '';
+  // Everyone told is of the actor's institution: the time is on its clock, which is named.
+  const when = formatZonedDateTime(at, await institutionTimeZone(trx, actor.institutionId));
   const text = [
-    `${summary}${by}, on ${new Date(at).toISOString().replace('T', ' ').slice(0, 16)} UTC${from}.`,
+    `${summary}${by}, on ${when}${from}.`,
     '',
     'If this was you, there is nothing to do.',
     'If it was not, tell an administrator of your institution at once: they can reset your second factor and sign you out everywhere.',

@@ -4,7 +4,13 @@ import type { Executor } from '../../db/executor';
 export function findTotp(db: Executor, userId: number) {
   return db
     .selectFrom('totp_credentials')
-    .select(['secret_sealed', 'confirmed_at', 'last_time_step'])
+    .select([
+      'secret_sealed',
+      'confirmed_at',
+      'last_time_step',
+      'replacement_secret_sealed',
+      'replacement_started_at',
+    ])
     .where('user_id', '=', userId)
     .executeTakeFirst();
 }
@@ -46,6 +52,41 @@ export async function claimTimeStep(
     })
     .where('user_id', '=', userId)
     .where((eb) => eb.or([eb('last_time_step', 'is', null), eb('last_time_step', '<', step)]))
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/** A new app waits beside the confirmed one, which keeps working; a newer start replaces it. */
+export async function putReplacementTotp(db: Executor, userId: number, secretSealed: string, at: number) {
+  await db
+    .updateTable('totp_credentials')
+    .set({ replacement_secret_sealed: secretSealed, replacement_started_at: at })
+    .where('user_id', '=', userId)
+    .where('confirmed_at', 'is not', null)
+    .execute();
+}
+
+/**
+ * The waiting app becomes the app and the old one stops working, only if the replacement is still
+ * the one whose code was checked: of two confirmations racing, or a confirmation racing a new
+ * start, one wins. Returns whether this one did.
+ */
+export async function swapInReplacementTotp(
+  db: Executor,
+  userId: number,
+  replacement: { secretSealed: string; step: number; at: number },
+): Promise<boolean> {
+  const result = await db
+    .updateTable('totp_credentials')
+    .set({
+      secret_sealed: replacement.secretSealed,
+      last_time_step: replacement.step,
+      confirmed_at: replacement.at,
+      replacement_secret_sealed: null,
+      replacement_started_at: null,
+    })
+    .where('user_id', '=', userId)
+    .where('replacement_secret_sealed', '=', replacement.secretSealed)
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
 }

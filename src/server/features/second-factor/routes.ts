@@ -15,6 +15,7 @@ import { requireAdmin, requireSession, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
+import { confirmAppReplacement, startAppReplacement } from './replace-app';
 import {
   confirmTotpEnrolment,
   regenerateRecoveryCodes,
@@ -126,6 +127,53 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
         recovery_codes: recoveryCodes,
         user: toCurrentUser(stronger?.user ?? { ...session.user, hasSecondFactor: true }),
       };
+    },
+  );
+
+  app.post(
+    '/api/second-factor/totp/replacement/',
+    {
+      schema: {
+        tags,
+        summary: 'Start replacing the authenticator app with a new one',
+        description:
+          'Gives a new secret and its QR code for the new app; the old app keeps working until the new one is confirmed (POST /api/second-factor/totp/replacement/confirm/, within 15 minutes). Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); 409 when no app is set up.',
+        response: { 200: TotpSetupResponse, ...errors },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      return startAppReplacement({ db: db.kysely, context, session: requireAnySession(request) });
+    },
+  );
+
+  app.post(
+    '/api/second-factor/totp/replacement/confirm/',
+    {
+      config: perClient,
+      preValidation: async (request) => {
+        requireStaffAccount(requireUser(request));
+      },
+      schema: {
+        tags,
+        summary: 'Confirm the new authenticator app with its first code; the old one stops working',
+        description:
+          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED; the old app still proves it). 409 when no replacement was started, or it is older than 15 minutes. Counted with the wrong-code limit of the sign-in. The owner is told by mail.',
+        body: TotpConfirmRequest,
+        response: { 200: SuccessMessage, ...errors },
+      },
+    },
+    async (request) => {
+      requireUser(request);
+      const replaced = await confirmAppReplacement({
+        db: db.kysely,
+        context,
+        session: requireAnySession(request),
+        code: request.body.code,
+        address: request.ip,
+      });
+      app.mail.wake();
+      return replaced;
     },
   );
 

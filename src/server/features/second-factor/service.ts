@@ -49,7 +49,7 @@ export const TOO_MANY_CODES = 'Too many wrong codes. Please wait 15 minutes and 
 export const STAFF_ONLY = 'A second factor is for staff accounts.';
 export const ALREADY_SET_UP =
   'An authenticator app is already set up for this account. If you lost it, ask another administrator to reset it.';
-const NOT_SET_UP = 'Set up an authenticator app first.';
+export const NOT_SET_UP = 'Set up an authenticator app first.';
 
 export function requireStaffAccount(user: SessionUser) {
   if (!needsSecondFactor(user.role)) throw new AppError('FORBIDDEN', STAFF_ONLY);
@@ -59,7 +59,7 @@ export function requireStaffAccount(user: SessionUser) {
  * Counts the attempt before the code is checked, so simultaneous guesses are counted too. An
  * attempt refused for too many wrong codes is recorded as a lockout.
  */
-async function countCodeAttempt(
+export async function countCodeAttempt(
   db: Kysely<Database>,
   user: SessionUser,
   address: string | null,

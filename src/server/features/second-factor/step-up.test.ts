@@ -9,6 +9,7 @@ import {
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
+import { passedConnectionTest } from '../../../../test/helpers/sso';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { STEP_UP_REQUIRED_MESSAGE, STEP_UP_WINDOW } from '../../lib/step-up';
 import { MINUTE } from '../../lib/time';
@@ -216,6 +217,10 @@ describe.each(TEST_DIALECTS)('a fresh second factor for changing how staff sign 
       domains: ['north.edu'],
       student_password_sign_in: true,
     };
+    await passedConnectionTest(ctx.db.kysely, cast.a.id, {
+      issuer: settings.issuer,
+      clientId: settings.client_id,
+    });
     const put = () => agent.request({ method: 'PUT', url: '/api/institution/sso/', payload: settings });
     expect((await put()).status).toBe(200);
 

@@ -24,6 +24,40 @@ export async function saveSsoSettings(db: Executor, row: Insertable<SsoSettingsT
     .execute();
 }
 
+/** The institution's last passed connection test; a newer one replaces it. */
+export async function savePassedTest(
+  db: Executor,
+  test: { institutionId: number; issuer: string; clientId: string; at: number },
+) {
+  const fields = { issuer: test.issuer, client_id: test.clientId, passed_at: test.at };
+  await db
+    .insertInto('sso_connection_tests')
+    .values({ institution_id: test.institutionId, ...fields })
+    .onConflict((oc) => oc.column('institution_id').doUpdateSet(fields))
+    .execute();
+}
+
+/** Withdraws the institution's pass of this issuer and client, if that is the one it holds. */
+export async function forgetPassedTest(
+  db: Executor,
+  test: { institutionId: number; issuer: string; clientId: string },
+) {
+  await db
+    .deleteFrom('sso_connection_tests')
+    .where('institution_id', '=', test.institutionId)
+    .where('issuer', '=', test.issuer)
+    .where('client_id', '=', test.clientId)
+    .execute();
+}
+
+export function passedTest(db: Executor, institutionId: number) {
+  return db
+    .selectFrom('sso_connection_tests')
+    .select(['issuer', 'client_id', 'passed_at'])
+    .where('institution_id', '=', institutionId)
+    .executeTakeFirst();
+}
+
 export async function deleteSsoSettings(db: Executor, institutionId: number): Promise<boolean> {
   const result = await db
     .deleteFrom('sso_settings')

@@ -95,9 +95,9 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
         tags,
         summary: 'Set up or change single sign-on',
         description:
-          'Without client_secret (or with an empty one), the stored secret is kept. Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail.',
+          'Without client_secret (or with an empty one), the stored secret is kept. Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail. Switching on, or changing the issuer or client ID, needs a passed connection test (POST /api/institution/sso/test/) of the same issuer and client ID in the last hour (409 CONNECTION_UNTESTED).',
         body: SsoSettingsRequest,
-        response: { 200: SsoSettingsResponse, ...errors },
+        response: { 200: SsoSettingsResponse, 409: ErrorResponse, ...errors },
       },
     },
     async (request) => {
@@ -125,7 +125,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
         tags,
         summary: "Test connection: read the provider's discovery document, changing nothing",
         description:
-          'Through the same network guard as a sign-in (public addresses only). 400 with the reason when the provider cannot be reached or does not answer as an OpenID Connect provider.',
+          'Through the same network guard as a sign-in (public addresses only). 400 with the reason when the provider cannot be reached or does not answer as an OpenID Connect provider. A passed test lets single sign-on be switched on with this issuer and client ID for the next hour; a failed one withdraws that.',
         body: SsoConnectionTestRequest,
         response: { 200: SsoConnectionTestResponse, 429: ErrorResponse, ...errors },
       },
@@ -133,8 +133,14 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
       config: { rateLimit: { max: DISCOVERIES_PER_MINUTE, timeWindow: 60_000 } },
     },
     async (request) => {
-      requireSettingsAdmin(request);
-      return testSsoConnection({ request: request.body, network });
+      const admin = requireSettingsAdmin(request);
+      return testSsoConnection({
+        db: db.kysely,
+        institutionId: admin.institutionId,
+        actor: auditActor(request, admin),
+        request: request.body,
+        network,
+      });
     },
   );
 

@@ -19,6 +19,7 @@ import { institutionOfDomain } from '../verify/queries';
 import { discoverProvider, isNetworkFailure, type ProviderClient } from './provider';
 import { mayConnectTo, type ProviderNetworkPolicy } from './provider-network';
 import * as queries from './queries';
+import { recordTestOutcome, requireTestedProvider } from './tested-provider';
 
 /** An institution's single sign-on as the sign-in uses it; the secret opened. */
 interface InstitutionSso {
@@ -128,21 +129,33 @@ function issuerRefusal(issuer: string, network: ProviderNetworkPolicy): string |
  * so a mistyped issuer is found now rather than by the first person who cannot sign in.
  */
 export async function testSsoConnection(options: {
+  db: Executor;
+  institutionId: number;
+  actor: AuditActor;
   request: SsoConnectionTestRequest;
   network: ProviderNetworkPolicy;
 }): Promise<SsoConnectionTestResponse> {
+  const { db, institutionId } = options;
   const { issuer, client_id: clientId } = options.request;
+  const outcome = async (passed: boolean) => {
+    await recordTestOutcome(db, institutionId, { issuer, clientId, passed });
+    await recordAudit(db, options.actor, {
+      action: 'sso.test',
+      subject: { type: 'institution', id: institutionId },
+      detail: { issuer, client_id: clientId, passed },
+    });
+  };
   const refusal = issuerRefusal(issuer, options.network);
-  if (refusal) throw new AppError('BAD_REQUEST', refusal);
+  if (refusal) {
+    await outcome(false);
+    throw new AppError('BAD_REQUEST', refusal);
+  }
+  let found: string;
   try {
     const config = await discoverProvider({ issuer, clientId, clientSecret: null }, options.network);
-    const found = config.serverMetadata().issuer;
-    return {
-      success: true,
-      issuer: found,
-      message: `Connected: ${found} answers as an OpenID Connect provider.`,
-    };
+    found = config.serverMetadata().issuer;
   } catch (error) {
+    await outcome(false);
     throw new AppError(
       'BAD_REQUEST',
       isNetworkFailure(error)
@@ -150,6 +163,12 @@ export async function testSsoConnection(options: {
         : `${issuer} did not answer as an OpenID Connect provider: check that the issuer URL is exactly the one your provider names.`,
     );
   }
+  await outcome(true);
+  return {
+    success: true,
+    issuer: found,
+    message: `Connected: ${found} answers as an OpenID Connect provider. Single sign-on can be switched on with these settings for the next hour.`,
+  };
 }
 
 /**
@@ -176,6 +195,12 @@ export async function saveSsoSettings(options: {
       `Only your institution's email domains can sign in this way (${own.join(', ') || 'none set up'}); not ${foreign.join(', ')}`,
     );
   const before = await queries.ssoSettingsRow(db, institutionId);
+  await requireTestedProvider(
+    db,
+    institutionId,
+    { issuer: settings.issuer, clientId: settings.client_id },
+    before ? { issuer: before.issuer, clientId: before.client_id } : null,
+  );
   const newSecret = settings.client_secret ? seal(options.sealKey, settings.client_secret) : undefined;
   const row = {
     institution_id: institutionId,

@@ -10,10 +10,12 @@ import {
   startTestProvider,
   type TestProvider,
 } from '../../../../test/helpers/oidc-provider';
+import { passedConnectionTest } from '../../../../test/helpers/sso';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { SSO_ERROR_MESSAGES } from '../../../common/schemas/sso';
 import { STEP_UP_WINDOW } from '../../lib/step-up';
 import { MINUTE } from '../../lib/time';
+import { TEST_OUTDATED, TEST_VALID_FOR, TESTED_OTHER, UNTESTED } from './tested-provider';
 
 /**
  * Who may set up single sign-on, that the client secret never comes back out, and how every
@@ -59,6 +61,7 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
     adminA = new TestAgent(ctx.app);
     await adminA.login(cast.adminA.email, TEST_PASSWORD);
     downIssuer = `http://127.0.0.1:${await closedPort()}`;
+    await passedConnectionTest(ctx.db.kysely, cast.a.id, { issuer: downIssuer, clientId: 'wellspring' });
   });
   afterEach(async () => {
     await ctx.close();
@@ -96,6 +99,7 @@ describe.each(TEST_DIALECTS)('single sign-on on %s', (dialect) => {
     expect(row.client_secret_sealed).not.toContain(SECRET);
 
     // Saved again without a secret: the stored one stays.
+    await passedConnectionTest(ctx.db.kysely, cast.a.id, { issuer: downIssuer, clientId: 'renamed' });
     const { client_secret: _omitted, ...withoutSecret } = settings({ client_id: 'renamed' });
     const kept = await adminA.request({
       method: 'PUT',
@@ -308,6 +312,7 @@ describe.each(TEST_DIALECTS)('an issuer that is no provider, on %s', (dialect) =
     try {
       const answers = new Map<string, unknown>();
       for (const [what, issuer] of Object.entries(stand.issuers)) {
+        await passedConnectionTest(ctx.db.kysely, cast.a.id, { issuer, clientId: 'wellspring' });
         expect((await save(issuer)).status, what).toBe(200);
         const start = await new TestAgent(ctx.app).get(`/api/sso/start/?institution=${cast.a.id}`);
         const link = await admin.post('/api/sso/link/');
@@ -350,7 +355,7 @@ describe.each(TEST_DIALECTS)('an issuer that is no provider, on %s', (dialect) =
       expect(connected.body).toEqual({
         success: true,
         issuer: provider.issuer,
-        message: `Connected: ${provider.issuer} answers as an OpenID Connect provider.`,
+        message: `Connected: ${provider.issuer} answers as an OpenID Connect provider. Single sign-on can be switched on with these settings for the next hour.`,
       });
     } finally {
       await provider.stop();
@@ -366,6 +371,85 @@ describe.each(TEST_DIALECTS)('an issuer that is no provider, on %s', (dialect) =
         })
       ).status,
     ).toBe(403);
+  });
+
+  it('switches single sign-on on only with the issuer and client that passed a test in the last hour', async () => {
+    await setUp(DEVELOPMENT);
+    const provider = await startTestProvider('http://localhost:8000/api/sso/callback/');
+    const test = (clientId = 'wellspring') =>
+      admin.post('/api/institution/sso/test/', { issuer: provider.issuer, client_id: clientId });
+    const put = (overrides: Record<string, unknown> = {}) =>
+      admin.request({
+        method: 'PUT',
+        url: '/api/institution/sso/',
+        payload: {
+          issuer: provider.issuer,
+          client_id: 'wellspring',
+          domains: ['north.edu'],
+          student_password_sign_in: true,
+          ...overrides,
+        },
+      });
+    const refused = async (overrides: Record<string, unknown>, message: string) => {
+      const answer = await put(overrides);
+      expect(answer.status).toBe(409);
+      expect(answer.body).toEqual({ success: false, code: 'CONNECTION_UNTESTED', message });
+    };
+    try {
+      // Never tested: refused, and nothing is switched on.
+      await refused({}, UNTESTED);
+      expect(await ctx.db.kysely.selectFrom('sso_settings').selectAll().execute()).toEqual([]);
+
+      expect((await test()).status).toBe(200);
+      // Another client than the one tested, or an issuer typed otherwise, is not what passed.
+      await refused({ client_id: 'another-client' }, TESTED_OTHER);
+      await refused({ issuer: `${provider.issuer}/` }, TESTED_OTHER);
+      expect((await put()).status).toBe(200);
+
+      // The provider that is on may be saved with other domains or flags without a new test...
+      expect((await put({ student_password_sign_in: false })).status).toBe(200);
+      // ...but moving it to another client needs that client tested.
+      await refused({ client_id: 'renamed' }, TESTED_OTHER);
+      expect((await test('renamed')).status).toBe(200);
+      expect((await put({ client_id: 'renamed' })).status).toBe(200);
+
+      // A pass from more than an hour ago no longer counts.
+      await passedConnectionTest(
+        ctx.db.kysely,
+        cast.a.id,
+        { issuer: provider.issuer, clientId: 'older' },
+        Date.now() - TEST_VALID_FOR - MINUTE,
+      );
+      await refused({ client_id: 'older' }, TEST_OUTDATED);
+      expect((await test('renamed')).status).toBe(200);
+    } finally {
+      await provider.stop();
+    }
+    // A failed test of the same settings withdraws their pass: the provider is down now.
+    expect((await test('renamed')).status).toBe(400);
+    await ctx.db.kysely.deleteFrom('sso_settings').execute();
+    await refused({ client_id: 'renamed' }, UNTESTED);
+
+    // Each test is in the institution's activity log with its outcome; the other institution has no pass.
+    const tests = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select(['institution_id', 'detail'])
+      .where('action', '=', 'sso.test')
+      .orderBy('id')
+      .execute();
+    expect(tests.map((row) => [row.institution_id, JSON.parse(row.detail ?? '{}').passed])).toEqual([
+      [cast.a.id, true],
+      [cast.a.id, true],
+      [cast.a.id, true],
+      [cast.a.id, false],
+    ]);
+    expect(
+      await ctx.db.kysely
+        .selectFrom('sso_connection_tests')
+        .where('institution_id', '=', cast.b.id)
+        .selectAll()
+        .execute(),
+    ).toEqual([]);
   });
 
   it('outside development, test connection refuses addresses that are not public without calling them', async () => {
@@ -503,6 +587,8 @@ describe.each(TEST_DIALECTS)('signing in through a real provider on %s', (dialec
   async function pointSignInAt(issuer: string, clientSecret?: string, flags: Record<string, boolean> = {}) {
     const admin = new TestAgent(ctx.app);
     await admin.login(cast.adminA.email, TEST_PASSWORD);
+    const tested = await admin.post('/api/institution/sso/test/', { issuer, client_id: CLIENTS.ordinary });
+    expect(tested.status, tested.text).toBe(200);
     const saved = await admin.request({
       method: 'PUT',
       url: '/api/institution/sso/',

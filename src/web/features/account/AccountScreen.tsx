@@ -14,9 +14,11 @@ import { CheckingAuthentication } from '../auth/LoginScreen';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { AppEnrolment, RecoveryCodeList } from '../second-factor/AppEnrolment';
 import {
+  confirmAppReplacement,
   confirmAppSetup,
   fetchSecondFactorStatus,
   SECOND_FACTOR_QUERY_KEY,
+  startAppReplacement,
 } from '../second-factor/secondFactorApi';
 import { PasskeysSection, RecoveryCodesSection } from '../security/SecurityScreen';
 import { useStepUp } from '../security/StepUp';
@@ -144,14 +146,16 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
 
 /**
  * The authenticator app: set up here by staff who have none (who signed up with a passkey, say),
- * with the same QR code and first code as the sign-in's set-up. The server asks for the second
- * factor again before it is added, tells the owner by mail and records it.
+ * with the same QR code and first code as the sign-in's set-up, or replaced by a new one (a new
+ * phone) the same way. The server asks for the second factor again before either, tells the owner
+ * by mail and records it; a replaced app works until its successor's first code is confirmed.
  */
 function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
   const headingId = useId();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: SECOND_FACTOR_QUERY_KEY, queryFn: fetchSecondFactorStatus });
   const [adding, setAdding] = useState(false);
+  const [replacing, setReplacing] = useState(false);
   const [codes, setCodes] = useState<string[] | null>(null);
   return (
     <Card className={styles.section}>
@@ -163,8 +167,36 @@ function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
           <LoadingStatus>Loading your second factors...</LoadingStatus>
         ) : query.isError ? (
           <LoadError message="Failed to load your second factors" onRetry={() => void query.refetch()} />
+        ) : query.data.totp && replacing ? (
+          <>
+            <p>
+              Set up the new app below. Your current app keeps working until you confirm the new one with its
+              first code; then it stops working.
+            </p>
+            <AppEnrolment
+              start={() => confirmed(startAppReplacement)}
+              confirm={(code) => confirmed(() => confirmAppReplacement(code))}
+              onDone={(answer) => {
+                setReplacing(false);
+                showFlash(answer.message);
+                void queryClient.invalidateQueries({ queryKey: SECOND_FACTOR_QUERY_KEY });
+              }}
+              actions={
+                <Button variant="secondary" onClick={() => setReplacing(false)}>
+                  Cancel
+                </Button>
+              }
+            />
+          </>
         ) : query.data.totp ? (
-          <p className={styles.muted}>An authenticator app is set up for your account.</p>
+          <>
+            <p className={styles.muted}>An authenticator app is set up for your account.</p>
+            <div className={styles.buttons}>
+              <Button variant="secondary" onClick={() => setReplacing(true)}>
+                Replace authenticator app
+              </Button>
+            </div>
+          </>
         ) : adding ? (
           <AppEnrolment
             confirm={(code) => confirmed(() => confirmAppSetup(code))}

@@ -1,5 +1,5 @@
-import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { RecoveryCodesResponse, TotpSetupResponse } from '../../../common/schemas/second-factor';
+import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
+import type { TotpSetupResponse } from '../../../common/schemas/second-factor';
 import { errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -24,15 +24,21 @@ export function CodeError({ text }: { text: string | null }) {
 
 /**
  * Setting up an authenticator app: a new secret as a QR code and a key, confirmed with the app's
- * first code. The sign-in's first step and the account page both use it; `confirm` sends the
- * code (the account page asks for the second factor again around it).
+ * first code. The sign-in's first step and the account page both use it, the account page also to
+ * replace an app; `start` asks for the secret and `confirm` sends the code (the account page asks
+ * for the second factor again around them).
  */
-export function AppEnrolment({
+export function AppEnrolment<Answer>({
+  start = startAppSetup,
   confirm,
   onDone,
+  actions,
 }: {
-  confirm: (code: string) => Promise<RecoveryCodesResponse>;
-  onDone: (answer: RecoveryCodesResponse) => void;
+  start?: () => Promise<TotpSetupResponse>;
+  confirm: (code: string) => Promise<Answer>;
+  onDone: (answer: Answer) => void;
+  /** More buttons beside Confirm (the account page's Cancel). */
+  actions?: ReactNode;
 }) {
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -42,12 +48,12 @@ export function AppEnrolment({
   useEffect(() => {
     if (started.current) return;
     started.current = true;
-    startAppSetup()
+    start()
       .then(setSetup)
       .catch((failure: unknown) =>
         setError(errorMessage(failure, 'The set-up could not start. Reload the page.')),
       );
-  }, []);
+  }, [start]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -103,6 +109,7 @@ export function AppEnrolment({
           <Button type="submit" busy={busy} disabled={!setup}>
             Confirm
           </Button>
+          {actions}
         </div>
       </form>
     </>

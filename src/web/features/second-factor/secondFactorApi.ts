@@ -1,3 +1,4 @@
+import { SuccessMessage } from '../../../common/schemas/common';
 import {
   RecoveryCodesResponse,
   SecondFactorStatus,
@@ -12,6 +13,15 @@ export function startAppSetup() {
 
 export function confirmAppSetup(code: string) {
   return api.post('/api/second-factor/totp/confirm/', RecoveryCodesResponse, { code });
+}
+
+/** A new app for the account; the one set up keeps working until the new one is confirmed. */
+export function startAppReplacement() {
+  return api.post('/api/second-factor/totp/replacement/', TotpSetupResponse);
+}
+
+export function confirmAppReplacement(code: string) {
+  return api.post('/api/second-factor/totp/replacement/confirm/', SuccessMessage, { code });
 }
 
 export function verifySecondFactor(code: string) {

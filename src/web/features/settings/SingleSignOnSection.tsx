@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import type { SsoSettingsResponse } from '../../../common/schemas/sso';
-import { errorMessage } from '../../api';
+import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -57,15 +57,24 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
     setClientSecret('');
     showFlash(text);
   };
+  // Switching on, or pointing at another provider, waits for a test of that very provider.
+  const testNoteId = useId();
+  const providerOf = (settings: { issuer: string; client_id: string }) =>
+    `${settings.issuer.trim()} ${settings.client_id.trim()}`;
+  const provider = providerOf({ issuer, client_id: clientId });
+  const [tested, setTested] = useState<{ provider: string; ok: boolean; message: string } | null>(null);
   const save = useMutation({
     mutationFn: (settings: Parameters<typeof saveSso>[0]) => confirmed(() => saveSso(settings)),
     onSuccess: (answer) => saved(answer, 'Single sign-on saved.'),
-    onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be saved.'), 'error'),
+    onError: (error, settings) => {
+      const message = errorMessage(error, 'Single sign-on could not be saved.');
+      // The server holds the test that counts (it lapses after an hour, and another admin may test
+      // other settings since): its refusal replaces this screen's pass, so the note says what to do.
+      if (hasErrorCode(error, 'CONNECTION_UNTESTED'))
+        setTested({ provider: providerOf(settings), ok: false, message });
+      showFlash(message, 'error');
+    },
   });
-  // Switching on, or pointing at another provider, waits for a test of that very provider.
-  const testNoteId = useId();
-  const provider = `${issuer.trim()} ${clientId.trim()}`;
-  const [tested, setTested] = useState<{ provider: string; ok: boolean; message: string } | null>(null);
   const changesProvider = !sso || sso.issuer !== issuer.trim() || sso.client_id !== clientId.trim();
   const testedNow = tested?.provider === provider ? tested : null;
   const mayEnable = !changesProvider || testedNow?.ok === true;
