@@ -11,11 +11,13 @@ import { precompress } from './scripts/vite-precompress.ts';
  * - app: the browser's entry (main.tsx) with the libraries every screen runs on, the shell, the
  *   shared UI and the small shared pieces of features (sign-in state, the code step). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
- * - survey: what the survey screens share (form, answers, crisis support, instruments, the
- *   survey and template schemas with the crisis resources and risk tiers they name): about
- *   13 KB, not loaded by the other public pages. The staff screens that show instruments or
- *   templates (dashboard, templates, cases, settings) load it too, with the survey form they do
- *   not use: one script for them rather than a public page's second one.
+ * - survey: what the survey screens share (form, answers, crisis support, the rule of which
+ *   instrument items are asked, the survey and template schemas with the crisis resources and
+ *   risk tiers they name): about 11 KB, not loaded by the other public pages. Not the instrument
+ *   library: a survey brings its own instruments' forms (schemas/surveys.ts), and the library's
+ *   texts load only with the staff screens that show them. The staff screens that show
+ *   instruments or templates (dashboard, templates, cases, settings) load it too, with the survey
+ *   form they do not use: one script for them rather than a public page's second one.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
  *   passkeys).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
@@ -27,7 +29,7 @@ import { precompress } from './scripts/vite-precompress.ts';
 const CHUNK_GROUPS = [
   {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/]|risk[\\/]|schemas[\\/](surveys|templates)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/]|schemas[\\/](surveys|templates)\.ts$))/,
     priority: 1,
   },
   {
