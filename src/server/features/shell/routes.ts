@@ -54,6 +54,14 @@ const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly s
 
 const ASSET_BASE = '/react-static/';
 
+/** A script or stylesheet the build wrote under assets/ (any query string aside). */
+const BUILT_SUBRESOURCE = new RegExp(`^${ASSET_BASE}assets/[^/?#]+\\.(js|css)(\\?|$)`);
+
+/** Whether a request asks for one of the built app's scripts or stylesheets. */
+export function isBuiltSubresource(url: string): boolean {
+  return BUILT_SUBRESOURCE.test(url);
+}
+
 /**
  * Vite names every file under assets/ after a hash of its content: a changed file gets a new
  * name, so browsers and proxies may keep these for a year without asking again.
