@@ -12,12 +12,14 @@ import { precompress } from './scripts/vite-precompress.ts';
  *   shared UI and the small shared pieces of features (sign-in state, the code step). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
  * - survey: what the survey screens share (form, answers, crisis support, the rule of which
- *   instrument items are asked, the survey and template schemas with the crisis resources and
- *   risk tiers they name): about 11 KB, not loaded by the other public pages. Not the instrument
- *   library: a survey brings its own instruments' forms (schemas/surveys.ts), and the library's
- *   texts load only with the staff screens that show them. The staff screens that show
- *   instruments or templates (dashboard, templates, cases, settings) load it too, with the survey
- *   form they do not use: one script for them rather than a public page's second one.
+ *   instrument items are asked, the survey and question schemas with the crisis resources and
+ *   risk tiers they name): about 10 KB, not loaded by the other public pages. Neither the
+ *   template schemas, which staff screens alone need beyond a question's words
+ *   (schemas/questions.ts), nor the instrument library: a survey brings its own instruments'
+ *   forms (schemas/surveys.ts), and the library's texts load only with the staff screens that
+ *   show them. The staff screens that show instruments or templates (dashboard, templates,
+ *   cases, settings) load this chunk too, with the survey form they do not use: one script for
+ *   them rather than a public page's second one.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
  *   passkeys).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
@@ -29,7 +31,7 @@ import { precompress } from './scripts/vite-precompress.ts';
 const CHUNK_GROUPS = [
   {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/]|schemas[\\/](surveys|templates)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/]|schemas[\\/](surveys|questions)\.ts$))/,
     priority: 1,
   },
   {

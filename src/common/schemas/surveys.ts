@@ -10,7 +10,7 @@ import {
 import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
-import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './templates';
+import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './questions';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 

@@ -7,6 +7,7 @@ import {
   type InstrumentForm,
   type ItemAnswer,
 } from '../../../common/instruments/types';
+import { isLikertValue } from '../../../common/schemas/questions';
 import {
   type Answers,
   type AnswerValue,
@@ -15,7 +16,6 @@ import {
   type SurveyEntry,
   TEXT_ANSWER_MAX_LENGTH,
 } from '../../../common/schemas/surveys';
-import { isLikertValue } from '../../../common/schemas/templates';
 
 /**
  * What the student has entered so far, keyed by question id: text kept as typed, or for an
