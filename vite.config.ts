@@ -1,6 +1,12 @@
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress.ts';
 
+/** The shared UI that only staff screens use (tables, confirmations, load errors, chart sizing). */
+const STAFF_UI =
+  /[\\/]src[\\/]web[\\/]ui[\\/](ConfirmDialog|Table|LoadError|useMediaQuery)\.(tsx?|module\.css)$/;
+/** The shared UI that only the sign-in group's screens and a staff invitation use. */
+const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
+
 /**
  * Which chunk a module goes into (output.codeSplitting): each public page loads the shared app
  * chunk and its own screen's chunk, the survey pages and the sign-in pages one more for what
@@ -21,7 +27,9 @@ import { precompress } from './scripts/vite-precompress.ts';
  *   cases, settings) load this chunk too, with the survey form they do not use: one script for
  *   them rather than a public page's second one.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
- *   passkeys).
+ *   passkeys, the new-password fields).
+ * - staff-ui: the shared UI only staff screens use (SIGN_IN_UI and STAFF_UI stay out of app, so
+ *   that the public pages do not load them).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
  * a screen only by its own chunk, and the server preloads a screen's code from that (preload.ts).
  * A group also takes what its modules import, and the higher priority chooses first: app comes
@@ -36,17 +44,28 @@ const CHUNK_GROUPS = [
   },
   {
     name: 'sign-in',
-    test: /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/,
+    test: (id: string) =>
+      SIGN_IN_UI.test(id) ||
+      /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/.test(
+        id,
+      ),
     priority: 1,
   },
   {
     name: 'app',
     test: (id: string) =>
       /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/.test(id) ||
-      /[\\/]src[\\/]web[\\/](main\.tsx|(ui|app|features[\\/]verify)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath))\.ts$)/.test(
+      (/[\\/]src[\\/]web[\\/](main\.tsx|(ui|app|features[\\/]verify)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath))\.ts$)/.test(
         id,
-      ),
+      ) &&
+        !STAFF_UI.test(id) &&
+        !SIGN_IN_UI.test(id)),
     priority: 2,
+  },
+  {
+    name: 'staff-ui',
+    test: STAFF_UI,
+    priority: 1,
   },
 ];
 
