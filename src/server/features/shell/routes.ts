@@ -67,6 +67,7 @@ export function isBuiltSubresource(url: string): boolean {
  * name, so browsers and proxies may keep these for a year without asking again.
  */
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const HASHED_ASSET_OMITTED_HEADERS = ['ETag', 'Last-Modified', 'Accept-Ranges'];
 /** The few unhashed files (favicon) keep their name across releases: revalidate them each time. */
 const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
 /**
@@ -110,10 +111,14 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
       allowedPath: (pathName) => !pathName.startsWith('/.vite/') && !pathName.startsWith(`/${RENDERER_DIR}/`),
       cacheControl: false,
       setHeaders: (reply, file) => {
-        reply.header(
-          'Cache-Control',
-          file.startsWith(hashedAssets) ? HASHED_ASSET_CACHE_CONTROL : UNHASHED_FILE_CACHE_CONTROL,
-        );
+        if (!file.startsWith(hashedAssets)) {
+          reply.header('Cache-Control', UNHASHED_FILE_CACHE_CONTROL);
+          return;
+        }
+        reply.header('Cache-Control', HASHED_ASSET_CACHE_CONTROL);
+        // Kept as it is and never asked for again: validators and ranges would only add to the
+        // headers of every script a page loads before it can be used.
+        for (const name of HASHED_ASSET_OMITTED_HEADERS) reply.removeHeader(name);
       },
     });
   }
