@@ -39,7 +39,7 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
 const CHUNK_GROUPS = [
   {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/]|schemas[\\/](surveys|questions)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/](crisis-resources|tiers)\.ts$|schemas[\\/](surveys|questions)\.ts$))/,
     priority: 1,
   },
   {
