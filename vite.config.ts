@@ -32,6 +32,8 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
  *   that the public pages do not load them).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
  * a screen only by its own chunk, and the server preloads a screen's code from that (preload.ts).
+ * Not the survey screens: they are in the survey group, whose chunk the server preloads for them
+ * by its name (GROUPED_SCREENS in src/server/features/shell/routes.ts), one script less.
  * A group also takes what its modules import, and the higher priority chooses first: app comes
  * first, so the libraries and the common schemas stay in it rather than in a screen's group.
  * What one screen alone uses stays in its chunk: the dashboard's charts load only there.
@@ -39,7 +41,7 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
 const CHUNK_GROUPS = [
   {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/](crisis-resources|tiers)\.ts$|schemas[\\/](surveys|questions)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/]|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/](crisis-resources|tiers)\.ts$|schemas[\\/](surveys|questions)\.ts$))/,
     priority: 1,
   },
   {

@@ -109,7 +109,8 @@ test("each public page's shell preloads that page's screen, and no staff screen"
     '/login/': 'LoginScreen',
     '/register/': 'RegisterScreen',
     '/demo-survey/': 'DemoSurveyScreen',
-    '/survey/link/any-link/': 'SurveyScreen',
+    // The survey screens are in the survey chunk group (vite.config.ts), preloaded by its name.
+    '/survey/link/any-link/': 'survey',
   };
   for (const [path, screen] of Object.entries(screens)) {
     const html = (await rawGet(path, null)).body.toString('utf8');

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { unknownEndpoint } from '../../lib/errors';
 import { escapeHtml } from './html';
-import { type BuildManifest, screenPreloadTags, shellAssetFiles } from './preload';
+import { type BuildManifest, screenChunkKey, screenPreloadTags, shellAssetFiles } from './preload';
 import { loadRenderer, RENDERER_DIR, visitorTransport } from './render';
 
 /** Vite's record of which files each source became (build.manifest in vite.config.ts). */
@@ -43,6 +43,15 @@ export const SCREEN_ROUTES = {
   '/admin/campaigns/': 'features/campaigns/CampaignsScreen.tsx',
   '/admin/campaigns/:id/not-answered/': 'features/campaigns/NotAnsweredScreen.tsx',
 } as const;
+
+/**
+ * The screens the build puts into a chunk group rather than a chunk of their own, by group
+ * (vite.config.ts): a survey page then loads one script less before it can be used.
+ */
+const GROUPED_SCREENS: Partial<Record<string, string>> = {
+  'features/survey/SurveyScreen.tsx': 'survey',
+  'features/survey/InvitationSurveyScreen.tsx': 'survey',
+};
 
 /** The screens whose address carries a credential, and which of its parameters: never logged. */
 const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly string[] } = {
@@ -147,10 +156,11 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
    */
   const pagesFor = (screenSource: string) => {
     if (!shell || !manifest) return null;
+    const screenKey = screenChunkKey(manifest, screenSource, GROUPED_SCREENS[screenSource]);
     const head = (applyStyles: boolean, extra: string) =>
       shell.replace(
         '</head>',
-        `${extra}${screenPreloadTags(manifest, screenSource, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
+        `${extra}${screenPreloadTags(manifest, screenKey, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
       );
     const drawnByBrowser = head(false, CURRENT_USER_PRELOAD);
     const rendered = head(true, '');
