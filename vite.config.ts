@@ -1,6 +1,12 @@
 import { defineConfig } from 'vite';
 import { precompress } from './scripts/vite-precompress.ts';
 
+/** The shared UI that only staff screens use (tables, confirmations, load errors, chart sizing). */
+const STAFF_UI =
+  /[\\/]src[\\/]web[\\/]ui[\\/](ConfirmDialog|Table|LoadError|useMediaQuery)\.(tsx?|module\.css)$/;
+/** The shared UI that only the sign-in group's screens and a staff invitation use. */
+const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
+
 /**
  * Which chunk a module goes into (output.codeSplitting): each public page loads the shared app
  * chunk and its own screen's chunk, the survey pages and the sign-in pages one more for what
@@ -11,15 +17,23 @@ import { precompress } from './scripts/vite-precompress.ts';
  * - app: the browser's entry (main.tsx) with the libraries every screen runs on, the shell, the
  *   shared UI and the small shared pieces of features (sign-in state, the code step). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
- * - survey: what the survey screens share (form, answers, crisis support, instruments, the
- *   survey and template schemas with the crisis resources and risk tiers they name): about
- *   13 KB, not loaded by the other public pages. The staff screens that show instruments or
- *   templates (dashboard, templates, cases, settings) load it too, with the survey form they do
- *   not use: one script for them rather than a public page's second one.
+ * - survey: what the survey screens share (form, answers, crisis support, the rule of which
+ *   instrument items are asked, the survey and question schemas with the crisis resources and
+ *   risk tiers they name): about 10 KB, not loaded by the other public pages. Neither the
+ *   template schemas, which staff screens alone need beyond a question's words
+ *   (schemas/questions.ts), nor the instrument library: a survey brings its own instruments'
+ *   forms (schemas/surveys.ts), and the library's texts load only with the staff screens that
+ *   show them. The staff screens that show instruments or templates (dashboard, templates,
+ *   cases, settings) load this chunk too, with the survey form they do not use: one script for
+ *   them rather than a public page's second one.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
- *   passkeys).
+ *   passkeys, the new-password fields).
+ * - staff-ui: the shared UI only staff screens use (SIGN_IN_UI and STAFF_UI stay out of app, so
+ *   that the public pages do not load them).
  * Each screen (`*Screen.tsx`) stays a chunk of its own, however small: the build manifest names
  * a screen only by its own chunk, and the server preloads a screen's code from that (preload.ts).
+ * Not the survey screens: they are in the survey group, whose chunk the server preloads for them
+ * by its name (GROUPED_SCREENS in src/server/features/shell/routes.ts), one script less.
  * A group also takes what its modules import, and the higher priority chooses first: app comes
  * first, so the libraries and the common schemas stay in it rather than in a screen's group.
  * What one screen alone uses stays in its chunk: the dashboard's charts load only there.
@@ -27,22 +41,33 @@ import { precompress } from './scripts/vite-precompress.ts';
 const CHUNK_GROUPS = [
   {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/](?!\w*Screen\.tsx$)|crisis[\\/])|common[\\/](instruments[\\/]|risk[\\/]|schemas[\\/](surveys|templates)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/]|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/](crisis-resources|tiers)\.ts$|schemas[\\/](surveys|questions)\.ts$))/,
     priority: 1,
   },
   {
     name: 'sign-in',
-    test: /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/,
+    test: (id: string) =>
+      SIGN_IN_UI.test(id) ||
+      /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/.test(
+        id,
+      ),
     priority: 1,
   },
   {
     name: 'app',
     test: (id: string) =>
       /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/.test(id) ||
-      /[\\/]src[\\/]web[\\/](main\.tsx|(ui|app|features[\\/]verify)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath))\.ts$)/.test(
+      (/[\\/]src[\\/]web[\\/](main\.tsx|(ui|app|features[\\/]verify)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath))\.ts$)/.test(
         id,
-      ),
+      ) &&
+        !STAFF_UI.test(id) &&
+        !SIGN_IN_UI.test(id)),
     priority: 2,
+  },
+  {
+    name: 'staff-ui',
+    test: STAFF_UI,
+    priority: 1,
   },
 ];
 
@@ -95,6 +120,9 @@ export default defineConfig(({ isSsrBuild }) => ({
           modulePreload: { polyfill: false },
           rolldownOptions: {
             output: { codeSplitting: { groups: CHUNK_GROUPS } },
+            // zod's schema builders, chained checks included, have no side effects: a schema no
+            // screen uses (a request only the server parses) is left out of the browser's code.
+            treeshake: { manualPureFunctions: ['z'] },
             checks: BUILD_CHECKS,
           },
         },

@@ -32,7 +32,7 @@ import { startRetention } from './features/retention/retention';
 import { retentionRoutes } from './features/retention/routes';
 import { rosterRoutes } from './features/roster/routes';
 import { secondFactorRoutes } from './features/second-factor/routes';
-import { shellRoutes } from './features/shell/routes';
+import { isBuiltSubresource, shellRoutes } from './features/shell/routes';
 import { ssoRoutes } from './features/sso/routes';
 import { staffRoutes } from './features/staff/routes';
 import { surveyRoutes } from './features/surveys/routes';
@@ -93,7 +93,7 @@ const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, config, secret } = options;
-  const setSecurityHeaders = securityHeaderSetter(config.web);
+  const setSecurityHeaders = securityHeaderSetter(config.web, isBuiltSubresource);
   const app = Fastify({
     logger: loggerOptions(config.logLevel, options.logStream),
     trustProxy: proxyTrust(config.trustProxy),

@@ -62,6 +62,12 @@ test('hashed assets are served precompressed (brotli, else gzip) and cached as i
     expect(plain.status, asset).toBe(200);
     expect(plain.headers['content-encoding'], asset).toBeUndefined();
     expect(plain.headers['cache-control'], asset).toBe('public, max-age=31536000, immutable');
+    // Never asked for again, and never a document: no validators, only the subresource's security headers.
+    expect(plain.headers.etag, asset).toBeUndefined();
+    expect(plain.headers['last-modified'], asset).toBeUndefined();
+    expect(plain.headers['x-content-type-options'], asset).toBe('nosniff');
+    expect(plain.headers['cross-origin-resource-policy'], asset).toBe('same-origin');
+    expect(plain.headers['content-security-policy'], asset).toBeUndefined();
     // A file of a few dozen bytes would only grow: it is sent as it is, whatever the browser accepts.
     const worthCompressing = plain.body.length >= 1024;
     if (worthCompressing) compressedAssets += 1;
@@ -103,7 +109,8 @@ test("each public page's shell preloads that page's screen, and no staff screen"
     '/login/': 'LoginScreen',
     '/register/': 'RegisterScreen',
     '/demo-survey/': 'DemoSurveyScreen',
-    '/survey/link/any-link/': 'SurveyScreen',
+    // The survey screens are in the survey chunk group (vite.config.ts), preloaded by its name.
+    '/survey/link/any-link/': 'survey',
   };
   for (const [path, screen] of Object.entries(screens)) {
     const html = (await rawGet(path, null)).body.toString('utf8');

@@ -1,4 +1,4 @@
-import { ALWAYS_OPEN_CRISIS_LINES } from '../../src/common/risk/crisis-resources';
+import { ALWAYS_OPEN_CRISIS_LINES } from '../../src/common/risk/crisis-lines';
 import { apiOf } from './admin-support';
 import {
   createInstitutionWithAdmin,

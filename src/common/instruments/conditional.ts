@@ -1,12 +1,20 @@
-import { allItems, INSTRUMENTS } from './registry';
 import {
   type Condition,
   DECLINED,
-  type Instrument,
   type InstrumentAnswers,
-  type InstrumentId,
+  type InstrumentForm,
   type InstrumentItem,
 } from './types';
+
+/*
+ * The rule of which items are asked, on an instrument's form (types.ts) rather than its id: the
+ * survey screen has only the forms of its own survey's instruments, the server the whole library.
+ */
+
+/** Every item an instrument can ask, in form order: first items, then the conditional ones. */
+export function allItems(instrument: Pick<InstrumentForm, 'items' | 'conditionalItems'>) {
+  return [...instrument.items, ...instrument.conditionalItems];
+}
 
 function conditionHolds(condition: Condition, items: readonly InstrumentItem[], answers: InstrumentAnswers) {
   if (condition.kind === 'anyAnswerIn') {
@@ -28,10 +36,9 @@ function conditionHolds(condition: Condition, items: readonly InstrumentItem[], 
  * calls it after every answer; the server calls it on submission, so both follow one rule.
  */
 export function itemsToAsk(
-  instrumentId: InstrumentId,
+  instrument: InstrumentForm,
   answers: InstrumentAnswers,
 ): readonly InstrumentItem[] {
-  const instrument = INSTRUMENTS[instrumentId];
   const condition = instrument.askConditionalItemsWhen;
   if (condition && conditionHolds(condition, instrument.items, answers)) return allItems(instrument);
   return instrument.items;
@@ -52,7 +59,7 @@ export interface AnswerProblem {
   readonly message: string;
 }
 
-function problem(instrument: Instrument, itemId: string, code: AnswerProblemCode): AnswerProblem {
+function problem(instrument: InstrumentForm, itemId: string, code: AnswerProblemCode): AnswerProblem {
   const item = allItems(instrument).find((candidate) => candidate.id === itemId);
   const question = item ? `question ${item.number}` : `"${itemId}"`;
   const messages: Record<AnswerProblemCode, string> = {
@@ -71,9 +78,8 @@ function problem(instrument: Instrument, itemId: string, code: AnswerProblemCode
  * (a stale answer from before an earlier one changed would otherwise be scored). Empty means
  * the answers are complete and can be scored.
  */
-export function findAnswerProblems(instrumentId: InstrumentId, answers: InstrumentAnswers): AnswerProblem[] {
-  const instrument = INSTRUMENTS[instrumentId];
-  const asked = itemsToAsk(instrumentId, answers);
+export function findAnswerProblems(instrument: InstrumentForm, answers: InstrumentAnswers): AnswerProblem[] {
+  const asked = itemsToAsk(instrument, answers);
   const askedIds = new Set(asked.map((item) => item.id));
   const knownIds = new Set(allItems(instrument).map((item) => item.id));
   const choices = new Set(instrument.scale.map((option) => option.value));

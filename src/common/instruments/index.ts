@@ -1,7 +1,13 @@
 /** The validated screening instruments (design section 13), for the survey screen and the server. */
 
 export { CLINICALLY_SIGNIFICANT_CHANGE, type ScoreChange, scoreChange } from './change';
-export { type AnswerProblem, describeAnswerProblems, findAnswerProblems, itemsToAsk } from './conditional';
+export {
+  type AnswerProblem,
+  allItems,
+  describeAnswerProblems,
+  findAnswerProblems,
+  itemsToAsk,
+} from './conditional';
 export {
   type CombinedFollowUp,
   combinedFollowUp,
@@ -10,13 +16,14 @@ export {
   INSTRUMENT_THRESHOLDS,
   SCREENING_DISCLAIMER,
 } from './follow-up';
-export { allItems, INSTRUMENTS } from './registry';
+export { INSTRUMENTS, instrumentForm } from './registry';
 export { IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
 export {
   DECLINED,
   INSTRUMENT_IDS,
   type Instrument,
   type InstrumentAnswers,
+  type InstrumentForm,
   type InstrumentId,
   type InstrumentItem,
   type ItemAnswer,

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { allItems, INSTRUMENTS } from './registry';
+import { allItems } from './conditional';
+import { INSTRUMENTS } from './registry';
 import { INSTRUMENT_IDS } from './types';
 
 describe('the instrument library', () => {

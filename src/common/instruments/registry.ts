@@ -4,7 +4,7 @@ import { GAD7 } from './gad7';
 import { K10 } from './k10';
 import { PHQ2 } from './phq2';
 import { PHQ9 } from './phq9';
-import type { Instrument, InstrumentId } from './types';
+import type { Instrument, InstrumentForm, InstrumentId } from './types';
 import { WHO5 } from './who5';
 
 export const INSTRUMENTS: Readonly<Record<InstrumentId, Instrument>> = {
@@ -17,7 +17,9 @@ export const INSTRUMENTS: Readonly<Record<InstrumentId, Instrument>> = {
   who5: WHO5,
 };
 
-/** Every item an instrument can ask, in form order: first items, then the conditional ones. */
-export function allItems(instrument: Instrument) {
-  return [...instrument.items, ...instrument.conditionalItems];
+/** An instrument's form as a survey carries it to the respondent: its words, none of its scoring. */
+export function instrumentForm(id: InstrumentId): InstrumentForm {
+  const { name, instructions, items, conditionalItems, askConditionalItemsWhen, scale, licence } =
+    INSTRUMENTS[id];
+  return { name, instructions, items, conditionalItems, askConditionalItemsWhen, scale, licence };
 }

@@ -2,8 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { propertyRuns } from '../../../test/helpers/property-runs';
 import { ASQ_NO, ASQ_YES } from './asq';
-import { itemsToAsk } from './conditional';
-import { allItems, INSTRUMENTS } from './registry';
+import { allItems, itemsToAsk } from './conditional';
+import { INSTRUMENTS } from './registry';
 import { IncompleteAnswersError, scoreInstrument } from './score';
 import { answersAll, answersSumming } from './test-answers';
 import { DECLINED, type InstrumentAnswers, type InstrumentId } from './types';
@@ -163,7 +163,7 @@ describe('every scored total (property)', () => {
     return fc
       .record(Object.fromEntries(allItems(instrument).map((item) => [item.id, choice])))
       .map((drawn: Record<string, number>) => {
-        const asked = itemsToAsk(id, drawn);
+        const asked = itemsToAsk(instrument, drawn);
         return Object.fromEntries(asked.map((item) => [item.id, drawn[item.id]])) as InstrumentAnswers;
       });
   }

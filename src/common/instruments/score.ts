@@ -5,6 +5,7 @@ import { GAD7 } from './gad7';
 import { K10 } from './k10';
 import { PHQ2 } from './phq2';
 import { PHQ9, PHQ9_SELF_HARM_ITEM } from './phq9';
+import { INSTRUMENTS } from './registry';
 import { bandFor, sumItems } from './scoring';
 import { DECLINED, type InstrumentAnswers, type InstrumentId, type ScoreBand } from './types';
 import { WHO5, who5Percentage } from './who5';
@@ -98,19 +99,19 @@ function scoreAsq(answers: InstrumentAnswers): InstrumentResult {
  * answers always give the same result, on the survey screen's preview and on the server.
  */
 export function scoreInstrument(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentResult {
-  const problems = findAnswerProblems(instrumentId, answers);
+  const problems = findAnswerProblems(INSTRUMENTS[instrumentId], answers);
   if (problems.length > 0) throw new IncompleteAnswersError(describeAnswerProblems(problems));
   switch (instrumentId) {
     case 'phq9':
       return scorePhq9(answers, null);
     case 'phq2':
-      return itemsToAsk('phq2', answers).length > PHQ2.items.length
+      return itemsToAsk(PHQ2, answers).length > PHQ2.items.length
         ? scorePhq9(answers, 'phq2')
         : { kind: 'phq2', total: sumItems(PHQ2.items, answers) };
     case 'gad7':
       return scoreGad7(answers, null);
     case 'gad2':
-      return itemsToAsk('gad2', answers).length > GAD2.items.length
+      return itemsToAsk(GAD2, answers).length > GAD2.items.length
         ? scoreGad7(answers, 'gad2')
         : { kind: 'gad2', total: sumItems(GAD2.items, answers) };
     case 'asq':

@@ -52,6 +52,16 @@ export interface Instrument {
 }
 
 /**
+ * What a respondent is shown of an instrument, with the rule for its conditional items: the
+ * server sends it with every survey block (from the library, unchanged), so the survey screen
+ * shows the publisher's words without the browser downloading the whole library.
+ */
+export type InstrumentForm = Pick<
+  Instrument,
+  'name' | 'instructions' | 'items' | 'conditionalItems' | 'askConditionalItemsWhen' | 'scale' | 'licence'
+>;
+
+/**
  * When an instrument's conditional items are asked, as data so the survey screen and the server
  * read the same rule: either the first items' total reaches a cut point (PHQ-2, GAD-2), or any
  * first item has one of the given answers (ASQ: a yes or a refusal).

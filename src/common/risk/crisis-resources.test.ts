@@ -1,13 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import {
-  ALWAYS_OPEN_CRISIS_LINES,
-  CrisisResource,
-  crisisHelpFor,
-  dialString,
-  InstitutionCrisisResource,
-  repeatsAlwaysOpenLine,
-} from './crisis-resources';
+import { ALWAYS_OPEN_CRISIS_LINES, crisisHelpFor, repeatsAlwaysOpenLine } from './crisis-lines';
+import { CrisisResource, dialString, InstitutionCrisisResource } from './crisis-resources';
 
 const campus = {
   name: 'Harbor College Counselling Centre',

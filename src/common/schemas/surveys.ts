@@ -1,11 +1,16 @@
 import { z } from 'zod/mini';
 // The module itself, not the risk package's index: the web app parses this contract, and the
 // index would bring the screening's word lists and their compilation into every survey page.
-import { DECLINED, INSTRUMENT_IDS, type InstrumentAnswers } from '../instruments/types';
+import {
+  DECLINED,
+  INSTRUMENT_IDS,
+  type InstrumentAnswers,
+  type InstrumentForm as InstrumentFormShape,
+} from '../instruments/types';
 import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
-import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './templates';
+import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './questions';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
@@ -35,14 +40,45 @@ export const SurveyQuestion = z.object({
 });
 export type SurveyQuestion = z.infer<typeof SurveyQuestion>;
 
+const InstrumentItem = z.object({
+  id: z.string(),
+  number: z.number(),
+  text: z.string(),
+  declinable: z.optional(z.boolean()),
+});
+
 /**
- * A validated instrument in the survey: the screen takes its stem, items, scale and licence line
- * from the instrument library by `instrument_id`, so the wording is the publisher's everywhere.
+ * An instrument's form (`InstrumentForm`, instruments/types.ts) in the library's own shape, so the
+ * one rule of which items are asked reads it alike on the survey screen and on the server.
+ */
+const InstrumentForm: z.ZodMiniType<InstrumentFormShape> = z.object({
+  name: z.string(),
+  instructions: z.nullable(z.string()),
+  items: z.array(InstrumentItem),
+  conditionalItems: z.array(InstrumentItem),
+  askConditionalItemsWhen: z.nullable(
+    z.union([
+      z.object({ kind: z.literal('totalAtLeast'), atLeast: z.number() }),
+      z.object({
+        kind: z.literal('anyAnswerIn'),
+        answers: z.array(z.union([z.number(), z.literal(DECLINED)])),
+      }),
+    ]),
+  ),
+  scale: z.array(z.object({ value: z.number(), label: z.string() })),
+  licence: z.nullable(z.string()),
+});
+
+/**
+ * A validated instrument in the survey, with its form as the instrument library holds it: its
+ * stem, items, scale and licence line, the publisher's wording everywhere. The server sends the
+ * forms of the survey's own instruments, so the survey screen carries none of the library.
  */
 export const SurveyInstrumentBlock = z.object({
   id: z.number().check(z.int()),
   kind: z.literal(INSTRUMENT_BLOCK),
   instrument_id: z.enum(INSTRUMENT_IDS),
+  instrument: InstrumentForm,
   order: z.number().check(z.int()),
 });
 export type SurveyInstrumentBlock = z.infer<typeof SurveyInstrumentBlock>;

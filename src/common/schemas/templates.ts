@@ -1,9 +1,26 @@
 import { z } from 'zod/mini';
 import { INSTRUMENT_IDS } from '../instruments/types';
 import { databaseId } from './common';
-import { LIKERT_LABELS } from './likert-labels';
+import { AnswerChoices, INSTRUMENT_BLOCK, LIKERT_VALUES, QuestionCategory, QuestionType } from './questions';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
+
+export {
+  AnswerChoices,
+  INSTRUMENT_BLOCK,
+  isLikertValue,
+  LIKERT_LABELS,
+  LIKERT_MAX,
+  LIKERT_MIN,
+  LIKERT_VALUES,
+  LikertValue,
+  likertLabel,
+  QUESTION_CATEGORIES,
+  QUESTION_TYPES,
+  QuestionCategory,
+  QuestionType,
+  type StoredQuestionType,
+} from './questions';
 
 export const QUESTION_TEXT_MAX_LENGTH = 1000;
 export const ANSWER_CHOICE_MAX_LENGTH = 100;
@@ -11,17 +28,6 @@ export const QUESTION_ORDER_MAX = 10_000;
 /** Caps that keep one institution from growing a survey nobody could answer. */
 export const MAX_QUESTIONS_PER_TEMPLATE = 100;
 export const MAX_TEMPLATES_PER_INSTITUTION = 100;
-
-export const QUESTION_TYPES = ['likert', 'text'] as const;
-export const QuestionType = z.enum(QUESTION_TYPES, { error: 'Question type must be likert or text' });
-export type QuestionType = z.infer<typeof QuestionType>;
-
-/**
- * A validated instrument in a template is stored as a question of this type (design section 13):
- * a locked block whose wording, item order and scale come from src/common/instruments only.
- */
-export const INSTRUMENT_BLOCK = 'instrument';
-export type StoredQuestionType = QuestionType | typeof INSTRUMENT_BLOCK;
 
 export const InstrumentIdInput = z.enum(INSTRUMENT_IDS, {
   error: `Instrument must be one of ${INSTRUMENT_IDS.join(', ')}`,
@@ -34,13 +40,6 @@ export const INSTRUMENT_LOCKED = `${INSTRUMENT_LOCKED_WORDS} Send only instrumen
 
 /** Questions are added and removed, not edited: a move names nothing but the new order. */
 export const ONLY_ORDER_CHANGES = `Only a question's order can change here. ${INSTRUMENT_LOCKED_WORDS}`;
-
-/** safety is ours (design section 5): items about self-harm, screened as urgent from 2 up. */
-export const QUESTION_CATEGORIES = ['general', 'sleep', 'stress', 'support', 'safety'] as const;
-export const QuestionCategory = z.enum(QUESTION_CATEGORIES, {
-  error: `Category must be one of ${QUESTION_CATEGORIES.join(', ')}`,
-});
-export type QuestionCategory = z.infer<typeof QuestionCategory>;
 
 /**
  * Each category's name where staff read about a student's answers: in the screening's reasons
@@ -55,34 +54,11 @@ export const CATEGORY_NAMES: Record<QuestionCategory, string> = {
   safety: 'Safety',
 };
 
-/** The Likert values in the order the survey lists them: 1 = Excellent ... 5 = Very Poor. */
-export const LIKERT_VALUES = ['1', '2', '3', '4', '5'] as const;
-export const LikertValue = z.enum(LIKERT_VALUES);
-export type LikertValue = z.infer<typeof LikertValue>;
-export const LIKERT_MIN = 1;
-export const LIKERT_MAX = LIKERT_VALUES.length;
-
-/** Whether an answer, as stored or sent, is one of the Likert values ("1" to "5", nothing else). */
-export function isLikertValue(value: unknown): value is LikertValue {
-  return LikertValue.safeParse(value).success;
-}
-
-export { LIKERT_LABELS };
-
 /** How a mean of Likert answers reads, wherever one is shown: its scale and which way is worse. */
 export const LIKERT_SCALE_LEGEND = '1 = Excellent … 5 = Very Poor; higher is worse';
 
 /** The same for a set of category means that may include the self-harm questions, whose scale has its own words. */
 export const CATEGORY_MEANS_LEGEND = `${LIKERT_SCALE_LEGEND} (self-harm questions: 1 = Never … 5 = Almost always)`;
-
-/** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
-export const AnswerChoices = z.partialRecord(LikertValue, z.string());
-export type AnswerChoices = z.infer<typeof AnswerChoices>;
-
-/** The words a student saw for a Likert value: the question's own label for it, else the survey's. */
-export function likertLabel(value: LikertValue, custom: AnswerChoices | null | undefined): string {
-  return custom?.[value]?.trim() || LIKERT_LABELS[value];
-}
 
 const Timestamp = z.iso.datetime();
 

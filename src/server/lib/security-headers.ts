@@ -39,12 +39,39 @@ function helmetOptions(web: Config['web']) {
 }
 
 /**
+ * A built script or stylesheet is never a document: a page's policy, framing, referrer, opener and
+ * agent-cluster headers mean nothing on it, and browsers ignore them there. It keeps the headers
+ * that do apply to a subresource: it runs only as the type it is served as (nosniff), and only
+ * for pages of this origin. Every page loads several scripts before it can be used, and the
+ * others would add about 0.6 KB to each of them on a phone's network.
+ */
+const SUBRESOURCE_OPTIONS = {
+  contentSecurityPolicy: false,
+  crossOriginOpenerPolicy: false,
+  originAgentCluster: false,
+  referrerPolicy: false,
+  strictTransportSecurity: false,
+  xDnsPrefetchControl: false,
+  xDownloadOptions: false,
+  xFrameOptions: false,
+  xPermittedCrossDomainPolicies: false,
+  xXssProtection: false,
+} satisfies HelmetOptions;
+
+/**
  * Sets the app's security headers on a response: every response of the app (an onRequest hook),
  * and those Fastify answers before any hook runs (the router's refusals of malformed addresses).
+ * `isBuiltSubresource` tells the built scripts and stylesheets by their URL: they get only the
+ * headers that apply to them (SUBRESOURCE_OPTIONS).
  */
 export function securityHeaderSetter(
   web: Config['web'],
+  isBuiltSubresource: (url: string) => boolean = () => false,
 ): (request: IncomingMessage, response: ServerResponse) => void {
-  const middleware = helmet(helmetOptions(web));
-  return (request, response) => middleware(request, response, () => {});
+  const page = helmet(helmetOptions(web));
+  const subresource = helmet(SUBRESOURCE_OPTIONS);
+  return (request, response) => {
+    const middleware = isBuiltSubresource(request.url ?? '') ? subresource : page;
+    middleware(request, response, () => {});
+  };
 }

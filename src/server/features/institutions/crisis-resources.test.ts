@@ -2,7 +2,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
-import { ALWAYS_OPEN_CRISIS_LINES } from '../../../common/risk/crisis-resources';
+import { ALWAYS_OPEN_CRISIS_LINES } from '../../../common/risk/crisis-lines';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
-import { CrisisResource, repeatsAlwaysOpenLine } from '../../../common/risk/crisis-resources';
+import { repeatsAlwaysOpenLine } from '../../../common/risk/crisis-lines';
+import { CrisisResource } from '../../../common/risk/crisis-resources';
 import { parseStoredJson } from '../../db/stored-json';
 
 /** An institution's own crisis resources, added to the always-open lines, and their place. */

@@ -3,11 +3,27 @@ import { escapeHtml } from './html';
 /** The part of Vite's build manifest (dist/web/.vite/manifest.json) the shell reads. */
 export interface ManifestChunk {
   file: string;
+  /** The chunk's name: a chunk group's (vite.config.ts) for a group's chunk. */
+  name?: string;
   isEntry?: boolean;
   imports?: string[];
   css?: string[];
 }
 export type BuildManifest = Record<string, ManifestChunk>;
+
+/**
+ * The manifest's key for a screen's code: the screen's own chunk, or, for a screen the build put
+ * into a chunk group (vite.config.ts), that group's chunk, which the manifest knows by the
+ * group's name alone.
+ */
+export function screenChunkKey(manifest: BuildManifest, screenSource: string, group?: string): string {
+  if (manifest[screenSource] || !group) return screenSource;
+  const key = Object.keys(manifest).find((candidate) => {
+    const chunk = manifest[candidate];
+    return chunk?.name === group && chunk.file.endsWith('.js');
+  });
+  return key ?? screenSource;
+}
 
 /** The built files the shell's own tags load (their URLs' attribute values, less `base`). */
 export function shellAssetFiles(shell: string, base: string): Set<string> {

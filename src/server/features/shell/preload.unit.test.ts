@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type BuildManifest, screenPreloadTags, shellAssetFiles } from './preload';
+import { type BuildManifest, screenChunkKey, screenPreloadTags, shellAssetFiles } from './preload';
 
 // The shape Vite writes to .vite/manifest.json, trimmed to a landing and a survey screen.
 const MANIFEST: BuildManifest = {
@@ -86,5 +86,21 @@ describe('screen preloads in the shell', () => {
 
   it('are empty for a screen the build does not know', () => {
     expect(screenPreloadTags(MANIFEST, 'features/nowhere/Nothing.tsx', '/react-static/')).toBe('');
+  });
+
+  it("finds a screen the build put into a chunk group by the group's chunk, and any other by its own", () => {
+    const manifest = {
+      _app: { file: 'assets/app-A1.js', isEntry: true },
+      '_survey-G1.js': { file: 'assets/survey-G1.js', name: 'survey', imports: ['_app'] },
+      '_survey-G1.css': { file: 'assets/survey-G1.css' },
+      'features/landing/LandingScreen.tsx': { file: 'assets/LandingScreen-L1.js', name: 'LandingScreen' },
+    };
+    expect(screenChunkKey(manifest, 'features/survey/SurveyScreen.tsx', 'survey')).toBe('_survey-G1.js');
+    expect(screenChunkKey(manifest, 'features/landing/LandingScreen.tsx', 'survey')).toBe(
+      'features/landing/LandingScreen.tsx',
+    );
+    expect(screenChunkKey(manifest, 'features/landing/LandingScreen.tsx')).toBe(
+      'features/landing/LandingScreen.tsx',
+    );
   });
 });

@@ -4,7 +4,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
 import { unknownEndpoint } from '../../lib/errors';
 import { escapeHtml } from './html';
-import { type BuildManifest, screenPreloadTags, shellAssetFiles } from './preload';
+import { type BuildManifest, screenChunkKey, screenPreloadTags, shellAssetFiles } from './preload';
 import { loadRenderer, RENDERER_DIR, visitorTransport } from './render';
 
 /** Vite's record of which files each source became (build.manifest in vite.config.ts). */
@@ -44,6 +44,15 @@ export const SCREEN_ROUTES = {
   '/admin/campaigns/:id/not-answered/': 'features/campaigns/NotAnsweredScreen.tsx',
 } as const;
 
+/**
+ * The screens the build puts into a chunk group rather than a chunk of their own, by group
+ * (vite.config.ts): a survey page then loads one script less before it can be used.
+ */
+const GROUPED_SCREENS: Partial<Record<string, string>> = {
+  'features/survey/SurveyScreen.tsx': 'survey',
+  'features/survey/InvitationSurveyScreen.tsx': 'survey',
+};
+
 /** The screens whose address carries a credential, and which of its parameters: never logged. */
 const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly string[] } = {
   '/survey/link/:hashLink/': ['hashLink'],
@@ -54,11 +63,20 @@ const SCREEN_SECRET_PARAMS: { [Route in keyof typeof SCREEN_ROUTES]?: readonly s
 
 const ASSET_BASE = '/react-static/';
 
+/** A script or stylesheet the build wrote under assets/ (any query string aside). */
+const BUILT_SUBRESOURCE = new RegExp(`^${ASSET_BASE}assets/[^/?#]+\\.(js|css)(\\?|$)`);
+
+/** Whether a request asks for one of the built app's scripts or stylesheets. */
+export function isBuiltSubresource(url: string): boolean {
+  return BUILT_SUBRESOURCE.test(url);
+}
+
 /**
  * Vite names every file under assets/ after a hash of its content: a changed file gets a new
  * name, so browsers and proxies may keep these for a year without asking again.
  */
 const HASHED_ASSET_CACHE_CONTROL = 'public, max-age=31536000, immutable';
+const HASHED_ASSET_OMITTED_HEADERS = ['ETag', 'Last-Modified', 'Accept-Ranges'];
 /** The few unhashed files (favicon) keep their name across releases: revalidate them each time. */
 const UNHASHED_FILE_CACHE_CONTROL = 'no-cache';
 /**
@@ -102,10 +120,14 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
       allowedPath: (pathName) => !pathName.startsWith('/.vite/') && !pathName.startsWith(`/${RENDERER_DIR}/`),
       cacheControl: false,
       setHeaders: (reply, file) => {
-        reply.header(
-          'Cache-Control',
-          file.startsWith(hashedAssets) ? HASHED_ASSET_CACHE_CONTROL : UNHASHED_FILE_CACHE_CONTROL,
-        );
+        if (!file.startsWith(hashedAssets)) {
+          reply.header('Cache-Control', UNHASHED_FILE_CACHE_CONTROL);
+          return;
+        }
+        reply.header('Cache-Control', HASHED_ASSET_CACHE_CONTROL);
+        // Kept as it is and never asked for again: validators and ranges would only add to the
+        // headers of every script a page loads before it can be used.
+        for (const name of HASHED_ASSET_OMITTED_HEADERS) reply.removeHeader(name);
       },
     });
   }
@@ -134,10 +156,11 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
    */
   const pagesFor = (screenSource: string) => {
     if (!shell || !manifest) return null;
+    const screenKey = screenChunkKey(manifest, screenSource, GROUPED_SCREENS[screenSource]);
     const head = (applyStyles: boolean, extra: string) =>
       shell.replace(
         '</head>',
-        `${extra}${screenPreloadTags(manifest, screenSource, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
+        `${extra}${screenPreloadTags(manifest, screenKey, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
       );
     const drawnByBrowser = head(false, CURRENT_USER_PRELOAD);
     const rendered = head(true, '');

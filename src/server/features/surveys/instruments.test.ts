@@ -124,6 +124,26 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       for (const question of before) expect(after).toContainEqual(question);
     });
 
+    it("serves each block of the survey with its own instrument's form from the library, and no other", async () => {
+      await addInstrument('phq2', 3);
+      await addInstrument('asq', 4);
+      const blocks = (await survey()).filter(isSurveyInstrument);
+      expect(blocks.map((block) => block.instrument_id)).toEqual(['phq2', 'asq']);
+      for (const block of blocks) {
+        const { name, instructions, items, conditionalItems, askConditionalItemsWhen, scale, licence } =
+          INSTRUMENTS[block.instrument_id];
+        expect(block.instrument).toEqual({
+          name,
+          instructions,
+          items,
+          conditionalItems,
+          askConditionalItemsWhen,
+          scale,
+          licence,
+        });
+      }
+    });
+
     it('refuses any attempt to set the wording, items or scale of a block, and changes nothing', async () => {
       const refusedAdd = await addInstrument('phq9', 3, { items: [{ id: 'phq9_1', text: 'Edited' }] });
       expectError(refusedAdd, 400, 'VALIDATION_FAILED', INSTRUMENT_LOCKED);

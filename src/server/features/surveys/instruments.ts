@@ -44,7 +44,7 @@ export function checkInstrumentAnswers(
   if (typeof value !== 'object' || value === null) {
     throw new AppError('BAD_REQUEST', `${instrument.name}: answer its questions.`);
   }
-  const problems = findAnswerProblems(block.instrumentId, value);
+  const problems = findAnswerProblems(instrument, value);
   if (problems.length > 0) throw new AppError('BAD_REQUEST', describeAnswerProblems(problems));
   return {
     questionId: block.id,

@@ -1,4 +1,5 @@
 import type { Transaction } from 'kysely';
+import { instrumentForm } from '../../../common/instruments';
 import {
   crisisHelpFor,
   LEXICON_VERSION,
@@ -68,7 +69,13 @@ type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
 function toSurveyQuestion(row: QuestionRow): SurveyEntry {
   const instrumentId = instrumentOf(row);
   if (instrumentId) {
-    return { id: row.id, kind: INSTRUMENT_BLOCK, instrument_id: instrumentId, order: row.position };
+    return {
+      id: row.id,
+      kind: INSTRUMENT_BLOCK,
+      instrument_id: instrumentId,
+      instrument: instrumentForm(instrumentId),
+      order: row.position,
+    };
   }
   return {
     id: row.id,

@@ -1,11 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
-import {
-  ALWAYS_OPEN_CRISIS_LINES,
-  type CrisisResource,
-  crisisHelpFor,
-  type InstitutionCrisisResource,
-} from '../../../common/risk/crisis-resources';
+import { ALWAYS_OPEN_CRISIS_LINES, crisisHelpFor } from '../../../common/risk/crisis-lines';
+import type { CrisisResource, InstitutionCrisisResource } from '../../../common/risk/crisis-resources';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import { MAX_SMALL_GROUP_THRESHOLD, MIN_SMALL_GROUP_THRESHOLD } from '../../../common/small-groups';
 import { timeZoneGroups } from '../../../common/time-zones';

@@ -1,11 +1,6 @@
 import { useId } from 'react';
-import {
-  DECLINED,
-  INSTRUMENTS,
-  type InstrumentAnswers,
-  type ItemAnswer,
-  itemsToAsk,
-} from '../../../common/instruments';
+import { itemsToAsk } from '../../../common/instruments/conditional';
+import { DECLINED, type InstrumentAnswers, type ItemAnswer } from '../../../common/instruments/types';
 import type { SurveyInstrumentBlock } from '../../../common/schemas/surveys';
 import { ChoiceGroup } from '../../ui/Field';
 import { questionBlockId } from './QuestionField';
@@ -45,7 +40,7 @@ export function InstrumentField({
   missing,
   isNew = false,
 }: InstrumentFieldProps) {
-  const instrument = INSTRUMENTS[block.instrument_id];
+  const { instrument } = block;
   const headingId = useId();
   const choices = instrument.scale.map((option) => ({ value: String(option.value), label: option.label }));
   return (
@@ -66,7 +61,7 @@ export function InstrumentField({
         )}
       </p>
       <div className={styles.instrumentItems}>
-        {itemsToAsk(block.instrument_id, answers).map((item) => {
+        {itemsToAsk(instrument, answers).map((item) => {
           const answer = answers[item.id];
           return (
             <ChoiceGroup

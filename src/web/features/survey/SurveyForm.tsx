@@ -1,7 +1,7 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
-import type { ItemAnswer } from '../../../common/instruments';
+import type { ItemAnswer } from '../../../common/instruments/types';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import {
@@ -305,14 +305,14 @@ export function SurveyForm({
     setAnswers((current) => withAnswer(current, questionId, value));
   }, []);
   const instrumentOf = useMemo(
-    () => new Map(questions.filter(isSurveyInstrument).map((block) => [block.id, block.instrument_id])),
+    () => new Map(questions.filter(isSurveyInstrument).map((block) => [block.id, block.instrument])),
     [questions],
   );
   const onItemAnswer = useCallback(
     (questionId: number, itemId: string, value: ItemAnswer) => {
-      const instrumentId = instrumentOf.get(questionId);
-      if (!instrumentId) return;
-      setAnswers((current) => withItemAnswer(current, questionId, instrumentId, itemId, value));
+      const instrument = instrumentOf.get(questionId);
+      if (!instrument) return;
+      setAnswers((current) => withItemAnswer(current, questionId, instrument, itemId, value));
     },
     [instrumentOf],
   );

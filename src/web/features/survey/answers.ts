@@ -1,13 +1,13 @@
+// The modules themselves, not the library's index: the survey screen takes each instrument's
+// form from the survey it shows, and must not bring the whole library along.
+import { allItems, findAnswerProblems, itemsToAsk } from '../../../common/instruments/conditional';
 import {
-  allItems,
   DECLINED,
-  findAnswerProblems,
-  INSTRUMENTS,
   type InstrumentAnswers,
-  type InstrumentId,
+  type InstrumentForm,
   type ItemAnswer,
-  itemsToAsk,
-} from '../../../common/instruments';
+} from '../../../common/instruments/types';
+import { isLikertValue } from '../../../common/schemas/questions';
 import {
   type Answers,
   type AnswerValue,
@@ -16,7 +16,6 @@ import {
   type SurveyEntry,
   TEXT_ANSWER_MAX_LENGTH,
 } from '../../../common/schemas/surveys';
-import { isLikertValue } from '../../../common/schemas/templates';
 
 /**
  * What the student has entered so far, keyed by question id: text kept as typed, or for an
@@ -27,7 +26,7 @@ export type AnswerMap = Readonly<Record<string, AnswerValue>>;
 function isAnswered(question: SurveyEntry, value: AnswerValue | undefined): boolean {
   if (value === undefined) return false;
   if (isSurveyInstrument(question)) {
-    return typeof value === 'object' && findAnswerProblems(question.instrument_id, value).length === 0;
+    return typeof value === 'object' && findAnswerProblems(question.instrument, value).length === 0;
   }
   if (typeof value !== 'string') return false;
   return question.question_type === 'likert' ? isLikertValue(value) : value.trim() !== '';
@@ -53,8 +52,8 @@ export function withAnswer(answers: AnswerMap, questionId: number, value: string
 }
 
 /** Only the answers to items still asked: an answer to an item that dropped out is cleared. */
-function keepAsked(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentAnswers {
-  const asked = new Set(itemsToAsk(instrumentId, answers).map((item) => item.id));
+function keepAsked(instrument: InstrumentForm, answers: InstrumentAnswers): InstrumentAnswers {
+  const asked = new Set(itemsToAsk(instrument, answers).map((item) => item.id));
   return Object.fromEntries(Object.entries(answers).filter(([itemId]) => asked.has(itemId)));
 }
 
@@ -65,26 +64,25 @@ function keepAsked(instrumentId: InstrumentId, answers: InstrumentAnswers): Inst
 export function withItemAnswer(
   answers: AnswerMap,
   questionId: number,
-  instrumentId: InstrumentId,
+  instrument: InstrumentForm,
   itemId: string,
   value: ItemAnswer,
 ): AnswerMap {
   const current = answers[questionId];
   const items = typeof current === 'object' ? current : {};
-  return { ...answers, [questionId]: keepAsked(instrumentId, { ...items, [itemId]: value }) };
+  return { ...answers, [questionId]: keepAsked(instrument, { ...items, [itemId]: value }) };
 }
 
 /** An instrument block's stored answers, kept where each is an item of it with an allowed answer. */
-function itemAnswersFitting(instrumentId: InstrumentId, raw: unknown): InstrumentAnswers | null {
+function itemAnswersFitting(instrument: InstrumentForm, raw: unknown): InstrumentAnswers | null {
   if (typeof raw !== 'object' || raw === null) return null;
-  const instrument = INSTRUMENTS[instrumentId];
   const choices = new Set<unknown>(instrument.scale.map((option) => option.value));
   const kept: Record<string, ItemAnswer> = {};
   for (const item of allItems(instrument)) {
     const value = (raw as Record<string, unknown>)[item.id];
     if (choices.has(value) || (value === DECLINED && item.declinable)) kept[item.id] = value as ItemAnswer;
   }
-  const asked = keepAsked(instrumentId, kept);
+  const asked = keepAsked(instrument, kept);
   return Object.keys(asked).length > 0 ? asked : null;
 }
 
@@ -100,7 +98,7 @@ export function answersFitting(questions: readonly SurveyEntry[], raw: unknown):
   for (const question of questions) {
     const value = source[question.id];
     if (isSurveyInstrument(question)) {
-      const items = itemAnswersFitting(question.instrument_id, value);
+      const items = itemAnswersFitting(question.instrument, value);
       if (items) kept[question.id] = items;
       continue;
     }
@@ -118,7 +116,7 @@ export function answersForSubmit(questions: readonly SurveyEntry[], answers: Ans
   for (const question of questions) {
     const value = answers[question.id];
     if (isSurveyInstrument(question)) {
-      payload[question.id] = typeof value === 'object' ? keepAsked(question.instrument_id, value) : {};
+      payload[question.id] = typeof value === 'object' ? keepAsked(question.instrument, value) : {};
       continue;
     }
     const text = typeof value === 'string' ? value : '';

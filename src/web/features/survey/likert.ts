@@ -1,5 +1,5 @@
 import { LIKERT_LABELS } from '../../../common/schemas/likert-labels';
-import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/templates';
+import type { AnswerChoices, QuestionCategory } from '../../../common/schemas/questions';
 import type { Choice } from '../../ui/Field';
 
 /**
