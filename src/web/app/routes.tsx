@@ -115,6 +115,12 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/account/AccountScreen').then((m) => m.AccountScreen)),
           },
           {
+            path: 'admin/records',
+            lazy: lazyScreen(() =>
+              import('../features/records/StudentRecordsScreen').then((m) => m.StudentRecordsScreen),
+            ),
+          },
+          {
             path: 'account/security',
             lazy: lazyScreen(() =>
               import('../features/security/SecurityScreen').then((m) => m.SecurityScreen),
