@@ -37,6 +37,7 @@ import { secondFactorRoutes } from './features/second-factor/routes';
 import { shellRoutes } from './features/shell/routes';
 import { ssoRoutes } from './features/sso/routes';
 import { staffRoutes } from './features/staff/routes';
+import { studentRecordRoutes } from './features/student-records/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { unconfirmedAddressRoutes } from './features/unconfirmed-address/routes';
@@ -273,6 +274,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(passkeyRoutes, { recoveryKey });
   await app.register(accountRoutes);
+  await app.register(studentRecordRoutes);
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(institutionRoutes);

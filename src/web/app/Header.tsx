@@ -8,6 +8,7 @@ import { type MenuLink, UserMenu } from './UserMenu';
 
 const STUDENT_LINKS: readonly MenuLink[] = [
   { label: 'New Survey', to: '/survey/' },
+  { label: 'My Records', to: '/account/records/' },
   { label: 'Account', to: '/account/' },
 ];
 

@@ -359,6 +359,7 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: `/api/records-requests/${nextRecordsRequestId(inst(context))}/fulfil/`,
   }),
+  'GET /api/account/records/': () => ({ method: 'GET', url: '/api/account/records/' }),
   'POST /api/sso/discover/': (context) => ({
     method: 'POST',
     url: '/api/sso/discover/',
@@ -764,6 +765,10 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'GET /api/records-requests/': { A: admins(200) },
   'POST /api/records-requests/': { A: admins(200) },
   'POST /api/records-requests/:id/fulfil/': ownerAdmin(200),
+  // A student's own records: the signed-in student alone, named by no id.
+  'GET /api/account/records/': {
+    A: { ...everyone(403), anonymous: 401, studentA: 200, studentSso: 200 },
+  },
   // The login page asks before anyone is signed in; the answer names no one.
   'POST /api/sso/discover/': { A: everyone(200) },
   'GET /api/sso/start/': { A: everyone(302) },
@@ -1058,6 +1063,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/records-requests/': as('adminA'),
   'POST /api/records-requests/': as('adminA'),
   'POST /api/records-requests/:id/fulfil/': as('adminA'),
+  'GET /api/account/records/': as('studentA'),
   'POST /api/sso/discover/': as('anonymous'),
   'GET /api/sso/start/': as('anonymous'),
   'GET /api/sso/callback/': as('anonymous'),
