@@ -231,6 +231,20 @@ describe.each(TEST_DIALECTS)('erasure of one student on %s', (dialect) => {
     expect(await tablesNaming(STUDENT)).toEqual([]);
   });
 
+  it('takes a registered student who never checked in off the dashboard too', async () => {
+    await makeUser(db(), { email: 'quiet@north.edu', institutionId: cast.a.id, name: 'Quinn Quiet' });
+    expect(await tablesNaming('quiet@north.edu')).toEqual(['users.email', 'dashboard_students.email']);
+    expect((await rollupSnapshot(db(), cast.a.id)).totals?.students).toBe(2);
+
+    const erased = await admin.post<ErasureResponse>('/api/erasures/', { email: 'quiet@north.edu' });
+    expect(erased.body.counts).toMatchObject({ accounts: 1, submissions: 0 });
+    expect(await tablesNaming('quiet@north.edu')).toEqual([]);
+    const after = await rollupSnapshot(db(), cast.a.id);
+    expect(after.totals?.students).toBe(1);
+    await rebuildDashboardRollups(db(), cast.a.id);
+    expect(await rollupSnapshot(db(), cast.a.id)).toEqual(after);
+  });
+
   it("reaches only the admin's own institution, and only admins", async () => {
     await seed();
     const adminB = new TestAgent(ctx.app);

@@ -72,7 +72,9 @@ export async function eraseStudent({ db, institutionId, actor, email, key }: Opt
   const label = `erased student ${hashed.slice(0, 16)}`;
   await forgetInAuditLog(db, institutionId, email, footprint, label);
   await relabelRequests(db, institutionId, email, label);
-  if (footprint.submissionIds.length > 0) await recountRollups(db, institutionId);
+  // The dashboard counts registered students as well as check-ins.
+  if (footprint.submissionIds.length > 0 || footprint.userIds.length > 0)
+    await recountRollups(db, institutionId);
   await recordAudit(db, actor, {
     action: 'student.erase',
     subject: { type: 'erased_student', id: hashed },
