@@ -4,7 +4,10 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { CASE_NOTE, leaveFootprint, URGENT_TEXT } from '../../../../test/helpers/student-footprint';
+import { INSTRUMENTS } from '../../../common/instruments';
 import type { StudentRecordsResponse } from '../../../common/schemas/records';
+
+const PHQ2 = INSTRUMENTS.phq2;
 
 const STUDENT = 'student@north.edu';
 const OTHER = 'other@north.edu';
@@ -110,6 +113,48 @@ describe.each(TEST_DIALECTS)("a student's own records on %s", (dialect) => {
       actor_email: STUDENT,
       subject_type: 'user',
     });
+  });
+
+  it("gives the answers to a screening instrument in the publisher's wording, without its score or band", async () => {
+    await leaveFootprint({ db: ctx.db.kysely, institutionId: cast.a.id, student, email: STUDENT, admin });
+    const submission = await ctx.db.kysely
+      .selectFrom('submissions')
+      .select('id')
+      .where('school_email', '=', STUDENT)
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const [first, second] = PHQ2.items;
+    if (!first || !second) throw new Error('the PHQ-2 has two items');
+    await ctx.db.kysely
+      .insertInto('instrument_results')
+      .values({
+        submission_id: submission.id,
+        question_id: null,
+        instrument_id: 'phq2',
+        scored_as: 'phq2',
+        item_answers: JSON.stringify({ [first.id]: 1, [second.id]: 0 }),
+        total: 1,
+        band: null,
+        tier: 'none',
+        reason: 'PHQ-2 total 1',
+        acute: 0,
+        safety_assessment: 0,
+        created_at: Date.now(),
+      })
+      .execute();
+
+    const records = (await student.get<StudentRecordsResponse>('/api/account/records/')).body.records;
+    const label = (value: number) => PHQ2.scale.find((option) => option.value === value)?.label;
+    expect(records.check_ins[0]?.screening_answers).toEqual([
+      {
+        instrument: PHQ2.name,
+        items: [
+          { item: first.text, answer: label(1) },
+          { item: second.text, answer: label(0) },
+        ],
+      },
+    ]);
+    expect(JSON.stringify(records)).not.toContain('PHQ-2 total 1');
   });
 
   it("never gives another student's records: the student is the one signed in, whatever the request names", async () => {
