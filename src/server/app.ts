@@ -22,12 +22,14 @@ import { caseRoutes } from './features/cases/routes';
 import { contactRoutes } from './features/contact/routes';
 import { dashboardRoutes } from './features/dashboard/routes';
 import { draftRoutes } from './features/drafts/routes';
+import { erasureRoutes } from './features/erasure/routes';
 import { healthRoutes } from './features/health/routes';
 import { Readiness } from './features/health/service';
 import { institutionRoutes } from './features/institutions/routes';
 import { legalHoldRoutes } from './features/legal-holds/routes';
 import { passkeyRoutes } from './features/passkeys/routes';
 import { passwordResetRoutes } from './features/password-reset/routes';
+import { recordsRequestRoutes } from './features/records-requests/routes';
 import { startRetention } from './features/retention/retention';
 import { retentionRoutes } from './features/retention/routes';
 import { rosterRoutes } from './features/roster/routes';
@@ -35,6 +37,7 @@ import { secondFactorRoutes } from './features/second-factor/routes';
 import { isBuiltSubresource, shellRoutes } from './features/shell/routes';
 import { ssoRoutes } from './features/sso/routes';
 import { staffRoutes } from './features/staff/routes';
+import { studentRecordRoutes } from './features/student-records/routes';
 import { surveyRoutes } from './features/surveys/routes';
 import { templateRoutes } from './features/templates/routes';
 import { unconfirmedAddressRoutes } from './features/unconfirmed-address/routes';
@@ -271,11 +274,17 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   await app.register(passkeyRoutes, { recoveryKey });
   await app.register(accountRoutes);
+  await app.register(studentRecordRoutes);
   await app.register(contactRoutes);
   await app.register(dashboardRoutes);
   await app.register(institutionRoutes);
   await app.register(retentionRoutes);
   await app.register(legalHoldRoutes);
+  await app.register(recordsRequestRoutes);
+  await app.register(erasureRoutes, {
+    // Its own key, derived from the server secret: an erased student's identifier shares no key.
+    erasureKey: crypto.createHmac('sha256', secret).update('erased students').digest(),
+  });
   await app.register(ssoRoutes, { sealKey: sealingKey(secret, 'oidc client secrets') });
   await app.register(caseRoutes);
   await app.register(templateRoutes);

@@ -84,7 +84,11 @@ test.describe('header', () => {
 
       await toggle.click();
       await expect(toggle).toHaveAttribute('aria-expanded', 'true');
-      await expectMenuLinks(page, { 'New Survey': '/survey/', Account: '/account/' });
+      await expectMenuLinks(page, {
+        'New Survey': '/survey/',
+        'My Records': '/account/records/',
+        Account: '/account/',
+      });
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeVisible();
       await expect(mainNav(page).getByRole('link', { name: 'Dashboard' })).toHaveCount(0);
 
@@ -126,6 +130,8 @@ test.describe('header', () => {
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
+      await expect(mainNav(page).getByRole('link', { name: 'My Records' })).toBeFocused();
+      await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
       await page.keyboard.press('ArrowDown');
       await expect(mainNav(page).getByRole('button', { name: 'Logout' })).toBeFocused();
@@ -142,6 +148,8 @@ test.describe('header', () => {
       await toggle.click();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('link', { name: 'New Survey' })).toBeFocused();
+      await page.keyboard.press('Tab');
+      await expect(mainNav(page).getByRole('link', { name: 'My Records' })).toBeFocused();
       await page.keyboard.press('Tab');
       await expect(mainNav(page).getByRole('link', { name: 'Account' })).toBeFocused();
       await page.keyboard.press('Tab');

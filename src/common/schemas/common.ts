@@ -20,6 +20,8 @@ export const ErrorCode = z.enum([
   'NOT_FOUND', // 404
   'CONFLICT', // 409: the state changed underneath the request
   'CONNECTION_UNTESTED', // 409: test the single sign-on connection with these settings, then save again
+  'LEGAL_HOLD', // 409: the student's data is under a legal hold: nothing of it may be erased
+  'RECORDS_REQUEST_OPEN', // 409: the student's records request is still open: fulfil it before erasing
   'REQUEST_TIMEOUT', // 408: the body arrived too slowly
   'PAYLOAD_TOO_LARGE', // 413
   'URI_TOO_LONG', // 414: the address (a path parameter) is longer than any real one

@@ -575,6 +575,7 @@ export interface Database {
   instance_heartbeats: InstanceHeartbeatsTable;
   password_resets: PasswordResetsTable;
   legal_holds: LegalHoldsTable;
+  records_requests: RecordsRequestsTable;
 }
 
 /** One student of an institution's roster, by address (design section 10). */
@@ -647,4 +648,17 @@ export interface LegalHoldsTable {
   reason: string;
   placed_by: number | null;
   placed_at: Millis;
+}
+
+/** A student's request for their records, due 45 days after it was opened (FERPA). */
+export interface RecordsRequestsTable {
+  id: Generated<number>;
+  institution_id: number;
+  email: string;
+  note: string | null;
+  opened_by: number | null;
+  opened_at: Millis;
+  due_at: Millis;
+  fulfilled_at: Millis | null;
+  fulfilled_by: number | null;
 }

@@ -8,6 +8,7 @@ import { type MenuLink, UserMenu } from './UserMenu';
 
 const STUDENT_LINKS: readonly MenuLink[] = [
   { label: 'New Survey', to: '/survey/' },
+  { label: 'My Records', to: '/account/records/' },
   { label: 'Account', to: '/account/' },
 ];
 
@@ -20,6 +21,7 @@ const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
   { label: 'Roster', to: '/admin/roster/', ability: 'schedule' },
   { label: 'Campaigns', to: '/admin/campaigns/', ability: 'schedule' },
   { label: 'Settings', to: '/admin/settings/', ability: 'settings' },
+  { label: 'Student Records', to: '/admin/records/', ability: 'settings' },
   { label: 'Team', to: '/admin/team/', ability: 'team' },
   { label: 'Activity', to: '/admin/activity/', ability: 'audit' },
   // Every staff member's own account and sign-in: all of them see the dashboard.

@@ -115,6 +115,18 @@ export const routes: RouteObject[] = [
             lazy: lazyScreen(() => import('../features/account/AccountScreen').then((m) => m.AccountScreen)),
           },
           {
+            path: 'account/records',
+            lazy: lazyScreen(() =>
+              import('../features/records/OwnRecordsScreen').then((m) => m.OwnRecordsScreen),
+            ),
+          },
+          {
+            path: 'admin/records',
+            lazy: lazyScreen(() =>
+              import('../features/records/StudentRecordsScreen').then((m) => m.StudentRecordsScreen),
+            ),
+          },
+          {
             path: 'account/security',
             lazy: lazyScreen(() =>
               import('../features/security/SecurityScreen').then((m) => m.SecurityScreen),

@@ -19,6 +19,7 @@ import {
   nextInvitationToken,
   nextInviteToken,
   nextLegalHoldId,
+  nextRecordsRequestId,
   nextResetToken,
   type Req,
   type TableName,
@@ -336,6 +337,29 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     url: `/api/legal-holds/${nextLegalHoldId(inst(context))}/lift/`,
     body: { reason: 'Matter closed' },
   }),
+  // A new address each time: erasing someone nothing is held about is recorded and changes nothing else.
+  'POST /api/erasures/preview/': (context) => ({
+    method: 'POST',
+    url: '/api/erasures/preview/',
+    body: { email: `erase-${context.unique}@${inst(context).domain}` },
+  }),
+  'POST /api/erasures/': (context) => ({
+    method: 'POST',
+    url: '/api/erasures/',
+    body: { email: `erase-${context.unique}@${inst(context).domain}` },
+  }),
+  'GET /api/records-requests/': () => ({ method: 'GET', url: '/api/records-requests/' }),
+  // A new student each time: a student has one open request at most.
+  'POST /api/records-requests/': (context) => ({
+    method: 'POST',
+    url: '/api/records-requests/',
+    body: { email: `request-${context.unique}@${inst(context).domain}`, note: 'By letter' },
+  }),
+  'POST /api/records-requests/:id/fulfil/': (context) => ({
+    method: 'POST',
+    url: `/api/records-requests/${nextRecordsRequestId(inst(context))}/fulfil/`,
+  }),
+  'GET /api/account/records/': () => ({ method: 'GET', url: '/api/account/records/' }),
   'POST /api/sso/discover/': (context) => ({
     method: 'POST',
     url: '/api/sso/discover/',
@@ -745,6 +769,16 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   // A hold names an address, not a row: each admin places it in their own institution.
   'POST /api/legal-holds/': { A: admins(200) },
   'POST /api/legal-holds/:id/lift/': ownerAdmin(200),
+  // An erasure names an address, not a row: each admin reaches their own institution's students.
+  'POST /api/erasures/preview/': { A: admins(200) },
+  'POST /api/erasures/': { A: admins(200) },
+  'GET /api/records-requests/': { A: admins(200) },
+  'POST /api/records-requests/': { A: admins(200) },
+  'POST /api/records-requests/:id/fulfil/': ownerAdmin(200),
+  // A student's own records: the signed-in student alone, named by no id.
+  'GET /api/account/records/': {
+    A: { ...everyone(403), anonymous: 401, studentA: 200, studentSso: 200 },
+  },
   // The login page asks before anyone is signed in; the answer names no one.
   'POST /api/sso/discover/': { A: everyone(200) },
   'GET /api/sso/start/': { A: everyone(302) },
@@ -919,6 +953,10 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'PUT /api/institution/retention/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/legal-holds/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/legal-holds/:id/lift/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/erasures/preview/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/erasures/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/records-requests/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/records-requests/:id/fulfil/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/sso/discover/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/sso/link/': { actor: 'studentA', target: 'A', control: 400 },
   'POST /api/cases/:id/acknowledge/': { actor: 'adminA', target: 'A', control: 200 },
@@ -1035,6 +1073,12 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'GET /api/legal-holds/': as('adminA'),
   'POST /api/legal-holds/': as('adminA'),
   'POST /api/legal-holds/:id/lift/': as('adminA'),
+  'POST /api/erasures/preview/': as('adminA'),
+  'POST /api/erasures/': as('adminA'),
+  'GET /api/records-requests/': as('adminA'),
+  'POST /api/records-requests/': as('adminA'),
+  'POST /api/records-requests/:id/fulfil/': as('adminA'),
+  'GET /api/account/records/': as('studentA'),
   'POST /api/sso/discover/': as('anonymous'),
   'GET /api/sso/start/': as('anonymous'),
   'GET /api/sso/callback/': as('anonymous'),

@@ -103,6 +103,9 @@ export interface InstitutionWorld {
   /** Legal holds on students of the institution, each lifted once; handed out in turn. */
   legalHoldIds: number[];
   legalHoldCursor: number;
+  /** Open records requests of students of the institution, each fulfilled once; handed out in turn. */
+  recordsRequestIds: number[];
+  recordsRequestCursor: number;
   /** The open case a flagged answer opened, and its student (a respondent id). */
   caseId: number;
   studentId: number;
@@ -384,6 +387,27 @@ async function addLegalHolds(db: Db, institutionId: number, domain: string) {
   return { legalHoldIds: ids.map((row) => row.id), legalHoldCursor: 0 };
 }
 
+/** Open records requests to fulfil, of students who never answered: fulfilling one changes nothing else. */
+async function addRecordsRequests(db: Db, institutionId: number, domain: string) {
+  const rows = Array.from({ length: LEGAL_HOLDS_PER_WORLD }, (_, index) => ({
+    institution_id: institutionId,
+    email: `requested-${index}@${domain}`,
+    note: null,
+    opened_by: null,
+    opened_at: Date.now(),
+    due_at: Date.now() + 45 * 24 * 3_600_000,
+  }));
+  const ids = await db.kysely.insertInto('records_requests').values(rows).returning('id').execute();
+  return { recordsRequestIds: ids.map((row) => row.id), recordsRequestCursor: 0 };
+}
+
+/** The next open records request of an institution (after the last, they come round again). */
+export function nextRecordsRequestId(inst: InstitutionWorld): number {
+  const id = inst.recordsRequestIds[inst.recordsRequestCursor % inst.recordsRequestIds.length] as number;
+  inst.recordsRequestCursor += 1;
+  return id;
+}
+
 /** The next legal hold of an institution still to lift (after the last, they come round again). */
 export function nextLegalHoldId(inst: InstitutionWorld): number {
   const id = inst.legalHoldIds[inst.legalHoldCursor % inst.legalHoldIds.length] as number;
@@ -462,9 +486,11 @@ async function institutionWorld(
   await withAuthenticatorApp(app, db, colleague);
   const resets = await addPasswordResets(db, id, domain);
   const holds = await addLegalHolds(db, id, domain);
+  const requests = await addRecordsRequests(db, id, domain);
   return {
     ...resets,
     ...holds,
+    ...requests,
     key,
     id,
     name,
@@ -805,6 +831,7 @@ const TABLES = [
   'sso_link_grants',
   'password_resets',
   'legal_holds',
+  'records_requests',
 ] as const satisfies readonly (keyof Database)[];
 
 export type TableName = (typeof TABLES)[number];

@@ -23,6 +23,7 @@ import * as passwordResets from './023_password_resets';
 import * as campaignAudiences from './025_campaign_audiences';
 import * as smallGroupThreshold from './029_small_group_threshold';
 import * as retention from './030_retention';
+import * as recordsRequests from './031_records_requests';
 import * as testedSsoAndAppReplacement from './032_tested_sso_and_app_replacement';
 
 /**
@@ -54,5 +55,6 @@ export const migrations: Record<string, Migration> = {
   '025_campaign_audiences': campaignAudiences,
   '029_small_group_threshold': smallGroupThreshold,
   '030_retention': retention,
+  '031_records_requests': recordsRequests,
   '032_tested_sso_and_app_replacement': testedSsoAndAppReplacement,
 };

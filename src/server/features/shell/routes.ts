@@ -40,6 +40,8 @@ export const SCREEN_ROUTES = {
   '/students/:id/history/': 'features/cases/StudentHistoryScreen.tsx',
   '/admin/settings/': 'features/settings/SettingsScreen.tsx',
   '/admin/roster/': 'features/roster/RosterScreen.tsx',
+  '/admin/records/': 'features/records/StudentRecordsScreen.tsx',
+  '/account/records/': 'features/records/OwnRecordsScreen.tsx',
   '/admin/campaigns/': 'features/campaigns/CampaignsScreen.tsx',
   '/admin/campaigns/:id/not-answered/': 'features/campaigns/NotAnsweredScreen.tsx',
 } as const;

@@ -1,5 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
+import { Link } from 'react-router';
 import { PASSWORD_MIN_LENGTH } from '../../../common/schemas/auth';
 import { errorMessage, hasErrorCode } from '../../api';
 import { pageTitle } from '../../config';
@@ -51,6 +52,12 @@ export function AccountScreen() {
         {isStaff ? ' Changes to how you sign in are mailed to you and need your second factor again.' : ''}
       </Lead>
       <Flash flash={flash} floating />
+      {user.role === 'student' && (
+        <p>
+          <Link to="/account/records/">See and download your records</Link>: everything your institution holds
+          about you here.
+        </p>
+      )}
       <PasswordSection confirmed={stepUp.confirmed} showFlash={showFlash} />
       <SessionsSection showFlash={showFlash} />
       {isStaff && (

@@ -64,6 +64,15 @@ const LABELS: Record<string, string> = {
   'question.add': 'Added a question',
   'question.delete': 'Deleted a question',
   'question.move': 'Moved a question',
+  'legal_hold.list': 'Read the legal holds',
+  'legal_hold.place': 'Placed a legal hold',
+  'legal_hold.lift': 'Lifted a legal hold',
+  'erasure.preview': "Reviewed what erasing a student's data would remove",
+  'student.erase': "Erased a student's data",
+  'records_request.list': 'Read the records requests',
+  'records_request.open': 'Opened a records request',
+  'records_request.fulfil': 'Marked a records request fulfilled',
+  'records.download': 'Downloaded their own records',
 };
 
 export function actionLabel(action: string): string | null {
