@@ -5,13 +5,14 @@ export { type AnswerProblem, describeAnswerProblems, findAnswerProblems, itemsTo
 export {
   type CombinedFollowUp,
   combinedFollowUp,
+  combineFollowUps,
   type FollowUp,
   followUpFor,
   INSTRUMENT_THRESHOLDS,
   SCREENING_DISCLAIMER,
 } from './follow-up';
 export { allItems, INSTRUMENTS } from './registry';
-export { IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
+export { checkAndScore, IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
 export {
   DECLINED,
   INSTRUMENT_IDS,
