@@ -72,6 +72,29 @@ function problem(instrument: InstrumentForm, itemId: string, code: AnswerProblem
   return { itemId, code, message: messages[code] };
 }
 
+/** What checking an answer looks up, per instrument: built once, not for every submission. */
+interface AnswerRules {
+  readonly allIds: ReadonlySet<string>;
+  /** The ids asked when the conditional items are not, and when they are. */
+  readonly firstIds: ReadonlySet<string>;
+  readonly choices: ReadonlySet<number>;
+}
+
+const answerRules = new WeakMap<InstrumentForm, AnswerRules>();
+
+function answerRulesOf(instrument: InstrumentForm): AnswerRules {
+  let rules = answerRules.get(instrument);
+  if (!rules) {
+    rules = {
+      allIds: new Set(allItems(instrument).map((item) => item.id)),
+      firstIds: new Set(instrument.items.map((item) => item.id)),
+      choices: new Set(instrument.scale.map((option) => option.value)),
+    };
+    answerRules.set(instrument, rules);
+  }
+  return rules;
+}
+
 /**
  * What stops a set of answers from being scored: required items left out, answers off the
  * scale, refusals of items that cannot be declined, and answers to items that were not asked
@@ -80,9 +103,8 @@ function problem(instrument: InstrumentForm, itemId: string, code: AnswerProblem
  */
 export function findAnswerProblems(instrument: InstrumentForm, answers: InstrumentAnswers): AnswerProblem[] {
   const asked = itemsToAsk(instrument, answers);
-  const askedIds = new Set(asked.map((item) => item.id));
-  const knownIds = new Set(allItems(instrument).map((item) => item.id));
-  const choices = new Set(instrument.scale.map((option) => option.value));
+  const { allIds, firstIds, choices } = answerRulesOf(instrument);
+  const askedIds = asked === instrument.items ? firstIds : allIds;
   const problems: AnswerProblem[] = [];
 
   for (const item of asked) {
@@ -93,7 +115,7 @@ export function findAnswerProblems(instrument: InstrumentForm, answers: Instrume
     } else if (!choices.has(answer)) problems.push(problem(instrument, item.id, 'NOT_A_CHOICE'));
   }
   for (const itemId of Object.keys(answers)) {
-    if (!knownIds.has(itemId)) problems.push(problem(instrument, itemId, 'UNKNOWN_ITEM'));
+    if (!allIds.has(itemId)) problems.push(problem(instrument, itemId, 'UNKNOWN_ITEM'));
     else if (!askedIds.has(itemId)) problems.push(problem(instrument, itemId, 'NOT_ASKED'));
   }
   return problems;

@@ -118,7 +118,11 @@ export interface CombinedFollowUp {
 
 /** A submission's follow-up across its instruments: the highest tier, and every reason behind it. */
 export function combinedFollowUp(results: readonly InstrumentResult[]): CombinedFollowUp {
-  const each = results.map(followUpFor);
+  return combineFollowUps(results.map(followUpFor));
+}
+
+/** The same from each result's follow-up, for a caller that has them already. */
+export function combineFollowUps(each: readonly FollowUp[]): CombinedFollowUp {
   const raising = each
     .filter((entry) => entry.tier !== 'none')
     .sort((a, b) => RISK_TIERS.indexOf(b.tier) - RISK_TIERS.indexOf(a.tier));

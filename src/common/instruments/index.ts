@@ -11,13 +11,14 @@ export {
 export {
   type CombinedFollowUp,
   combinedFollowUp,
+  combineFollowUps,
   type FollowUp,
   followUpFor,
   INSTRUMENT_THRESHOLDS,
   SCREENING_DISCLAIMER,
 } from './follow-up';
 export { INSTRUMENTS, instrumentForm } from './registry';
-export { IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
+export { checkAndScore, IncompleteAnswersError, type InstrumentResult, scoreInstrument } from './score';
 export {
   DECLINED,
   INSTRUMENT_IDS,

@@ -1,5 +1,5 @@
 import { ASQ_ACUITY_ITEM, ASQ_SCREEN_ITEMS, ASQ_YES } from './asq';
-import { describeAnswerProblems, findAnswerProblems, itemsToAsk } from './conditional';
+import { type AnswerProblem, describeAnswerProblems, findAnswerProblems, itemsToAsk } from './conditional';
 import { GAD2 } from './gad2';
 import { GAD7 } from './gad7';
 import { K10 } from './k10';
@@ -94,13 +94,8 @@ function scoreAsq(answers: InstrumentAnswers): InstrumentResult {
   };
 }
 
-/**
- * Scores one instrument block from complete answers (see `findAnswerProblems`). Pure: the same
- * answers always give the same result, on the survey screen's preview and on the server.
- */
-export function scoreInstrument(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentResult {
-  const problems = findAnswerProblems(INSTRUMENTS[instrumentId], answers);
-  if (problems.length > 0) throw new IncompleteAnswersError(describeAnswerProblems(problems));
+/** Scores answers that `findAnswerProblems` found complete. */
+function scoreComplete(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentResult {
   switch (instrumentId) {
     case 'phq9':
       return scorePhq9(answers, null);
@@ -125,4 +120,26 @@ export function scoreInstrument(instrumentId: InstrumentId, answers: InstrumentA
       return { kind: 'who5', total, percentage: who5Percentage(total), band: bandFor(WHO5.bands, total) };
     }
   }
+}
+
+/**
+ * Scores one instrument block from complete answers (see `findAnswerProblems`). Pure: the same
+ * answers always give the same result, on the survey screen's preview and on the server.
+ */
+export function scoreInstrument(instrumentId: InstrumentId, answers: InstrumentAnswers): InstrumentResult {
+  const problems = findAnswerProblems(INSTRUMENTS[instrumentId], answers);
+  if (problems.length > 0) throw new IncompleteAnswersError(describeAnswerProblems(problems));
+  return scoreComplete(instrumentId, answers);
+}
+
+/**
+ * The answers' result, or what stops them from being scored: for a caller that reports the
+ * problems itself (a 400 naming each), checking the answers once rather than again to score.
+ */
+export function checkAndScore(
+  instrumentId: InstrumentId,
+  answers: InstrumentAnswers,
+): { result: InstrumentResult; problems?: never } | { result?: never; problems: AnswerProblem[] } {
+  const problems = findAnswerProblems(INSTRUMENTS[instrumentId], answers);
+  return problems.length > 0 ? { problems } : { result: scoreComplete(instrumentId, answers) };
 }

@@ -326,6 +326,34 @@ describe.each(TEST_DIALECTS)('instruments in templates and submissions on %s', (
       expect(await cases()).toEqual([]);
     });
 
+    it('stores each of several submissions sent at once with its own results, and none of one refused among them', async () => {
+      await addInstrument('phq9');
+      const totals = [0, 5, 10, 15];
+      const valid = await Promise.all(
+        totals.map((total) =>
+          answersWith({ phq9: answersSumming(PHQ9_ITEMS, INSTRUMENTS.phq9.scale, total) }),
+        ),
+      );
+      const refused = await answersWith({ phq9: { phq9_1: 1 } });
+      const responses = await Promise.all([
+        ...valid.map((answers, index) => submit(answers, `student${index}@north.edu`)),
+        submit(refused, 'refused@north.edu'),
+      ]);
+      expect(responses.map((response) => response.status)).toEqual([200, 200, 200, 200, 400]);
+      const stored = await ctx.db.kysely
+        .selectFrom('instrument_results')
+        .innerJoin('submissions', 'submissions.id', 'instrument_results.submission_id')
+        .select(['submissions.school_email', 'instrument_results.total', 'instrument_results.band'])
+        .orderBy('submissions.school_email')
+        .execute();
+      expect(stored).toEqual([
+        { school_email: 'student0@north.edu', total: 0, band: 'minimal depression' },
+        { school_email: 'student1@north.edu', total: 5, band: 'mild depression' },
+        { school_email: 'student2@north.edu', total: 10, band: 'moderate depression' },
+        { school_email: 'student3@north.edu', total: 15, band: 'moderately severe depression' },
+      ]);
+    });
+
     it('keeps instrument answers in a draft', async () => {
       await addInstrument('phq9');
       const student = new TestAgent(ctx.app);

@@ -1,21 +1,21 @@
 import {
   type CombinedFollowUp,
-  combinedFollowUp,
+  checkAndScore,
+  combineFollowUps,
   describeAnswerProblems,
-  findAnswerProblems,
+  type FollowUp,
   followUpFor,
   INSTRUMENTS,
   type InstrumentAnswers,
   type InstrumentId,
   type InstrumentResult,
-  scoreInstrument,
 } from '../../../common/instruments';
 import { ASQ_OUTCOMES } from '../../../common/instruments/asq';
 import type { RiskResult } from '../../../common/risk';
 import { highestTier, RISK_TIERS } from '../../../common/risk/tiers';
 import type { AnswerValue } from '../../../common/schemas/surveys';
-import type { Executor } from '../../db/executor';
 import { reusableQuery } from '../../db/reusable-query';
+import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
 import type { InstrumentResultsTable } from '../../db/types';
 import { AppError } from '../../lib/errors';
 
@@ -33,6 +33,8 @@ export interface ScoredBlock {
   instrumentId: InstrumentId;
   answers: InstrumentAnswers;
   result: InstrumentResult;
+  /** What the result asks of staff: stored with it and combined into the submission's tier. */
+  followUp: FollowUp;
 }
 
 /** An instrument block's answers, complete and on its scale, or a 400 naming every problem. */
@@ -44,13 +46,14 @@ export function checkInstrumentAnswers(
   if (typeof value !== 'object' || value === null) {
     throw new AppError('BAD_REQUEST', `${instrument.name}: answer its questions.`);
   }
-  const problems = findAnswerProblems(instrument, value);
-  if (problems.length > 0) throw new AppError('BAD_REQUEST', describeAnswerProblems(problems));
+  const { result, problems } = checkAndScore(block.instrumentId, value);
+  if (problems) throw new AppError('BAD_REQUEST', describeAnswerProblems(problems));
   return {
     questionId: block.id,
     instrumentId: block.instrumentId,
     answers: value,
-    result: scoreInstrument(block.instrumentId, value),
+    result,
+    followUp: followUpFor(result),
   };
 }
 
@@ -78,7 +81,7 @@ export function withInstrumentFollowUp<T extends Pick<RiskResult, 'tier' | 'reas
   blocks: readonly ScoredBlock[],
 ): T & { instruments: CombinedFollowUp | null } {
   if (blocks.length === 0) return { ...screened, instruments: null };
-  const instruments = combinedFollowUp(blocks.map((block) => block.result));
+  const instruments = combineFollowUps(blocks.map((block) => block.followUp));
   const instrumentsFirst = RISK_TIERS.indexOf(instruments.tier) > RISK_TIERS.indexOf(screened.tier);
   const reasons = instrumentsFirst
     ? [...instruments.reasons, ...screened.reasons]
@@ -92,36 +95,56 @@ export function withInstrumentFollowUp<T extends Pick<RiskResult, 'tier' | 'reas
   };
 }
 
-/** Compiled once per number of blocks: it runs with every submission that asks an instrument. */
-const insertResultsQuery = reusableQuery((db, rows: Omit<InstrumentResultsTable, 'id'>[]) =>
+type InstrumentResultRow = Omit<InstrumentResultsTable, 'id'>;
+
+/** Compiled once per number of rows: a group's results go in one statement (see below). */
+const insertResultsQuery = reusableQuery((db, rows: InstrumentResultRow[]) =>
   db.insertInto('instrument_results').values(rows),
 );
 
-/** Stores each scored block with the submission, in its transaction. */
-export async function insertInstrumentResults(
-  trx: Executor,
+/** Well under both databases' limit on a statement's values (13 columns a row). */
+const ROWS_PER_INSERT = 100;
+
+/**
+ * The instrument results of a transaction's submissions, written together just before it
+ * commits: a group of submissions committed at once (group commit) stores all its results in
+ * one statement instead of one per submission. Nothing reads them before the commit; a
+ * submission whose unit of work fails leaves its results out with the rest of its work.
+ */
+const resultsBeforeCommit: BeforeCommit<InstrumentResultRow[]> = {
+  start: () => [],
+  merge(into, from) {
+    for (const row of from) into.push(row);
+  },
+  async write(trx, rows) {
+    for (let start = 0; start < rows.length; start += ROWS_PER_INSERT)
+      await insertResultsQuery(trx, rows.slice(start, start + ROWS_PER_INSERT));
+  },
+};
+
+/** Stores each scored block with the submission, in its transaction (written with its commit). */
+export function storeInstrumentResults(
+  hooks: CommitHooks,
   submissionId: number,
   blocks: readonly ScoredBlock[],
   createdAt: number,
-) {
+): void {
   if (blocks.length === 0) return;
-  await insertResultsQuery(
-    trx,
-    blocks.map((block) => {
-      const followUp = followUpFor(block.result);
-      return {
-        submission_id: submissionId,
-        question_id: block.questionId,
-        instrument_id: block.instrumentId,
-        scored_as: block.result.kind,
-        item_answers: JSON.stringify(block.answers),
-        ...totalAndBand(block.result),
-        tier: followUp.tier,
-        reason: followUp.reason,
-        acute: followUp.acute ? 1 : 0,
-        safety_assessment: followUp.safetyAssessment ? 1 : 0,
-        created_at: createdAt,
-      };
-    }),
-  );
+  const rows = hooks.beforeCommit(resultsBeforeCommit);
+  for (const block of blocks) {
+    const { followUp } = block;
+    rows.push({
+      submission_id: submissionId,
+      question_id: block.questionId,
+      instrument_id: block.instrumentId,
+      scored_as: block.result.kind,
+      item_answers: JSON.stringify(block.answers),
+      ...totalAndBand(block.result),
+      tier: followUp.tier,
+      reason: followUp.reason,
+      acute: followUp.acute ? 1 : 0,
+      safety_assessment: followUp.safetyAssessment ? 1 : 0,
+      created_at: createdAt,
+    });
+  }
 }

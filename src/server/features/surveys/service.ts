@@ -32,8 +32,8 @@ import { answerLabelOf, instrumentOf, parseAnswerChoices } from '../templates/se
 import { isProvenBy } from '../verify/codes';
 import {
   checkInstrumentAnswers,
-  insertInstrumentResults,
   type ScoredBlock,
+  storeInstrumentResults,
   withInstrumentFollowUp,
 } from './instruments';
 import { hashProofToken, newProofToken } from './proof-tokens';
@@ -383,7 +383,7 @@ export async function saveScreenedSubmission(
     proof_token_hash: respondent.proven ? null : (submission.proofTokenHash ?? null),
   });
   if (submissionId === undefined) return undefined;
-  await insertInstrumentResults(trx, submissionId, submission.instrumentBlocks ?? [], createdAt);
+  storeInstrumentResults(hooks, submissionId, submission.instrumentBlocks ?? [], createdAt);
   await queries.insertAnswers(
     trx,
     submission.answers.map((answer) => ({
