@@ -77,7 +77,7 @@ export const ASQ: Instrument = {
   instructions: null,
   items: ASQ_SCREEN_ITEMS,
   conditionalItems: [ASQ_ACUITY_ITEM],
-  askConditionalItemsWhen: { kind: 'anyAnswerIn', answers: [ASQ_YES, DECLINED] },
+  askConditionalItemsWhen: { kind: 'anyAnswerIn', values: [ASQ_YES, DECLINED] },
   scale: ASQ_SCALE,
   total: null,
   bands: [],

@@ -20,7 +20,7 @@ function conditionHolds(condition: Condition, items: readonly InstrumentItem[], 
   if (condition.kind === 'anyAnswerIn') {
     return items.some((item) => {
       const answer = answers[item.id];
-      return answer !== undefined && condition.answers.includes(answer);
+      return answer !== undefined && condition.values.includes(answer);
     });
   }
   let total = 0;

@@ -68,7 +68,7 @@ export type InstrumentForm = Pick<
  */
 export type Condition =
   | { readonly kind: 'totalAtLeast'; readonly atLeast: number }
-  | { readonly kind: 'anyAnswerIn'; readonly answers: readonly ItemAnswer[] };
+  | { readonly kind: 'anyAnswerIn'; readonly values: readonly ItemAnswer[] };
 
 /** A respondent's explicit refusal of a declinable item (the ASQ counts it as a positive screen). */
 export const DECLINED = 'declined';

@@ -61,7 +61,7 @@ const InstrumentForm: z.ZodMiniType<InstrumentFormShape> = z.object({
       z.object({ kind: z.literal('totalAtLeast'), atLeast: z.number() }),
       z.object({
         kind: z.literal('anyAnswerIn'),
-        answers: z.array(z.union([z.number(), z.literal(DECLINED)])),
+        values: z.array(z.union([z.number(), z.literal(DECLINED)])),
       }),
     ]),
   ),
