@@ -221,3 +221,64 @@ describe('npm run manage reset-second-factor', () => {
     expect(missing.stderr).toContain('is not a valid email address');
   });
 });
+
+describe('npm run manage create-institution with its first admin', () => {
+  let dataDir: string;
+
+  beforeEach(() => {
+    dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'wellness-manage-'));
+  });
+  afterEach(() => {
+    fs.rmSync(dataDir, { recursive: true, force: true });
+  });
+
+  it('creates the institution and an admin who signs in with the password given', async () => {
+    const made = await manage(
+      [
+        'create-institution',
+        '--name',
+        'West College',
+        '--domains',
+        'west.edu',
+        '--admin-email',
+        'head@west.edu',
+        '--admin-name',
+        'Harper Head',
+      ],
+      { env: { ADMIN_PASSWORD: PASSPHRASE }, terminal: piped(''), dataDir },
+    );
+    expect(made).toMatchObject({ code: 0, stderr: '' });
+    expect(made.stdout).toContain('Created institution "West College"');
+    expect(made.stdout).toContain('Created institution admin head@west.edu');
+    const db = openDatabase({ kind: 'sqlite', file: path.join(dataDir, 'wellness.sqlite') });
+    try {
+      const admin = await db.kysely
+        .selectFrom('users')
+        .innerJoin('institutions', 'institutions.id', 'users.institution_id')
+        .select(['users.role', 'users.password_hash', 'institutions.name'])
+        .where('users.email', '=', 'head@west.edu')
+        .executeTakeFirstOrThrow();
+      expect(admin).toMatchObject({ role: 'institution_admin', name: 'West College' });
+      expect(await verifyPassword(admin.password_hash ?? '', PASSPHRASE)).toBe(true);
+    } finally {
+      await db.close();
+    }
+  });
+
+  it('refuses an admin without a name before creating anything', async () => {
+    const refused = await manage(
+      [
+        'create-institution',
+        '--name',
+        'West College',
+        '--domains',
+        'west.edu',
+        '--admin-email',
+        'head@west.edu',
+      ],
+      { env: { ADMIN_PASSWORD: PASSPHRASE }, terminal: piped(''), dataDir },
+    );
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Missing --admin-name');
+  });
+});

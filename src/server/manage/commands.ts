@@ -24,6 +24,8 @@ export const USAGE = `Usage: npm run manage -- <command> [options]
 
 Commands:
   create-institution --name <name> --domains <domain[,domain...]>
+                     [--admin-email <email> --admin-name <full name>]
+                     With --admin-*, also creates the institution's first admin.
   create-admin       --institution <name> --email <email> --name <full name>
   create-superuser   --email <email> --name <full name>
   reset-second-factor <email>
@@ -70,6 +72,8 @@ async function run(argv: string[], io: ManageIo) {
       domains: { type: 'string' },
       institution: { type: 'string' },
       email: { type: 'string' },
+      'admin-email': { type: 'string' },
+      'admin-name': { type: 'string' },
       // Known only to be refused with the way to pass it instead.
       password: { type: 'string' },
     },
@@ -85,8 +89,15 @@ async function run(argv: string[], io: ManageIo) {
     required(values, 'email', 'name', ...(command === 'create-admin' ? ['institution'] : []));
     email(values.email);
   }
+  const withFirstAdmin =
+    command === 'create-institution' &&
+    (values['admin-email'] !== undefined || values['admin-name'] !== undefined);
+  if (withFirstAdmin) {
+    required(values, 'name', 'domains', 'admin-email', 'admin-name');
+    email(values['admin-email']);
+  }
   // Asked for before the database opens, so a mistyped prompt leaves nothing behind.
-  const password = isStaffCommand ? await readNewPassword(io.env, io.terminal) : '';
+  const password = isStaffCommand || withFirstAdmin ? await readNewPassword(io.env, io.terminal) : '';
   const config = loadConfig(io.env);
   const db = openDatabase(config.database);
   try {
@@ -100,6 +111,18 @@ async function run(argv: string[], io: ManageIo) {
       print(
         `Created institution "${institution.name}" (id ${institution.id}) for ${institution.domains.join(', ')}`,
       );
+      if (withFirstAdmin) {
+        const admin = await createStaffAccount({
+          db: db.kysely,
+          role: 'institution_admin',
+          institutionName: institution.name,
+          email: email(values['admin-email']),
+          name: (values['admin-name'] ?? '').trim(),
+          password,
+          brandName: config.web.brandName,
+        });
+        print(`Created institution admin ${email(values['admin-email'])} (id ${admin.id})`);
+      }
       return;
     }
     if (isReset) {
