@@ -4,6 +4,7 @@
  * the work: each escalation is mailed exactly once. On PostgreSQL, two instances take urgent
  * answers side by side and each alert is mailed once. Nothing is timed.
  */
+import { randomUUID } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -82,13 +83,16 @@ async function prepare(db: Db) {
   return { institutionId: id, hashLink: link.hash_link };
 }
 
+/** A submission refused as briefly unavailable is tried again this many times in all. */
+const SUBMIT_ATTEMPTS = 5;
+
 async function urgentAnswer(agent: TestAgent, hashLink: string, n: number) {
   const questions = (
     await agent.get<{ questions: { id: number; question_type: string }[] }>(
       `/api/get-user-survey-questions/${hashLink}/`,
     )
   ).body.questions;
-  const response = await agent.post(`/api/survey/link/${hashLink}/`, {
+  const body = {
     student_name: `Student ${n}`,
     school_email: `student-${n}@${DOMAIN}`,
     answers: Object.fromEntries(
@@ -97,8 +101,19 @@ async function urgentAnswer(agent: TestAgent, hashLink: string, n: number) {
         question.question_type === 'text' ? 'I want to die' : '1',
       ]),
     ),
-  });
-  if (response.status !== 200) throw new Error(`submit ${n}: ${response.status} ${response.text}`);
+    // As the web app does: one id for the answer, so a retried submit stores nothing new.
+    submission_id: randomUUID(),
+  };
+  // A 503 with Retry-After (the database briefly out of reach on a loaded machine) is retried, as
+  // the web app retries it; any other refusal fails the test at once.
+  for (let attempt = 1; ; attempt++) {
+    const response = await agent.post(`/api/survey/link/${hashLink}/`, body);
+    if (response.status === 200) return;
+    const retryAfter = Number(response.headers['retry-after']);
+    if (response.status !== 503 || !retryAfter || attempt === SUBMIT_ATTEMPTS)
+      throw new Error(`submit ${n}: ${response.status} ${response.text}`);
+    await delay(retryAfter * 1000);
+  }
 }
 
 /** The case a mail is about, from the link it carries. */
