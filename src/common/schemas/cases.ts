@@ -287,7 +287,7 @@ export const CaseContact = z.object({
   /** The tier of the anonymous answer they had just sent. */
   tier: RiskTier,
   /** Their answers, only when they chose to share them. */
-  answers: z.nullable(carriesStudentData(z.array(z.object({ question: z.string(), answer: z.string() })))),
+  answers: carriesStudentData(z.nullable(z.array(z.object({ question: z.string(), answer: z.string() })))),
   asked_at: Timestamp,
 });
 export type CaseContact = z.infer<typeof CaseContact>;
