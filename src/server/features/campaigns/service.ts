@@ -357,7 +357,12 @@ export async function submitInvitationSurvey(options: {
   const retryOf = options.clientSubmissionId;
   const invitation = await usableInvitation(db, token, now(), { retryOf });
   refuseOthers(options.user, invitation);
-  if (options.schoolEmail !== undefined && options.schoolEmail !== invitation.email)
+  // An anonymous survey's form has no name or email to send (a blank one is ignored, never kept).
+  if (
+    invitation.anonymous !== 1 &&
+    options.schoolEmail !== undefined &&
+    options.schoolEmail !== invitation.email
+  )
     throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
   const template = await queries.findTemplate(db, invitation.template_id, invitation.institution_id);
   if (!template) throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
