@@ -86,6 +86,11 @@ export function demoLinkHash(): Promise<string> {
  * imports one student and sends a campaign to them now; the link is read off the mail.
  */
 export async function surveyInvitationPath(): Promise<string> {
+  return (await surveyInvitation()).link;
+}
+
+/** The same, of a campaign that may be anonymous, with the student it was mailed to. */
+export async function surveyInvitation({ anonymous = false } = {}) {
   const institution = await createInstitutionWithAdmin();
   const student = `invited@${institution.domain}`;
   const { api, csrf } = await apiSession(institution.admin);
@@ -98,14 +103,26 @@ export async function surveyInvitationPath(): Promise<string> {
   if (!template) throw new Error(`${institution.name} has no active template`);
   const campaign = await api.post('/api/campaigns/', {
     headers: { 'X-CSRFToken': await csrf() },
-    data: campaignRequest(template.id, ['Year 1'], { send_now: true, reminder_after_days: 0 }),
+    data: campaignRequest(template.id, ['Year 1'], { send_now: true, reminder_after_days: 0, anonymous }),
   });
   expect(campaign.status(), await campaign.text()).toBe(201);
   await api.dispose();
   await waitForMails(student, 1);
   const link = /\/survey\/invite\/[A-Za-z0-9_-]+\//.exec(mailsTo(student)[0]?.text ?? '')?.[0];
   if (!link) throw new Error(`No invitation link in the mail to ${student}`);
-  return link;
+  return { link, student, institution };
+}
+
+/** Rows of a table, read straight from this run's database (a test's own checks). */
+export function readRows(query: string, ...values: unknown[]): Record<string, unknown>[] {
+  const dataDir = process.env.E2E_DATA_DIR;
+  if (!dataDir) throw new Error('E2E_DATA_DIR is not set: run the specs through `npx playwright test`.');
+  const db = new Database(path.join(dataDir, 'wellness.sqlite'), { readonly: true, fileMustExist: true });
+  try {
+    return db.prepare(query).all(...values) as Record<string, unknown>[];
+  } finally {
+    db.close();
+  }
 }
 
 /** Submissions stored for an email, read straight from this run's database. */

@@ -20,6 +20,7 @@ export function campaignRequest(
     ampm: 'AM',
     recurring: false,
     send_now: false,
+    anonymous: false,
     reminder_after_days: 2,
     ...overrides,
   };

@@ -89,6 +89,7 @@ export async function leaveFootprint(options: {
       all_students: 0,
       no_group: 0,
       send_now: 1,
+      anonymous: 0,
       day: 'Monday',
       minute_of_day: 540,
       time_zone: 'UTC',

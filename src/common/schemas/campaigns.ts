@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { databaseId } from './common';
+import { Suppressed } from './dashboard';
 import { StudentEmailField, StudentNameField } from './identity';
 import { ROSTER_GROUP_MAX_LENGTH } from './roster';
 
@@ -64,6 +65,11 @@ export const CampaignRequest = z
     ampm: z.enum(['AM', 'PM'], { error: 'ampm must be AM or PM' }),
     recurring: z._default(z.boolean({ error: 'recurring must be true or false' }), false),
     send_now: z._default(z.boolean({ error: 'send_now must be true or false' }), false),
+    /**
+     * Its answers are stored with nothing that names the student, and staff see them only as
+     * figures over enough students (design section 14).
+     */
+    anonymous: z._default(z.boolean({ error: 'anonymous must be true or false' }), false),
     reminder_after_days: z._default(
       z
         .number({ error: `reminder_after_days must be a number from 0 to ${MAX_REMINDER_AFTER_DAYS}` })
@@ -93,6 +99,7 @@ export const Campaign = z.object({
   no_group: z.boolean(),
   /** Its first round went out at creation; with recurring false, the only one (no weekly slot). */
   send_now: z.boolean(),
+  anonymous: z.boolean(),
   status: CampaignStatus,
   /** ISO 8601 time of the next round; null when none is due (one-off sent, paused, cancelled). */
   next_run_at: z.nullable(z.string()),
@@ -136,7 +143,8 @@ export const NotAnsweredStudent = z.object({
 
 /**
  * Who of the current round has not answered yet. `students` only for roles that may see
- * students' names (its read is audited); a viewer gets the counts.
+ * students' names (its read is audited), and never for an anonymous campaign, where those who
+ * have answered would be everyone else; a viewer gets the counts.
  */
 export const NotAnsweredResponse = z.object({
   success: z.literal(true),
@@ -148,6 +156,7 @@ export const NotAnsweredResponse = z.object({
     no_group: true,
     status: true,
     last_run_at: true,
+    anonymous: true,
   }),
   /** The current round (0: none sent yet). */
   round: z.number(),
@@ -156,3 +165,28 @@ export const NotAnsweredResponse = z.object({
   students: z.optional(z.array(NotAnsweredStudent)),
 });
 export type NotAnsweredResponse = z.infer<typeof NotAnsweredResponse>;
+
+const shownCount = z.union([z.number(), Suppressed]);
+
+/**
+ * The results of an anonymous campaign, for every staff role alike: figures over all its rounds,
+ * each hidden as "Fewer than N" under the small-group rule (design section 14). No answer is ever
+ * shown on its own, and no written answer at all.
+ */
+export const AnonymousResultsResponse = z.object({
+  success: z.literal(true),
+  campaign: z.pick(Campaign, { template_name: true, groups: true, status: true, anonymous: true }),
+  /** The small-group threshold the figures were hidden by. */
+  threshold: z.number(),
+  answered: z.number(),
+  /** How many answers each screening tier took in. */
+  tiers: z.object({
+    none: shownCount,
+    monitor: shownCount,
+    elevated: shownCount,
+    urgent: shownCount,
+  }),
+  /** Each 1-5 question's mean answer, over every answer (all are required). */
+  questions: z.array(z.object({ text: z.string(), mean: z.union([z.nullable(z.number()), Suppressed]) })),
+});
+export type AnonymousResultsResponse = z.infer<typeof AnonymousResultsResponse>;

@@ -244,6 +244,8 @@ export type StudentSubmission = z.infer<typeof StudentSubmission>;
 
 const CASE_EVENT_KINDS = [
   'opened',
+  /** A student of an anonymous campaign asked to be contacted (it opens the case, or joins it). */
+  'contact_asked',
   'submission',
   'verified',
   'alert_queued',
@@ -277,11 +279,26 @@ const CaseMail = z.object({
   sent_at: z.nullable(Timestamp),
 });
 
+/** Only what the student chose to share; blank fields were left out. */
+export const CaseContact = z.object({
+  name: z.nullable(StudentNameField),
+  email: z.nullable(StudentEmailField),
+  phone: z.nullable(StudentEmailField),
+  /** The tier of the anonymous answer they had just sent. */
+  tier: RiskTier,
+  /** Their answers, only when they chose to share them. */
+  answers: carriesStudentData(z.nullable(z.array(z.object({ question: z.string(), answer: z.string() })))),
+  asked_at: Timestamp,
+});
+export type CaseContact = z.infer<typeof CaseContact>;
+
 const CaseDetail = z.extend(CaseSummary, {
   acknowledged_at: z.nullable(Timestamp),
   resolved_at: z.nullable(Timestamp),
   outcome: z.nullable(CaseOutcome),
   submissions: z.array(StudentSubmission),
+  /** What a student of an anonymous campaign shared when asking to be contacted: nothing else is known. */
+  contacts: z.array(CaseContact),
   events: z.array(CaseEvent),
   mails: z.array(CaseMail),
 });

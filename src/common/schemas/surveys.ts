@@ -228,6 +228,11 @@ export const SubmitSurveyResponse = z.object({
    * submissions whose secrets it presents.
    */
   proof_token: z.optional(z.string()),
+  /**
+   * An anonymous campaign's answer: a once-only token with which, within the hour, the student may
+   * ask a counsellor to contact them (POST /api/survey/contact/), sharing only what they choose.
+   */
+  contact_token: z.optional(z.string()),
 });
 export type SubmitSurveyResponse = z.infer<typeof SubmitSurveyResponse>;
 
@@ -288,7 +293,71 @@ export type LoadDraftResponse = z.infer<typeof LoadDraftResponse>;
  * and address are the holder's own, read back through their own link: not a staff read.
  */
 export const InvitationSurveyResponse = z.extend(SurveyQuestionsResponse, {
+  /** An anonymous campaign's: its answers are kept with nothing that names the student (then name and email are blank). */
+  anonymous: z.boolean(),
   student_name: ownData(z.string()),
   school_email: ownData(z.string()),
 });
 export type InvitationSurveyResponse = z.infer<typeof InvitationSurveyResponse>;
+
+const CONTACT_NAME_MAX_LENGTH = 200;
+const PHONE_MAX_LENGTH = 40;
+/** Blank means "not given". */
+const optionalText = (field: string, max: number) =>
+  z._default(
+    z
+      .string({ error: `${field} must be text` })
+      .check(z.trim(), z.maxLength(max, `${field} must be at most ${max} characters`)),
+    '',
+  );
+
+/**
+ * A student of an anonymous campaign asking a counsellor to contact them, after answering: only
+ * what they fill in is kept, on the case it opens. One way of contact at least.
+ */
+export const ContactRequest = z
+  .object({
+    contact_token: z
+      .string({ error: 'contact_token is required' })
+      .check(z.regex(/^[A-Za-z0-9_-]{43}$/, 'contact_token is not one this survey gave')),
+    name: optionalText('Name', CONTACT_NAME_MAX_LENGTH),
+    email: z._default(
+      z.pipe(
+        z.string({ error: 'Email must be text' }).check(
+          z.trim(),
+          z.maxLength(EMAIL_MAX_LENGTH, 'Email is too long'),
+          z.refine(
+            (email) => email === '' || z.email().safeParse(email).success,
+            'Enter a valid email address',
+          ),
+        ),
+        z.transform((email: string) => email.toLowerCase()),
+      ),
+      '',
+    ),
+    phone: z._default(
+      z
+        .string({ error: 'Phone must be text' })
+        .check(
+          z.trim(),
+          z.maxLength(PHONE_MAX_LENGTH, `Phone must be at most ${PHONE_MAX_LENGTH} characters`),
+          z.regex(
+            /^$|^\+?[0-9][0-9 ()./-]{4,}$/,
+            'Enter a phone number of digits, spaces, "+", "-" or brackets',
+          ),
+        ),
+      '',
+    ),
+    /** Whether the counsellor may read the answers just sent. */
+    share_answers: z._default(z.boolean({ error: 'share_answers must be true or false' }), false),
+  })
+  .check(
+    z.refine((request) => request.email !== '' || request.phone !== '', {
+      message: 'Give an email address or a phone number, so a counsellor can reach you',
+      path: ['email'],
+    }),
+  );
+export type ContactRequest = z.input<typeof ContactRequest>;
+
+export const ContactResponse = z.object({ success: z.literal(true), message: z.string() });
+export type ContactResponse = z.infer<typeof ContactResponse>;

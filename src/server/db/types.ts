@@ -576,6 +576,56 @@ export interface Database {
   password_resets: PasswordResetsTable;
   legal_holds: LegalHoldsTable;
   records_requests: RecordsRequestsTable;
+  anonymous_submissions: AnonymousSubmissionsTable;
+  anonymous_answers: AnonymousAnswersTable;
+  contact_offers: ContactOffersTable;
+  case_contacts: CaseContactsTable;
+}
+
+/** An answer to an anonymous campaign: no student, respondent, invitation, address or time of day. */
+export interface AnonymousSubmissionsTable {
+  id: Generated<number>;
+  institution_id: number;
+  campaign_id: number;
+  template_id: number | null;
+  tier: SubmissionsTable['tier'];
+  likert_mean: number | null;
+  lexicon_version: string | null;
+  /** Midnight (UTC) of the day it was sent. */
+  sent_on: Millis;
+}
+
+export interface AnonymousAnswersTable {
+  id: Generated<number>;
+  submission_id: number;
+  question_id: number | null;
+  question_text: string;
+  /** 'likert', 'text', or 'instrument' (the block's item answers as JSON in value). */
+  question_type: string;
+  category: string | null;
+  value: string;
+}
+
+/** The once-only offer of a counsellor to the tab that sent an anonymous answer; by its hash. */
+export interface ContactOffersTable {
+  token_hash: string;
+  institution_id: number;
+  submission_id: number;
+  tier: SubmissionsTable['tier'];
+  expires_at: Millis;
+}
+
+/** What a student chose to share when asking to be contacted from an anonymous campaign. */
+export interface CaseContactsTable {
+  id: Generated<number>;
+  case_id: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  tier: SubmissionsTable['tier'];
+  /** JSON [{question, answer}] when the student chose to share their answers. */
+  answers: string | null;
+  asked_at: Millis;
 }
 
 /** One student of an institution's roster, by address (design section 10). */
@@ -621,6 +671,8 @@ export interface CampaignsTable {
   round_expires_at: Millis | null;
   created_by: number | null;
   created_at: Millis;
+  /** 1: its answers are stored apart, with nothing that names the student (design section 14). */
+  anonymous: number;
 }
 
 /** One student invited in one round of a campaign: at most one row each (campaign, round, student). */

@@ -58,3 +58,29 @@ describe('request logs', () => {
     expect(logged).not.toContain(token);
   });
 });
+
+describe('request logs of answers that may be anonymous', () => {
+  let database: TestDatabase | undefined;
+  afterEach(async () => database?.drop());
+
+  it('never hold the address they came from', async () => {
+    database = await createTestDatabase('sqlite');
+    const stream = new PassThrough();
+    let logged = '';
+    stream.on('data', (chunk) => {
+      logged += chunk;
+    });
+    const app = await buildTestApp(database.db, { logLevel: 'info' }, { logStream: stream });
+    const client = '203.0.113.77';
+    for (const url of ['/api/survey/invite/f3a9c2secrettoken0e1d/', '/api/survey/contact/'])
+      await app.inject({ method: 'POST', url, remoteAddress: client, payload: {} });
+    // A route that keeps it, for contrast: the address does reach its lines.
+    await app.inject({ url: '/api/cases/', remoteAddress: client });
+    await app.close();
+    const lines = logged.split('\n').filter((line) => line.includes('"req"'));
+    const anonymous = lines.filter((line) => line.includes('/api/survey/'));
+    expect(anonymous.length).toBeGreaterThan(0);
+    for (const line of anonymous) expect(line).not.toContain(client);
+    expect(lines.some((line) => line.includes('/api/cases/') && line.includes(client))).toBe(true);
+  });
+});

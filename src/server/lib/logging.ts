@@ -13,6 +13,11 @@ import type { Config } from '../config';
  */
 export interface SecretParamsConfig {
   secretParams?: readonly string[];
+  /**
+   * The route takes answers that must not be traced to their sender (an anonymous campaign's):
+   * its log lines leave out the client's network address and port.
+   */
+  clientUnlogged?: boolean;
 }
 
 declare module 'fastify' {
@@ -66,13 +71,13 @@ function redactQuery(query: string, secret: readonly string[]): string {
 /** Fastify's own request serializer, with the route's secret parameters redacted. */
 function serializeRequest(request: FastifyRequest) {
   const route = request.routeOptions;
-  return {
+  const line = {
     method: request.method,
     url: redactUrl(request.url, route?.url, route?.config?.secretParams ?? []),
     host: request.host,
-    remoteAddress: request.ip,
-    remotePort: request.socket?.remotePort,
   };
+  if (route?.config?.clientUnlogged) return line;
+  return { ...line, remoteAddress: request.ip, remotePort: request.socket?.remotePort };
 }
 
 /**

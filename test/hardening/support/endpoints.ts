@@ -16,6 +16,7 @@ import {
   answersFor,
   CSV,
   FORM,
+  nextContactToken,
   nextInvitationToken,
   nextInviteToken,
   nextLegalHoldId,
@@ -455,6 +456,15 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'GET',
     url: `/api/campaigns/${inst(context).campaignId}/not-answered/`,
   }),
+  'GET /api/campaigns/:id/results/': (context) => ({
+    method: 'GET',
+    url: `/api/campaigns/${inst(context).anonymousCampaignId}/results/`,
+  }),
+  'POST /api/survey/contact/': (context) => ({
+    method: 'POST',
+    url: '/api/survey/contact/',
+    body: { contact_token: nextContactToken(inst(context)), name: 'A student', phone: '+1 555 0100' },
+  }),
   'POST /api/roster/students/:id/left/': (context) => ({
     method: 'POST',
     url: `/api/roster/students/${inst(context).rosterStudentId}/left/`,
@@ -812,6 +822,16 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
       B: { ...(B as Statuses), counsellorA: 404, viewerA: 404 },
     };
   })(),
+  // An anonymous campaign's figures: the same for every staff role of the institution.
+  'GET /api/campaigns/:id/results/': (() => {
+    const { A, B } = ownerAdmin(200);
+    return {
+      A: { ...A, counsellorA: 200, viewerA: 200 },
+      B: { ...(B as Statuses), counsellorA: 404, viewerA: 404 },
+    };
+  })(),
+  // The offer is the only key: whoever holds it (the tab that answered) may ask to be contacted.
+  'POST /api/survey/contact/': { A: everyone(200), B: everyone(200) },
   'POST /api/roster/students/:id/left/': ownerAdmin(200),
   // The personal link is the invited student's: a visitor holding it answers as them; every
   // signed-in account that is not them (another student, staff) is refused.
@@ -971,6 +991,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/campaigns/:id/cancel/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/roster/students/:id/left/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey/invite/:token/': { actor: 'anonymous', target: 'A', control: 200 },
+  'POST /api/survey/contact/': { actor: 'anonymous', target: 'A', control: 200 },
   'POST /api/second-factor/totp/setup/': { actor: 'pendingAdminA', target: 'A', control: 200 },
   'POST /api/passkeys/registration/options/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/passkeys/registration/': { actor: 'adminA', target: 'A', control: 400 },
@@ -1100,6 +1121,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/campaigns/:id/resume/': as('adminA'),
   'POST /api/campaigns/:id/cancel/': as('adminA'),
   'GET /api/campaigns/:id/not-answered/': as('adminA'),
+  'GET /api/campaigns/:id/results/': as('adminA'),
+  'POST /api/survey/contact/': as('anonymous'),
   'POST /api/roster/students/:id/left/': as('adminA'),
   'GET /api/survey/invite/:token/': as('anonymous'),
   'POST /api/survey/invite/:token/': as('anonymous'),

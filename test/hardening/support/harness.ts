@@ -11,11 +11,13 @@ import { sql } from 'kysely';
 import type { StoredQuestionType } from '../../../src/common/schemas/templates';
 import type { Db } from '../../../src/server/db';
 import type { Database, SignInMethod } from '../../../src/server/db/types';
+import { contactOfferHash, dayOf } from '../../../src/server/features/campaigns/anonymous';
 import { createInstitution } from '../../../src/server/features/institutions/service';
 import { inviteMember } from '../../../src/server/features/staff/service';
 import * as templateService from '../../../src/server/features/templates/service';
 import { seal, sealingKey } from '../../../src/server/lib/sealed';
 import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
+import { DAY } from '../../../src/server/lib/time';
 import {
   createTestApp,
   createTestAppOn,
@@ -122,6 +124,13 @@ export interface InstitutionWorld {
    * one per answer (see nextInviteToken).
    */
   inviteTokens: string[];
+  /** An anonymous campaign, scheduled: its results and who has not answered. */
+  anonymousCampaignId: number;
+  /**
+   * Offers to be contacted that an anonymous answer gave, each usable once; handed out one per
+   * request (see nextContactToken).
+   */
+  contactTokens: string[];
   /** An admin of the institution with an authenticator app, not an actor: whose second factor is reset. */
   colleagueId: number;
   /**
@@ -513,6 +522,8 @@ async function institutionWorld(
     pausedCampaignId: 0,
     rosterStudentId: 0,
     inviteTokens: [],
+    anonymousCampaignId: 0,
+    contactTokens: [],
     colleagueId: colleague.id,
     secrets: [],
   };
@@ -565,6 +576,10 @@ async function addCampaigns(app: FastifyInstance, db: Db, inst: InstitutionWorld
   ).campaign.id;
   inst.pausedCampaignId = ((await expectOk(campaign({}))).json as { campaign: { id: number } }).campaign.id;
   await expectOk(send(app, admin, { method: 'POST', url: `/api/campaigns/${inst.pausedCampaignId}/pause/` }));
+  inst.anonymousCampaignId = (
+    (await expectOk(campaign({ anonymous: true, recurring: false }))).json as { campaign: { id: number } }
+  ).campaign.id;
+  await addContactOffers(db, inst);
   await app.jobs.runDue();
   for (const invitee of invitees) {
     const mail = await db.kysely
@@ -604,6 +619,50 @@ async function addSingleSignOn(db: Db, inst: InstitutionWorld) {
     issuer: 'https://login.example.edu',
     clientId: 'wellspring',
   });
+}
+
+/** Contact offers a request may use: more than the suites send, each a fresh token. */
+const CONTACT_OFFERS = 80;
+
+/**
+ * An anonymous answer of the institution's anonymous campaign, and offers to be contacted that
+ * it gave. Stored directly: answering through the campaign would mail its invitees a second
+ * link, and the suites need many more offers than a roster group could give answers.
+ */
+async function addContactOffers(db: Db, inst: InstitutionWorld) {
+  const at = Date.now();
+  const submission = await db.kysely
+    .insertInto('anonymous_submissions')
+    .values({
+      institution_id: inst.id,
+      campaign_id: inst.anonymousCampaignId,
+      template_id: inst.templateId,
+      tier: 'urgent',
+      likert_mean: 3,
+      lexicon_version: null,
+      sent_on: dayOf(at),
+    })
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  for (let index = 0; index < CONTACT_OFFERS; index++) {
+    const token = crypto.randomBytes(32).toString('base64url');
+    inst.contactTokens.push(token);
+    await db.kysely
+      .insertInto('contact_offers')
+      .values({
+        token_hash: contactOfferHash(token),
+        institution_id: inst.id,
+        submission_id: submission.id,
+        tier: 'urgent',
+        expires_at: at + DAY,
+      })
+      .execute();
+  }
+}
+
+/** A contact offer no request has used yet (the last one, once all are used). */
+export function nextContactToken(inst: InstitutionWorld): string {
+  return (inst.contactTokens.length > 1 ? inst.contactTokens.pop() : inst.contactTokens.at(-1)) ?? '';
 }
 
 /** An invitation token no request has answered with yet (the last one, once all are used). */

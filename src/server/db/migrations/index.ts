@@ -25,6 +25,7 @@ import * as smallGroupThreshold from './029_small_group_threshold';
 import * as retention from './030_retention';
 import * as recordsRequests from './031_records_requests';
 import * as testedSsoAndAppReplacement from './032_tested_sso_and_app_replacement';
+import * as anonymousCampaigns from './033_anonymous_campaigns';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -57,4 +58,5 @@ export const migrations: Record<string, Migration> = {
   '030_retention': retention,
   '031_records_requests': recordsRequests,
   '032_tested_sso_and_app_replacement': testedSsoAndAppReplacement,
+  '033_anonymous_campaigns': anonymousCampaigns,
 };

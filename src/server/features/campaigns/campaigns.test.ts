@@ -527,6 +527,7 @@ describe.each(TEST_DIALECTS)('campaigns on %s', (dialect) => {
       no_group: false,
       status: 'finished',
       last_run_at: new Date(MONDAY_8AM).toISOString(),
+      anonymous: false,
     };
     expect(listed.body).toEqual({
       success: true,

@@ -235,6 +235,8 @@ export function findInvitation(db: Executor, tokenHash: string, options: { forUp
       'i.round',
       'i.expires_at',
       'i.answered_at',
+      'i.invited_at',
+      'c.anonymous',
       'c.status',
       'c.template_id',
       'c.institution_id',

@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provid
 import { z } from 'zod';
 import { can, roleName } from '../../../common/roles';
 import {
+  AnonymousResultsResponse,
   CampaignListResponse,
   CampaignRequest,
   CampaignResponse,
@@ -10,6 +11,8 @@ import {
 } from '../../../common/schemas/campaigns';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
+  ContactRequest,
+  ContactResponse,
   InvitationSurveyResponse,
   SubmitSurveyRequest,
   SubmitSurveyResponse,
@@ -17,9 +20,11 @@ import {
 import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes, requireAdmin } from '../../lib/guards';
-import { appCaseOpener } from '../cases/open';
+import { appCaseOpener, contactCase } from '../cases/open';
+import { askForContact } from './anonymous';
 import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';
+import { anonymousResults } from './results';
 import * as service from './service';
 
 const errors = {
@@ -141,6 +146,25 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         });
       },
     );
+    staff.get(
+      '/api/campaigns/:id/results/',
+      {
+        schema: {
+          tags: ['campaigns'],
+          summary: "An anonymous campaign's results, as figures over enough students only",
+          description:
+            'For every staff role alike: how many answered, how many answers each screening tier took in and the mean of each 1-5 question, each shown as "Fewer than N" under the small-group rule. No single answer, no written answer. A campaign that is not anonymous has none (404): its answers are on the dashboard.',
+          params: CampaignParams,
+          response: { 200: AnonymousResultsResponse, ...errors },
+        },
+      },
+      async (request) =>
+        anonymousResults({
+          db: db.kysely,
+          institutionId: guard(request).institutionId,
+          campaignId: request.params.id,
+        }),
+    );
   });
 
   const runTransaction = submissionTransactions(db);
@@ -170,10 +194,40 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
   );
 
   app.post(
+    '/api/survey/contact/',
+    {
+      config: {
+        clientUnlogged: true,
+        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+      },
+      schema: {
+        tags,
+        summary: 'Ask a counsellor to get in touch, after answering an anonymous campaign',
+        description:
+          'With the contact_token the answer gave (once, within the hour): opens a case with only what is filled in (an email address or a phone number at least) and, with share_answers, the answers just sent. Nothing else about the student is known, and the anonymous answer itself stays as it was.',
+        body: ContactRequest,
+        response: { 200: ContactResponse, ...errors },
+      },
+    },
+    async (request) => {
+      const result = await askForContact({
+        db: db.kysely,
+        request: request.body,
+        openCase: (trx, asked) =>
+          contactCase(trx, { brandName: config.web.brandName, linkBase: config.mail.linkBase }, asked),
+      });
+      app.mail.wake();
+      return result;
+    },
+  );
+
+  app.post(
     '/api/survey/invite/:token/',
     {
       config: {
         secretParams: ['token'],
+        // Its answers may be an anonymous campaign's: no log line keeps where they came from.
+        clientUnlogged: true,
         rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
       },
       preValidation: async (request) => {

@@ -21,6 +21,7 @@ import {
   refuseNonStudents,
   submitSurvey,
 } from '../surveys/service';
+import { submitAnonymousAnswers } from './anonymous';
 import { isTokenShaped, tokenHash } from './invitations';
 import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';
 import * as queries from './queries';
@@ -58,6 +59,7 @@ function toCampaign(
     all_students: row.all_students === 1,
     no_group: row.no_group === 1,
     send_now: row.send_now === 1,
+    anonymous: row.anonymous === 1,
     status: row.status,
     next_run_at: iso(row.next_run_at),
     last_run_at: iso(row.round_started_at),
@@ -119,6 +121,7 @@ export async function createCampaign(options: {
       all_students: request.all_students ? 1 : 0,
       no_group: request.no_group && !request.all_students ? 1 : 0,
       send_now: request.send_now ? 1 : 0,
+      anonymous: request.anonymous ? 1 : 0,
       day: slot.day,
       minute_of_day: slot.minuteOfDay,
       time_zone: timeZone,
@@ -139,6 +142,7 @@ export async function createCampaign(options: {
         no_group: request.no_group,
         send_now: request.send_now,
         recurring: request.recurring,
+        anonymous: request.anonymous,
       },
     });
     return campaignId;
@@ -165,19 +169,17 @@ export async function listNotAnswered(options: {
   const campaign = await queries.findCampaign(db, campaignId, actor.institutionId);
   if (!campaign) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
   const found = await queries.notAnswered(db, { campaignId, round: campaign.rounds });
-  const { template_name, groups, all_students, no_group, status, last_run_at } = await campaignView(
-    db,
-    actor.institutionId,
-    campaignId,
-  );
+  const { template_name, groups, all_students, no_group, status, last_run_at, anonymous } =
+    await campaignView(db, actor.institutionId, campaignId);
   const answer = {
     success: true as const,
-    campaign: { template_name, groups, all_students, no_group, status, last_run_at },
+    campaign: { template_name, groups, all_students, no_group, status, last_run_at, anonymous },
     round: campaign.rounds,
     invited: found.invited,
     not_answered: found.notAnswered,
   };
-  if (!withNames) return answer;
+  // Of an anonymous campaign, who has not answered says who has: counts only, for everyone.
+  if (!withNames || anonymous) return answer;
   const rows = await found.list(NOT_ANSWERED_MAX_LISTED);
   await recordAudit(db, actor, {
     action: 'campaign.not_answered.read',
@@ -332,7 +334,9 @@ export async function getInvitationSurvey(options: {
   const invitation = await usableInvitation(options.db, options.token, now());
   refuseOthers(options.user, invitation);
   const survey = await getSurveyOfTemplate({ db: options.db, templateId: invitation.template_id });
-  return { ...survey, student_name: invitation.name, school_email: invitation.email };
+  // Anonymous: the screen does not say whom the link was sent to, so nothing on it names them.
+  if (invitation.anonymous === 1) return { ...survey, anonymous: true, student_name: '', school_email: '' };
+  return { ...survey, anonymous: false, student_name: invitation.name, school_email: invitation.email };
 }
 
 /**
@@ -353,10 +357,28 @@ export async function submitInvitationSurvey(options: {
   const retryOf = options.clientSubmissionId;
   const invitation = await usableInvitation(db, token, now(), { retryOf });
   refuseOthers(options.user, invitation);
-  if (options.schoolEmail !== undefined && options.schoolEmail !== invitation.email)
+  // An anonymous survey's form has no name or email to send (a blank one is ignored, never kept).
+  if (
+    invitation.anonymous !== 1 &&
+    options.schoolEmail !== undefined &&
+    options.schoolEmail !== invitation.email
+  )
     throw new AppError('FORBIDDEN', wrongStudent(invitation.email));
   const template = await queries.findTemplate(db, invitation.template_id, invitation.institution_id);
   if (!template) throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
+  if (invitation.anonymous === 1) {
+    return submitAnonymousAnswers({
+      runTransaction: options.runTransaction,
+      invitation: { ...invitation, invited_at: Number(invitation.invited_at) },
+      answers: options.answers,
+      useInvitation: async (trx) => {
+        // Under lock: two tabs submitting at once use the invitation once. Marked with the time
+        // it was sent, not answered, so its mark and the stored answers cannot be matched in time.
+        const current = await usableInvitation(trx, token, now(), { forUpdate: true });
+        await queries.markAnswered(trx, current.id, Number(current.invited_at));
+      },
+    });
+  }
   return submitSurvey({
     runTransaction: options.runTransaction,
     target: { hashLink: template.hash_link, templateId: template.id },

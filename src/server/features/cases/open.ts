@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
+import type { RiskTier } from '../../../common/risk/tiers';
 import { DEFAULT_LIMITS, type UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
@@ -19,7 +20,8 @@ import { digestUnprovenAlert, mayAlertAtOnce } from './unproven';
 export interface FlaggedSubmission {
   institutionId: number;
   respondentId: number;
-  submissionId: number;
+  /** None for a student's request to be contacted from an anonymous campaign (contactCase). */
+  submissionId?: number;
   tier: 'urgent' | 'elevated';
   submittedAt: number;
   proven: boolean;
@@ -65,7 +67,13 @@ async function fileInCase(
       unproven_client: flagged.proven ? null : (flagged.client ?? null),
     });
     if (caseId !== undefined) {
-      await recordCaseEvent(trx, { caseId, kind: 'opened', submissionId: flagged.submissionId, at });
+      // Opened by a flagged answer, or by a student's own request to be contacted.
+      await recordCaseEvent(
+        trx,
+        flagged.submissionId === undefined
+          ? { caseId, kind: 'contact_asked', at }
+          : { caseId, kind: 'opened', submissionId: flagged.submissionId, at },
+      );
       await scheduleJob(trx, escalationJob, {
         key: escalationJob.keyOf(caseId, deadline),
         runAt: deadline,
@@ -79,12 +87,13 @@ async function fileInCase(
   // A case is open (or another transaction opened it meanwhile): the submission joins it.
   const current = open ?? (await queries.lockOpenCase(trx, flagged.respondentId));
   if (!current) throw new Error(`No open case for respondent ${flagged.respondentId}`);
-  await recordCaseEvent(trx, {
-    caseId: current.id,
-    kind: 'submission',
-    submissionId: flagged.submissionId,
-    at,
-  });
+  if (flagged.submissionId !== undefined)
+    await recordCaseEvent(trx, {
+      caseId: current.id,
+      kind: 'submission',
+      submissionId: flagged.submissionId,
+      at,
+    });
   const changes: Parameters<typeof queries.updateCase>[2] = {};
   if (flagged.tier === 'urgent' && current.tier !== 'urgent') {
     changes.tier = 'urgent';
@@ -105,7 +114,7 @@ async function fileInCase(
     await recordCaseEvent(trx, {
       caseId: current.id,
       kind: 'verified',
-      submissionId: flagged.submissionId,
+      ...(flagged.submissionId === undefined ? {} : { submissionId: flagged.submissionId }),
       at,
     });
   }
@@ -150,7 +159,7 @@ async function alertOfUrgent(
   await digestUnprovenAlert(trx, {
     institutionId: flagged.institutionId,
     caseId,
-    submissionId: flagged.submissionId,
+    ...(flagged.submissionId === undefined ? {} : { submissionId: flagged.submissionId }),
     at,
   });
 }
@@ -262,6 +271,77 @@ export async function verifyCasesOf(trx: Executor, submissionIds: number[], at: 
       });
     }
   }
+}
+
+/** What a student of an anonymous campaign chose to share when asking to be contacted. */
+export interface ContactAsked {
+  institutionId: number;
+  name: string | null;
+  email: string | null;
+  phone: string | null;
+  /** The tier of the answer they had just sent (never told to them). */
+  answerTier: RiskTier;
+  /** Their answers, when they chose to share them. */
+  answers: { question: string; answer: string }[] | null;
+}
+
+/** The record a contact request is filed under: the address given, else the phone number. */
+const NAME_NOT_GIVEN = 'Name not given';
+
+/**
+ * Opens (or joins) a case for a student who asked to be contacted, with only what they shared.
+ * A request to be contacted is followed up at least as an elevated answer is, and as urgent when
+ * the answer they had just sent was; an urgent one alerts the contacts at once (the request came
+ * through a once-only roster link, so it is bounded as a proven answer is). Not verified: the
+ * details given are the student's word.
+ */
+export async function contactCase(
+  trx: Executor,
+  context: CaseMailContext,
+  asked: ContactAsked,
+): Promise<number> {
+  const at = now();
+  const key = asked.email ?? `phone:${asked.phone}`;
+  const respondent = await trx
+    .insertInto('respondents')
+    .values({
+      institution_id: asked.institutionId,
+      email: key,
+      name: asked.name ?? NAME_NOT_GIVEN,
+      user_id: null,
+      created_at: at,
+    })
+    // A record of that address already: the request joins it, renaming no one.
+    .onConflict((oc) =>
+      oc.columns(['institution_id', 'email']).doUpdateSet((eb) => ({ name: eb.ref('respondents.name') })),
+    )
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  const settings = await readFollowUpSettings(trx, asked.institutionId);
+  const tier = asked.answerTier === 'urgent' ? 'urgent' : 'elevated';
+  const flagged: FlaggedSubmission = {
+    institutionId: asked.institutionId,
+    respondentId: respondent.id,
+    tier,
+    submittedAt: at,
+    proven: false,
+  };
+  const filed = await fileInCase(trx, settings, flagged, at);
+  await trx
+    .insertInto('case_contacts')
+    .values({
+      case_id: filed.caseId,
+      name: asked.name,
+      email: asked.email,
+      phone: asked.phone,
+      tier: asked.answerTier,
+      answers: asked.answers === null ? null : JSON.stringify(asked.answers),
+      asked_at: at,
+    })
+    .execute();
+  if (!filed.opened) await recordCaseEvent(trx, { caseId: filed.caseId, kind: 'contact_asked', at });
+  if (tier === 'urgent') await queueAlert(trx, context, settings, filed, at);
+  return filed.caseId;
 }
 
 /** The case opener of a running app: its brand and address in the mails, its mail worker woken. */

@@ -514,3 +514,13 @@ export function casesOfRespondents(db: Executor, institutionId: number, responde
     .orderBy('id', 'desc')
     .execute();
 }
+
+/** What students asked to be contacted shared, oldest first. */
+export function caseContacts(db: Executor, caseId: number) {
+  return db
+    .selectFrom('case_contacts')
+    .select(['name', 'email', 'phone', 'tier', 'answers', 'asked_at'])
+    .where('case_id', '=', caseId)
+    .orderBy('id')
+    .execute();
+}

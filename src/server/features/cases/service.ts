@@ -3,6 +3,7 @@ import {
   CASE_OUTCOME_LABELS,
   CASE_WORKER_ROLES,
   type CaseAssignee,
+  type CaseContact,
   type CaseDetailResponse,
   type CaseEvent,
   CaseOutcome,
@@ -182,6 +183,7 @@ export async function getCase(options: {
     inCase.has(submission.id),
   );
   const mails = await queries.caseMails(db, caseId);
+  const contacts = await queries.caseContacts(db, caseId);
   await recordRead(db, options.actor, {
     action: 'case.read',
     subject: { type: 'case', id: caseId },
@@ -195,6 +197,14 @@ export async function getCase(options: {
       resolved_at: isoOrNull(row.resolved_at),
       outcome: CaseOutcome.safeParse(row.outcome).data ?? null,
       submissions,
+      contacts: contacts.map((contact) => ({
+        name: contact.name,
+        email: contact.email,
+        phone: contact.phone,
+        tier: contact.tier,
+        answers: contact.answers === null ? null : (JSON.parse(contact.answers) as CaseContact['answers']),
+        asked_at: iso(contact.asked_at),
+      })),
       events: events.map(eventOf),
       mails: mails.map((mail) => ({
         kind: mail.kind,

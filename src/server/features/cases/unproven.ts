@@ -59,11 +59,16 @@ const unprovenDigestJob = {
  */
 export async function digestUnprovenAlert(
   trx: Executor,
-  options: { institutionId: number; caseId: number; submissionId: number; at: number },
+  options: { institutionId: number; caseId: number; submissionId?: number; at: number },
 ): Promise<void> {
   const { institutionId, caseId, at } = options;
   await queries.updateCase(trx, caseId, { unproven_alert: 'digest', unproven_alert_at: at });
-  await recordCaseEvent(trx, { caseId, kind: 'alert_digested', submissionId: options.submissionId, at });
+  await recordCaseEvent(trx, {
+    caseId,
+    kind: 'alert_digested',
+    ...(options.submissionId === undefined ? {} : { submissionId: options.submissionId }),
+    at,
+  });
   const from = Math.floor(at / DIGEST_WINDOW) * DIGEST_WINDOW;
   const to = from + DIGEST_WINDOW;
   await scheduleJob(trx, unprovenDigestJob, {

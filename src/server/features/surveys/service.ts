@@ -313,7 +313,7 @@ function checkAnswers(
  * (proven or not), and whether the address still needs its code. A student who needs help reads
  * the help first: the request for the code comes after it, on the screen, not in the thank-you.
  */
-function reply(
+export function reply(
   tier: RiskResult['tier'],
   template: SurveyTemplate,
   proven: boolean,
@@ -531,6 +531,33 @@ export async function promoteProvenSubmissions(
     sender.at,
   );
   return waiting.length;
+}
+
+/**
+ * A template's answers checked and screened, with no student behind them (an anonymous
+ * campaign): no earlier answers to compare with, so the worsening rule has nothing to go on.
+ */
+export async function screenAnonymousAnswers(
+  trx: Executor,
+  templateId: number,
+  given: Record<string, AnswerValue>,
+) {
+  const { template, questions } = await readTargetSurvey(trx, { templateId });
+  if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
+  const { plain, blocks } = checkAnswers(questions, given);
+  const screened = withInstrumentFollowUp(
+    screenSubmissionSafely({
+      answers: plain.map(({ question, value }) => ({
+        questionType: question.question_type,
+        category: question.category,
+        value,
+        label: answerLabelOf(question, value) ?? undefined,
+      })),
+      previousLikertMean: null,
+    }),
+    blocks,
+  );
+  return { template, plain, blocks, screened };
 }
 
 /**

@@ -124,7 +124,10 @@ function CampaignList() {
                   <th scope="row" className={styles.wrap}>
                     {audienceText(campaign)}
                   </th>
-                  <td data-label="Template">{campaign.template_name}</td>
+                  <td data-label="Template">
+                    {campaign.template_name}
+                    {campaign.anonymous ? ' (anonymous)' : ''}
+                  </td>
                   <td data-label="Schedule">{scheduleText(campaign, formatTime)}</td>
                   <td data-label="Status">{STATUS_TEXT[campaign.status]}</td>
                   <td data-label="Last round">

@@ -203,6 +203,39 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
               )}
             </dl>
           </Card>
+          {item.contacts.length > 0 && (
+            <Card className={styles.section}>
+              <h2>Asked to be contacted</h2>
+              <p>
+                From an anonymous survey: only what the student chose to share is known. The details are their
+                own word, not confirmed.
+              </p>
+              {item.contacts.map((contact) => (
+                <dl key={contact.asked_at} className={styles.facts}>
+                  <dt>Name</dt>
+                  <dd>{contact.name ?? 'Not given'}</dd>
+                  <dt>Email</dt>
+                  <dd>{contact.email ?? 'Not given'}</dd>
+                  <dt>Phone</dt>
+                  <dd>{contact.phone ?? 'Not given'}</dd>
+                  <dt>Answers</dt>
+                  <dd>
+                    {contact.answers === null ? (
+                      'Not shared'
+                    ) : (
+                      <ul>
+                        {contact.answers.map((shared) => (
+                          <li key={shared.question}>
+                            {shared.question}: {shared.answer}
+                          </li>
+                        ))}
+                      </ul>
+                    )}
+                  </dd>
+                </dl>
+              ))}
+            </Card>
+          )}
           <Card className={styles.section}>
             <h2>Check-ins in this case</h2>
             <SubmissionList submissions={[...item.submissions].reverse()} />

@@ -4,6 +4,7 @@ import styles from './Cases.module.css';
 
 const EVENT_LABELS: Record<CaseEvent['kind'], string> = {
   opened: 'Case opened by a flagged check-in',
+  contact_asked: 'The student asked to be contacted, from an anonymous survey',
   submission: 'Another flagged check-in joined the case',
   verified: "The student's address was confirmed",
   alert_queued: 'Alert mailed to the alert contacts',

@@ -50,6 +50,7 @@ function ScheduleForm() {
   const [rosterStatus, setRosterStatus] = useState<string | null>(null);
   const [templateId, setTemplateId] = useState('');
   const [sendNow, setSendNow] = useState(false);
+  const [anonymous, setAnonymous] = useState(false);
   const [reminderDays, setReminderDays] = useState('2');
   const [busy, setBusy] = useState(false);
   // Roster campaigns: several groups at once, everyone, or those the roster gives no group.
@@ -105,6 +106,7 @@ function ScheduleForm() {
         ampm: period,
         recurring,
         send_now: sendNow,
+        anonymous,
         reminder_after_days: Number(reminderDays),
       });
       setMessage({ title: 'Survey scheduled', text: answer.message, tone: 'success' });
@@ -367,6 +369,16 @@ function ScheduleForm() {
                     onChange={(event) => setSendNow(event.currentTarget.checked)}
                   />
                   Send now
+                </label>
+                <label className={styles.checkbox}>
+                  <input
+                    type="checkbox"
+                    name="anonymous"
+                    checked={anonymous}
+                    onChange={(event) => setAnonymous(event.currentTarget.checked)}
+                  />
+                  Anonymous: keep no name, email or network address with the answers, and show them only as
+                  totals over groups of students. A student may still ask a counsellor to contact them.
                 </label>
               </fieldset>
             )}

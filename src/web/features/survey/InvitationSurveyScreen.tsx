@@ -32,7 +32,13 @@ export function InvitationSurveyScreen() {
       />
     );
   }
-  const { questions, template_id: templateId, student_name: name, school_email: email } = survey.data;
+  const {
+    questions,
+    template_id: templateId,
+    student_name: name,
+    school_email: email,
+    anonymous,
+  } = survey.data;
   if (questions.length === 0) return <SurveyUnavailable viaLink={false} message={LINK_UNAVAILABLE_MESSAGE} />;
   return (
     <SurveyForm
@@ -41,7 +47,7 @@ export function InvitationSurveyScreen() {
       templateId={templateId}
       hashLink={undefined}
       user={currentUser.data ?? null}
-      invitation={{ token, name, email }}
+      invitation={{ token, name, email, anonymous }}
       onSurveyChanged={async () => {
         await survey.refetch();
       }}

@@ -2,12 +2,46 @@ import styles from './Survey.module.css';
 
 /**
  * How the survey knows who answered: from the account signed in, from the personal invitation it
- * was mailed with, or from the name and email typed on a shared link. Every survey is identified
- * today; design section 14 has each say so.
+ * was mailed with, or from the name and email typed on a shared link; or it does not know
+ * (`anonymous`: an anonymous campaign's invitation, design section 14).
  */
-export type SurveyIdentity = 'account' | 'invitation' | 'typed';
+export type SurveyIdentity = 'account' | 'invitation' | 'typed' | 'anonymous';
 
-const IDENTIFIED: Record<SurveyIdentity, string> = {
+/**
+ * Which kind of survey it is, said first (design section 14). Every identified survey is
+ * confidential: its answers carry the student's name, and only the counsellors and administrators
+ * of this service see them with it; other staff see figures over groups of students only.
+ */
+const KIND: Record<SurveyIdentity, { name: string; text: string }> = {
+  anonymous: {
+    name: 'Anonymous survey',
+    text: 'Your answers are kept without your name, email or network address, and staff see them only as totals over groups of students.',
+  },
+  account: {
+    name: 'Confidential survey',
+    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
+  },
+  invitation: {
+    name: 'Confidential survey',
+    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
+  },
+  typed: {
+    name: 'Confidential survey',
+    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
+  },
+};
+
+/** The kind of survey, near the top of the form. */
+export function SurveyKind({ identity }: { identity: SurveyIdentity }) {
+  const kind = KIND[identity];
+  return (
+    <p className={styles.kind}>
+      <strong>{kind.name}.</strong> {kind.text}
+    </p>
+  );
+}
+
+const IDENTIFIED: Record<Exclude<SurveyIdentity, 'anonymous'>, string> = {
   account:
     'This survey is not anonymous: your answers are kept with the name and school email of your account.',
   invitation:
@@ -17,7 +51,7 @@ const IDENTIFIED: Record<SurveyIdentity, string> = {
 
 /**
  * Spec section 2's note (confidential, FERPA, student support), and what follows from the answers
- * in plain words: who they are kept with, and that a counsellor may get in touch.
+ * in plain words: who they are kept with, and whether a counsellor may get in touch.
  */
 export function PrivacyNote({ identity }: { identity: SurveyIdentity }) {
   return (
@@ -31,17 +65,31 @@ export function PrivacyNote({ identity }: { identity: SurveyIdentity }) {
           strokeLinejoin="round"
         />
       </svg>
-      <div className={styles.privacyText}>
-        <p>
-          Your responses are confidential and protected under FERPA. They are used only to improve student
-          support services.
-        </p>
-        <p>{IDENTIFIED[identity]}</p>
-        <p>
-          Counselling staff at your school can read your answers. If they suggest you could use some support,
-          a counsellor may reach out to you.
-        </p>
-      </div>
+      {identity === 'anonymous' ? (
+        <div className={styles.privacyText}>
+          <p>
+            This survey is anonymous: your invitation link shows only that you are one of the students
+            invited, once. Your answers are not kept with your name, email or network address, and no one can
+            tell which answers are yours.
+          </p>
+          <p>
+            No one will contact you because of your answers. If you would like a counsellor to get in touch,
+            you can ask for it after you submit, with the contact details you choose to give.
+          </p>
+        </div>
+      ) : (
+        <div className={styles.privacyText}>
+          <p>
+            Your responses are confidential and protected under FERPA. They are used only to improve student
+            support services.
+          </p>
+          <p>{IDENTIFIED[identity]}</p>
+          <p>
+            Counselling staff at your school can read your answers. If they suggest you could use some
+            support, a counsellor may reach out to you.
+          </p>
+        </div>
+      )}
     </div>
   );
 }

@@ -32,8 +32,9 @@ import {
   withAnswer,
   withItemAnswer,
 } from './answers';
+import { ContactOffer } from './ContactOffer';
 import { InstrumentField } from './InstrumentField';
-import { PrivacyNote } from './PrivacyNote';
+import { PrivacyNote, type SurveyIdentity, SurveyKind } from './PrivacyNote';
 import { QuestionField, questionBlockId } from './QuestionField';
 import { restoreSurvey } from './restore';
 import styles from './Survey.module.css';
@@ -61,7 +62,7 @@ interface SurveyFormProps {
    * A personal invitation link (design section 10): the survey is answered as the student it was
    * mailed to, whose address the link proves, so their name and email are fixed and no code is asked.
    */
-  invitation?: { token: string; name: string; email: string };
+  invitation?: { token: string; name: string; email: string; anonymous: boolean };
   /** Loads the survey again after the server said it changed; new `questions` follow. */
   onSurveyChanged: () => Promise<void>;
 }
@@ -195,6 +196,13 @@ export function SurveyForm({
   const schoolEmail = invitation ? invitation.email : user ? user.email : typedEmail;
   /** Whether name and email are given (an account or an invitation) rather than typed. */
   const identityGiven = user !== null || invitation !== undefined;
+  const identity: SurveyIdentity = invitation
+    ? invitation.anonymous
+      ? 'anonymous'
+      : 'invitation'
+    : user
+      ? 'account'
+      : 'typed';
   const draft = useMemo<DraftContent>(
     () => ({ template_id: templateId, student_name: studentName, school_email: schoolEmail, answers }),
     [templateId, studentName, schoolEmail, answers],
@@ -266,10 +274,11 @@ export function SurveyForm({
   useEffect(() => {
     // Design section 5: a student shown where to get help is never moved on automatically; nor is
     // one still asked for the code.
-    if (phase !== 'submitted' || urgent || awaitingCode) return;
+    // Nor one offered a counsellor's contact: the offer must stay on screen to be taken up.
+    if (phase !== 'submitted' || urgent || awaitingCode || result?.contact_token) return;
     const timer = window.setTimeout(() => navigate('/'), SUBMIT_REDIRECT_DELAY_MS);
     return () => window.clearTimeout(timer);
-  }, [phase, urgent, awaitingCode, navigate]);
+  }, [phase, urgent, awaitingCode, result?.contact_token, navigate]);
 
   useEffect(() => {
     if (!focusTarget) return;
@@ -418,6 +427,7 @@ export function SurveyForm({
 
   return (
     <SurveyFrame viaLink={hashLink !== undefined} actions={startFreshButton}>
+      <SurveyKind identity={identity} />
       {phase !== 'submitted' && (
         <p className={styles.intro}>
           A short check-in on how you have been doing lately. Choose the answer that fits best for each
@@ -445,7 +455,7 @@ export function SurveyForm({
               </h2>
               <p className={styles.successText}>We appreciate you taking the time to check in.</p>
               {confirmedMessage && <p className={styles.successText}>{confirmedMessage}</p>}
-              {!urgent && !awaitingCode && (
+              {!urgent && !awaitingCode && !result.contact_token && (
                 <p className={styles.successText}>
                   Taking you to the homepage... <Link to="/">Go now</Link>
                 </p>
@@ -459,6 +469,7 @@ export function SurveyForm({
               </ButtonLink>
             </CrisisSupport>
           )}
+          {result.contact_token && <ContactOffer token={result.contact_token} />}
           {awaitingCode && (
             <CodeStep
               email={schoolEmail.trim().toLowerCase()}
@@ -475,43 +486,45 @@ export function SurveyForm({
       )}
 
       <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
-        <div className={styles.identity}>
-          <TextField
-            label={
-              <>
-                Full Name
-                {nameMissing && <span className={styles.questionError}>Please enter your full name.</span>}
-              </>
-            }
-            name={NAME_FIELD}
-            autoComplete="name"
-            value={studentName}
-            onChange={(event) => setTypedName(event.currentTarget.value)}
-            readOnly={identityGiven || locked}
-            required={!identityGiven}
-            maxLength={STUDENT_NAME_MAX_LENGTH}
-            aria-invalid={nameMissing || undefined}
-          />
-          <TextField
-            label={
-              <>
-                School Email
-                {emailMissing && (
-                  <span className={styles.questionError}>Please enter your school email.</span>
-                )}
-              </>
-            }
-            name={EMAIL_FIELD}
-            type="email"
-            autoComplete="email"
-            value={schoolEmail}
-            onChange={(event) => setTypedEmail(event.currentTarget.value)}
-            readOnly={identityGiven || locked}
-            required={!identityGiven}
-            maxLength={EMAIL_MAX_LENGTH}
-            aria-invalid={emailMissing || undefined}
-          />
-        </div>
+        {identity !== 'anonymous' && (
+          <div className={styles.identity}>
+            <TextField
+              label={
+                <>
+                  Full Name
+                  {nameMissing && <span className={styles.questionError}>Please enter your full name.</span>}
+                </>
+              }
+              name={NAME_FIELD}
+              autoComplete="name"
+              value={studentName}
+              onChange={(event) => setTypedName(event.currentTarget.value)}
+              readOnly={identityGiven || locked}
+              required={!identityGiven}
+              maxLength={STUDENT_NAME_MAX_LENGTH}
+              aria-invalid={nameMissing || undefined}
+            />
+            <TextField
+              label={
+                <>
+                  School Email
+                  {emailMissing && (
+                    <span className={styles.questionError}>Please enter your school email.</span>
+                  )}
+                </>
+              }
+              name={EMAIL_FIELD}
+              type="email"
+              autoComplete="email"
+              value={schoolEmail}
+              onChange={(event) => setTypedEmail(event.currentTarget.value)}
+              readOnly={identityGiven || locked}
+              required={!identityGiven}
+              maxLength={EMAIL_MAX_LENGTH}
+              aria-invalid={emailMissing || undefined}
+            />
+          </div>
+        )}
 
         <div className={styles.questions}>
           {questions.map((question, index) => {
@@ -577,7 +590,7 @@ export function SurveyForm({
         </div>
       </form>
 
-      <PrivacyNote identity={invitation ? 'invitation' : user ? 'account' : 'typed'} />
+      <PrivacyNote identity={identity} />
 
       <Modal
         open={confirmingStartFresh}

@@ -1,0 +1,328 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { campaignRequest } from '../../../../test/helpers/campaigns';
+import { TEST_DIALECTS } from '../../../../test/helpers/databases';
+import { expectError } from '../../../../test/helpers/errors';
+import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import type {
+  AnonymousResultsResponse,
+  Campaign,
+  NotAnsweredResponse,
+} from '../../../common/schemas/campaigns';
+import type { CaseDetailResponse } from '../../../common/schemas/cases';
+import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import { DAY, HOUR } from '../../lib/time';
+import { CONTACT_OFFER_GONE } from './anonymous';
+import { NOT_ANONYMOUS } from './results';
+import { INVITATION_USED } from './service';
+
+/** Monday 23 November 2026, 13:00 UTC. */
+const MONDAY = Date.UTC(2026, 10, 23, 13);
+const URGENT_TEXT = 'I want to kill myself';
+
+const ROSTER = [
+  'name,email,group',
+  'Ann Lee,ann@north.edu,Year 1',
+  'Bo Chen,bo@north.edu,Year 1',
+  'Cy Dunn,cy@north.edu,Year 1',
+  'Dee Ray,dee@north.edu,Year 1',
+].join('\n');
+
+/** Everything a student could be known by in these tests: none may sit beside an anonymous answer. */
+const IDENTIFYING = ['ann@north.edu', 'Ann Lee', '127.0.0.1'];
+
+describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
+  let ctx: TestContext;
+  let cast: Awaited<ReturnType<typeof makeTwoInstitutions>>;
+  let templateId: number;
+
+  beforeEach(async () => {
+    vi.useFakeTimers({ toFake: ['Date'] });
+    vi.setSystemTime(MONDAY);
+    ctx = await createTestApp(dialect);
+    cast = await makeTwoInstitutions(ctx.db.kysely);
+    const admin = await adminNow();
+    const upload = await admin.request({
+      method: 'POST',
+      url: '/api/roster/',
+      payload: ROSTER,
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(upload.status, upload.text).toBe(200);
+    const template = await ctx.db.kysely
+      .selectFrom('active_templates')
+      .select('template_id')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    templateId = template.template_id;
+  });
+  afterEach(async () => {
+    await ctx.close();
+    vi.useRealTimers();
+  });
+
+  const adminNow = async () => {
+    const agent = new TestAgent(ctx.app);
+    await agent.signInDirectly(ctx.db, cast.adminA.email);
+    return agent;
+  };
+  /** An anonymous campaign of Year 1, sent now; the link of each student by address. */
+  const sendAnonymous = async (anonymous = true) => {
+    const created = await (await adminNow()).post<{ campaign: Campaign }>(
+      '/api/campaigns/',
+      campaignRequest(templateId, ['Year 1'], { send_now: true, anonymous }),
+    );
+    expect(created.status, created.text).toBe(201);
+    expect(created.body.campaign.anonymous).toBe(anonymous);
+    await ctx.app.jobs.runDue();
+    const mails = await ctx.db.kysely.selectFrom('mail_outbox').select(['to_address', 'body']).execute();
+    const tokens = new Map<string, string>();
+    for (const mail of mails) {
+      const match = mail.body.match(/\/survey\/invite\/([A-Za-z0-9_-]+)\//);
+      if (match?.[1]) tokens.set(mail.to_address, match[1]);
+    }
+    return { campaign: created.body.campaign, tokens };
+  };
+  const answersOf = async (token: string, agent: TestAgent, text: string) => {
+    const survey = await agent.get<{ questions: SurveyQuestion[]; anonymous: boolean; student_name: string }>(
+      `/api/survey/invite/${token}/`,
+    );
+    expect(survey.status, survey.text).toBe(200);
+    return {
+      survey: survey.body,
+      answers: Object.fromEntries(
+        survey.body.questions.map((question) => [
+          String(question.id),
+          question.question_type === 'text' ? text : question.category === 'safety' ? '1' : '2',
+        ]),
+      ),
+    };
+  };
+  const answer = async (token: string, text = 'Fine.', agent = new TestAgent(ctx.app)) => {
+    const { answers } = await answersOf(token, agent, text);
+    return agent.post<SubmitSurveyResponse>(`/api/survey/invite/${token}/`, { answers });
+  };
+  const rowsOf = (table: 'submissions' | 'respondents' | 'answers' | 'drafts' | 'cases' | 'case_events') =>
+    ctx.db.kysely.selectFrom(table).selectAll().execute();
+
+  it('stores the answers with nothing that names the student, and uses the link up once', async () => {
+    const { tokens } = await sendAnonymous();
+    const token = tokens.get('ann@north.edu') as string;
+    const agent = new TestAgent(ctx.app);
+    const { survey, answers: given } = await answersOf(token, agent, URGENT_TEXT);
+    const auditBefore = await ctx.db.kysely.selectFrom('audit_log').select('id').execute();
+    // The screen is not told whom the link was sent to.
+    expect(survey).toMatchObject({ anonymous: true, student_name: '', school_email: '' });
+    vi.setSystemTime(MONDAY + 3 * HOUR + 17_000);
+    const sent = await answer(token, URGENT_TEXT, agent);
+    expect(sent.status, sent.text).toBe(200);
+    // The crisis help shows at once, as for any urgent answer; and the offer to be contacted.
+    expect(sent.body.crisis_resources).toBeDefined();
+    expect(sent.body.contact_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(sent.body.verification_required).toBeUndefined();
+
+    // No student record, submission, case or alert: nothing that names anyone.
+    for (const table of ['submissions', 'respondents', 'answers', 'drafts', 'cases', 'case_events'] as const)
+      expect(await rowsOf(table), table).toEqual([]);
+    const stored = await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute();
+    expect(stored).toHaveLength(1);
+    expect(Object.keys(stored[0] ?? {}).sort()).toEqual(
+      [
+        'campaign_id',
+        'id',
+        'institution_id',
+        'lexicon_version',
+        'likert_mean',
+        'sent_on',
+        'template_id',
+        'tier',
+      ].sort(),
+    );
+    // The day only, never the time.
+    expect(Number(stored[0]?.sent_on)).toBe(MONDAY - (MONDAY % DAY));
+    expect(stored[0]?.tier).toBe('urgent');
+    const answers = await ctx.db.kysely.selectFrom('anonymous_answers').selectAll().execute();
+    const offers = await ctx.db.kysely.selectFrom('contact_offers').selectAll().execute();
+    // Answering writes no audit row (the admin's own rows above carry the admin's address).
+    const audit = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .selectAll()
+      .where(
+        'id',
+        'not in',
+        auditBefore.map((row) => row.id),
+      )
+      .execute();
+    expect(audit).toEqual([]);
+    const outbox = await ctx.db.kysely
+      .selectFrom('mail_outbox')
+      .selectAll()
+      .where('body', 'not like', '%/survey/invite/%')
+      .execute();
+    const jobs = await ctx.db.kysely.selectFrom('jobs').selectAll().execute();
+    const written = JSON.stringify({ stored, answers, offers, audit, outbox, jobs });
+    for (const word of IDENTIFYING) expect(written).not.toContain(word);
+    expect(outbox).toEqual([]);
+    // The invitation is marked used with the time it was sent, not the time it was answered.
+    const invitation = await ctx.db.kysely
+      .selectFrom('campaign_invitations as i')
+      .innerJoin('roster_students as rs', 'rs.id', 'i.student_id')
+      .select(['i.invited_at', 'i.answered_at'])
+      .where('rs.email', '=', 'ann@north.edu')
+      .executeTakeFirstOrThrow();
+    expect(Number(invitation.answered_at)).toBe(Number(invitation.invited_at));
+
+    // Once per round.
+    expectError(
+      await new TestAgent(ctx.app).post(`/api/survey/invite/${token}/`, { answers: given }),
+      409,
+      'CONFLICT',
+      INVITATION_USED,
+    );
+    expect(await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('opens a case only when the student asks, with exactly what they shared', async () => {
+    const { tokens } = await sendAnonymous();
+    const sent = await answer(tokens.get('ann@north.edu') as string, URGENT_TEXT);
+    const contactToken = sent.body.contact_token as string;
+    const visitor = new TestAgent(ctx.app);
+
+    // One way of contact at least.
+    expectError(
+      await visitor.post('/api/survey/contact/', { contact_token: contactToken, name: 'A' }),
+      400,
+      'VALIDATION_FAILED',
+      'Give an email address or a phone number, so a counsellor can reach you',
+    );
+    const asked = await visitor.post('/api/survey/contact/', {
+      contact_token: contactToken,
+      name: 'Annie',
+      phone: '+1 555 0100',
+    });
+    expect(asked.status, asked.text).toBe(200);
+    // The offer is used once.
+    expectError(
+      await visitor.post('/api/survey/contact/', { contact_token: contactToken, phone: '+1 555 0100' }),
+      404,
+      'NOT_FOUND',
+      CONTACT_OFFER_GONE,
+    );
+
+    const cases = await rowsOf('cases');
+    expect(cases).toHaveLength(1);
+    expect(cases[0]).toMatchObject({ tier: 'urgent', verified_at: null });
+    const contacts = await ctx.db.kysely.selectFrom('case_contacts').selectAll().execute();
+    expect(contacts).toEqual([
+      expect.objectContaining({
+        case_id: cases[0]?.id,
+        name: 'Annie',
+        email: null,
+        phone: '+1 555 0100',
+        tier: 'urgent',
+        answers: null,
+      }),
+    ]);
+    // Urgent: the alert contacts are told at once; the mail names no one.
+    const detail = await (await adminNow()).get<CaseDetailResponse>(`/api/cases/${cases[0]?.id}/`);
+    expect(detail.status, detail.text).toBe(200);
+    expect(detail.body.case.contacts).toEqual([
+      {
+        name: 'Annie',
+        email: null,
+        phone: '+1 555 0100',
+        tier: 'urgent',
+        answers: null,
+        asked_at: new Date(MONDAY).toISOString(),
+      },
+    ]);
+    expect(detail.body.case.submissions).toEqual([]);
+    expect(detail.body.case.events.map((event) => event.kind)).toContain('contact_asked');
+    // The anonymous answer stays apart: nothing about the case sits with it.
+    const written = JSON.stringify(
+      await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute(),
+    );
+    expect(written).not.toContain('Annie');
+    expect(await ctx.db.kysely.selectFrom('contact_offers').selectAll().execute()).toEqual([]);
+    // Not the roster student behind the link either: only the details given.
+    expect(JSON.stringify(await rowsOf('respondents'))).not.toContain('ann@north.edu');
+  });
+
+  it('shares the answers with the counsellor only when the student agrees', async () => {
+    const { tokens } = await sendAnonymous();
+    const sent = await answer(tokens.get('bo@north.edu') as string, 'A hard week.');
+    const asked = await new TestAgent(ctx.app).post('/api/survey/contact/', {
+      contact_token: sent.body.contact_token,
+      email: 'Someone@Example.org',
+      share_answers: true,
+    });
+    expect(asked.status, asked.text).toBe(200);
+    const contact = await ctx.db.kysely.selectFrom('case_contacts').selectAll().executeTakeFirstOrThrow();
+    expect(contact).toMatchObject({ name: null, email: 'someone@example.org', phone: null, tier: 'none' });
+    const shared = JSON.parse(contact.answers as string) as { question: string; answer: string }[];
+    expect(shared.map((item) => item.answer)).toContain('A hard week.');
+    // A calm answer asking for contact is followed up as an elevated one, and alerts no one at once.
+    expect((await rowsOf('cases'))[0]).toMatchObject({ tier: 'elevated' });
+  });
+
+  it('gives counts but no names of who has not answered', async () => {
+    const { campaign, tokens } = await sendAnonymous();
+    expect((await answer(tokens.get('ann@north.edu') as string)).status).toBe(200);
+    const listed = await (await adminNow()).get<NotAnsweredResponse>(
+      `/api/campaigns/${campaign.id}/not-answered/`,
+    );
+    expect(listed.status, listed.text).toBe(200);
+    expect(listed.body).toMatchObject({ invited: 4, not_answered: 3, campaign: { anonymous: true } });
+    expect(listed.body.students).toBeUndefined();
+    expect(listed.text).not.toContain('north.edu');
+  });
+
+  it('shows results only as figures over enough students, to every role', async () => {
+    const { campaign, tokens } = await sendAnonymous();
+    const url = `/api/campaigns/${campaign.id}/results/`;
+    expect((await answer(tokens.get('ann@north.edu') as string, URGENT_TEXT)).status).toBe(200);
+    const one = await (await adminNow()).get<AnonymousResultsResponse>(url);
+    expect(one.status, one.text).toBe(200);
+    const hidden = { suppressed: true, fewer_than: 5 };
+    expect(one.body).toMatchObject({
+      threshold: 5,
+      answered: 1,
+      tiers: { none: hidden, monitor: hidden, elevated: hidden, urgent: hidden },
+    });
+    expect(one.body.questions.length).toBeGreaterThan(0);
+    for (const question of one.body.questions) expect(question.mean).toEqual(hidden);
+    // No written answer, ever.
+    expect(one.text).not.toContain(URGENT_TEXT);
+
+    for (const email of ['bo@north.edu', 'cy@north.edu', 'dee@north.edu'])
+      expect((await answer(tokens.get(email) as string)).status).toBe(200);
+    await ctx.db.kysely
+      .updateTable('institutions')
+      .set({ small_group_threshold: 3 })
+      .where('id', '=', cast.a.id)
+      .execute();
+    const viewer = await makeUser(ctx.db.kysely, {
+      email: 'viewer@north.edu',
+      role: 'viewer',
+      institutionId: cast.a.id,
+    });
+    const viewerAgent = new TestAgent(ctx.app);
+    await viewerAgent.signInDirectly(ctx.db, viewer.email);
+    const four = await viewerAgent.get<AnonymousResultsResponse>(url);
+    expect(four.status, four.text).toBe(200);
+    expect(four.body.answered).toBe(4);
+    // Three calm answers and one urgent: the one urgent is hidden, and enough with it.
+    expect(four.body.tiers.urgent).toEqual({ suppressed: true, fewer_than: 3 });
+    expect(four.body.tiers.none).toEqual({ suppressed: true, fewer_than: 3 });
+    for (const question of four.body.questions) expect(typeof question.mean).toBe('number');
+
+    // A campaign that is not anonymous has its answers on the dashboard, not here.
+    const identified = await sendAnonymous(false);
+    expectError(
+      await (await adminNow()).get(`/api/campaigns/${identified.campaign.id}/results/`),
+      404,
+      'NOT_FOUND',
+      NOT_ANONYMOUS,
+    );
+  });
+});
