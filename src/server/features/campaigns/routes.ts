@@ -17,6 +17,7 @@ import {
 import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { appCaseOpener } from '../cases/open';
 import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';
@@ -174,7 +175,10 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
     {
       config: {
         secretParams: ['token'],
-        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+        rateLimit: routeLimit({
+          ...LIMITS.linkSubmissionsPerClient,
+          max: config.limits.linkSubmissionsPerIpPerMinute,
+        }),
       },
       preValidation: async (request) => {
         const { token } = request.params as { token: string };

@@ -8,10 +8,11 @@ import { expectError } from '../../../../test/helpers/errors';
 import { turnsTakenDuring } from '../../../../test/helpers/event-loop';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
-import { ROSTER_MAX_ROWS, type RosterImportResponse, type RosterPage } from '../../../common/schemas/roster';
+import type { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
 import { DEFAULT_LIMITS } from '../../config';
 import { TOO_MANY_REQUESTS_MESSAGE } from '../../lib/errors';
 import { DAY } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { EMPTY_FILE, NO_HEADER, NOT_TEXT, ROWS_PER_TURN, readRosterCsv } from './csv';
 import { importRoster } from './service';
 
@@ -352,7 +353,7 @@ describe('reading a roster file', () => {
     });
     async function* upload() {
       yield Buffer.from('name,email\n');
-      for (let start = 0; start <= ROSTER_MAX_ROWS; start += 10_000)
+      for (let start = 0; start <= LIMITS.rosterRows.max; start += 10_000)
         yield Buffer.from(`${northRoster(10_000, start).join('\n')}\n`);
       // The rest of the upload has not arrived: a reader that waits for the whole of it never answers.
       await held;

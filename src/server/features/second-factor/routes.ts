@@ -13,6 +13,7 @@ import {
 import { auditActor } from '../../lib/audit';
 import { requireAdmin, requireSession, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
 import { confirmAppReplacement, startAppReplacement } from './replace-app';
@@ -67,7 +68,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
   const signedIn = async (request: FastifyRequest) => {
     requireStaffAccount(requireSession(request));
   };
-  const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
+  const perClient = {
+    rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }),
+  };
 
   app.get(
     '/api/second-factor/',
