@@ -1,5 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { BRAND_NAME_MAX_LENGTH, DEFAULT_BRAND_NAME } from '../common/brand';
 import { LIMITS } from './limit-table';
 
 const flag = z
@@ -61,7 +62,7 @@ const Environment = z.object({
       .max(10, TRUST_PROXY_MESSAGE)
       .default(0),
   ),
-  BRAND_NAME: z.string().trim().min(1).max(60).default('Wellspring'),
+  BRAND_NAME: z.string().trim().min(1).max(BRAND_NAME_MAX_LENGTH).default(DEFAULT_BRAND_NAME),
   DEMO_VIDEO_URL: optionalUrl.default(null),
   CONTACT_FORM_URL: z.string().trim().min(1).default('/api/contact/'),
   ANALYTICS_SCRIPT_URL: optionalUrl.default(null),
