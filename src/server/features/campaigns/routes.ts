@@ -16,7 +16,7 @@ import {
 } from '../../../common/schemas/surveys';
 import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
-import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { appCaseOpener } from '../cases/open';
 import type { InvitationContext } from './invitations';
@@ -44,7 +44,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
 
   await app.register(async (plugin) => {
     const admin = plugin.withTypeProvider<ZodTypeProvider>();
-    guardRoutes(admin, 'schedule');
+    const requireScheduler = guardRoutes(admin, 'schedule');
     const tags = ['campaigns'];
 
     admin.get(
@@ -57,7 +57,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         },
       },
       async (request) =>
-        service.listCampaigns({ db: db.kysely, institutionId: requireAdmin(request).institutionId }),
+        service.listCampaigns({ db: db.kysely, institutionId: requireScheduler(request).institutionId }),
     );
 
     admin.post(
@@ -73,7 +73,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         },
       },
       async (request, reply) => {
-        const adminUser = requireAdmin(request);
+        const adminUser = requireScheduler(request);
         const campaign = await service.createCampaign({
           db: db.kysely,
           actor: auditActor(request, adminUser),
@@ -105,7 +105,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         async (request) => {
           const answer = await service.changeCampaign({
             db: db.kysely,
-            actor: auditActor(request, requireAdmin(request)),
+            actor: auditActor(request, requireScheduler(request)),
             campaignId: request.params.id,
             change,
           });

@@ -12,7 +12,7 @@ import {
 } from '../../../common/schemas/roster';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { TOO_LARGE } from './csv';
 import { importRoster, listRoster, setStudentLeft } from './service';
@@ -50,7 +50,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
       return done(new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE), undefined);
     done(null, payload);
   });
-  guardRoutes(app, 'schedule');
+  const requireScheduler = guardRoutes(app, 'schedule');
 
   app.get(
     '/api/roster/',
@@ -64,7 +64,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireScheduler(request);
       const { q, group, offset, limit } = request.query;
       return listRoster({
         db: db.kysely,
@@ -94,7 +94,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireScheduler(request);
       if (!(request.body instanceof Readable)) throw new AppError('VALIDATION_FAILED', SEND_CSV);
       return importRoster({
         db: db.kysely,
@@ -122,7 +122,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       setStudentLeft({
         db: db.kysely,
-        actor: auditActor(request, requireAdmin(request)),
+        actor: auditActor(request, requireScheduler(request)),
         studentId: request.params.id,
         left: request.body.left,
       }),

@@ -11,7 +11,7 @@ import {
   TotpSetupResponse,
 } from '../../../common/schemas/second-factor';
 import { auditActor } from '../../lib/audit';
-import { requireAdmin, requireSession, requireUser } from '../../lib/guards';
+import { requireSession, requireStaff, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
@@ -269,7 +269,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     '/api/staff/:id/second-factor/reset/',
     {
       preValidation: async (request) => {
-        requireAdmin(request);
+        requireStaff(request, 'team');
       },
       schema: {
         tags,
@@ -281,7 +281,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireStaff(request, 'team');
       const result = await resetSecondFactor({
         db: db.kysely,
         admin,

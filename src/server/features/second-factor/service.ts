@@ -4,10 +4,10 @@ import type { Database } from '../../db/types';
 import { type AuditActor, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import {
-  type AdminUser,
   isSingleFactor,
   needsSecondFactor,
   SECOND_FACTOR_REQUIRED_MESSAGE,
+  type StaffUser,
   secondFactorStep,
   withSecondFactor,
 } from '../../lib/guards';
@@ -291,7 +291,7 @@ export const STAFF_NOT_FOUND = 'Staff member not found';
  */
 export async function resetSecondFactor(options: {
   db: Kysely<Database>;
-  admin: AdminUser;
+  admin: StaffUser;
   actor: AuditActor;
   targetId: number;
 }) {
