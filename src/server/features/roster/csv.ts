@@ -8,7 +8,7 @@ import {
 } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { z } from 'zod/mini';
-import { emailDomain } from '../../../common/institution-email';
+import { institutionEmailProblem } from '../../../common/institution-email';
 import { Email } from '../../../common/schemas/common';
 import {
   ROSTER_GROUP_MAX_LENGTH,
@@ -176,8 +176,8 @@ async function* readRecords(upload: Readable): AsyncGenerator<{ line: number; ce
 
 /** What each row is checked against. */
 interface RosterChecks {
-  /** The institution's email domains: a student's address must be in one. */
-  domains: readonly string[];
+  /** The institution, with its email domains: a student's address must be in one. */
+  institution: { name: string; domains: readonly string[] };
   /**
    * Staff accounts' addresses: only students are surveyed (a personal survey link to a member of
    * staff would let them answer as a student).
@@ -189,7 +189,7 @@ interface RosterChecks {
 function checkRow(
   cells: string[],
   columns: { name: number; email: number; group: number },
-  checks: RosterChecks & { accepted: ReadonlySet<string>; expected: string },
+  checks: RosterChecks,
 ): { refused: string } | { name: string; email: string; group?: string | null } {
   const name = cleanText(cells[columns.name] ?? '');
   const rawEmail = cleanText(cells[columns.email] ?? '');
@@ -200,8 +200,8 @@ function checkRow(
   if (rawEmail === '') return { refused: 'The email address is missing' };
   const email = z.safeParse(Email, rawEmail);
   if (!email.success) return { refused: `"${rawEmail.slice(0, 100)}" is not a valid email address` };
-  if (!checks.accepted.has(emailDomain(email.data)))
-    return { refused: `${email.data} is outside the institution's email domains (${checks.expected})` };
+  const outside = institutionEmailProblem(email.data, checks.institution);
+  if (outside) return { refused: outside };
   if (checks.staffAddresses.has(email.data))
     return { refused: `${email.data} belongs to a member of staff; only students are surveyed` };
   if (group && (group.length > ROSTER_GROUP_MAX_LENGTH || UNPRINTABLE.test(group)))
@@ -219,8 +219,6 @@ function checkRow(
  */
 export async function readRosterCsv(upload: Readable | string, checks: RosterChecks): Promise<RosterFile> {
   const source = typeof upload === 'string' ? Readable.from([Buffer.from(upload)]) : upload;
-  const accepted = new Set(checks.domains);
-  const expected = checks.domains.map((domain) => `@${domain}`).join(' or ');
   const firstLineOf = new Map<string, number>();
   const rows: RosterRow[] = [];
   const errors: RosterRowError[] = [];
@@ -239,7 +237,7 @@ export async function readRosterCsv(upload: Readable | string, checks: RosterChe
     count += 1;
     if (count > LIMITS.rosterRows.max) throw new AppError('BAD_REQUEST', TOO_MANY_ROWS);
     if (count % ROWS_PER_TURN === 0) await yieldToEventLoop();
-    const checked = checkRow(cells, columns, { ...checks, accepted, expected });
+    const checked = checkRow(cells, columns, checks);
     if ('refused' in checked) {
       errors.push({ line, message: checked.refused });
       continue;
