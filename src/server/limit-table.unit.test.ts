@@ -36,7 +36,9 @@ describe("the README's Limits table", () => {
   });
 
   it("gives each limit an operator may change its table value as the setting's default", () => {
-    const settings = new Map(tableAfter('| variable | default | meaning |').map(([name, value]) => [name, value]));
+    const settings = new Map(
+      tableAfter('| variable | default | meaning |').map(([name, value]) => [name, value]),
+    );
     for (const limit of Object.values(LIMITS)) {
       if (!('env' in limit)) continue;
       expect(settings.get(`\`${limit.env}\``), limit.env).toBe(`\`${limit.max}\``);
