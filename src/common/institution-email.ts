@@ -4,14 +4,23 @@ export function emailDomain(email: string): string {
 }
 
 /**
- * Why an address cannot be used at an institution with these domains, or null when it can.
- * Registration and an anonymous survey answer both ask this, so they cannot disagree.
+ * The rule that a student's address must be in the institution's email domains, in its one
+ * wording: null when the address may be used, else what to do instead. Registration, answers
+ * sent without signing in, address codes and roster rows all ask this, so they cannot disagree.
+ * `institution` null: no institution has the address's domain and none was named (a code asked
+ * for from the login page), so the wording can name neither.
  */
+export function institutionEmailProblem(email: string, institution: null): string;
 export function institutionEmailProblem(
   email: string,
-  institution: { name: string; domains: readonly string[] },
+  institution: { name: string; domains: readonly string[] } | null,
+): string | null;
+export function institutionEmailProblem(
+  email: string,
+  institution: { name: string; domains: readonly string[] } | null,
 ): string | null {
-  if (institution.domains.includes(emailDomain(email))) return null;
+  if (institution?.domains.includes(emailDomain(email))) return null;
+  if (!institution) return "Use your institution's email address";
   const expected = institution.domains.map((domain) => `@${domain}`).join(' or ');
   return `Use your ${institution.name} email address (${expected})`;
 }

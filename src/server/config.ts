@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { BRAND_NAME_MAX_LENGTH, DEFAULT_BRAND_NAME } from '../common/brand';
+import { LIMITS } from './limit-table';
 
 const flag = z
   .enum(['0', '1', 'true', 'false', 'yes', 'no', ''])
@@ -60,7 +62,7 @@ const Environment = z.object({
       .max(10, TRUST_PROXY_MESSAGE)
       .default(0),
   ),
-  BRAND_NAME: z.string().trim().min(1).max(60).default('Wellspring'),
+  BRAND_NAME: z.string().trim().min(1).max(BRAND_NAME_MAX_LENGTH).default(DEFAULT_BRAND_NAME),
   DEMO_VIDEO_URL: optionalUrl.default(null),
   CONTACT_FORM_URL: z.string().trim().min(1).default('/api/contact/'),
   ANALYTICS_SCRIPT_URL: optionalUrl.default(null),
@@ -77,7 +79,7 @@ const Environment = z.object({
   SMTP_CONNECTIONS: z.preprocess(blankIsUnset, wholeNumber(1, 100).default(10)),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   // A campus behind one NAT address may need more; a load test needs many more.
-  LOGIN_RATE_LIMIT_PER_MINUTE: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
+  [LIMITS.loginPerClient.env]: z.preprocess(blankIsUnset, wholeNumber(1, 1_000_000).optional()),
   NODE_ENV: z.string().optional(),
   // Development only: a single sign-on provider on this machine, over plain http.
   SSO_ALLOW_INSECURE_ISSUER: flag.optional(),
@@ -86,8 +88,8 @@ const Environment = z.object({
   // How long one-time codes and address proofs are kept once expired or used.
   EXPIRED_CODE_RETENTION_HOURS: z.preprocess(blankIsUnset, wholeNumber(1, 8760).default(24)),
   // Urgent alerts mailed at once for answers whose sender has not proven the address (Limits).
-  UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
-  UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
+  [LIMITS.unprovenAlertsPerInstitution.env]: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
+  [LIMITS.unprovenAlertsPerClient.env]: z.preprocess(blankIsUnset, wholeNumber(0, 1_000_000).optional()),
 });
 
 export type DatabaseTarget =
@@ -189,27 +191,34 @@ export interface UnprovenAlertLimits {
   perClientPerHour: number;
 }
 
+/** The limits' defaults, from the limit table (limit-table.ts), where each is argued. */
 export const DEFAULT_LIMITS: Limits = {
-  loginPerIpPerMinute: 20,
+  loginPerIpPerMinute: LIMITS.loginPerClient.max,
   login: {
-    failuresPerAccount: 5,
-    failuresPerAccountFromNewClients: 20,
-    windowMs: 15 * 60_000,
-    newClientDelay: { firstMs: 1_000, capMs: 60_000 },
+    failuresPerAccount: LIMITS.loginFailuresPerAccount.max,
+    failuresPerAccountFromNewClients: LIMITS.loginAttemptsFromNewClients.max,
+    windowMs: LIMITS.loginFailuresPerAccount.windowMs,
+    newClientDelay: { firstMs: LIMITS.newClientFirstDelay.max, capMs: LIMITS.newClientDelayCap.max },
   },
-  linkSubmissionsPerIpPerMinute: 30,
-  registrationsPerIpPerHour: 20,
-  verificationsPerIpPerMinute: 20,
-  csvExportsPerIpPerMinute: 10,
-  rosterImports: { max: 5, windowMs: 10 * 60_000 },
-  bodyBytes: 256 * 1024,
-  unprovenAlerts: { perInstitutionPerHour: 5, perClientPerHour: 2 },
-  // 256 KiB (the largest body) arrives well within 30 s on a poor mobile connection.
+  linkSubmissionsPerIpPerMinute: LIMITS.linkSubmissionsPerClient.max,
+  registrationsPerIpPerHour: LIMITS.registrationsPerClient.max,
+  verificationsPerIpPerMinute: LIMITS.verificationsPerClient.max,
+  csvExportsPerIpPerMinute: LIMITS.csvExportsPerClient.max,
+  rosterImports: {
+    max: LIMITS.rosterImportsPerInstitution.max,
+    windowMs: LIMITS.rosterImportsPerInstitution.windowMs,
+  },
+  bodyBytes: LIMITS.bodyBytes.max,
+  unprovenAlerts: {
+    perInstitutionPerHour: LIMITS.unprovenAlertsPerInstitution.max,
+    perClientPerHour: LIMITS.unprovenAlertsPerClient.max,
+  },
+  // The largest body arrives well within the whole request's time on a poor mobile connection.
   timeouts: {
-    requestMs: 30_000,
-    headersMs: 10_000,
-    idleMs: 60_000,
-    keepAliveMs: 5_000,
+    requestMs: LIMITS.requestTime.max,
+    headersMs: LIMITS.headersTime.max,
+    idleMs: LIMITS.idleConnection.max,
+    keepAliveMs: LIMITS.keepAlive.max,
     checkIntervalMs: 2_000,
   },
 };
@@ -339,12 +348,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     logLevel: e.LOG_LEVEL,
     limits: {
       ...DEFAULT_LIMITS,
-      loginPerIpPerMinute: e.LOGIN_RATE_LIMIT_PER_MINUTE ?? DEFAULT_LIMITS.loginPerIpPerMinute,
+      loginPerIpPerMinute: e[LIMITS.loginPerClient.env] ?? DEFAULT_LIMITS.loginPerIpPerMinute,
       unprovenAlerts: {
         perInstitutionPerHour:
-          e.UNPROVEN_ALERTS_PER_INSTITUTION_PER_HOUR ?? DEFAULT_LIMITS.unprovenAlerts.perInstitutionPerHour,
+          e[LIMITS.unprovenAlertsPerInstitution.env] ?? DEFAULT_LIMITS.unprovenAlerts.perInstitutionPerHour,
         perClientPerHour:
-          e.UNPROVEN_ALERTS_PER_CLIENT_PER_HOUR ?? DEFAULT_LIMITS.unprovenAlerts.perClientPerHour,
+          e[LIMITS.unprovenAlertsPerClient.env] ?? DEFAULT_LIMITS.unprovenAlerts.perClientPerHour,
       },
     },
     mail: {

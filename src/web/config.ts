@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { BRAND_NAME_MAX_LENGTH, DEFAULT_BRAND_NAME } from '../common/brand';
 
 /**
  * Deployment settings: the server hands them to its renderer of the first paint, and writes them
@@ -7,7 +8,6 @@ import { z } from 'zod/mini';
  * falls back to its default on its own, so one bad value never takes the others down with it.
  */
 
-const DEFAULT_BRAND_NAME = 'Wellspring';
 const DEFAULT_CONTACT_FORM_URL = '/api/contact/';
 
 /** Only http(s) URLs may reach an iframe `src` or a script `src`; anything else is dropped. */
@@ -24,7 +24,10 @@ const HttpUrl = z.string().check(
 );
 
 const AppConfig = z.object({
-  brandName: z.catch(z.string().check(z.trim(), z.minLength(1), z.maxLength(80)), DEFAULT_BRAND_NAME),
+  brandName: z.catch(
+    z.string().check(z.trim(), z.minLength(1), z.maxLength(BRAND_NAME_MAX_LENGTH)),
+    DEFAULT_BRAND_NAME,
+  ),
   demoVideoUrl: z.catch(z.nullable(HttpUrl), null),
   contactFormUrl: z.catch(HttpUrl, DEFAULT_CONTACT_FORM_URL),
   analyticsScriptUrl: z.catch(z.nullable(HttpUrl), null),

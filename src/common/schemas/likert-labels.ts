@@ -12,3 +12,15 @@ export const LIKERT_LABELS: Record<LikertValue, string> = {
   '4': 'Poor',
   '5': 'Very Poor',
 };
+
+/**
+ * The words of the frequency scale ("how often ..."), which the starter template's self-harm
+ * question uses as its own labels and the demo survey shows: 1 is the best answer, as above.
+ */
+export const FREQUENCY_LABELS: Record<LikertValue, string> = {
+  '1': 'Never',
+  '2': 'Rarely',
+  '3': 'Sometimes',
+  '4': 'Often',
+  '5': 'Almost always',
+};

@@ -2,10 +2,6 @@ import { z } from 'zod/mini';
 
 /** The roster: the registrar's list of students an institution surveys (design sections 10 and 12). */
 
-/** Rows one file may hold: a large university's whole student body, with room to spare. */
-export const ROSTER_MAX_ROWS = 100_000;
-/** Bytes one upload may hold; 100,000 rows of a registrar's export fit well inside. */
-export const ROSTER_MAX_BYTES = 8 * 1024 * 1024;
 export const ROSTER_NAME_MAX_LENGTH = 200;
 export const ROSTER_GROUP_MAX_LENGTH = 100;
 const ROSTER_PAGE_MAX = 100;

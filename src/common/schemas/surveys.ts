@@ -23,8 +23,6 @@ export const TEXT_ANSWER_MAX_LENGTH = 5000;
 export const STUDENT_NAME_MAX_LENGTH = 200;
 /** More answers than any template can hold questions is not a survey, it is abuse. */
 const MAX_ANSWERS = 200;
-/** A draft's stored size (its JSON) may not exceed this. */
-export const DRAFT_MAX_BYTES = 64 * 1024;
 
 /** A question id as an object key: no sign, no leading zero, so each question has one spelling. */
 const QUESTION_ID_KEY = /^[1-9][0-9]{0,9}$/;

@@ -1,6 +1,7 @@
 import { z } from 'zod/mini';
 import { INSTRUMENT_IDS } from '../instruments/types';
 import { databaseId } from './common';
+import { FREQUENCY_LABELS, LIKERT_LABELS } from './likert-labels';
 import { AnswerChoices, INSTRUMENT_BLOCK, LIKERT_VALUES, QuestionCategory, QuestionType } from './questions';
 
 /** The contract of template and question management (spec sections 3 and 7; design section 5). */
@@ -55,10 +56,10 @@ export const CATEGORY_NAMES: Record<QuestionCategory, string> = {
 };
 
 /** How a mean of Likert answers reads, wherever one is shown: its scale and which way is worse. */
-export const LIKERT_SCALE_LEGEND = '1 = Excellent … 5 = Very Poor; higher is worse';
+export const LIKERT_SCALE_LEGEND = `1 = ${LIKERT_LABELS['1']} … 5 = ${LIKERT_LABELS['5']}; higher is worse`;
 
 /** The same for a set of category means that may include the self-harm questions, whose scale has its own words. */
-export const CATEGORY_MEANS_LEGEND = `${LIKERT_SCALE_LEGEND} (self-harm questions: 1 = Never … 5 = Almost always)`;
+export const CATEGORY_MEANS_LEGEND = `${LIKERT_SCALE_LEGEND} (self-harm questions: 1 = ${FREQUENCY_LABELS['1']} … 5 = ${FREQUENCY_LABELS['5']})`;
 
 const Timestamp = z.iso.datetime();
 

@@ -1,5 +1,5 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { type Ability, storedRolesWith } from '../../common/roles';
+import { type Ability, accessRequiredMessage, storedRolesWith } from '../../common/roles';
 import type { SecondFactorStep } from '../../common/schemas/auth';
 import type { Role, SignInMethod, StaffRole } from '../db/types';
 import { AppError } from './errors';
@@ -69,31 +69,18 @@ export function requireUser(request: FastifyRequest): SessionUser {
 }
 
 export type StaffUser<R extends StaffRole = StaffRole> = SessionUser & { role: R; institutionId: number };
-export type AdminUser = StaffUser<'institution_admin'>;
 
 /**
- * A staff member of an institution in one of `roles`, or 401/403. Every staff query is then
- * scoped to `institutionId`. The one gate every staff endpoint goes through.
+ * A staff member of an institution whose role has `ability` in the ability table
+ * (common/roles.ts), or 401/403. Every staff query is then scoped to `institutionId`. The one
+ * gate every staff endpoint goes through: no guard names a role.
  */
-export function requireStaff<R extends StaffRole>(
-  request: FastifyRequest,
-  roles: readonly R[],
-): StaffUser<R> {
+export function requireStaff(request: FastifyRequest, ability: Ability): StaffUser {
   const user = requireUser(request);
-  if (!(roles as readonly string[]).includes(user.role) || user.institutionId === null) {
-    throw new AppError(
-      'FORBIDDEN',
-      roles.length === 1 && roles[0] === 'institution_admin'
-        ? 'Admin access required'
-        : 'Staff access required',
-    );
-  }
-  return user as StaffUser<R>;
-}
-
-/** An institution admin, or 401/403. */
-export function requireAdmin(request: FastifyRequest): AdminUser {
-  return requireStaff(request, ['institution_admin']);
+  const roles: readonly string[] = storedRolesWith(ability);
+  if (!roles.includes(user.role) || user.institutionId === null)
+    throw new AppError('FORBIDDEN', accessRequiredMessage(ability));
+  return user as StaffUser;
 }
 
 /**
@@ -102,7 +89,7 @@ export function requireAdmin(request: FastifyRequest): AdminUser {
  * need the staff member.
  */
 export function guardRoutes(app: FastifyInstance, ability: Ability) {
-  const guard = (request: FastifyRequest) => requireStaff(request, storedRolesWith(ability));
+  const guard = (request: FastifyRequest) => requireStaff(request, ability);
   app.addHook('preValidation', async (request) => {
     guard(request);
   });

@@ -20,6 +20,7 @@ import crypto from 'node:crypto';
 import type { FastifyRateLimitOptions, FastifyRateLimitStore } from '@fastify/rate-limit';
 import { sql } from 'kysely';
 import type { Executor } from '../db/executor';
+import { LIMITS, routeLimit } from '../limit-table';
 import { AppError, TOO_MANY_REQUESTS_MESSAGE } from './errors';
 import { now } from './time';
 
@@ -181,5 +182,5 @@ export function streamSlots(db: Executor, options: { perUser: number; leaseMs: n
 
 /** The per-client limit every CSV export route shares, so all exports keep one rule. */
 export function csvExportLimit(config: { limits: { csvExportsPerIpPerMinute: number } }) {
-  return { max: config.limits.csvExportsPerIpPerMinute, timeWindow: 60_000 };
+  return routeLimit({ ...LIMITS.csvExportsPerClient, max: config.limits.csvExportsPerIpPerMinute });
 }

@@ -9,13 +9,13 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import { deleteOtherSessions, liveSessionsOf, type Session } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
-import { MINUTE, now } from '../../lib/time';
+import { now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { recordSignInChange } from '../second-factor/factor-changes';
 import * as queries from './queries';
 
 /** Wrong current passwords allowed per account inside the window; then the account waits. */
-export const PASSWORD_CHANGE_FAILURES_ALLOWED = 5;
-export const PASSWORD_CHANGE_FAILURE_WINDOW = 15 * MINUTE;
+export const PASSWORD_CHANGE_FAILURES_ALLOWED = LIMITS.passwordChangeFailures.max;
 
 export const WRONG_CURRENT_PASSWORD = 'Your current password is not right.';
 export const TOO_MANY_PASSWORD_TRIES = 'Too many wrong passwords. Please wait 15 minutes and try again.';
@@ -52,12 +52,7 @@ export async function changePassword(options: {
   const actor = selfActor(user, address);
   const limitKey = `password-change:user:${user.id}`;
   try {
-    await enforceLimit(
-      db,
-      limitKey,
-      { max: PASSWORD_CHANGE_FAILURES_ALLOWED, windowMs: PASSWORD_CHANGE_FAILURE_WINDOW },
-      TOO_MANY_PASSWORD_TRIES,
-    );
+    await enforceLimit(db, limitKey, LIMITS.passwordChangeFailures, TOO_MANY_PASSWORD_TRIES);
   } catch (error) {
     await recordAuditIf(db, actor, {
       action: 'auth.lockout',

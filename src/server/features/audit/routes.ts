@@ -2,7 +2,7 @@ import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod/mini';
-import { can, roleName, storedRolesWith } from '../../../common/roles';
+import { can, roleName } from '../../../common/roles';
 import { AuditFilters, AuditPage, AuditQuery } from '../../../common/schemas/audit';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { carriesStudentData } from '../../../common/schemas/identity';
@@ -50,7 +50,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireStaff(request, storedRolesWith('audit'));
+      const admin = requireStaff(request, 'audit');
       const { page, page_size: pageSize, ...filters } = request.query;
       const entries = await listAuditEntries({
         db: db.kysely,
@@ -84,7 +84,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: csvExportLimit(config) },
     },
     async (request, reply) => {
-      const admin = requireStaff(request, storedRolesWith('audit'));
+      const admin = requireStaff(request, 'audit');
       const filters = request.query;
       await recordAudit(db.kysely, auditActor(request, admin), {
         action: 'audit.export',

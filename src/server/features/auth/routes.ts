@@ -11,8 +11,8 @@ import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { AppError } from '../../lib/errors';
 import { requireSession } from '../../lib/guards';
 import { deleteSession } from '../../lib/sessions';
-import { HOUR } from '../../lib/time';
 import { visitorHash } from '../../lib/visitor';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { listInstitutions } from '../institutions/queries';
 import type { CodeContext } from '../verify/codes';
 import {
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
         body: LoginRequest,
         response: { 200: LoginResponse, ...errors },
       },
-      config: { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }) },
     },
     async (request, reply) => {
       const knownDevice = knownDeviceFor(request, request.body.email);
@@ -136,7 +136,12 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
         body: RegisterRequest,
         response: { 201: SuccessMessage, ...errors },
       },
-      config: { rateLimit: { max: config.limits.registrationsPerIpPerHour, timeWindow: HOUR } },
+      config: {
+        rateLimit: routeLimit({
+          ...LIMITS.registrationsPerClient,
+          max: config.limits.registrationsPerIpPerHour,
+        }),
+      },
     },
     async (request, reply) => {
       const body = request.body;

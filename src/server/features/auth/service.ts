@@ -13,6 +13,7 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { recordStudentJoined } from '../dashboard/rollups/record';
 import { requireInstitutionEmail } from '../institutions/email';
 import { passwordRefusalForAddress } from '../sso/settings';
@@ -141,10 +142,10 @@ function accountExistsMail(brandName: string, email: string, linkBase: string) {
  * one tells the owner, a few more cover a forgotten one; past that nothing is sent, and the
  * answer stays the same, so a stranger registering the address again and again cannot flood it.
  */
-export const ACCOUNT_EXISTS_MAILS_PER_DAY = 3;
+export const ACCOUNT_EXISTS_MAILS_PER_DAY = LIMITS.accountExistsMails.max;
 
 async function mayMailAccountExists(trx: Executor, email: string, at: number): Promise<boolean> {
-  const count = await countHit(trx, `mail:account-exists:${email}`, DAY, at);
+  const count = await countHit(trx, `mail:account-exists:${email}`, LIMITS.accountExistsMails.windowMs, at);
   return count.hits <= ACCOUNT_EXISTS_MAILS_PER_DAY;
 }
 

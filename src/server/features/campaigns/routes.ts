@@ -19,7 +19,8 @@ import {
 } from '../../../common/schemas/surveys';
 import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
-import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { appCaseOpener, contactCase } from '../cases/open';
 import { askForContact } from './anonymous';
 import type { InvitationContext } from './invitations';
@@ -48,7 +49,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
 
   await app.register(async (plugin) => {
     const admin = plugin.withTypeProvider<ZodTypeProvider>();
-    guardRoutes(admin, 'schedule');
+    const requireScheduler = guardRoutes(admin, 'schedule');
     const tags = ['campaigns'];
 
     admin.get(
@@ -61,7 +62,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         },
       },
       async (request) =>
-        service.listCampaigns({ db: db.kysely, institutionId: requireAdmin(request).institutionId }),
+        service.listCampaigns({ db: db.kysely, institutionId: requireScheduler(request).institutionId }),
     );
 
     admin.post(
@@ -77,7 +78,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         },
       },
       async (request, reply) => {
-        const adminUser = requireAdmin(request);
+        const adminUser = requireScheduler(request);
         const campaign = await service.createCampaign({
           db: db.kysely,
           actor: auditActor(request, adminUser),
@@ -109,7 +110,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         async (request) => {
           const answer = await service.changeCampaign({
             db: db.kysely,
-            actor: auditActor(request, requireAdmin(request)),
+            actor: auditActor(request, requireScheduler(request)),
             campaignId: request.params.id,
             change,
           });
@@ -198,7 +199,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
     {
       config: {
         clientUnlogged: true,
-        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+        // The follow-up of an anonymous link submission: counted as one more of them.
+        rateLimit: routeLimit({
+          ...LIMITS.linkSubmissionsPerClient,
+          max: config.limits.linkSubmissionsPerIpPerMinute,
+        }),
       },
       schema: {
         tags,
@@ -228,7 +233,10 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
         secretParams: ['token'],
         // Its answers may be an anonymous campaign's: no log line keeps where they came from.
         clientUnlogged: true,
-        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+        rateLimit: routeLimit({
+          ...LIMITS.linkSubmissionsPerClient,
+          max: config.limits.linkSubmissionsPerIpPerMinute,
+        }),
       },
       preValidation: async (request) => {
         const { token } = request.params as { token: string };

@@ -4,7 +4,8 @@ import type { UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
-import { HOUR, MINUTE } from '../../lib/time';
+import { HOUR } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { readFollowUpSettings } from '../institutions/settings';
 import { type CaseMailContext, unprovenDigestMail } from './mails';
 import * as queries from './queries';
@@ -19,7 +20,7 @@ import { alertRecipients, recordCaseEvent } from './trail';
  * contacts hear of it in one digest per DIGEST_WINDOW. A proven urgent answer always alerts at once.
  */
 /** How long unproven urgent cases past the limits gather before one digest mail tells of them. */
-export const DIGEST_WINDOW = 15 * MINUTE;
+export const DIGEST_WINDOW = LIMITS.unprovenDigest.max;
 
 /** The client address as cases keep it: hashed, for counting only (never shown, never compared to anything else). */
 export function unprovenClientKey(address: string): string {

@@ -1,6 +1,7 @@
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { simplePage } from '../shell/html';
 import { saveContactRequest } from './service';
 
@@ -30,7 +31,7 @@ h1{font-size:1.5rem;margin-top:0}a{color:#1b5e57}`;
  * carry a CSRF header; it changes no account state and is origin-checked and rate-limited instead.
  */
 export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
-  await app.register(formBody, { bodyLimit: 16 * 1024 });
+  await app.register(formBody, { bodyLimit: LIMITS.contactBodyBytes.max });
   const brand = app.config.web.brandName;
 
   app.get('/api/contact/page.css', { schema: { hide: true } }, async (_request, reply) =>
@@ -40,7 +41,7 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/contact/',
     {
-      config: { csrf: false, rateLimit: { max: 5, timeWindow: 60_000 } },
+      config: { csrf: false, rateLimit: routeLimit(LIMITS.contactPerClient) },
       schema: {
         tags: ['contact'],
         summary: 'Request a quote (HTML form post); answers with a thank-you page',

@@ -1,7 +1,7 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { can, roleName, storedRolesWith } from '../../../common/roles';
+import { can, roleName } from '../../../common/roles';
 import { ErrorResponse } from '../../../common/schemas/common';
 import {
   DashboardData,
@@ -61,7 +61,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const staff = requireStaff(request, storedRolesWith('dashboard'));
+      const staff = requireStaff(request, 'dashboard');
       reply.header('cache-control', 'no-store');
       const data = dashboardFor(
         staff.role,
@@ -83,7 +83,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const staff = requireStaff(request, storedRolesWith('student_identities'));
+      const staff = requireStaff(request, 'student_identities');
       reply.header('cache-control', 'no-store');
       const page = await listFlaggedStudents({
         db: db.kysely,
@@ -105,7 +105,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const staff = requireStaff(request, storedRolesWith('dashboard'));
+      const staff = requireStaff(request, 'dashboard');
       const stream = await openDashboardStream({
         db: db.kysely,
         hub,
@@ -137,7 +137,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { rateLimit: csvExportLimit(config) },
     },
     async (request, reply) => {
-      const staff = requireStaff(request, storedRolesWith('export'));
+      const staff = requireStaff(request, 'export');
       await recordAudit(db.kysely, auditActor(request, staff), { action: 'submissions.export' });
       const date = new Date(now()).toISOString().slice(0, 10);
       reply
@@ -162,7 +162,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request, reply) => {
-      const staff = requireStaff(request, storedRolesWith('dashboard'));
+      const staff = requireStaff(request, 'dashboard');
       reply.header('cache-control', 'no-store');
       const instruments = await instrumentBandsFor(
         staff,

@@ -17,6 +17,7 @@ import type { StaffUser } from '../../lib/guards';
 import { streamSlots } from '../../lib/limits';
 import { isSessionLive } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { EventStream, type LiveHub } from '../../live';
 import { type CaseLink, caseLinksOf, followUpFigures } from '../cases/dashboard';
 import * as queries from './queries';
@@ -247,7 +248,7 @@ export async function listFlaggedStudents(options: {
 }
 
 /** Several tabs are normal; hundreds from one account are not. Counted across all instances. */
-export const MAX_STREAMS_PER_USER = 5;
+export const MAX_STREAMS_PER_USER = LIMITS.dashboardStreamsPerUser.max;
 const HEARTBEAT_MS = 15_000;
 /** A stream renews its slot at every heartbeat; one left by a crashed instance frees itself after this. */
 const STREAM_SLOT_LEASE_MS = 3 * HEARTBEAT_MS;

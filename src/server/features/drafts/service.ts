@@ -1,18 +1,19 @@
 import { z } from 'zod';
 import { DECLINED } from '../../../common/instruments/types';
-import { type AnswerValue, DRAFT_MAX_BYTES, type SavedDraft } from '../../../common/schemas/surveys';
+import type { AnswerValue, SavedDraft } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { findTemplate } from '../templates/queries';
 import * as queries from './queries';
 
 export const DRAFT_SURVEY_NOT_FOUND = 'Survey not found';
 export const DRAFT_CHANGED =
   'This draft was changed in another window. Load it again to bring both sets of answers together.';
-export const DRAFT_TOO_LARGE = `Draft is too large to save (the limit is ${DRAFT_MAX_BYTES / 1024} KB)`;
+export const DRAFT_TOO_LARGE = `Draft is too large to save (the limit is ${LIMITS.draftBytes.max / 1024} KB)`;
 
 interface DraftContent {
   student_name: string;
@@ -68,7 +69,7 @@ export async function saveDraft(options: {
 }): Promise<string> {
   const { db, user, templateId, content, baseUpdatedAt } = options;
   const data = JSON.stringify(content);
-  if (Buffer.byteLength(data, 'utf8') > DRAFT_MAX_BYTES)
+  if (Buffer.byteLength(data, 'utf8') > LIMITS.draftBytes.max)
     throw new AppError('PAYLOAD_TOO_LARGE', DRAFT_TOO_LARGE);
   await requireOwnTemplate(db, user, templateId);
   const draft = { userId: user.id, templateId, data, updatedAt: now() };

@@ -13,6 +13,7 @@ import {
 import type { Config } from '../../config';
 import { requireSession, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
 import {
@@ -64,7 +65,9 @@ export function relyingPartyOf(config: Pick<Config, 'port' | 'web'>): RelyingPar
 /** Passkeys for staff: a second factor, or a sign-in of their own (design section 11). */
 export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = async (app, { recoveryKey }) => {
   const { db, config } = app;
-  const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
+  const perClient = {
+    rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }),
+  };
 
   const sessionOf = (request: FastifyRequest) => {
     requireSession(request);

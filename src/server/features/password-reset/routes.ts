@@ -6,14 +6,12 @@ import {
   PasswordResetRequest,
   PasswordResetToken,
 } from '../../../common/schemas/password-reset';
-import { HOUR } from '../../lib/time';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { chooseNewPassword, requestPasswordReset } from './service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 const tags = ['auth'];
 const TokenParams = z.object({ token: PasswordResetToken });
-/** Plenty for a person choosing a password; a wall for guessing links (each try hashes a password). */
-const CHOICES_PER_HOUR = 20;
 
 /** "Forgot password?": a mailed link, good once for a short while, to choose a new password. */
 export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -55,7 +53,7 @@ export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
         body: ChooseNewPasswordRequest,
         response: { 200: SuccessMessage, ...errors },
       },
-      config: { secretParams: ['token'], rateLimit: { max: CHOICES_PER_HOUR, timeWindow: HOUR } },
+      config: { secretParams: ['token'], rateLimit: routeLimit(LIMITS.resetChoicesPerClient) },
     },
     async (request) =>
       chooseNewPassword({

@@ -10,7 +10,8 @@ import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { deleteSessionsOfUser } from '../../lib/sessions';
-import { HOUR, MINUTE, now } from '../../lib/time';
+import { MINUTE, now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { findUserByEmail } from '../auth/queries';
 import { passwordRefusalForAddress } from '../sso/settings';
 import { NO_PASSWORD } from '../sso/sign-in';
@@ -23,8 +24,8 @@ export const PASSWORD_RESET_LIFETIME = PASSWORD_RESET_LIFETIME_MINUTES * MINUTE;
  * addresses: enough for a campus behind one NAT address, a wall for someone sweeping many.
  * Past either, nothing is sent and the answer stays the same.
  */
-export const RESETS_PER_ADDRESS_PER_HOUR = 3;
-export const RESETS_PER_CLIENT_PER_HOUR = 20;
+export const RESETS_PER_ADDRESS_PER_HOUR = LIMITS.resetsPerAddress.max;
+export const RESETS_PER_CLIENT_PER_HOUR = LIMITS.resetsPerClient.max;
 
 /** One answer for every address, with an account or not, staff or student, limited or not. */
 export const RESET_REQUESTED = (email: string) =>
@@ -73,9 +74,13 @@ function institutionSignInMail(context: ResetMailContext, to: string, institutio
 }
 
 /** Counts one hit against the rule; false once the rule is passed (nothing is sent then). */
-async function withinLimit(db: Executor, key: string, max: number): Promise<boolean> {
+async function withinLimit(
+  db: Executor,
+  key: string,
+  rule: { max: number; windowMs: number },
+): Promise<boolean> {
   try {
-    await enforceLimit(db, key, { max, windowMs: HOUR });
+    await enforceLimit(db, key, rule);
     return true;
   } catch (error) {
     if (error instanceof AppError && error.code === 'TOO_MANY_REQUESTS') return false;
@@ -102,8 +107,8 @@ export async function requestPasswordReset(options: {
   await db.transaction().execute(async (trx) => {
     const at = now();
     const allowed =
-      (await withinLimit(trx, `password-reset:client:${clientAddress}`, RESETS_PER_CLIENT_PER_HOUR)) &&
-      (await withinLimit(trx, `password-reset:address:${email}`, RESETS_PER_ADDRESS_PER_HOUR));
+      (await withinLimit(trx, `password-reset:client:${clientAddress}`, LIMITS.resetsPerClient)) &&
+      (await withinLimit(trx, `password-reset:address:${email}`, LIMITS.resetsPerAddress));
     const account = await findUserByEmail(trx, email);
     if (!account || account.removed_at !== null || account.role === 'superuser') return;
     let outcome: ResetOutcome = 'limited';

@@ -8,17 +8,16 @@ import {
 } from 'node:stream';
 import { CsvError, parse } from 'csv-parse';
 import { z } from 'zod/mini';
-import { emailDomain } from '../../../common/institution-email';
+import { institutionEmailProblem } from '../../../common/institution-email';
 import { Email } from '../../../common/schemas/common';
 import {
   ROSTER_GROUP_MAX_LENGTH,
-  ROSTER_MAX_BYTES,
-  ROSTER_MAX_ROWS,
   ROSTER_NAME_MAX_LENGTH,
   type RosterRowError,
 } from '../../../common/schemas/roster';
 import { AppError } from '../../lib/errors';
 import { yieldToEventLoop } from '../../lib/event-loop';
+import { LIMITS } from '../../limit-table';
 
 /**
  * Reading the registrar's CSV. csv-parse does the format (quotes, commas and line breaks inside
@@ -55,7 +54,7 @@ export const NO_HEADER =
 export const EMPTY_FILE = 'The file has no students in it.';
 /** Fastify's own words for a body over the limit, so both refusals read the same. */
 export const TOO_LARGE = 'Request body is too large';
-const TOO_MANY_ROWS = `The file has more than ${ROSTER_MAX_ROWS.toLocaleString('en-US')} students. Split it into smaller files.`;
+const TOO_MANY_ROWS = `The file has more than ${LIMITS.rosterRows.max.toLocaleString('en-US')} students. Split it into smaller files.`;
 
 /** Any character a name or a group should never hold: controls, and what the decoder could not read. */
 const UNPRINTABLE = /[\p{Cc}\ufffd]/u;
@@ -155,7 +154,7 @@ async function* readRecords(upload: Readable): AsyncGenerator<{ line: number; ce
   });
   // Errors anywhere (too large, not text, bad CSV) end the parser's records with that error.
   const records = pipeline(input, utf8Lines(), parser, () => undefined);
-  feed(upload, input, ROSTER_MAX_BYTES);
+  feed(upload, input, LIMITS.rosterFileBytes.max);
   try {
     for await (const { record, info } of records as AsyncIterable<ParsedRecord>) {
       if (!record.some((cell) => cell.trim() !== '')) continue;
@@ -177,8 +176,8 @@ async function* readRecords(upload: Readable): AsyncGenerator<{ line: number; ce
 
 /** What each row is checked against. */
 interface RosterChecks {
-  /** The institution's email domains: a student's address must be in one. */
-  domains: readonly string[];
+  /** The institution, with its email domains: a student's address must be in one. */
+  institution: { name: string; domains: readonly string[] };
   /**
    * Staff accounts' addresses: only students are surveyed (a personal survey link to a member of
    * staff would let them answer as a student).
@@ -190,7 +189,7 @@ interface RosterChecks {
 function checkRow(
   cells: string[],
   columns: { name: number; email: number; group: number },
-  checks: RosterChecks & { accepted: ReadonlySet<string>; expected: string },
+  checks: RosterChecks,
 ): { refused: string } | { name: string; email: string; group?: string | null } {
   const name = cleanText(cells[columns.name] ?? '');
   const rawEmail = cleanText(cells[columns.email] ?? '');
@@ -201,8 +200,8 @@ function checkRow(
   if (rawEmail === '') return { refused: 'The email address is missing' };
   const email = z.safeParse(Email, rawEmail);
   if (!email.success) return { refused: `"${rawEmail.slice(0, 100)}" is not a valid email address` };
-  if (!checks.accepted.has(emailDomain(email.data)))
-    return { refused: `${email.data} is outside the institution's email domains (${checks.expected})` };
+  const outside = institutionEmailProblem(email.data, checks.institution);
+  if (outside) return { refused: outside };
   if (checks.staffAddresses.has(email.data))
     return { refused: `${email.data} belongs to a member of staff; only students are surveyed` };
   if (group && (group.length > ROSTER_GROUP_MAX_LENGTH || UNPRINTABLE.test(group)))
@@ -213,15 +212,13 @@ function checkRow(
 /**
  * Reads and checks an upload as it arrives, against the institution's email domains and its
  * staff accounts' addresses. Throws for a file that cannot be read as a roster at all (nothing
- * of it may be applied): over ROSTER_MAX_BYTES or ROSTER_MAX_ROWS (refused as soon as it gets
+ * of it may be applied): over LIMITS.rosterFileBytes or LIMITS.rosterRows (refused as soon as it gets
  * there, without reading the rest), not UTF-8 text, not CSV, no header. Returns the good rows
  * and a reason for each bad one otherwise. Every ROWS_PER_TURN rows it gives the event loop a
  * turn, so a 100,000-row file never holds up other requests for its whole length.
  */
 export async function readRosterCsv(upload: Readable | string, checks: RosterChecks): Promise<RosterFile> {
   const source = typeof upload === 'string' ? Readable.from([Buffer.from(upload)]) : upload;
-  const accepted = new Set(checks.domains);
-  const expected = checks.domains.map((domain) => `@${domain}`).join(' or ');
   const firstLineOf = new Map<string, number>();
   const rows: RosterRow[] = [];
   const errors: RosterRowError[] = [];
@@ -238,9 +235,9 @@ export async function readRosterCsv(upload: Readable | string, checks: RosterChe
       continue;
     }
     count += 1;
-    if (count > ROSTER_MAX_ROWS) throw new AppError('BAD_REQUEST', TOO_MANY_ROWS);
+    if (count > LIMITS.rosterRows.max) throw new AppError('BAD_REQUEST', TOO_MANY_ROWS);
     if (count % ROWS_PER_TURN === 0) await yieldToEventLoop();
-    const checked = checkRow(cells, columns, { ...checks, accepted, expected });
+    const checked = checkRow(cells, columns, checks);
     if ('refused' in checked) {
       errors.push({ line, message: checked.refused });
       continue;

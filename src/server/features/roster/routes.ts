@@ -3,7 +3,6 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import {
-  ROSTER_MAX_BYTES,
   RosterImportQuery,
   RosterImportResponse,
   RosterLeftRequest,
@@ -13,7 +12,8 @@ import {
 } from '../../../common/schemas/roster';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { guardRoutes, requireAdmin } from '../../lib/guards';
+import { guardRoutes } from '../../lib/guards';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { TOO_LARGE } from './csv';
 import { importRoster, listRoster, setStudentLeft } from './service';
 
@@ -27,7 +27,6 @@ const errors = {
   429: ErrorResponse,
 };
 const tags = ['roster'];
-const UPLOADS_PER_MINUTE = 30;
 const SEND_CSV = 'Send the roster as a CSV file (Content-Type: text/csv)';
 
 /**
@@ -47,11 +46,11 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
   // A declared length over the limit is refused before a byte is read; an undeclared one (chunked)
   // is counted as it streams.
   app.addContentTypeParser(['text/csv', 'application/csv'], (request, payload, done) => {
-    if (Number(request.headers['content-length'] ?? 0) > ROSTER_MAX_BYTES)
+    if (Number(request.headers['content-length'] ?? 0) > LIMITS.rosterFileBytes.max)
       return done(new AppError('PAYLOAD_TOO_LARGE', TOO_LARGE), undefined);
     done(null, payload);
   });
-  guardRoutes(app, 'schedule');
+  const requireScheduler = guardRoutes(app, 'schedule');
 
   app.get(
     '/api/roster/',
@@ -65,7 +64,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireScheduler(request);
       const { q, group, offset, limit } = request.query;
       return listRoster({
         db: db.kysely,
@@ -81,8 +80,8 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post(
     '/api/roster/',
     {
-      bodyLimit: ROSTER_MAX_BYTES,
-      config: { rateLimit: { max: UPLOADS_PER_MINUTE, timeWindow: 60_000 } },
+      bodyLimit: LIMITS.rosterFileBytes.max,
+      config: { rateLimit: routeLimit(LIMITS.rosterUploadsPerClient) },
       schema: {
         tags,
         summary: "Import the registrar's CSV",
@@ -95,7 +94,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireScheduler(request);
       if (!(request.body instanceof Readable)) throw new AppError('VALIDATION_FAILED', SEND_CSV);
       return importRoster({
         db: db.kysely,
@@ -123,7 +122,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
     async (request) =>
       setStudentLeft({
         db: db.kysely,
-        actor: auditActor(request, requireAdmin(request)),
+        actor: auditActor(request, requireScheduler(request)),
         studentId: request.params.id,
         left: request.body.left,
       }),

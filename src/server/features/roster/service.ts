@@ -8,7 +8,7 @@ import { AppError } from '../../lib/errors';
 import { yieldToEventLoop } from '../../lib/event-loop';
 import { enforceLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
-import { institutionDomains } from '../institutions/queries';
+import { institutionEmailRule } from '../institutions/email';
 import { type RosterRow, readRosterCsv } from './csv';
 import * as queries from './queries';
 
@@ -40,7 +40,7 @@ export async function importRoster(options: {
     options.limit ?? DEFAULT_LIMITS.rosterImports,
   );
   const file = await readRosterCsv(options.csv, {
-    domains: await institutionDomains(db, institutionId),
+    institution: await institutionEmailRule(db, institutionId),
     staffAddresses: await queries.staffEmails(db, institutionId),
   });
   const at = now();

@@ -11,8 +11,9 @@ import {
   TotpSetupResponse,
 } from '../../../common/schemas/second-factor';
 import { auditActor } from '../../lib/audit';
-import { requireAdmin, requireSession, requireUser } from '../../lib/guards';
+import { requireSession, requireStaff, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
 import { confirmAppReplacement, startAppReplacement } from './replace-app';
@@ -67,7 +68,9 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
   const signedIn = async (request: FastifyRequest) => {
     requireStaffAccount(requireSession(request));
   };
-  const perClient = { rateLimit: { max: config.limits.loginPerIpPerMinute, timeWindow: 60_000 } };
+  const perClient = {
+    rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }),
+  };
 
   app.get(
     '/api/second-factor/',
@@ -266,7 +269,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     '/api/staff/:id/second-factor/reset/',
     {
       preValidation: async (request) => {
-        requireAdmin(request);
+        requireStaff(request, 'team');
       },
       schema: {
         tags,
@@ -278,7 +281,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
       },
     },
     async (request) => {
-      const admin = requireAdmin(request);
+      const admin = requireStaff(request, 'team');
       const result = await resetSecondFactor({
         db: db.kysely,
         admin,

@@ -4,10 +4,10 @@ import type { Database } from '../../db/types';
 import { type AuditActor, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import {
-  type AdminUser,
   isSingleFactor,
   needsSecondFactor,
   SECOND_FACTOR_REQUIRED_MESSAGE,
+  type StaffUser,
   secondFactorStep,
   withSecondFactor,
 } from '../../lib/guards';
@@ -21,7 +21,8 @@ import {
   strengthenSession,
 } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
-import { MINUTE, now } from '../../lib/time';
+import { now } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import { recordSignInChange } from './factor-changes';
 import { issueRecoveryCodes } from './issue-recovery-codes';
 import * as queries from './queries';
@@ -39,8 +40,7 @@ export interface SecondFactorContext {
 }
 
 /** Wrong codes allowed per account inside the window; then the account waits. */
-export const CODE_FAILURES_ALLOWED = 5;
-const CODE_FAILURE_WINDOW = 15 * MINUTE;
+export const CODE_FAILURES_ALLOWED = LIMITS.secondFactorFailures.max;
 
 export const WRONG_CODE = 'That code is not right. Check the app and try again, or use a recovery code.';
 export const WRONG_SETUP_CODE =
@@ -66,12 +66,7 @@ export async function countCodeAttempt(
 ): Promise<string> {
   const key = `second-factor:user:${user.id}`;
   try {
-    await enforceLimit(
-      db,
-      key,
-      { max: CODE_FAILURES_ALLOWED, windowMs: CODE_FAILURE_WINDOW },
-      TOO_MANY_CODES,
-    );
+    await enforceLimit(db, key, LIMITS.secondFactorFailures, TOO_MANY_CODES);
   } catch (error) {
     await recordAuditIf(db, selfActor(user, address), {
       action: 'auth.lockout',
@@ -296,7 +291,7 @@ export const STAFF_NOT_FOUND = 'Staff member not found';
  */
 export async function resetSecondFactor(options: {
   db: Kysely<Database>;
-  admin: AdminUser;
+  admin: StaffUser;
   actor: AuditActor;
   targetId: number;
 }) {

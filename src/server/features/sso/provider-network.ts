@@ -3,6 +3,7 @@ import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import type { CustomFetchOptions } from 'openid-client';
+import { LIMITS } from '../../limit-table';
 
 /**
  * The only way the server reaches an institution's provider. An admin types the issuer address,
@@ -21,9 +22,6 @@ export interface ProviderNetworkPolicy {
 
 /** An address the provider's name or URL led to that the server will not call. */
 export class ProviderAddressRefused extends Error {}
-
-/** Largest answer read from a provider: discovery documents, key sets and tokens are a few KiB. */
-const MAX_ANSWER_BYTES = 1024 * 1024;
 
 const LOOPBACK = new net.BlockList();
 LOOPBACK.addSubnet('127.0.0.0', 8, 'ipv4');
@@ -180,7 +178,7 @@ export function providerFetch(policy: ProviderNetworkPolicy, resolve: Resolver =
           let size = 0;
           incoming.on('data', (chunk: Buffer) => {
             size += chunk.length;
-            if (size > MAX_ANSWER_BYTES) {
+            if (size > LIMITS.ssoProviderAnswerBytes.max) {
               incoming.destroy();
               reject(new ProviderAddressRefused('the provider answered more than 1 MiB'));
               return;

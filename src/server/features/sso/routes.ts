@@ -21,6 +21,7 @@ import { clearHostCookie, readHostCookie, setHostCookie } from '../../lib/host-c
 import type { Session } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
 import { provingVisitor } from '../../lib/visitor';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { auditSignIn } from '../auth/sign-in-audit';
 import { disableSso, getSsoSettings, saveSsoSettings, testSsoConnection } from './settings';
@@ -37,10 +38,6 @@ import {
 const NO_INSTITUTION_SSO = 'Your institution does not sign in through its own provider here.';
 const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
 const tags = ['single sign-on'];
-/** Discovery is one call per address typed on the login page; plenty for people, a wall for listing domains. */
-const DISCOVERIES_PER_MINUTE = 30;
-/** Each start and callback calls the provider: a person needs a few, a script gets no relay out of it. */
-const SIGN_INS_PER_MINUTE = 20;
 
 const StartQuery = z.object({
   institution: IdParam,
@@ -130,7 +127,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
         response: { 200: SsoConnectionTestResponse, 429: ErrorResponse, ...errors },
       },
       // Each test calls out to the address typed: plenty for an admin, no scanner for anyone.
-      config: { rateLimit: { max: DISCOVERIES_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
@@ -191,7 +188,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         body: SsoDiscoverRequest,
         response: { 200: SsoDiscoverResponse, 400: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
       },
-      config: { rateLimit: { max: DISCOVERIES_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
     },
     async (request) => discoverSso(db.kysely, request.body.email),
   );
@@ -207,7 +204,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         querystring: StartQuery,
         response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
       },
-      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) },
     },
     async (request, reply) => {
       const next = safeNextPath(request.query.next, new URL(config.mail.linkBase).origin);
@@ -240,7 +237,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
           "Answers the provider's address to send the browser to; it comes back to the callback, which links the identity the provider proves to this account (staff sign in with their institution only once linked this way).",
         response: { 200: LinkResponse, ...errors, 429: ErrorResponse },
       },
-      config: { rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) },
     },
     async (request, reply) => {
       const user = requireUser(request);
@@ -287,7 +284,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
       // The code and state work once, but until the callback has used them they sign someone in.
       config: {
         secretParams: ['code', 'state'],
-        rateLimit: { max: SIGN_INS_PER_MINUTE, timeWindow: 60_000 },
+        rateLimit: routeLimit(LIMITS.ssoSignInsPerClient),
       },
     },
     async (request, reply) => {

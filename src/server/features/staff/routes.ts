@@ -16,7 +16,7 @@ import {
 } from '../../../common/schemas/staff';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
-import { HOUR } from '../../lib/time';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
 import { toCurrentUser } from '../auth/service';
 import { allowSsoLink } from '../sso/link-grants';
@@ -32,8 +32,6 @@ const errors = {
 const tags = ['staff'];
 const IdParams = z.object({ id: IdParam });
 const TokenParams = z.object({ token: InvitationToken });
-/** Plenty for a person choosing a password; a wall for guessing tokens or passwords. */
-const ACCEPTS_PER_HOUR = 20;
 
 function mailContext(app: FastifyInstance): service.MailContext {
   return { brandName: app.config.web.brandName, linkBase: app.config.mail.linkBase };
@@ -208,7 +206,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
 /** The invitation link: whoever holds it may see who it is for and choose the password, once. */
 const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
-  const limit = { secretParams: ['token'], rateLimit: { max: ACCEPTS_PER_HOUR, timeWindow: HOUR } };
+  const limit = { secretParams: ['token'], rateLimit: routeLimit(LIMITS.invitationAcceptsPerClient) };
 
   app.get(
     '/api/staff/invite/:token/',

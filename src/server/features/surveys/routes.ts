@@ -11,6 +11,7 @@ import {
 import { submissionTransactions } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
+import { LIMITS, routeLimit } from '../../limit-table';
 import { appCaseOpener } from '../cases/open';
 import * as service from './service';
 
@@ -96,7 +97,10 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       preValidation: refuseNonStudentsEarly(true),
       config: {
         secretParams: ['hashLink'],
-        rateLimit: { max: config.limits.linkSubmissionsPerIpPerMinute, timeWindow: 60_000 },
+        rateLimit: routeLimit({
+          ...LIMITS.linkSubmissionsPerClient,
+          max: config.limits.linkSubmissionsPerIpPerMinute,
+        }),
       },
       schema: {
         tags,

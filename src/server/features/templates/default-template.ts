@@ -1,4 +1,5 @@
 import crypto from 'node:crypto';
+import { FREQUENCY_LABELS } from '../../../common/schemas/likert-labels';
 import type { Executor } from '../../db/executor';
 import type { QuestionsTable } from '../../db/types';
 import * as queries from './queries';
@@ -8,13 +9,7 @@ type DefaultQuestion = Pick<
   'question_text' | 'question_type' | 'category' | 'answer_choices'
 >;
 
-const FREQUENCY_CHOICES = JSON.stringify({
-  '1': 'Never',
-  '2': 'Rarely',
-  '3': 'Sometimes',
-  '4': 'Often',
-  '5': 'Almost always',
-});
+const FREQUENCY_CHOICES = JSON.stringify(FREQUENCY_LABELS);
 
 const COMFORT_CHOICES = JSON.stringify({
   '1': 'Very comfortable',

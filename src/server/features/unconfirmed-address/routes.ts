@@ -2,12 +2,11 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { LoginRequest } from '../../../common/schemas/auth';
 import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { visitorHash } from '../../lib/visitor';
+import { LIMITS, routeLimit } from '../../limit-table';
 import type { CodeContext } from '../verify/codes';
 import { resendRegistrationCode } from './service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };
-/** Each request hashes a password: a person needs a few, guessing needs many. */
-const RESENDS_PER_MINUTE = 10;
 
 /** A registered student who never entered the code asks for a new one from the login page. */
 export const unconfirmedAddressRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
@@ -27,7 +26,7 @@ export const unconfirmedAddressRoutes: FastifyPluginAsyncZod<{ codes: CodeContex
         body: LoginRequest,
         response: { 200: SuccessMessage, ...errors },
       },
-      config: { rateLimit: { max: RESENDS_PER_MINUTE, timeWindow: 60_000 } },
+      config: { rateLimit: routeLimit(LIMITS.codeResendsPerClient) },
     },
     async (request, reply) => {
       const answer = await resendRegistrationCode({

@@ -4,6 +4,7 @@ import type { CodePurpose } from '../../db/types';
 import { countHit } from '../../lib/limits';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR, MINUTE } from '../../lib/time';
+import { LIMITS } from '../../limit-table';
 import * as queries from './queries';
 
 /** Design section 8: 6 digits, 10 minutes, 5 tries, single use, stored hashed. */
@@ -18,9 +19,9 @@ export const CODE_TRIES = 5;
  *   whatever the other two say: the owner who asked first still gets a resend while someone
  *   else spends the ceiling.
  */
-export const CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR = 3;
-export const CODES_PER_ADDRESS_PER_HOUR = 20;
-export const CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR = 3;
+export const CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR = LIMITS.codesPerAddressPerClient.max;
+export const CODES_PER_ADDRESS_PER_HOUR = LIMITS.codesPerAddress.max;
+export const CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR = LIMITS.codesPerAddressPerBrowser.max;
 /** How long a browser's proof of an address lasts: a working day, like a signed-in session. */
 export const PROOF_LIFETIME = 12 * HOUR;
 
@@ -57,11 +58,17 @@ async function mayMailCode(
   request: { email: string; visitorHash: string; clientAddress: string; at: number },
 ): Promise<boolean> {
   const { email, visitorHash, at } = request;
-  const since = at - HOUR;
+  // The three rules share one window (an hour), the codes table being counted over it.
+  const since = at - LIMITS.codesPerAddress.windowMs;
   const byBrowser = await queries.countCodesSince(trx, { email, visitorHash, since });
   if (byBrowser >= CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR) return false;
   // Counted for every request, so a client that keeps asking stays refused for the hour.
-  const byClient = await countHit(trx, `verify:address:${email}:client:${request.clientAddress}`, HOUR, at);
+  const byClient = await countHit(
+    trx,
+    `verify:address:${email}:client:${request.clientAddress}`,
+    LIMITS.codesPerAddressPerClient.windowMs,
+    at,
+  );
   if (await queries.holdsLiveCode(trx, { email, visitorHash, at, tries: CODE_TRIES })) return true;
   if (byClient.hits > CODES_PER_ADDRESS_PER_CLIENT_PER_HOUR) return false;
   return (await queries.countCodesSince(trx, { email, since })) < CODES_PER_ADDRESS_PER_HOUR;

@@ -7,6 +7,7 @@ import {
   VerifyStartResponse,
 } from '../../../common/schemas/verify';
 import { provingVisitor, visitorHash } from '../../lib/visitor';
+import { LIMITS, routeLimit } from '../../limit-table';
 import type { CodeContext } from './codes';
 import { checkVerification, startVerification } from './service';
 
@@ -18,7 +19,12 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
   const { db, config } = app;
   // Per address, a code is sent at most five times an hour and tried five times; this bounds
   // what one client may ask of the mail server and of the code checks across addresses.
-  const perClient = { rateLimit: { max: config.limits.verificationsPerIpPerMinute, timeWindow: 60_000 } };
+  const perClient = {
+    rateLimit: routeLimit({
+      ...LIMITS.verificationsPerClient,
+      max: config.limits.verificationsPerIpPerMinute,
+    }),
+  };
 
   app.post(
     '/api/verify/start/',

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { emailDomain } from '../../../common/institution-email';
+import { emailDomain, institutionEmailProblem } from '../../../common/institution-email';
 import { LINK_NOT_FOUND } from '../../../common/schemas/surveys';
 import { runInTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
@@ -7,6 +7,7 @@ import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
 import type { ProvingVisitor } from '../../lib/visitor';
 import { completePendingRegistration } from '../auth/service';
+import { requireInstitutionEmail } from '../institutions/email';
 import { findTemplateByHashLink } from '../surveys/queries';
 import { promoteProvenSubmissions } from '../surveys/service';
 import { CODE_REFUSED, type CodeContext, issueCode, redeemCode } from './codes';
@@ -21,13 +22,14 @@ async function institutionFor(db: Kysely<Database>, email: string, hashLink: str
   if (hashLink !== undefined) {
     const template = await findTemplateByHashLink(db, hashLink);
     if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
-    const owner = await queries.institutionOfDomain(db, domain);
-    if (owner?.id !== template.institution_id)
-      throw new AppError('BAD_REQUEST', `Use your ${template.institution_name} email address`);
-    return owner;
+    await requireInstitutionEmail(
+      db,
+      { id: template.institution_id, name: template.institution_name },
+      email,
+    );
   }
   const owner = await queries.institutionOfDomain(db, domain);
-  if (!owner) throw new AppError('BAD_REQUEST', 'Use the email address your institution gave you');
+  if (!owner) throw new AppError('BAD_REQUEST', institutionEmailProblem(email, null));
   return owner;
 }
 

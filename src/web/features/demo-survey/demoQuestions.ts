@@ -1,3 +1,5 @@
+import { FREQUENCY_LABELS } from '../../../common/schemas/likert-labels';
+import type { LikertValue } from '../../../common/schemas/templates';
 import type { Choice } from '../../ui/Field';
 import { LIKERT_CHOICES } from '../survey/likert';
 
@@ -19,13 +21,7 @@ export const DEMO_QUESTIONS: readonly DemoQuestion[] = [
     text: 'Over the past two weeks, how often have you had thoughts of harming yourself?',
     // A frequency scale: emojis would trivialise this question. Listed from 5 to 1, as the real
     // survey lists every scale.
-    choices: [
-      { value: '5', label: 'Almost always' },
-      { value: '4', label: 'Often' },
-      { value: '3', label: 'Sometimes' },
-      { value: '2', label: 'Rarely' },
-      { value: '1', label: 'Never' },
-    ],
+    choices: LIKERT_CHOICES.map(({ value }) => ({ value, label: FREQUENCY_LABELS[value as LikertValue] })),
   },
   {
     id: 'campus_support',

@@ -1,4 +1,5 @@
 import { Link } from 'react-router';
+import { LIKERT_CHOICES } from '../survey/likert';
 import styles from './DemoWalkthrough.module.css';
 
 /**
@@ -13,8 +14,8 @@ function SurveyMiniature() {
       <p className={styles.screenTitle}>Student Wellness Check</p>
       <p className={styles.question}>How would you rate your overall well-being?</p>
       <div className={styles.choices}>
-        {['Very Poor', 'Poor', 'Neutral', 'Good', 'Excellent'].map((label) => (
-          <span key={label} className={label === 'Good' ? styles.choiceChosen : styles.choice}>
+        {LIKERT_CHOICES.map(({ value, label }) => (
+          <span key={value} className={value === '2' ? styles.choiceChosen : styles.choice}>
             {label}
           </span>
         ))}

@@ -2,6 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
+  LIKERT_LABELS,
   LIKERT_VALUES,
   QUESTION_TEXT_MAX_LENGTH,
   QuestionCategory,
@@ -16,12 +17,7 @@ import {
   type QuestionDraft,
   type QuestionDraftErrors,
 } from './questionDraft';
-import {
-  CATEGORIES_BY_TYPE,
-  CATEGORY_LABELS,
-  LIKERT_DEFAULT_LABELS,
-  QUESTION_TYPE_LABELS,
-} from './questionOptions';
+import { CATEGORIES_BY_TYPE, CATEGORY_LABELS, QUESTION_TYPE_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import { addQuestion, failureMessage } from './templatesApi';
@@ -167,9 +163,9 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
             {LIKERT_VALUES.map((value) => (
               <TextField
                 key={value}
-                label={`${value} (${LIKERT_DEFAULT_LABELS[value]})`}
+                label={`${value} (${LIKERT_LABELS[value]})`}
                 name={`answer_choice_${value}`}
-                placeholder={LIKERT_DEFAULT_LABELS[value]}
+                placeholder={LIKERT_LABELS[value]}
                 maxLength={ANSWER_CHOICE_MAX_LENGTH}
                 value={draft.choices[value]}
                 onChange={(event) => {

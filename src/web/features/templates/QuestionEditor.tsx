@@ -5,6 +5,7 @@ import {
   type AnswerChoices,
   type InstrumentBlock,
   isInstrumentBlock,
+  LIKERT_LABELS,
   LIKERT_VALUES,
   type Question,
   type TemplateQuestion,
@@ -16,7 +17,7 @@ import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type MoveDirection, moveChanges } from './blockMove';
-import { CATEGORY_LABELS, LIKERT_DEFAULT_LABELS } from './questionOptions';
+import { CATEGORY_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import {
@@ -211,7 +212,7 @@ function QuestionItem({
               {custom.map(({ value, text }) => (
                 <li key={value}>
                   <span className={styles.choiceValue}>
-                    {value} ({LIKERT_DEFAULT_LABELS[value]})
+                    {value} ({LIKERT_LABELS[value]})
                   </span>{' '}
                   {text}
                 </li>

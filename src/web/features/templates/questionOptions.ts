@@ -1,4 +1,4 @@
-import type { LikertValue, QuestionCategory, QuestionType } from '../../../common/schemas/templates';
+import type { QuestionCategory, QuestionType } from '../../../common/schemas/templates';
 
 export const QUESTION_TYPE_LABELS: Record<QuestionType, string> = {
   likert: 'Likert Scale (1-5)',
@@ -17,13 +17,4 @@ export const CATEGORY_LABELS: Record<QuestionCategory, string> = {
 export const CATEGORIES_BY_TYPE: Record<QuestionType, readonly QuestionCategory[]> = {
   likert: ['general', 'sleep', 'stress', 'support', 'safety'],
   text: ['general'],
-};
-
-/** The default label of each Likert value (spec section 2), in scale order 1 (best) to 5 (poorest). */
-export const LIKERT_DEFAULT_LABELS: Record<LikertValue, string> = {
-  '1': 'Excellent',
-  '2': 'Good',
-  '3': 'Neutral',
-  '4': 'Poor',
-  '5': 'Very Poor',
 };
