@@ -201,7 +201,8 @@ function checkRow(
   const email = z.safeParse(Email, rawEmail);
   if (!email.success) return { refused: `"${rawEmail.slice(0, 100)}" is not a valid email address` };
   const outside = institutionEmailProblem(email.data, checks.institution);
-  if (outside) return { refused: outside };
+  // The rule's words are said to the student; the admin reading the report is told whose row it is.
+  if (outside) return { refused: `${email.data}: ${outside}` };
   if (checks.staffAddresses.has(email.data))
     return { refused: `${email.data} belongs to a member of staff; only students are surveyed` };
   if (group && (group.length > ROSTER_GROUP_MAX_LENGTH || UNPRINTABLE.test(group)))

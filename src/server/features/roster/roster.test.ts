@@ -129,7 +129,7 @@ describe.each(TEST_DIALECTS)('roster on %s', (dialect) => {
       errors: [
         { line: 3, message: 'The name is missing' },
         { line: 4, message: '"not-an-address" is not a valid email address' },
-        { line: 5, message: 'Use your North University email address (@north.edu)' },
+        { line: 5, message: 'out@south.edu: Use your North University email address (@north.edu)' },
         { line: 6, message: 'one@north.edu is already on line 2 of this file' },
         { line: 7, message: 'The email address is missing' },
         { line: 9, message: `${cast.adminA.email} belongs to a member of staff; only students are surveyed` },
