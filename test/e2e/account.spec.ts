@@ -11,7 +11,7 @@ import {
   joinFromInvitation,
   SCREEN_WIDTHS,
   saveScreenshot,
-  signIn,
+  signInThroughApi,
   test,
 } from './support';
 
@@ -24,7 +24,7 @@ test.describe('account', () => {
     }) => {
       await page.setViewportSize({ width, height: 900 });
       const student = await createStudent();
-      await signIn(page, student);
+      await signInThroughApi(page, student);
       await page.goto('/account/');
       await expect(page.getByRole('heading', { level: 1, name: 'Your account' })).toBeVisible();
       await expect(page.getByRole('button', { name: /Sign out other sessions/ })).toBeVisible();
@@ -49,7 +49,7 @@ test.describe('account', () => {
     page,
   }) => {
     const institution = await createInstitutionWithAdmin();
-    await signIn(page, institution.admin);
+    await signInThroughApi(page, institution.admin);
     await page.goto('/account/');
     const app = page.getByRole('region', { name: 'Authenticator app' });
     await expect(app.getByText('An authenticator app is set up for your account.')).toBeVisible();
@@ -97,7 +97,7 @@ test.describe('account', () => {
   }) => {
     await page.setViewportSize({ width: SCREEN_WIDTHS.desktop, height: 900 });
     const institution = await createInstitutionWithAdmin();
-    await signIn(page, institution.admin);
+    await signInThroughApi(page, institution.admin);
     const colleague = await inviteStaff(page, 'counsellor', institution.domain);
     const theirs = await browser.newContext();
     const theirPage = await theirs.newPage();

@@ -11,6 +11,7 @@ import {
 } from './admin-support';
 import {
   baseUrl,
+  clientAddressFor,
   createInstitutionWithAdmin,
   createStudent,
   expect,
@@ -246,18 +247,43 @@ test.describe('dashboard: a new institution', () => {
   });
 });
 
-test.describe('dashboard: with responses', () => {
+/**
+ * An institution with five answers, made once per worker: the tests that read it only look (at
+ * numbers, the table, the charts, the export), so each need not make its own.
+ */
+const withResponses = test.extend<object, { responded: TestInstitution }>({
+  responded: [
+    async ({ browser }, use) => {
+      const institution = await createInstitutionWithAdmin();
+      const context = await browser.newContext({
+        baseURL: baseUrl(),
+        extraHTTPHeaders: { 'X-Forwarded-For': clientAddressFor(`responded:${institution.domain}`) },
+      });
+      try {
+        const page = await context.newPage();
+        await signIn(page, institution.admin);
+        // Five students: one stable, two elevated, two urgent (the newest last).
+        await respond(page, institution, STABLE, 'Stable');
+        await respond(page, institution, ELEVATED, 'Elevated');
+        await respond(page, institution, URGENT, 'Urgent');
+        await respond(page, institution, ELEVATED, 'Elevated');
+        await respond(page, institution, URGENT, 'Urgent');
+      } finally {
+        await context.close();
+      }
+      await use(institution);
+    },
+    { scope: 'worker' },
+  ],
+});
+
+withResponses.describe('dashboard: with responses', () => {
+  const test = withResponses;
   let institution: TestInstitution;
 
-  test.beforeEach(async ({ page }) => {
-    institution = await createInstitutionWithAdmin();
+  test.beforeEach(async ({ page, responded }) => {
+    institution = responded;
     await signIn(page, institution.admin);
-    // Five students: one stable, two elevated, two urgent (the newest last).
-    await respond(page, institution, STABLE, 'Stable');
-    await respond(page, institution, ELEVATED, 'Elevated');
-    await respond(page, institution, URGENT, 'Urgent');
-    await respond(page, institution, ELEVATED, 'Elevated');
-    await respond(page, institution, URGENT, 'Urgent');
     await page.goto(PATH);
     await expect(page.getByRole('heading', { level: 1, name: TITLE })).toBeVisible();
   });

@@ -12,9 +12,8 @@ import { E2E_DEMO_PASSWORD } from './demo-password';
 /**
  * Builds the web app and the server and starts the compiled server (as `npm start` runs it) on a
  * free port against a brand-new SQLite database (seeded with the demo institution), once per run.
- * Specs find it through E2E_BASE_URL and E2E_DATA_DIR, and the compiled command line, which adds
- * their fixtures, through E2E_SERVER_BUILD: plain JavaScript starts in a fraction of the time the
- * sources take through a TypeScript loader, and the specs start the command line many times.
+ * Specs find it through E2E_BASE_URL, and its database, where they add staff fixtures through the
+ * server's own service functions (run-database.ts), through E2E_DATA_DIR.
  *
  * E2E_WEB_ROOT=<folder with a build> skips the build, for quick local iterations.
  */
@@ -140,7 +139,6 @@ export default async function globalSetup(config: FullConfig) {
   process.env.E2E_BASE_URL = baseUrl;
   process.env.E2E_DATA_DIR = dataDir;
   process.env.E2E_MAIL_DIR = mailDir;
-  process.env.E2E_SERVER_BUILD = serverBuild;
 
   return async () => {
     await stop(server);

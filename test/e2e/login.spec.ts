@@ -7,7 +7,7 @@ import {
   fakeSuperuserSession,
   openInBrowser,
   type Page,
-  signIn,
+  signInThroughApi,
   signInWithForm,
   stopPageClock,
   test,
@@ -176,7 +176,7 @@ test.describe('login', () => {
 
   test('a user already signed in is sent on to their screen', async ({ page }) => {
     const student = await createStudent();
-    await signIn(page, student);
+    await signInThroughApi(page, student);
     await page.goto('/login/');
     await expect(page).toHaveURL('/survey/');
   });
@@ -223,7 +223,7 @@ test.describe('login', () => {
 
 test('signing in again works after the session ended on the server', async ({ page, context }) => {
   const student = await createStudent();
-  await signIn(page, student);
+  await signInThroughApi(page, student);
   await page.goto('/');
   // The session expires server-side; the browser keeps its CSRF token bound to that session.
   const remaining = (await context.cookies()).filter((cookie) => cookie.name !== 'sessionid');

@@ -21,7 +21,7 @@ import {
   type Page,
   SCREEN_WIDTHS,
   saveScreenshot,
-  signIn,
+  signInThroughApi,
   signInWithForm,
   type TestInstitution,
   test,
@@ -63,7 +63,7 @@ async function setUpSso(
   });
   try {
     const page = await context.newPage();
-    await signIn(page, institution.admin);
+    await signInThroughApi(page, institution.admin);
     const csrf = (await context.cookies()).find((cookie) => cookie.name === 'csrftoken')?.value ?? '';
     const issuer = settings.issuer ?? provider.issuer;
     const clientId = settings.clientId ?? CLIENTS.ordinary;
@@ -174,7 +174,7 @@ test.describe('single sign-on', () => {
     await expect(page.getByRole('alert')).toHaveText(SSO_ERROR_MESSAGES.unlinked);
 
     // Signed in with password and second factor, the admin links the institution account.
-    await signIn(page, institution.admin);
+    await signInThroughApi(page, institution.admin);
     const link = await apiOf(page).send<{ authorization_url: string }>('post', '/api/sso/link/');
     await page.goto(link.authorization_url);
     await expect(page).toHaveURL('/dashboard/');
@@ -195,7 +195,7 @@ test.describe('single sign-on', () => {
     const institution = await createInstitutionWithAdmin();
     const colleague = await createAdmin(institution.name, institution.domain);
     await setUpSso(browser, institution);
-    await signIn(page, institution.admin);
+    await signInThroughApi(page, institution.admin);
     await page.goto('/admin/team/');
     // The admin's own row offers the self-link; a colleague's, the permission.
     await expect(page.getByRole('button', { name: 'Link single sign-on' })).toBeVisible();
@@ -301,7 +301,7 @@ test.describe('single sign-on', () => {
       await expectNoHorizontalOverflow(page);
       await saveScreenshot(page, 'sso-login');
 
-      await signIn(page, institution.admin);
+      await signInThroughApi(page, institution.admin);
       await page.goto('/admin/settings/');
       const section = page.getByRole('heading', { level: 2, name: 'Single sign-on' });
       await expect(section).toBeVisible();
@@ -321,7 +321,7 @@ test('single sign-on is switched on only after a successful connection test of t
 }) => {
   test.slow();
   const institution = await createInstitutionWithAdmin();
-  await signIn(page, institution.admin);
+  await signInThroughApi(page, institution.admin);
   await page.goto('/admin/settings/');
   await expect(page.getByRole('heading', { level: 2, name: 'Single sign-on' })).toBeVisible();
   const switchOn = page.getByRole('button', { name: 'Switch single sign-on on' });
@@ -366,7 +366,7 @@ test('single sign-on is switched on only after a successful connection test of t
 test('the server refuses settings whose test no longer stands, and the screen says why', async ({ page }) => {
   test.slow();
   const institution = await createInstitutionWithAdmin();
-  await signIn(page, institution.admin);
+  await signInThroughApi(page, institution.admin);
   await page.goto('/admin/settings/');
   const switchOn = page.getByRole('button', { name: 'Switch single sign-on on' });
   await page.getByLabel('Issuer URL').fill(provider.issuer);

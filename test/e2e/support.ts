@@ -1,9 +1,7 @@
-import { execFile } from 'node:child_process';
 import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import AxeBuilder from '@axe-core/playwright';
 import {
   type APIRequestContext,
@@ -17,6 +15,7 @@ import { generate } from 'otplib';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../src/common/schemas/second-factor';
 import { findChromium, missingChromiumMessage } from './chromium';
 import { E2E_DEMO_PASSWORD } from './demo-password';
+import { insertInstitution, insertStaffAccount, openSessionFor } from './run-database';
 
 /**
  * Shared helpers for the browser specs: every spec imports `test` and `expect` from here.
@@ -54,7 +53,7 @@ export function baseUrl(): string {
  * A made-up client address per test. The server (started with TRUST_PROXY) reads it from
  * X-Forwarded-For, so per-IP rate limits count each test on its own.
  */
-function clientAddressFor(seed: string): string {
+export function clientAddressFor(seed: string): string {
   const bytes = crypto.createHash('sha256').update(seed).digest();
   return `10.${bytes[0]}.${bytes[1]}.${Math.max(1, bytes[2] ?? 1)}`;
 }
@@ -85,33 +84,11 @@ export function uniqueId(): string {
 }
 
 // ---------------------------------------------------------------------------------------------
-// Fixtures through the real server: the CLI for staff accounts, the API for students.
-
-const execFileAsync = promisify(execFile);
-
-/** Runs `npm run manage -- <args>` against this run's database and returns its output. */
-export async function runCli(...args: string[]): Promise<string> {
-  return runCliWith({}, ...args);
-}
-
-/** runCli with more environment, e.g. ADMIN_PASSWORD: the CLI takes no password among its arguments. */
-async function runCliWith(env: Record<string, string>, ...args: string[]): Promise<string> {
-  const dataDir = process.env.E2E_DATA_DIR;
-  const serverBuild = process.env.E2E_SERVER_BUILD;
-  if (!dataDir || !serverBuild) {
-    throw new Error(
-      'E2E_DATA_DIR or E2E_SERVER_BUILD is not set: run the specs through `npx playwright test`.',
-    );
-  }
-  const { stdout } = await execFileAsync(process.execPath, [path.join(serverBuild, 'cli.js'), ...args], {
-    cwd: REPO_ROOT,
-    env: { ...process.env, ...env, DATA_DIR: dataDir, DATABASE_URL: '' },
-  });
-  return stdout;
-}
+// Fixtures through the real server's code: its service functions for staff accounts (what the
+// operator commands run, see run-database.ts), the API for students.
 
 export async function createInstitution(name: string, domains: string[]): Promise<void> {
-  await runCli('create-institution', '--name', name, '--domains', domains.join(','));
+  await insertInstitution(name, domains);
 }
 
 /** A new account's details: `<prefix>-<id>@<domain>`, named "<label> <id>", with TEST_PASSWORD. */
@@ -120,34 +97,19 @@ function newAccount(prefix: string, label: string, domain: string): Account {
   return { email: `${prefix}-${id}@${domain}`, password: TEST_PASSWORD, name: `${label} ${id}` };
 }
 
-/** Creates a staff account with the CLI: `command`, its own `options`, then the account's details. */
-async function createStaffAccount(account: Account, command: string, ...options: string[]): Promise<Account> {
-  await runCliWith(
-    { ADMIN_PASSWORD: account.password },
-    command,
-    ...options,
-    '--email',
-    account.email,
-    '--name',
-    account.name,
-  );
-  return account;
-}
-
-export function createAdmin(
+export async function createAdmin(
   institution: string = DEMO_INSTITUTION.name,
   domain: string = DEMO_INSTITUTION.domain,
 ): Promise<Account> {
-  return createStaffAccount(
-    newAccount('admin', 'Admin', domain),
-    'create-admin',
-    '--institution',
-    institution,
-  );
+  const account = newAccount('admin', 'Admin', domain);
+  await insertStaffAccount({ role: 'institution_admin', institutionName: institution, ...account });
+  return account;
 }
 
-export function createSuperuser(): Promise<Account> {
-  return createStaffAccount(newAccount('root', 'Root', DEMO_INSTITUTION.domain), 'create-superuser');
+export async function createSuperuser(): Promise<Account> {
+  const account = newAccount('root', 'Root', DEMO_INSTITUTION.domain);
+  await insertStaffAccount({ role: 'superuser', ...account });
+  return account;
 }
 
 export interface TestInstitution {
@@ -164,21 +126,8 @@ export async function createInstitutionWithAdmin(): Promise<TestInstitution> {
   const id = uniqueId();
   const name = `Test College ${id}`;
   const domain = `college-${id}.edu`;
-  const admin = newAccount('admin', 'Admin', domain);
-  // One start of the command line for both, not two: set-up, not the subject, of most specs.
-  await runCliWith(
-    { ADMIN_PASSWORD: admin.password },
-    'create-institution',
-    '--name',
-    name,
-    '--domains',
-    domain,
-    '--admin-email',
-    admin.email,
-    '--admin-name',
-    admin.name,
-  );
-  return { name, domain, admin };
+  await insertInstitution(name, [domain]);
+  return { name, domain, admin: await createAdmin(name, domain) };
 }
 
 /** Registers a new student of `institution` (Demo University unless given) through the public API. */
@@ -273,8 +222,26 @@ export async function completeSecondFactor(
   }
 }
 
-/** Signs in through the API with the page's own cookie jar: quick set-up for screens behind login. */
+/**
+ * Signs in without going through sign-in at all: a session opened with the server's own session
+ * function, its cookies put in the page's browser, as set-up for screens behind login. Staff need
+ * no second factor set up for it. The specs whose subject is signing in use signInThroughApi or
+ * the form.
+ */
 export async function signIn(page: Page, account: Account): Promise<void> {
+  const context = page.context();
+  const url = baseUrl();
+  await context.addCookies(
+    (await openSessionFor(account.email)).map((cookie) => ({ ...cookie, url, sameSite: 'Lax' as const })),
+  );
+  // A token from before the session is not bound to it: the server issues one that is.
+  await context.clearCookies({ name: 'csrftoken' });
+  const csrf = await context.request.get('/api/csrf/');
+  expect(csrf.status(), await csrf.text()).toBe(200);
+}
+
+/** Signs in through the API with the page's own cookie jar, the second factor included. */
+export async function signInThroughApi(page: Page, account: Account): Promise<void> {
   const api = page.context().request;
   await api.get('/api/csrf/');
   const response = await api.post('/api/login/', {
