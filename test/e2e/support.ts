@@ -358,10 +358,17 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
   await page.screenshot({ path: path.join(SCREENSHOT_DIR, `${name}-${width}.png`), fullPage: true });
 }
 
-/** The page never scrolls sideways: nothing is wider than the viewport. */
+/**
+ * The page never scrolls sideways: nothing is wider than the viewport. Polled, because a screen
+ * just resized lays some parts out again a frame later (charts redraw on their resize observer);
+ * an overflow that stays still fails.
+ */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-  expect(overflow, 'horizontal overflow in px').toBeLessThanOrEqual(0);
+  await expect
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+      message: 'horizontal overflow in px',
+    })
+    .toBeLessThanOrEqual(0);
 }
 
 export type { Page, TestInfo };
