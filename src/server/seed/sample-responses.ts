@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { allItems, INSTRUMENTS, type InstrumentAnswers, type InstrumentId } from '../../common/instruments';
 import { PHQ9_SELF_HARM_ITEM } from '../../common/instruments/phq9';
 import type { AnswerValue } from '../../common/schemas/surveys';
-import { transactionPerCall } from '../db/transaction-runner';
+import { writerFor } from '../db/transaction-runner';
 import type { Database } from '../db/types';
 import type { CaseMailContext } from '../features/cases/mails';
 import { type CaseOpener, caseOpener } from '../features/cases/open';
@@ -244,7 +244,7 @@ async function seedSampleResponses(
   const random = seededRandom(20_240_901);
   // Its own sequence, so the instruments leave the other samples as they were.
   const instrumentRandom = seededRandom(20_251_126);
-  const runTransaction = transactionPerCall(db);
+  const runTransaction = writerFor(db);
   // The case history's own sequence, so the answers are the same with or without it.
   const admin = await firstAdmin(db, institutionId);
   const history = admin && {
