@@ -53,7 +53,6 @@ import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey } from './surveyApi';
 import { type AutosaveFailure, useAutosave } from './useAutosave';
 
-/** Spec section 9: the pause between a successful submit and the way home. */
 /**
  * The step that takes an emailed code shows only after a submit the server wants proven, never in
  * a survey's first paint: its code comes then, with the sign-in screens' (vite.config.ts), rather
@@ -61,6 +60,7 @@ import { type AutosaveFailure, useAutosave } from './useAutosave';
  */
 const CodeStep = lazy(() => import('../verify/CodeStep').then((module) => ({ default: module.CodeStep })));
 
+/** Spec section 9: the pause between a successful submit and the way home. */
 const SUBMIT_REDIRECT_DELAY_MS = 3000;
 
 const MISSING_ANSWERS_MESSAGE = 'Please fill in all required fields';
