@@ -175,7 +175,15 @@ const shownCount = z.union([z.number(), Suppressed]);
  */
 export const AnonymousResultsResponse = z.object({
   success: z.literal(true),
-  campaign: z.pick(Campaign, { template_name: true, groups: true, status: true, anonymous: true }),
+  /** Which campaign, in the words of the campaign list. */
+  campaign: z.pick(Campaign, {
+    template_name: true,
+    groups: true,
+    all_students: true,
+    no_group: true,
+    status: true,
+    anonymous: true,
+  }),
   /** The small-group threshold the figures were hidden by. */
   threshold: z.number(),
   answered: z.number(),

@@ -76,7 +76,7 @@ function toCampaign(
   };
 }
 
-async function campaignView(db: Kysely<Database>, institutionId: number, campaignId: number) {
+export async function campaignView(db: Kysely<Database>, institutionId: number, campaignId: number) {
   const rows = await queries.listCampaigns(db, institutionId);
   const row = rows.find((candidate) => candidate.id === campaignId);
   if (!row) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
