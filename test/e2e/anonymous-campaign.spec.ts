@@ -52,6 +52,7 @@ test('an anonymous campaign keeps no name with the answers, and only the student
       'institution_id',
       'lexicon_version',
       'likert_mean',
+      'retry_key',
       'sent_on',
       'template_id',
       'tier',
