@@ -20,7 +20,7 @@ test('an anonymous campaign keeps no name with the answers, and only the student
   page,
 }) => {
   test.slow();
-  const { link, student, institution } = await surveyInvitation({ anonymous: true });
+  const { link, student, institution } = await surveyInvitation({ anonymous: true, instruments: ['phq2'] });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(link);
   await expect(page.getByText('Anonymous survey.')).toBeVisible();
@@ -94,6 +94,12 @@ test('an anonymous campaign keeps no name with the answers, and only the student
     .getByRole('table')
     .filter({ has: page.getByRole('columnheader', { name: 'Mean (1–5)' }) });
   await expect(means.getByRole('row').nth(1).getByRole('cell')).toHaveText('Fewer than 5');
+  // The PHQ-2 block: every band it can reach, the one answer among them hidden too.
+  const phq = page.getByRole('table', { name: /PHQ-2/ });
+  await expect(phq.getByRole('rowheader')).toContainText(['below cut point or no named band']);
+  await expect(phq.getByRole('cell')).toHaveText(
+    Array(await phq.getByRole('cell').count()).fill('Fewer than 5'),
+  );
   expect(await page.locator('body').innerText()).not.toContain('Classes are going well');
   await reviewScreen(page, 'anonymous-results', 'Anonymous results');
 });

@@ -4,13 +4,20 @@ import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import { INSTRUMENTS } from '../../../common/instruments';
+import { answersAll, answersSumming } from '../../../common/instruments/test-answers';
 import type {
   AnonymousResultsResponse,
   Campaign,
   NotAnsweredResponse,
 } from '../../../common/schemas/campaigns';
 import type { CaseDetailResponse } from '../../../common/schemas/cases';
-import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import {
+  isSurveyInstrument,
+  type SubmitSurveyResponse,
+  type SurveyEntry,
+  type SurveyQuestion,
+} from '../../../common/schemas/surveys';
 import { DAY, HOUR } from '../../lib/time';
 import { CONTACT_OFFER_GONE } from './anonymous';
 import { NOT_ANONYMOUS } from './results';
@@ -392,5 +399,99 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
       'NOT_FOUND',
       NOT_ANONYMOUS,
     );
+  });
+
+  it('counts the answers to an instrument block per band, hidden under the same rule', async () => {
+    const admin = await adminNow();
+    const added = await admin.post(`/api/survey-templates/${templateId}/instruments/`, {
+      instrument_id: 'phq9',
+      order: 50,
+    });
+    expect(added.status, added.text).toBe(201);
+    const { campaign, tokens } = await sendAnonymous();
+    const token = tokens.get('ann@north.edu') as string;
+    const visitor = new TestAgent(ctx.app);
+    const survey = await visitor.get<{ questions: SurveyEntry[] }>(`/api/survey/invite/${token}/`);
+    const minimal = answersAll(INSTRUMENTS.phq9.items, 0);
+    const answers = Object.fromEntries(
+      survey.body.questions.map((entry) => [
+        String(entry.id),
+        isSurveyInstrument(entry)
+          ? minimal
+          : entry.question_type === 'text'
+            ? 'Fine.'
+            : entry.category === 'safety'
+              ? '1'
+              : '2',
+      ]),
+    );
+    expect((await visitor.post(`/api/survey/invite/${token}/`, { answers })).status).toBe(200);
+    const url = `/api/campaigns/${campaign.id}/results/`;
+    const [minimalBand, mildBand, moderateBand, ...severer] = INSTRUMENTS.phq9.bands.map(
+      (band) => band.label,
+    );
+    const hidden = { suppressed: true, fewer_than: 5 };
+
+    const one = await admin.get<AnonymousResultsResponse>(url);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.instruments).toEqual([
+      {
+        instrument_id: 'phq9',
+        name: INSTRUMENTS.phq9.name,
+        bands: INSTRUMENTS.phq9.bands.map((band) => ({
+          scored_as: 'phq9',
+          band: band.label,
+          answers: hidden,
+        })),
+      },
+    ]);
+
+    // Six minimal, five mild and five moderate: the empty bands alone would add up to fewer than
+    // five, so the smallest shown band (mild, the first of two equal ones) is hidden with them.
+    const stored = await ctx.db.kysely
+      .selectFrom('anonymous_answers')
+      .select(['question_id', 'question_text'])
+      .where('question_type', '=', 'instrument')
+      .executeTakeFirstOrThrow();
+    const answerAs = async (items: Record<string, number | string>) => {
+      const row = await ctx.db.kysely
+        .insertInto('anonymous_submissions')
+        .values({
+          institution_id: cast.a.id,
+          campaign_id: campaign.id,
+          template_id: templateId,
+          tier: 'none',
+          likert_mean: 2,
+          lexicon_version: null,
+          sent_on: MONDAY - (MONDAY % DAY),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.kysely
+        .insertInto('anonymous_answers')
+        .values({
+          submission_id: row.id,
+          question_id: stored.question_id,
+          question_text: stored.question_text,
+          question_type: 'instrument',
+          category: null,
+          value: JSON.stringify(items),
+        })
+        .execute();
+    };
+    for (let n = 0; n < 5; n++) await answerAs(minimal);
+    for (const total of [7, 11]) {
+      const items = answersSumming(INSTRUMENTS.phq9.items, INSTRUMENTS.phq9.scale, total);
+      for (let n = 0; n < 5; n++) await answerAs(items);
+    }
+    const many = await admin.get<AnonymousResultsResponse>(url);
+    expect(many.body.instruments[0]?.bands).toEqual([
+      { scored_as: 'phq9', band: minimalBand, answers: 6 },
+      { scored_as: 'phq9', band: mildBand, answers: hidden },
+      { scored_as: 'phq9', band: moderateBand, answers: 5 },
+      ...severer.map((band) => ({ scored_as: 'phq9', band, answers: hidden })),
+    ]);
+    // Nothing of any one answer's items is given.
+    expect(many.text).not.toContain('phq9_1');
   });
 });

@@ -5,6 +5,7 @@ import { cellsToHide, suppressed } from '../../../common/small-groups';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { smallGroupThreshold } from '../dashboard/queries';
+import { anonymousInstrumentBands } from './instrument-results';
 import * as queries from './queries';
 import { campaignView } from './service';
 
@@ -89,5 +90,6 @@ export async function anonymousResults(options: {
             ? null
             : Math.round(Number(row.mean) * 100) / 100,
     })),
+    instruments: await anonymousInstrumentBands(db, campaignId, threshold),
   };
 }

@@ -1,5 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
+import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import { RISK_TIERS } from '../../../common/risk/tiers';
 import { can } from '../../../common/roles';
 import type { AnonymousResultsResponse } from '../../../common/schemas/campaigns';
@@ -141,7 +142,47 @@ function ResultsView({ data }: { data: AnonymousResultsResponse }) {
             </table>
           )}
         </section>
+        {data.instruments.length > 0 && (
+          <section className={styles.section} aria-labelledby="results-instruments">
+            <h2 id="results-instruments">Screening instruments</h2>
+            <p className={styles.note}>Answers in each band, as scored ({SCREENING_DISCLAIMER}).</p>
+            {data.instruments.map((instrument) => (
+              <InstrumentTable key={instrument.instrument_id} instrument={instrument} />
+            ))}
+          </section>
+        )}
       </Card>
     </>
+  );
+}
+
+type InstrumentFigures = AnonymousResultsResponse['instruments'][number];
+
+/** One block's bands; a PHQ-2 (GAD-2) that reached its cut point is counted as the form it became. */
+function InstrumentTable({ instrument }: { instrument: InstrumentFigures }) {
+  return (
+    <table className={FIGURE_TABLE}>
+      <caption className={styles.caption}>{instrument.name}</caption>
+      <thead>
+        <tr>
+          <th scope="col">Band</th>
+          <th scope="col">Answers</th>
+        </tr>
+      </thead>
+      <tbody>
+        {instrument.bands.map((band) => (
+          <tr key={`${band.scored_as}-${band.band}`}>
+            <th scope="row" className={rosterStyles.wrap}>
+              {band.scored_as === instrument.instrument_id
+                ? band.band
+                : `${INSTRUMENTS[band.scored_as].name}: ${band.band}`}
+            </th>
+            <td data-label="Answers" className={styles.figure}>
+              {shownText(band.answers, (count) => count.toLocaleString())}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
