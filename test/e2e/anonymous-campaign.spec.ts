@@ -1,4 +1,11 @@
-import { expect, expectNoA11yViolations, expectNoHorizontalOverflow, test } from './support';
+import {
+  expect,
+  expectNoA11yViolations,
+  expectNoHorizontalOverflow,
+  openAs,
+  reviewScreen,
+  test,
+} from './support';
 import { answerEverything, readRows, SUBMIT_BUTTON, surveyInvitation } from './survey-helpers';
 
 const PANEL = "You don't have to go through this alone";
@@ -13,7 +20,7 @@ test('an anonymous campaign keeps no name with the answers, and only the student
   page,
 }) => {
   test.slow();
-  const { link, student, institution } = await surveyInvitation({ anonymous: true });
+  const { link, student, institution } = await surveyInvitation({ anonymous: true, instruments: ['phq2'] });
   await page.setViewportSize({ width: 375, height: 800 });
   await page.goto(link);
   await expect(page.getByText('Anonymous survey.')).toBeVisible();
@@ -45,6 +52,7 @@ test('an anonymous campaign keeps no name with the answers, and only the student
       'institution_id',
       'lexicon_version',
       'likert_mean',
+      'retry_key',
       'sent_on',
       'template_id',
       'tier',
@@ -66,4 +74,32 @@ test('an anonymous campaign keeps no name with the answers, and only the student
     readRows('SELECT name, email, phone, answers FROM case_contacts WHERE case_id = ?', cases[0]?.id),
   ).toEqual([{ name: null, email: null, phone: '+1 555 0100', answers: null }]);
   await expectNoA11yViolations(page, 'contact asked at 375 px');
+
+  // The admin reaches the results from the campaign list: one answer, so every figure over it is
+  // hidden, the screen says why, and nothing written by the student is on it.
+  await page.context().clearCookies();
+  await openAs(page, institution.admin, '/admin/campaigns/', 'Campaigns');
+  await page.getByRole('link', { name: 'Results of the anonymous campaign for Year 1' }).click();
+  await expect(page.getByRole('heading', { level: 1, name: 'Anonymous results' })).toBeVisible();
+  await expect(page.getByText(/^1 student has answered\.$/)).toBeVisible();
+  await expect(page.getByText(/figure over fewer than 5 answers reads “Fewer than 5”/)).toContainText(
+    'written answers are never shown',
+  );
+  const tiers = page
+    .getByRole('table')
+    .filter({ has: page.getByRole('columnheader', { name: 'Screening level' }) });
+  await expect(tiers.getByRole('row', { name: /Urgent/ }).getByRole('cell')).toHaveText('Fewer than 5');
+  await expect(tiers.getByRole('row', { name: /No concern/ }).getByRole('cell')).toHaveText('Fewer than 5');
+  const means = page
+    .getByRole('table')
+    .filter({ has: page.getByRole('columnheader', { name: 'Mean (1–5)' }) });
+  await expect(means.getByRole('row').nth(1).getByRole('cell')).toHaveText('Fewer than 5');
+  // The PHQ-2 block: every band it can reach, the one answer among them hidden too.
+  const phq = page.getByRole('table', { name: /PHQ-2/ });
+  await expect(phq.getByRole('rowheader')).toContainText(['below cut point or no named band']);
+  await expect(phq.getByRole('cell')).toHaveText(
+    Array(await phq.getByRole('cell').count()).fill('Fewer than 5'),
+  );
+  expect(await page.locator('body').innerText()).not.toContain('Classes are going well');
+  await reviewScreen(page, 'anonymous-results', 'Anonymous results');
 });

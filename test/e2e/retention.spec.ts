@@ -11,9 +11,9 @@ test('an admin sets the retention periods, sees what the next purge deletes, and
   await page.goto('/admin/settings/');
   const section = page.getByRole('heading', { level: 2, name: 'Data retention' });
   await expect(section).toBeVisible();
-  await expect(page.getByRole('list', { name: 'What the next purge deletes' })).toContainText(
-    '0 check-ins from before',
-  );
+  const purgeList = page.getByRole('list', { name: 'What the next purge deletes' });
+  await expect(purgeList).toContainText('0 check-ins from before');
+  await expect(purgeList).toContainText('0 anonymous campaign answers from before');
 
   await page.getByLabel('Activity log (months)').fill('6');
   await page.getByRole('button', { name: 'Save retention periods' }).click();

@@ -89,8 +89,11 @@ export async function surveyInvitationPath(): Promise<string> {
   return (await surveyInvitation()).link;
 }
 
-/** The same, of a campaign that may be anonymous, with the student it was mailed to. */
-export async function surveyInvitation({ anonymous = false } = {}) {
+/**
+ * The same, of a campaign that may be anonymous, with the student it was mailed to; its template
+ * asks the given instruments too.
+ */
+export async function surveyInvitation({ anonymous = false, instruments = [] as readonly string[] } = {}) {
   const institution = await createInstitutionWithAdmin();
   const student = `invited@${institution.domain}`;
   const { api, csrf } = await apiSession(institution.admin);
@@ -101,6 +104,13 @@ export async function surveyInvitation({ anonymous = false } = {}) {
   expect(roster.status(), await roster.text()).toBe(200);
   const template = (await listTemplates(institution.admin)).find((candidate) => candidate.used);
   if (!template) throw new Error(`${institution.name} has no active template`);
+  for (const [index, instrumentId] of instruments.entries()) {
+    const added = await api.post(`/api/survey-templates/${template.id}/instruments/`, {
+      headers: { 'X-CSRFToken': await csrf() },
+      data: { instrument_id: instrumentId, order: 50 + index },
+    });
+    expect(added.status(), await added.text()).toBe(201);
+  }
   const campaign = await api.post('/api/campaigns/', {
     headers: { 'X-CSRFToken': await csrf() },
     data: campaignRequest(template.id, ['Year 1'], { send_now: true, reminder_after_days: 0, anonymous }),

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { INSTRUMENT_IDS } from '../instruments/types';
 import { databaseId } from './common';
 import { Suppressed } from './dashboard';
 import { StudentEmailField, StudentNameField } from './identity';
@@ -175,7 +176,15 @@ const shownCount = z.union([z.number(), Suppressed]);
  */
 export const AnonymousResultsResponse = z.object({
   success: z.literal(true),
-  campaign: z.pick(Campaign, { template_name: true, groups: true, status: true, anonymous: true }),
+  /** Which campaign, in the words of the campaign list. */
+  campaign: z.pick(Campaign, {
+    template_name: true,
+    groups: true,
+    all_students: true,
+    no_group: true,
+    status: true,
+    anonymous: true,
+  }),
   /** The small-group threshold the figures were hidden by. */
   threshold: z.number(),
   answered: z.number(),
@@ -188,5 +197,17 @@ export const AnonymousResultsResponse = z.object({
   }),
   /** Each 1-5 question's mean answer, over every answer (all are required). */
   questions: z.array(z.object({ text: z.string(), mean: z.union([z.nullable(z.number()), Suppressed]) })),
+  /**
+   * Each instrument block's answers per band (or ASQ outcome), as scored: a PHQ-2 (GAD-2) that
+   * reached its cut point counts under the PHQ-9 (GAD-7) it became (`scored_as`). Every band the
+   * block can reach is listed.
+   */
+  instruments: z.array(
+    z.object({
+      instrument_id: z.enum(INSTRUMENT_IDS),
+      name: z.string(),
+      bands: z.array(z.object({ scored_as: z.enum(INSTRUMENT_IDS), band: z.string(), answers: shownCount })),
+    }),
+  ),
 });
 export type AnonymousResultsResponse = z.infer<typeof AnonymousResultsResponse>;

@@ -47,9 +47,11 @@ export const RetentionSettingsResponse = z.object({
     at: Timestamp,
     /** Submissions with their answers and scores. */
     submissions: PurgeShare,
+    /** Anonymous campaigns' answers, by the day they were sent: the first day kept is `before`. */
+    anonymous_answers: PurgeShare,
     /** Unsent answers left untouched as long. */
     drafts: PurgeShare,
-    /** Resolved cases with their notes and events. */
+    /** Resolved cases with their notes, events and what a student shared asking to be contacted. */
     closed_cases: PurgeShare,
     audit_log: PurgeShare,
     /** Students whose data the purge leaves alone, being under a legal hold. */

@@ -593,6 +593,8 @@ export interface AnonymousSubmissionsTable {
   lexicon_version: string | null;
   /** Midnight (UTC) of the day it was sent. */
   sent_on: Millis;
+  /** anonymousRetryKey of the link and the tab's submission id, when the tab sent one. */
+  retry_key: string | null;
 }
 
 export interface AnonymousAnswersTable {

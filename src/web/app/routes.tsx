@@ -160,6 +160,12 @@ export const routes: RouteObject[] = [
               import('../features/campaigns/NotAnsweredScreen').then((m) => m.NotAnsweredScreen),
             ),
           },
+          {
+            path: 'admin/campaigns/:id/results',
+            lazy: lazyScreen(() =>
+              import('../features/campaigns/ResultsScreen').then((m) => m.ResultsScreen),
+            ),
+          },
           { path: '*', Component: NotFoundScreen },
         ],
       },

@@ -26,6 +26,7 @@ import * as retention from './030_retention';
 import * as recordsRequests from './031_records_requests';
 import * as testedSsoAndAppReplacement from './032_tested_sso_and_app_replacement';
 import * as anonymousCampaigns from './033_anonymous_campaigns';
+import * as anonymousResends from './034_anonymous_resends';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -59,4 +60,5 @@ export const migrations: Record<string, Migration> = {
   '031_records_requests': recordsRequests,
   '032_tested_sso_and_app_replacement': testedSsoAndAppReplacement,
   '033_anonymous_campaigns': anonymousCampaigns,
+  '034_anonymous_resends': anonymousResends,
 };

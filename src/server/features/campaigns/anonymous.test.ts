@@ -4,13 +4,20 @@ import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import { INSTRUMENTS } from '../../../common/instruments';
+import { answersAll, answersSumming } from '../../../common/instruments/test-answers';
 import type {
   AnonymousResultsResponse,
   Campaign,
   NotAnsweredResponse,
 } from '../../../common/schemas/campaigns';
 import type { CaseDetailResponse } from '../../../common/schemas/cases';
-import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import {
+  isSurveyInstrument,
+  type SubmitSurveyResponse,
+  type SurveyEntry,
+  type SurveyQuestion,
+} from '../../../common/schemas/surveys';
 import { DAY, HOUR } from '../../lib/time';
 import { CONTACT_OFFER_GONE } from './anonymous';
 import { NOT_ANONYMOUS } from './results';
@@ -133,11 +140,14 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
         'institution_id',
         'lexicon_version',
         'likert_mean',
+        'retry_key',
         'sent_on',
         'template_id',
         'tier',
       ].sort(),
     );
+    // Sent without a submission id: nothing to know a resend by.
+    expect(stored[0]?.retry_key).toBeNull();
     // The day only, never the time.
     expect(Number(stored[0]?.sent_on)).toBe(MONDAY - (MONDAY % DAY));
     expect(stored[0]?.tier).toBe('urgent');
@@ -180,6 +190,71 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
       INVITATION_USED,
     );
     expect(await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute()).toHaveLength(1);
+  });
+
+  it('answers a resend of the same submission as the first time, storing nothing new; any other submission on a used link is refused', async () => {
+    const { tokens } = await sendAnonymous();
+    const token = tokens.get('ann@north.edu') as string;
+    const tab = new TestAgent(ctx.app);
+    const { answers } = await answersOf(token, tab, URGENT_TEXT);
+    const body = { answers, submission_id: 'tab-one-5f0c1d2e' };
+    const first = await tab.post<SubmitSurveyResponse>(`/api/survey/invite/${token}/`, body);
+    expect(first.status, first.text).toBe(200);
+    const storedBefore = await ctx.db.kysely.selectFrom('anonymous_answers').selectAll().execute();
+
+    // The reply was lost: the tab sends the same submission again, and gets what the first
+    // answer said (the crisis help included), with the offer under a new token.
+    vi.setSystemTime(MONDAY + 10 * 60_000);
+    const again = await tab.post<SubmitSurveyResponse>(`/api/survey/invite/${token}/`, body);
+    expect(again.status, again.text).toBe(200);
+    const { contact_token: firstToken, ...firstReply } = first.body;
+    const { contact_token: againToken, ...againReply } = again.body;
+    expect(againReply).toEqual(firstReply);
+    expect(againReply.crisis_resources).toBeDefined();
+    expect(againToken).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(againToken).not.toBe(firstToken);
+    expect(await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute()).toHaveLength(1);
+    expect(await ctx.db.kysely.selectFrom('anonymous_answers').selectAll().execute()).toEqual(storedBefore);
+    // One offer still, under the token the tab now holds.
+    expectError(
+      await tab.post('/api/survey/contact/', { contact_token: firstToken, phone: '+1 555 0100' }),
+      404,
+      'NOT_FOUND',
+      CONTACT_OFFER_GONE,
+    );
+    const asked = await tab.post('/api/survey/contact/', { contact_token: againToken, phone: '+1 555 0100' });
+    expect(asked.status, asked.text).toBe(200);
+    // Once the offer is used (or past its hour), a resend still gets the reply, without an offer.
+    const late = await tab.post<SubmitSurveyResponse>(`/api/survey/invite/${token}/`, body);
+    expect(late.status, late.text).toBe(200);
+    expect(late.body).toEqual(firstReply);
+
+    // Another submission on the used link, or one with no id, is refused as before.
+    for (const other of [{ answers, submission_id: 'tab-two-9a8b7c6d' }, { answers }])
+      expectError(
+        await new TestAgent(ctx.app).post(`/api/survey/invite/${token}/`, other),
+        409,
+        'CONFLICT',
+        INVITATION_USED,
+      );
+    // The same id from another student's link is that student's own, new answer.
+    const bo = tokens.get('bo@north.edu') as string;
+    const other = await new TestAgent(ctx.app).post(`/api/survey/invite/${bo}/`, {
+      answers: (await answersOf(bo, new TestAgent(ctx.app), 'Fine.')).answers,
+      submission_id: body.submission_id,
+    });
+    expect(other.status, other.text).toBe(200);
+    expect(other.body.crisis_resources).toBeUndefined();
+    const stored = await ctx.db.kysely.selectFrom('anonymous_submissions').selectAll().execute();
+    expect(stored).toHaveLength(2);
+
+    // Nothing stored holds the tab's id or ties the answer to its invitation: the key is a hash
+    // of the link and the id, neither of which is kept.
+    expect(new Set(stored.map((row) => row.retry_key)).size).toBe(2);
+    const invitations = await ctx.db.kysely.selectFrom('campaign_invitations').selectAll().execute();
+    const written = JSON.stringify({ stored, invitations });
+    expect(written).not.toContain(body.submission_id);
+    for (const row of stored) expect(JSON.stringify(invitations)).not.toContain(row.retry_key);
   });
 
   it('opens a case only when the student asks, with exactly what they shared', async () => {
@@ -324,5 +399,99 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
       'NOT_FOUND',
       NOT_ANONYMOUS,
     );
+  });
+
+  it('counts the answers to an instrument block per band, hidden under the same rule', async () => {
+    const admin = await adminNow();
+    const added = await admin.post(`/api/survey-templates/${templateId}/instruments/`, {
+      instrument_id: 'phq9',
+      order: 50,
+    });
+    expect(added.status, added.text).toBe(201);
+    const { campaign, tokens } = await sendAnonymous();
+    const token = tokens.get('ann@north.edu') as string;
+    const visitor = new TestAgent(ctx.app);
+    const survey = await visitor.get<{ questions: SurveyEntry[] }>(`/api/survey/invite/${token}/`);
+    const minimal = answersAll(INSTRUMENTS.phq9.items, 0);
+    const answers = Object.fromEntries(
+      survey.body.questions.map((entry) => [
+        String(entry.id),
+        isSurveyInstrument(entry)
+          ? minimal
+          : entry.question_type === 'text'
+            ? 'Fine.'
+            : entry.category === 'safety'
+              ? '1'
+              : '2',
+      ]),
+    );
+    expect((await visitor.post(`/api/survey/invite/${token}/`, { answers })).status).toBe(200);
+    const url = `/api/campaigns/${campaign.id}/results/`;
+    const [minimalBand, mildBand, moderateBand, ...severer] = INSTRUMENTS.phq9.bands.map(
+      (band) => band.label,
+    );
+    const hidden = { suppressed: true, fewer_than: 5 };
+
+    const one = await admin.get<AnonymousResultsResponse>(url);
+    expect(one.status, one.text).toBe(200);
+    expect(one.body.instruments).toEqual([
+      {
+        instrument_id: 'phq9',
+        name: INSTRUMENTS.phq9.name,
+        bands: INSTRUMENTS.phq9.bands.map((band) => ({
+          scored_as: 'phq9',
+          band: band.label,
+          answers: hidden,
+        })),
+      },
+    ]);
+
+    // Six minimal, five mild and five moderate: the empty bands alone would add up to fewer than
+    // five, so the smallest shown band (mild, the first of two equal ones) is hidden with them.
+    const stored = await ctx.db.kysely
+      .selectFrom('anonymous_answers')
+      .select(['question_id', 'question_text'])
+      .where('question_type', '=', 'instrument')
+      .executeTakeFirstOrThrow();
+    const answerAs = async (items: Record<string, number | string>) => {
+      const row = await ctx.db.kysely
+        .insertInto('anonymous_submissions')
+        .values({
+          institution_id: cast.a.id,
+          campaign_id: campaign.id,
+          template_id: templateId,
+          tier: 'none',
+          likert_mean: 2,
+          lexicon_version: null,
+          sent_on: MONDAY - (MONDAY % DAY),
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await ctx.db.kysely
+        .insertInto('anonymous_answers')
+        .values({
+          submission_id: row.id,
+          question_id: stored.question_id,
+          question_text: stored.question_text,
+          question_type: 'instrument',
+          category: null,
+          value: JSON.stringify(items),
+        })
+        .execute();
+    };
+    for (let n = 0; n < 5; n++) await answerAs(minimal);
+    for (const total of [7, 11]) {
+      const items = answersSumming(INSTRUMENTS.phq9.items, INSTRUMENTS.phq9.scale, total);
+      for (let n = 0; n < 5; n++) await answerAs(items);
+    }
+    const many = await admin.get<AnonymousResultsResponse>(url);
+    expect(many.body.instruments[0]?.bands).toEqual([
+      { scored_as: 'phq9', band: minimalBand, answers: 6 },
+      { scored_as: 'phq9', band: mildBand, answers: hidden },
+      { scored_as: 'phq9', band: moderateBand, answers: 5 },
+      ...severer.map((band) => ({ scored_as: 'phq9', band, answers: hidden })),
+    ]);
+    // Nothing of any one answer's items is given.
+    expect(many.text).not.toContain('phq9_1');
   });
 });

@@ -9,7 +9,8 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { DAY, HOUR, now } from '../../lib/time';
 import type { ContactAsked } from '../cases/open';
-import { reply, screenAnonymousAnswers } from '../surveys/service';
+import { findTemplateById } from '../surveys/queries';
+import { reply, SURVEY_NOT_FOUND, screenAnonymousAnswers } from '../surveys/service';
 
 /**
  * The answers of an anonymous campaign (design section 14). The link proves only that its holder
@@ -31,6 +32,28 @@ export function contactOfferHash(token: string): string {
   return crypto.createHash('sha256').update(`contact-offer:${token}`).digest('hex');
 }
 
+/**
+ * What a resent answer is known by: a hash of the link's token and the sending tab's own random
+ * id for the submission. The token is kept nowhere but in the student's mail, and the id nowhere
+ * but in that tab, so the hash ties the stored answer to no invitation; only the same link, sent
+ * from the same tab, finds it again.
+ */
+export function anonymousRetryKey(token: string, clientSubmissionId: string): string {
+  return crypto.createHash('sha256').update(`anonymous-retry:${token}:${clientSubmissionId}`).digest('hex');
+}
+
+export type Resent = NonNullable<Awaited<ReturnType<typeof findResent>>>;
+
+/** The answer a resend repeats, if the campaign has one stored under that key. */
+export function findResent(db: Executor, campaignId: number, retryKey: string) {
+  return db
+    .selectFrom('anonymous_submissions')
+    .select(['id', 'tier'])
+    .where('campaign_id', '=', campaignId)
+    .where('retry_key', '=', retryKey)
+    .executeTakeFirst();
+}
+
 interface AnonymousInvitation {
   id: number;
   campaign_id: number;
@@ -46,14 +69,20 @@ interface AnonymousInvitation {
 export async function submitAnonymousAnswers(options: {
   runTransaction: TransactionRunner;
   invitation: AnonymousInvitation;
-  /** Locks the invitation and refuses it if it was used meanwhile. */
-  useInvitation: (trx: Executor) => Promise<void>;
+  /**
+   * Locks the invitation and uses it up; refuses it if anything but this very submission used
+   * it, and then returns that earlier answer (a resend).
+   */
+  useInvitation: (trx: Executor) => Promise<Resent | undefined>;
+  /** anonymousRetryKey of the link and the tab's submission id, when the tab sent one. */
+  retryKey?: string;
   answers: Record<string, AnswerValue>;
 }): Promise<SubmitSurveyResponse> {
-  const { invitation } = options;
+  const { invitation, retryKey } = options;
   return options.runTransaction(async (trx) => {
     const at = now();
-    await options.useInvitation(trx);
+    const resent = await options.useInvitation(trx);
+    if (resent) return answerAgain(trx, resent, invitation.template_id, at);
     const { template, plain, blocks, screened } = await screenAnonymousAnswers(
       trx,
       invitation.template_id,
@@ -69,6 +98,7 @@ export async function submitAnonymousAnswers(options: {
         likert_mean: screened.likertMean,
         lexicon_version: LEXICON_VERSION,
         sent_on: dayOf(at),
+        retry_key: retryKey ?? null,
       })
       .returning('id')
       .executeTakeFirstOrThrow();
@@ -107,6 +137,35 @@ export async function submitAnonymousAnswers(options: {
     // Proven: the link proves a roster student answered; the tier itself is never told.
     return { ...reply(screened.tier, template, true), contact_token: token };
   });
+}
+
+/**
+ * The reply a resent answer gets: the first one's, as the tab never saw it, storing nothing new.
+ * Its offer to ask for a counsellor, if still unused and within its hour, comes with a new token
+ * (only the token's hash was kept), and the old token no longer works.
+ */
+async function answerAgain(
+  trx: Executor,
+  earlier: Resent,
+  templateId: number,
+  at: number,
+): Promise<SubmitSurveyResponse> {
+  const template = await findTemplateById(trx, templateId);
+  if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
+  const offer = await trx
+    .selectFrom('contact_offers')
+    .select('token_hash')
+    .where('submission_id', '=', earlier.id)
+    .where('expires_at', '>', at)
+    .executeTakeFirst();
+  if (!offer) return reply(earlier.tier, template, true);
+  const token = crypto.randomBytes(32).toString('base64url');
+  await trx
+    .updateTable('contact_offers')
+    .set({ token_hash: contactOfferHash(token) })
+    .where('token_hash', '=', offer.token_hash)
+    .execute();
+  return { ...reply(earlier.tier, template, true), contact_token: token };
 }
 
 /** The offer a token names, if it has not expired; deleted, so it is used once. */

@@ -5,8 +5,9 @@ import { cellsToHide, suppressed } from '../../../common/small-groups';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { smallGroupThreshold } from '../dashboard/queries';
-import { groupsOf } from './jobs';
+import { anonymousInstrumentBands } from './instrument-results';
 import * as queries from './queries';
+import { campaignView } from './service';
 
 export const NOT_ANONYMOUS =
   'Only an anonymous campaign has results of its own: the answers of this one are on the dashboard.';
@@ -26,6 +27,11 @@ export async function anonymousResults(options: {
   const campaign = await queries.findCampaign(db, campaignId, institutionId);
   if (!campaign) throw new AppError('NOT_FOUND', 'Campaign not found');
   if (campaign.anonymous !== 1) throw new AppError('NOT_FOUND', NOT_ANONYMOUS);
+  const { template_name, groups, all_students, no_group, status, anonymous } = await campaignView(
+    db,
+    institutionId,
+    campaignId,
+  );
   const threshold = await smallGroupThreshold(db, institutionId);
   const tierRows = await db
     .selectFrom('anonymous_submissions')
@@ -66,12 +72,7 @@ export async function anonymousResults(options: {
     .execute();
   return {
     success: true,
-    campaign: {
-      template_name: `Template #${campaign.template_id}`,
-      groups: groupsOf(campaign),
-      status: campaign.status,
-      anonymous: true,
-    },
+    campaign: { template_name, groups, all_students, no_group, status, anonymous },
     threshold,
     answered,
     tiers: {
@@ -89,5 +90,6 @@ export async function anonymousResults(options: {
             ? null
             : Math.round(Number(row.mean) * 100) / 100,
     })),
+    instruments: await anonymousInstrumentBands(db, campaignId, threshold),
   };
 }

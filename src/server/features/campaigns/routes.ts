@@ -154,7 +154,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
           tags: ['campaigns'],
           summary: "An anonymous campaign's results, as figures over enough students only",
           description:
-            'For every staff role alike: how many answered, how many answers each screening tier took in and the mean of each 1-5 question, each shown as "Fewer than N" under the small-group rule. No single answer, no written answer. A campaign that is not anonymous has none (404): its answers are on the dashboard.',
+            'For every staff role alike: how many answered, how many answers each screening tier took in, the mean of each 1-5 question and how many answers of each instrument block fell in each band, each shown as "Fewer than N" under the small-group rule. No single answer, no written answer. A campaign that is not anonymous has none (404): its answers are on the dashboard.',
           params: CampaignParams,
           response: { 200: AnonymousResultsResponse, ...errors },
         },

@@ -21,7 +21,7 @@ import {
   refuseNonStudents,
   submitSurvey,
 } from '../surveys/service';
-import { submitAnonymousAnswers } from './anonymous';
+import { anonymousRetryKey, findResent, submitAnonymousAnswers } from './anonymous';
 import { isTokenShaped, tokenHash } from './invitations';
 import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';
 import * as queries from './queries';
@@ -76,7 +76,7 @@ function toCampaign(
   };
 }
 
-async function campaignView(db: Kysely<Database>, institutionId: number, campaignId: number) {
+export async function campaignView(db: Kysely<Database>, institutionId: number, campaignId: number) {
   const rows = await queries.listCampaigns(db, institutionId);
   const row = rows.find((candidate) => candidate.id === campaignId);
   if (!row) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
@@ -287,13 +287,16 @@ async function usableInvitation(
   if (invitation.status === 'cancelled' || Number(invitation.expires_at) <= at)
     throw new AppError('NOT_FOUND', INVITATION_EXPIRED);
   if (invitation.answered_at !== null) {
+    const retryOf = options.retryOf;
     const retry =
-      options.retryOf !== undefined &&
-      (await queries.answeredWith(db, {
-        institutionId: invitation.institution_id,
-        email: invitation.email,
-        clientSubmissionId: options.retryOf,
-      }));
+      retryOf !== undefined &&
+      (invitation.anonymous === 1
+        ? (await findResent(db, invitation.campaign_id, anonymousRetryKey(token, retryOf))) !== undefined
+        : await queries.answeredWith(db, {
+            institutionId: invitation.institution_id,
+            email: invitation.email,
+            clientSubmissionId: retryOf,
+          }));
     if (!retry) throw new AppError('CONFLICT', INVITATION_USED);
   }
   return invitation;
@@ -371,11 +374,22 @@ export async function submitInvitationSurvey(options: {
       runTransaction: options.runTransaction,
       invitation: { ...invitation, invited_at: Number(invitation.invited_at) },
       answers: options.answers,
+      ...(retryOf === undefined ? {} : { retryKey: anonymousRetryKey(token, retryOf) }),
       useInvitation: async (trx) => {
         // Under lock: two tabs submitting at once use the invitation once. Marked with the time
         // it was sent, not answered, so its mark and the stored answers cannot be matched in time.
-        const current = await usableInvitation(trx, token, now(), { forUpdate: true });
-        await queries.markAnswered(trx, current.id, Number(current.invited_at));
+        const current = await usableInvitation(trx, token, now(), { forUpdate: true, retryOf });
+        if (current.answered_at === null) {
+          await queries.markAnswered(trx, current.id, Number(current.invited_at));
+          return undefined;
+        }
+        // Let through only as a resend of the answer that used it: that answer is repeated.
+        const earlier =
+          retryOf === undefined
+            ? undefined
+            : await findResent(trx, current.campaign_id, anonymousRetryKey(token, retryOf));
+        if (!earlier) throw new AppError('CONFLICT', INVITATION_USED);
+        return earlier;
       },
     });
   }

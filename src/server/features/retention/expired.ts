@@ -1,5 +1,6 @@
 import { sql } from 'kysely';
 import type { Executor } from '../../db/executor';
+import { DAY } from '../../lib/time';
 import type { RetentionCutoffs } from './policy';
 
 /**
@@ -74,4 +75,21 @@ export function expiredAuditEntries(db: Executor, institutionId: number, cutoffs
     .selectFrom('audit_log')
     .where('institution_id', '=', institutionId)
     .where('at', '<', cutoffs.auditLog);
+}
+
+/**
+ * An anonymous campaign's answers older than the answers' period, by the day they were sent (all
+ * they keep of their time): only a day wholly before the cutoff goes, so none goes early. They
+ * name no one, so no legal hold can reach them.
+ */
+export function expiredAnonymousSubmissions(db: Executor, institutionId: number, cutoffs: RetentionCutoffs) {
+  return db
+    .selectFrom('anonymous_submissions')
+    .where('institution_id', '=', institutionId)
+    .where('sent_on', '<', anonymousCutoff(cutoffs));
+}
+
+/** The first day (its UTC midnight, as anonymous answers are dated) whose answers are still kept. */
+export function anonymousCutoff(cutoffs: RetentionCutoffs): number {
+  return cutoffs.answers - (cutoffs.answers % DAY);
 }

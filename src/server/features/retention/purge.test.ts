@@ -1,9 +1,12 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
+import { campaignRequest } from '../../../../test/helpers/campaigns';
 import { activeQuestions, addSubmission, rollupSnapshot } from '../../../../test/helpers/dashboard-data';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
+import type { AnonymousResultsResponse, Campaign } from '../../../common/schemas/campaigns';
 import type { RetentionSettingsResponse } from '../../../common/schemas/retention';
+import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 import { HOUR } from '../../lib/time';
 import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
 import { monthsBefore } from './policy';
@@ -201,6 +204,150 @@ describe.each(TEST_DIALECTS)('the daily retention purge on %s', (dialect) => {
       .where('status', '=', 'pending')
       .execute();
     expect(next.map((row) => Number(row.run_at))).toEqual([purgeAt + DAY]);
+  });
+
+  /** A roster of four in Year 1 answers an anonymous campaign sent now; their replies, in order. */
+  async function answerAnonymously() {
+    const roster = [
+      'name,email,group',
+      ...['ann', 'bo', 'cy', 'dee'].map((n) => `${n},${n}@north.edu,Year 1`),
+    ];
+    const upload = await admin.request({
+      method: 'POST',
+      url: '/api/roster/',
+      payload: roster.join('\n'),
+      headers: { 'content-type': 'text/csv' },
+    });
+    expect(upload.status, upload.text).toBe(200);
+    const { template_id } = await ctx.db.kysely
+      .selectFrom('active_templates')
+      .select('template_id')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    const created = await admin.post<{ campaign: Campaign }>(
+      '/api/campaigns/',
+      campaignRequest(template_id, ['Year 1'], { send_now: true, anonymous: true }),
+    );
+    expect(created.status, created.text).toBe(201);
+    await ctx.app.jobs.runDue();
+    const mails = await ctx.db.kysely.selectFrom('mail_outbox').select(['to_address', 'body']).execute();
+    const replies: SubmitSurveyResponse[] = [];
+    for (const student of ['ann', 'bo', 'cy', 'dee']) {
+      const mail = mails.find((candidate) => candidate.to_address === `${student}@north.edu`);
+      const token = mail?.body.match(/\/survey\/invite\/([A-Za-z0-9_-]+)\//)?.[1];
+      const visitor = new TestAgent(ctx.app);
+      const survey = await visitor.get<{ questions: SurveyQuestion[] }>(`/api/survey/invite/${token}/`);
+      expect(survey.status, survey.text).toBe(200);
+      const answers = Object.fromEntries(
+        survey.body.questions.map((q) => [String(q.id), q.question_type === 'text' ? 'Fine.' : '3']),
+      );
+      const sent = await visitor.post<SubmitSurveyResponse>(`/api/survey/invite/${token}/`, { answers });
+      expect(sent.status, sent.text).toBe(200);
+      replies.push(sent.body);
+    }
+    return { campaignId: created.body.campaign.id, replies };
+  }
+
+  it('purges anonymous answers by their day, what a student shared with the case it opened, and offers never taken up', async () => {
+    const { campaignId, replies } = await answerAnonymously();
+    const [ann, bo, , dee] = replies;
+    const asked = async (body: object) =>
+      expect((await new TestAgent(ctx.app).post('/api/survey/contact/', body)).status).toBe(200);
+    await asked({
+      contact_token: ann?.contact_token,
+      name: 'Ann',
+      phone: '+1 555 0100',
+      share_answers: true,
+    });
+    await asked({ contact_token: bo?.contact_token, email: 'bo.private@example.org' });
+    const [oldCase, keptCase] = await caseIds();
+    expect(await ctx.db.kysely.selectFrom('case_contacts').select('case_id').execute()).toHaveLength(2);
+    await ctx.db.kysely
+      .updateTable('cases')
+      .set({
+        status: 'resolved',
+        open_respondent_id: null,
+        resolved_at: ago(25),
+        outcome: 'no_further_action',
+      })
+      .where('id', '=', oldCase as number)
+      .execute();
+
+    // Ann's and Bo's answers were sent 25 months before the purge; Cy's on the first day still kept.
+    const sent = (
+      await ctx.db.kysely.selectFrom('anonymous_submissions').select('id').orderBy('id').execute()
+    ).map((row) => row.id);
+    const dated = async (id: number | undefined, at: number) =>
+      ctx.db.kysely
+        .updateTable('anonymous_submissions')
+        .set({ sent_on: at - (at % DAY) })
+        .where('id', '=', id as number)
+        .execute();
+    await dated(sent[0], ago(25));
+    await dated(sent[1], ago(25));
+    await dated(sent[2], ago(24));
+    // Cy's offer lapsed unused before the purge; Dee's is still good when it runs.
+    const offerOf = (id: number | undefined, expiresAt: number) =>
+      ctx.db.kysely
+        .updateTable('contact_offers')
+        .set({ expires_at: expiresAt })
+        .where('submission_id', '=', id as number)
+        .execute();
+    await offerOf(sent[2], purgeAt - HOUR);
+    await offerOf(sent[3], purgeAt + HOUR);
+    expect(dee?.contact_token).toBeDefined();
+
+    const preview = await admin.get<RetentionSettingsResponse>('/api/institution/retention/');
+    expect(preview.body.next_purge).toMatchObject({
+      anonymous_answers: { count: 2, before: new Date(ago(24) - (ago(24) % DAY)).toISOString() },
+      closed_cases: { count: 1 },
+    });
+
+    // Other jobs fall due by then too (the open case's escalation): the purge is among them.
+    expect(await runPurge()).toBeGreaterThanOrEqual(1);
+
+    const left = await ctx.db.kysely.selectFrom('anonymous_submissions').select('id').orderBy('id').execute();
+    expect(left.map((row) => row.id)).toEqual([sent[2], sent[3]]);
+    const answerRows = await ctx.db.kysely
+      .selectFrom('anonymous_answers')
+      .select('submission_id')
+      .distinct()
+      .orderBy('submission_id')
+      .execute();
+    expect(answerRows.map((row) => row.submission_id)).toEqual([sent[2], sent[3]]);
+    const offers = await ctx.db.kysely.selectFrom('contact_offers').select('submission_id').execute();
+    expect(offers.map((row) => row.submission_id)).toEqual([sent[3]]);
+    expect(await caseIds()).toEqual([keptCase]);
+    expect(await ctx.db.kysely.selectFrom('case_contacts').select(['case_id', 'email']).execute()).toEqual([
+      { case_id: keptCase, email: 'bo.private@example.org' },
+    ]);
+    // The phone number Ann gave is kept nowhere once her case is gone; Bo's address stays with his.
+    const respondents = await ctx.db.kysely.selectFrom('respondents').select('email').execute();
+    expect(respondents.map((row) => row.email)).toEqual(['bo.private@example.org']);
+    const entry = await ctx.db.kysely
+      .selectFrom('audit_log')
+      .select('detail')
+      .where('action', '=', 'retention.purge')
+      .where('institution_id', '=', cast.a.id)
+      .executeTakeFirstOrThrow();
+    expect(JSON.parse(entry.detail ?? '{}')).toMatchObject({
+      anonymous_answers: 2,
+      contact_offers: 1,
+      closed_cases: 1,
+    });
+
+    // The results are a count of what is left.
+    const results = await admin.get<AnonymousResultsResponse>(`/api/campaigns/${campaignId}/results/`);
+    expect(results.status, results.text).toBe(200);
+    expect(results.body.answered).toBe(2);
+    // The next day's purge takes Cy's, whose day is now past the period, and Dee's lapsed offer.
+    purgeAt += DAY;
+    await runPurge();
+    expect(await ctx.db.kysely.selectFrom('contact_offers').select('submission_id').execute()).toEqual([]);
+    const after = await ctx.db.kysely.selectFrom('anonymous_submissions').select('id').execute();
+    expect(after.map((row) => row.id)).toEqual([sent[3]]);
+    const recount = await admin.get<AnonymousResultsResponse>(`/api/campaigns/${campaignId}/results/`);
+    expect(recount.body.answered).toBe(1);
   });
 
   it('keeps everything of a student under a legal hold, and purges it once the hold is lifted', async () => {

@@ -6,7 +6,13 @@ import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { HOUR } from '../../lib/time';
 import { rebuildRollupsIn } from '../dashboard/rollups/rebuild';
 import { heldEmails } from '../legal-holds/queries';
-import { expiredAuditEntries, expiredCases, expiredDrafts, expiredSubmissions } from './expired';
+import {
+  expiredAnonymousSubmissions,
+  expiredAuditEntries,
+  expiredCases,
+  expiredDrafts,
+  expiredSubmissions,
+} from './expired';
 import { cutoffsAt, readRetentionPolicy } from './policy';
 
 /** The daily purge runs at this hour (UTC), when few students answer anywhere. */
@@ -16,6 +22,9 @@ const CHUNK = 500;
 
 export interface PurgeCounts {
   answers: number;
+  anonymous_answers: number;
+  /** Offers to ask for a counsellor that were never taken up within their hour. */
+  contact_offers: number;
   closed_cases: number;
   drafts: number;
   audit_log: number;
@@ -47,10 +56,21 @@ export async function purgeInstitution(
   const held = await heldEmails(trx, institutionId);
 
   // Cases first: their events point at submissions, which can go only once no case keeps them.
-  const caseIds = (await expiredCases(trx, institutionId, cutoffs, held).select('cases.id').execute()).map(
-    (row) => row.id,
-  );
+  const expired = await expiredCases(trx, institutionId, cutoffs, held)
+    .select(['cases.id', 'cases.respondent_id'])
+    .execute();
+  const caseIds = expired.map((row) => row.id);
+  const contactRespondents = new Set<number>();
   await inChunks(caseIds, async (chunk) => {
+    // What a student shared when asking to be contacted goes with the case it opened.
+    const contacts = await trx
+      .selectFrom('case_contacts')
+      .innerJoin('cases', 'cases.id', 'case_contacts.case_id')
+      .select('cases.respondent_id')
+      .where('case_contacts.case_id', 'in', chunk)
+      .execute();
+    for (const row of contacts) contactRespondents.add(row.respondent_id);
+    await trx.deleteFrom('case_contacts').where('case_id', 'in', chunk).execute();
     await trx.deleteFrom('case_events').where('case_id', 'in', chunk).execute();
     await trx.deleteFrom('case_mails').where('case_id', 'in', chunk).execute();
     await trx.deleteFrom('cases').where('id', 'in', chunk).execute();
@@ -64,6 +84,23 @@ export async function purgeInstitution(
     await trx.deleteFrom('instrument_results').where('submission_id', 'in', chunk).execute();
     await trx.deleteFrom('submissions').where('id', 'in', chunk).execute();
   });
+
+  await forgetContactRespondents(trx, [...contactRespondents]);
+
+  const anonymousIds = (
+    await expiredAnonymousSubmissions(trx, institutionId, cutoffs).select('id').execute()
+  ).map((row) => row.id);
+  await inChunks(anonymousIds, async (chunk) => {
+    await trx.deleteFrom('contact_offers').where('submission_id', 'in', chunk).execute();
+    await trx.deleteFrom('anonymous_answers').where('submission_id', 'in', chunk).execute();
+    await trx.deleteFrom('anonymous_submissions').where('id', 'in', chunk).execute();
+  });
+  // An offer is good for an hour: one left over was never taken up, and is of no use to anyone.
+  const offers = await trx
+    .deleteFrom('contact_offers')
+    .where('institution_id', '=', institutionId)
+    .where('expires_at', '<=', at)
+    .executeTakeFirst();
 
   const drafts = await expiredDrafts(trx, institutionId, cutoffs, held)
     .select(['drafts.user_id', 'drafts.template_id'])
@@ -93,6 +130,8 @@ export async function purgeInstitution(
 
   const counts: PurgeCounts = {
     answers: submissionIds.length,
+    anonymous_answers: anonymousIds.length,
+    contact_offers: Number(offers.numDeletedRows),
     closed_cases: caseIds.length,
     drafts: drafts.length,
     audit_log: audit.length,
@@ -105,6 +144,36 @@ export async function purgeInstitution(
     { action: 'retention.purge', detail: { ...counts } },
   );
   return counts;
+}
+
+/**
+ * The record a request to be contacted made of the student (the name, address or phone number
+ * they gave), once its cases are gone: kept while an account, an answer or another case is theirs.
+ */
+async function forgetContactRespondents(trx: Executor, respondentIds: number[]) {
+  await inChunks(respondentIds, (chunk) =>
+    trx
+      .deleteFrom('respondents')
+      .where('id', 'in', chunk)
+      .where('user_id', 'is', null)
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('submissions')
+              .select('submissions.id')
+              .whereRef('submissions.respondent_id', '=', 'respondents.id'),
+          ),
+        ),
+      )
+      .where(({ not, exists, selectFrom }) =>
+        not(
+          exists(
+            selectFrom('cases').select('cases.id').whereRef('cases.respondent_id', '=', 'respondents.id'),
+          ),
+        ),
+      )
+      .execute(),
+  );
 }
 
 const PurgePayload = z.object({ runAt: z.number() });

@@ -2,7 +2,14 @@ import type { RetentionSettings, RetentionSettingsResponse } from '../../../comm
 import type { Executor } from '../../db/executor';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { heldEmails } from '../legal-holds/queries';
-import { expiredAuditEntries, expiredCases, expiredDrafts, expiredSubmissions } from './expired';
+import {
+  anonymousCutoff,
+  expiredAnonymousSubmissions,
+  expiredAuditEntries,
+  expiredCases,
+  expiredDrafts,
+  expiredSubmissions,
+} from './expired';
 import { cutoffsAt, type RetentionPolicy, readRetentionPolicy } from './policy';
 import { scheduledPurgeAt } from './purge';
 
@@ -32,6 +39,14 @@ async function describePolicy(
           ),
         ),
         before: iso(cutoffs.answers),
+      },
+      anonymous_answers: {
+        count: await counted(
+          expiredAnonymousSubmissions(db, institutionId, cutoffs).select((eb) =>
+            eb.fn.countAll<number | string>().as('n'),
+          ),
+        ),
+        before: iso(anonymousCutoff(cutoffs)),
       },
       drafts: {
         count: await counted(

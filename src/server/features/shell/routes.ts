@@ -44,6 +44,7 @@ export const SCREEN_ROUTES = {
   '/account/records/': 'features/records/OwnRecordsScreen.tsx',
   '/admin/campaigns/': 'features/campaigns/CampaignsScreen.tsx',
   '/admin/campaigns/:id/not-answered/': 'features/campaigns/NotAnsweredScreen.tsx',
+  '/admin/campaigns/:id/results/': 'features/campaigns/ResultsScreen.tsx',
 } as const;
 
 /**

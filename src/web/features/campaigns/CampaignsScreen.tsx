@@ -14,6 +14,7 @@ import { CAMPAIGNS_QUERY_KEY, changeCampaign, fetchCampaigns } from '../schedule
 import { isUnauthenticated } from '../templates/templatesApi';
 import { useZonedFormat, ZonedTime } from '../time/ZonedTime';
 import { notAnsweredPath } from './notAnsweredApi';
+import { resultsPath } from './resultsApi';
 
 /** The roster's table look: five columns and more do not fit a phone, so each row is a card there. */
 const CAMPAIGN_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'above' }, styles.table);
@@ -149,6 +150,16 @@ function CampaignList() {
                           aria-label={`Who has not answered the campaign for ${audienceText(campaign)}`}
                         >
                           Not answered
+                        </ButtonLink>
+                      )}
+                      {campaign.anonymous && (
+                        <ButtonLink
+                          size="small"
+                          variant="secondary"
+                          to={resultsPath(campaign.id)}
+                          aria-label={`Results of the anonymous campaign for ${audienceText(campaign)}`}
+                        >
+                          Results
                         </ButtonLink>
                       )}
                       {campaign.status === 'active' && (

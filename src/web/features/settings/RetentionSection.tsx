@@ -76,7 +76,7 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
         <div className={styles.pair}>
           <TextField
             label="Answers (months)"
-            hint="Check-ins, their answers and scores, and unsent drafts."
+            hint="Check-ins, their answers and scores, anonymous campaigns' answers, and unsent drafts."
             type="number"
             inputMode="numeric"
             min={1}
@@ -118,6 +118,10 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
       <ul className={styles.purgeList} aria-label="What the next purge deletes">
         <li>
           {next.submissions.count} check-ins from before {day(next.submissions.before)}
+        </li>
+        <li>
+          {next.anonymous_answers.count} anonymous campaign answers from before{' '}
+          {day(next.anonymous_answers.before)}
         </li>
         <li>
           {next.drafts.count} unsent drafts last saved before {day(next.drafts.before)}

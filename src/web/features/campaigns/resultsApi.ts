@@ -1,0 +1,10 @@
+import { AnonymousResultsResponse } from '../../../common/schemas/campaigns';
+import { api } from '../../api';
+
+export const resultsQueryKey = (campaignId: number) => ['campaigns', campaignId, 'results'] as const;
+
+export const resultsPath = (campaignId: number) => `/admin/campaigns/${campaignId}/results/`;
+
+export function fetchResults(campaignId: number) {
+  return api.get(`/api/campaigns/${campaignId}/results/`, AnonymousResultsResponse);
+}
