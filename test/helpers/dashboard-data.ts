@@ -2,11 +2,12 @@ import type { Kysely } from 'kysely';
 import type { InstrumentAnswers, InstrumentId } from '../../src/common/instruments';
 import { runInTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
-import { findUserByEmail } from '../../src/server/features/auth/queries';
-import { insertStudentAccount } from '../../src/server/features/auth/service';
-import { checkInstrumentAnswers } from '../../src/server/features/surveys/instruments';
-import { upsertRespondent } from '../../src/server/features/surveys/queries';
-import { saveScreenedSubmission } from '../../src/server/features/surveys/service';
+import { findUserByEmail, insertStudentAccount } from '../../src/server/features/auth';
+import {
+  checkInstrumentAnswers,
+  saveScreenedSubmission,
+  upsertRespondent,
+} from '../../src/server/features/surveys';
 import { TEST_PASSWORD, testPasswordHash } from './factories';
 
 type Category = QuestionsTable['category'];

@@ -4,12 +4,11 @@ import { PHQ9_SELF_HARM_ITEM } from '../../common/instruments/phq9';
 import type { AnswerValue } from '../../common/schemas/surveys';
 import { transactionPerCall } from '../db/transaction-runner';
 import type { Database } from '../db/types';
-import type { CaseMailContext } from '../features/cases/mails';
-import { type CaseOpener, caseOpener } from '../features/cases/open';
-import { readFollowUpSettings } from '../features/institutions/settings';
-import * as queries from '../features/surveys/queries';
-import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
-import { listQuestions } from '../features/templates/queries';
+import type { CaseMailContext } from '../features/cases';
+import { type CaseOpener, caseOpener } from '../features/cases';
+import { readFollowUpSettings } from '../features/institutions';
+import { findCurrentTemplate, type SurveyTarget, submitSurvey } from '../features/surveys';
+import { listQuestions } from '../features/templates';
 import type { SessionUser } from '../lib/sessions';
 import { DAY, HOUR, now } from '../lib/time';
 import type { SampleResponsesSeeder } from './demo';
@@ -226,7 +225,7 @@ async function seedSampleResponses(
   institutionId: number,
   followUp: CaseOpener,
 ): Promise<void> {
-  const template = await queries.findCurrentTemplate(db, institutionId);
+  const template = await findCurrentTemplate(db, institutionId);
   if (!template) return;
   const questions = await listQuestions(db, template.id);
   if (questions.length === 0) return;

@@ -13,8 +13,8 @@ import { requireSession } from '../../lib/guards';
 import { deleteSession } from '../../lib/sessions';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { listInstitutions } from '../institutions/queries';
-import type { CodeContext } from '../verify/codes';
+import { listInstitutions } from '../institutions';
+import type { CodeContext } from '../verify';
 import {
   clearAuthCookies,
   issueCsrfToken,

@@ -14,14 +14,11 @@ import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwor
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { recordStudentJoined } from '../dashboard/rollups/record';
-import { requireInstitutionEmail } from '../institutions/email';
-import { passwordRefusalForAddress } from '../sso/settings';
-import {
-  ADDRESS_UNCONFIRMED_MESSAGE,
-  passwordOpensPendingRegistration,
-} from '../unconfirmed-address/pending';
-import { type CodeContext, issueCode } from '../verify/codes';
+import { recordStudentJoined } from '../dashboard';
+import { requireInstitutionEmail } from '../institutions';
+import { passwordRefusalForAddress } from '../sso';
+import { ADDRESS_UNCONFIRMED_MESSAGE, passwordOpensPendingRegistration } from '../unconfirmed-address';
+import { type CodeContext, issueCode } from '../verify';
 import { admitLoginAttempt, forgetClientFailures, type LoginClient } from './lockout';
 import * as queries from './queries';
 

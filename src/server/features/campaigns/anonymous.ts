@@ -8,8 +8,8 @@ import { runInTransaction, type TransactionRunner } from '../../db/transaction-r
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { DAY, HOUR, now } from '../../lib/time';
-import type { ContactAsked } from '../cases/open';
-import { reply, screenAnonymousAnswers } from '../surveys/service';
+import type { ContactAsked } from '../cases';
+import { reply, screenAnonymousAnswers } from '../surveys';
 
 /**
  * The answers of an anonymous campaign (design section 14). The link proves only that its holder

@@ -21,7 +21,7 @@ import { submissionTransactions } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { appCaseOpener, contactCase } from '../cases/open';
+import { appCaseOpener, contactCase } from '../cases';
 import { askForContact } from './anonymous';
 import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';

@@ -13,14 +13,9 @@ import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import type { CaseOpener } from '../cases/open';
-import { readFollowUpSettings } from '../institutions/settings';
-import {
-  getSurveyOfTemplate,
-  refuseNonStudentRole,
-  refuseNonStudents,
-  submitSurvey,
-} from '../surveys/service';
+import type { CaseOpener } from '../cases';
+import { readFollowUpSettings } from '../institutions';
+import { getSurveyOfTemplate, refuseNonStudentRole, refuseNonStudents, submitSurvey } from '../surveys';
 import { submitAnonymousAnswers } from './anonymous';
 import { isTokenShaped, tokenHash } from './invitations';
 import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';

@@ -9,7 +9,7 @@ import { scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
 import { addLocalMinutes } from '../../lib/zoned-time';
-import { type FollowUpSettings, readFollowUpSettings } from '../institutions/settings';
+import { type FollowUpSettings, readFollowUpSettings } from '../institutions';
 import { ackWindowMinutes, escalationJob, scheduleDigest } from './jobs';
 import { alertMail, type CaseMailContext } from './mails';
 import * as queries from './queries';

@@ -20,13 +20,8 @@ import type { StaffUser } from '../../lib/guards';
 import { scheduleJob } from '../../lib/jobs';
 import { now } from '../../lib/time';
 import { addLocalMinutes } from '../../lib/zoned-time';
-import {
-  baselineOf,
-  type CategoryMeans,
-  categoryMeans,
-  changeFromBaseline,
-} from '../dashboard/rollups/student-state';
-import { readFollowUpSettings } from '../institutions/settings';
+import { baselineOf, type CategoryMeans, categoryMeans, changeFromBaseline } from '../dashboard';
+import { readFollowUpSettings } from '../institutions';
 import { findingsOf, submittedAnswersOf } from './answers';
 import { instrumentScoresBySubmission } from './instruments';
 import { ackWindowMinutes, escalationJob } from './jobs';

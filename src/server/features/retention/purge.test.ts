@@ -5,7 +5,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { RetentionSettingsResponse } from '../../../common/schemas/retention';
 import { HOUR } from '../../lib/time';
-import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
+import { rebuildDashboardRollups } from '../dashboard';
 import { monthsBefore } from './policy';
 import { nextPurgeAt } from './purge';
 

@@ -5,7 +5,7 @@ import type { Database } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { DAY, now } from '../../lib/time';
-import * as staffQueries from '../staff/queries';
+import { findMember } from '../staff';
 import * as queries from './queries';
 
 /**
@@ -29,7 +29,7 @@ export async function allowSsoLink(options: {
 }): Promise<{ name: string; expiresAt: number }> {
   const { db, actor, memberId } = options;
   return db.transaction().execute(async (trx) => {
-    const member = await staffQueries.findMember(trx, actor.institutionId, memberId);
+    const member = await findMember(trx, actor.institutionId, memberId);
     if (!member) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
     const sso = await queries.ssoSettingsRow(trx, actor.institutionId);
     if (!sso) throw new AppError('CONFLICT', NO_SSO);

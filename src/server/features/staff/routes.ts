@@ -17,9 +17,8 @@ import {
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
-import { toCurrentUser } from '../auth/service';
-import { allowSsoLink } from '../sso/link-grants';
+import { issueCsrfToken, setDisplayCookies, setSessionCookie, toCurrentUser } from '../auth';
+import { allowSsoLink } from '../sso';
 import * as service from './service';
 
 const errors = {

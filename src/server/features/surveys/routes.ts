@@ -12,7 +12,7 @@ import { submissionTransactions } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { appCaseOpener } from '../cases/open';
+import { appCaseOpener } from '../cases';
 import * as service from './service';
 
 const errors = {

@@ -21,15 +21,12 @@ import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import { type CaseOpener, verifyCasesOf } from '../cases/open';
-import { unprovenClientKey } from '../cases/unproven';
-import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
-import { deleteDraft } from '../drafts/queries';
-import { readOwnCrisisResources } from '../institutions/crisis-resources';
-import { requireInstitutionEmail } from '../institutions/email';
-import { listQuestions } from '../templates/queries';
-import { answerLabelOf, instrumentOf, parseAnswerChoices } from '../templates/service';
-import { isProvenBy } from '../verify/codes';
+import { type CaseOpener, unprovenClientKey, verifyCasesOf } from '../cases';
+import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard';
+import { deleteDraft } from '../drafts';
+import { readOwnCrisisResources, requireInstitutionEmail } from '../institutions';
+import { answerLabelOf, instrumentOf, listQuestions, parseAnswerChoices } from '../templates';
+import { isProvenBy } from '../verify';
 import {
   checkInstrumentAnswers,
   type ScoredBlock,

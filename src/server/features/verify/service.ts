@@ -6,10 +6,9 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
 import type { ProvingVisitor } from '../../lib/visitor';
-import { completePendingRegistration } from '../auth/service';
-import { requireInstitutionEmail } from '../institutions/email';
-import { findTemplateByHashLink } from '../surveys/queries';
-import { promoteProvenSubmissions } from '../surveys/service';
+import { completePendingRegistration } from '../auth';
+import { requireInstitutionEmail } from '../institutions';
+import { findTemplateByHashLink, promoteProvenSubmissions } from '../surveys';
 import { CODE_REFUSED, type CodeContext, issueCode, redeemCode } from './codes';
 import * as queries from './queries';
 

@@ -1,0 +1,3 @@
+// The front door of legal-holds: all that the rest of the server may use of it (test/architecture).
+export { heldEmails, holdOf } from './queries';
+export { legalHoldRoutes } from './routes';
