@@ -1,4 +1,4 @@
-// The front door of auth: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { forgetDeadSession, issueCsrfToken, setDisplayCookies, setSessionCookie } from './cookies';
 export { deletePendingRegistrationsOf, findUserByEmail, findUserById } from './queries';
 export { authRoutes } from './routes';

@@ -13,8 +13,8 @@ import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import type { CaseOpener } from '../cases';
 import { readFollowUpSettings } from '../institutions';
+import type { SubmissionEvents } from '../surveys';
 import { getSurveyOfTemplate, refuseNonStudentRole, refuseNonStudents, submitSurvey } from '../surveys';
 import { submitAnonymousAnswers } from './anonymous';
 import { isTokenShaped, tokenHash } from './invitations';
@@ -341,7 +341,7 @@ export async function getInvitationSurvey(options: {
 export async function submitInvitationSurvey(options: {
   db: Kysely<Database>;
   runTransaction: TransactionRunner;
-  followUp: CaseOpener;
+  events: SubmissionEvents;
   token: string;
   user: SessionUser | null;
   schoolEmail?: string;
@@ -383,7 +383,7 @@ export async function submitInvitationSurvey(options: {
     answers: options.answers,
     ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
     addressProven: true,
-    followUp: options.followUp,
+    events: options.events,
     beforeStore: async (trx) => {
       const at = now();
       // Checked again under lock: two tabs submitting at once use the invitation once.

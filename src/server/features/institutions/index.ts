@@ -1,4 +1,4 @@
-// The front door of institutions: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { readOwnCrisisResources } from './crisis-resources';
 export { institutionEmailRule, requireInstitutionEmail } from './email';
 export { findInstitutionIdByName, institutionDomains, listInstitutions } from './queries';

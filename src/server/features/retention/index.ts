@@ -1,4 +1,4 @@
-// The front door of retention: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { monthsBefore } from './policy';
 export { purgeJobKind } from './purge';
 export { startRetention } from './retention';

@@ -1,4 +1,4 @@
-// The front door of second-factor: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { recordSignInChange } from './factor-changes';
 export { issueRecoveryCodes } from './issue-recovery-codes';
 export { deleteSecondFactors, replaceRecoveryCodes } from './queries';

@@ -1,2 +1,2 @@
-// The front door of student-records: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { studentRecordRoutes } from './routes';

@@ -1,11 +1,17 @@
-// The front door of surveys: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
+export type {
+  ProvenSubmission,
+  SubmissionStored,
+  SubmissionsProven,
+} from './events';
+export { SubmissionEvents } from './events';
 export { checkInstrumentAnswers } from './instruments';
-export { findCurrentTemplate, findTemplateByHashLink, UNCONFIRMED_NAME, upsertRespondent } from './queries';
+export { findCurrentTemplate, UNCONFIRMED_NAME, upsertRespondent } from './queries';
 export { surveyRoutes } from './routes';
 export type { SurveyTarget } from './service';
 export {
   getSurveyOfTemplate,
-  promoteProvenSubmissions,
+  promoteOnProof,
   refuseNonStudentRole,
   refuseNonStudents,
   reply,

@@ -1,6 +1,6 @@
-// The front door of templates: all that the rest of the server may use of it (test/architecture).
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { createDefaultTemplate, DEFAULT_QUESTIONS } from './default-template';
-export { findTemplate, listQuestions } from './queries';
+export { findTemplate, institutionOfLink, listQuestions } from './queries';
 export { templateRoutes } from './routes';
 export {
   addInstrumentBlock,
