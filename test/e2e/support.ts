@@ -364,11 +364,26 @@ export async function saveScreenshot(page: Page, name: string): Promise<void> {
  * an overflow that stays still fails.
  */
 export async function expectNoHorizontalOverflow(page: Page): Promise<void> {
-  await expect
-    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
-      message: 'horizontal overflow in px',
-    })
-    .toBeLessThanOrEqual(0);
+  try {
+    await expect
+      .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+        message: 'horizontal overflow in px',
+      })
+      .toBeLessThanOrEqual(0);
+  } catch (error) {
+    // Names what sticks out, so a failure says where to look without a rerun.
+    const sticking = await page.evaluate(() =>
+      Array.from(document.querySelectorAll('body *'))
+        .map((element) => ({ element, right: element.getBoundingClientRect().right }))
+        .filter(({ right }) => right > document.documentElement.clientWidth)
+        .slice(0, 10)
+        .map(
+          ({ element, right }) =>
+            `<${element.tagName.toLowerCase()} class="${element.className}"> to ${right} px`,
+        ),
+    );
+    throw new Error(`${(error as Error).message}\nWider than the viewport:\n${sticking.join('\n')}`);
+  }
 }
 
 export type { Page, TestInfo };

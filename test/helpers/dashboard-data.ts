@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { InstrumentAnswers, InstrumentId } from '../../src/common/instruments';
 import { submissionEvents } from '../../src/server/app';
-import { runInTransaction } from '../../src/server/db/transaction-runner';
+import { writeTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
 import { findUserByEmail, insertStudentAccount } from '../../src/server/features/auth';
 import {
@@ -66,7 +66,7 @@ export async function addStudent(
   options: { institutionId: number; email: string; name: string; registeredAt: number },
 ) {
   const email = options.email.toLowerCase();
-  const id = await runInTransaction(db, async (trx, hooks) =>
+  const id = await writeTransaction(db, async (trx, hooks) =>
     insertStudentAccount(trx, hooks, {
       institutionId: options.institutionId,
       email,
@@ -107,7 +107,7 @@ export async function addSubmission(
   const likertMean = likert.length
     ? likert.reduce((sum, answer) => sum + Number(answer.value), 0) / likert.length
     : null;
-  return runInTransaction(db, async (trx, hooks) => {
+  return writeTransaction(db, async (trx, hooks) => {
     const user = await findUserByEmail(trx, email);
     const respondent = {
       name: options.name,

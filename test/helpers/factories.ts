@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { runInTransaction } from '../../src/server/db/transaction-runner';
+import { writeTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, Role } from '../../src/server/db/types';
 import { insertStudentAccount } from '../../src/server/features/auth';
 import { createInstitution } from '../../src/server/features/institutions';
@@ -34,7 +34,7 @@ export async function makeUser(
   const institutionId = options.institutionId ?? null;
   const hash = await testPasswordHash();
   if (role === 'student' && institutionId !== null) {
-    const id = await runInTransaction(db, (trx, hooks) =>
+    const id = await writeTransaction(db, (trx, hooks) =>
       insertStudentAccount(trx, hooks, { institutionId, email, name, passwordHash: hash }),
     );
     return { id, email, password: TEST_PASSWORD };

@@ -9,8 +9,9 @@ import { type Db, migrateToLatest, openDatabase } from './index';
 import {
   type CommitHooks,
   groupCommit,
-  runInTransaction,
   type TransactionRunner,
+  writerFor,
+  writeTransaction,
 } from './transaction-runner';
 import type { Database } from './types';
 
@@ -64,6 +65,17 @@ describe('group commit on SQLite', () => {
   it("gives every unit of a group the group's transaction, so reads can be shared between them", async () => {
     const run = groupCommit(db.kysely);
     const transactions = await Promise.all([1, 2, 3].map(() => run(async (trx) => trx)));
+    expect(new Set(transactions).size).toBe(1);
+  });
+
+  it("puts every write of the database in one queue: the submission path's and any other feature's share a commit", async () => {
+    const submissions = writerFor(db.kysely);
+    expect(writerFor(db.kysely)).toBe(submissions);
+    const transactions = await Promise.all([
+      submissions(async (trx) => trx),
+      writeTransaction(db.kysely, async (trx) => trx),
+      writeTransaction(db.kysely, async (trx) => trx),
+    ]);
     expect(new Set(transactions).size).toBe(1);
   });
 
@@ -216,7 +228,7 @@ describe('group commit on SQLite', () => {
     });
     const counters = recording('shared counters', true);
     const cases = recording('cases');
-    await runInTransaction(db.kysely, async (_trx, hooks) => {
+    await writeTransaction(db.kysely, async (_trx, hooks) => {
       hooks.beforeCommit(counters);
       hooks.beforeCommit(cases);
     });

@@ -1,5 +1,4 @@
-import type { ControlledTransaction, Kysely, Transaction } from 'kysely';
-import type { Db } from './index';
+import { type ControlledTransaction, type Kysely, SqliteAdapter, type Transaction } from 'kysely';
 import type { Database } from './types';
 
 /**
@@ -90,11 +89,6 @@ export function transactionPerCall(db: Kysely<Database>): TransactionRunner {
     await hooks.afterCommit(db);
     return value;
   };
-}
-
-/** Runs one unit of work in a transaction of its own, with commit hooks. */
-export function runInTransaction<T>(db: Kysely<Database>, work: UnitOfWork<T>): Promise<T> {
-  return transactionPerCall(db)(work);
 }
 
 interface Pending {
@@ -194,7 +188,35 @@ async function runInSavepoint(
   }
 }
 
-/** The submission path's transactions: grouped on SQLite, one per call on PostgreSQL. */
-export function submissionTransactions(db: Db): TransactionRunner {
-  return db.dialect === 'sqlite' ? groupCommit(db.kysely) : transactionPerCall(db.kysely);
+const writersByDatabase = new WeakMap<Kysely<Database>, TransactionRunner>();
+
+/**
+ * The runner every write transaction of this database goes through: on SQLite one group-commit
+ * queue for the whole database (one connection and one writer, so every write waits its turn
+ * anyway, and waiting in one queue lets it share a disk flush); on PostgreSQL a transaction per
+ * call, which the server groups itself.
+ */
+export function writerFor(db: Kysely<Database>): TransactionRunner {
+  let runner = writersByDatabase.get(db);
+  if (!runner) {
+    runner = db.getExecutor().adapter instanceof SqliteAdapter ? groupCommit(db) : transactionPerCall(db);
+    writersByDatabase.set(db, runner);
+  }
+  return runner;
+}
+
+/**
+ * The one way to open a write transaction: its commit hooks always there, so a write can
+ * announce what it changed, and one queue per database (see writerFor).
+ */
+export function writeTransaction<T>(db: Kysely<Database>, work: UnitOfWork<T>): Promise<T> {
+  return writerFor(db)(work);
+}
+
+/** A consistent read of several queries, which can write nothing (repeatable read, read only). */
+export function readSnapshot<T>(
+  db: Kysely<Database>,
+  read: (trx: Transaction<Database>) => Promise<T>,
+): Promise<T> {
+  return db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only').execute(read);
 }

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { CaseOutcome } from '../../common/schemas/cases';
+import { writeTransaction } from '../db/transaction-runner';
 import type { Database } from '../db/types';
 import { recordCaseEvent } from '../features/cases';
 import type { FollowUpSettings } from '../features/institutions';
@@ -87,7 +88,7 @@ export async function settleSeededCase(
   },
 ): Promise<void> {
   const { caseId, worker, random } = options;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const found = await queries.seededCase(trx, caseId);
     if (!found) return;
     const submitted = found.first_submitted_at;

@@ -3,7 +3,7 @@ import { allItems, INSTRUMENTS, type InstrumentAnswers, type InstrumentId } from
 import { PHQ9_SELF_HARM_ITEM } from '../../common/instruments/phq9';
 import type { AnswerValue } from '../../common/schemas/surveys';
 import { submissionEvents } from '../app';
-import { transactionPerCall } from '../db/transaction-runner';
+import { writerFor } from '../db/transaction-runner';
 import type { Database } from '../db/types';
 import type { CaseMailContext } from '../features/cases';
 import { caseOpener } from '../features/cases';
@@ -250,7 +250,7 @@ async function seedSampleResponses(
   const random = seededRandom(20_240_901);
   // Its own sequence, so the instruments leave the other samples as they were.
   const instrumentRandom = seededRandom(20_251_126);
-  const runTransaction = transactionPerCall(db);
+  const runTransaction = writerFor(db);
   // The case history's own sequence, so the answers are the same with or without it.
   const admin = await firstAdmin(db, institutionId);
   const history = admin && {

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { formatZonedDateTime } from '../../../common/zoned-format';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -79,7 +80,7 @@ export async function changePassword(options: {
   });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   const passwordHash = await hashPassword(options.newPassword);
-  const ended = await db.transaction().execute(async (trx) => {
+  const ended = await writeTransaction(db, async (trx) => {
     await queries.setPasswordHash(trx, user.id, passwordHash);
     const count = await deleteOtherSessions(trx, user.id, session.idHash);
     const entry = {
@@ -146,7 +147,7 @@ export async function listOwnSessions(db: Kysely<Database>, session: Session) {
 /** Signs out every other session of the signed-in user (a browser left signed in elsewhere). */
 export async function endOtherSessions(db: Kysely<Database>, session: Session, address: string) {
   const { user } = session;
-  const ended = await db.transaction().execute(async (trx) => {
+  const ended = await writeTransaction(db, async (trx) => {
     const count = await deleteOtherSessions(trx, user.id, session.idHash);
     await recordAuditIf(trx, selfActor(user, address), {
       action: 'account.sessions_end',

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import { z } from 'zod/mini';
 import type { AuditEntry, AuditFilters, AuditPage } from '../../../common/schemas/audit';
 import { parseStoredJson } from '../../db/stored-json';
+import { readSnapshot } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { csvRow, UTF8_BOM } from '../../lib/csv';
 import { localMidnight } from '../../lib/zoned-time';
@@ -78,22 +79,18 @@ export async function listAuditEntries(options: {
 }): Promise<AuditPage> {
   const { db, page, pageSize, reader } = options;
   const selection = selectionOf(reader, options.filters);
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const total = await countEntries(trx, selection);
-      const rows = await entriesPage(trx, selection, { offset: (page - 1) * pageSize, limit: pageSize });
-      return {
-        success: true as const,
-        total,
-        page,
-        page_size: pageSize,
-        time_zone: reader.timeZone,
-        entries: rows.map((row) => toEntry(row, reader)),
-      };
-    });
+  return readSnapshot(db, async (trx) => {
+    const total = await countEntries(trx, selection);
+    const rows = await entriesPage(trx, selection, { offset: (page - 1) * pageSize, limit: pageSize });
+    return {
+      success: true as const,
+      total,
+      page,
+      page_size: pageSize,
+      time_zone: reader.timeZone,
+      entries: rows.map((row) => toEntry(row, reader)),
+    };
+  });
 }
 
 /** The filtered log as CSV, newest first, read a page at a time. */

@@ -3,7 +3,7 @@ import { roleName } from '../../../common/roles';
 import type { CurrentUser } from '../../../common/schemas/auth';
 import type { LoginLimits } from '../../config';
 import type { Executor } from '../../db/executor';
-import type { CommitHooks } from '../../db/transaction-runner';
+import { type CommitHooks, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { secondFactorStep } from '../../lib/guards';
@@ -184,7 +184,7 @@ export async function registerStudent(options: {
   // Hashed whether or not the address has an account: both answers take the same time.
   const passwordHash = await hashPassword(password);
   const at = now();
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (await queries.findUserByEmail(trx, email)) {
       if (await mayMailAccountExists(trx, email, at))
         await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);

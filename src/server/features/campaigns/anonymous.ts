@@ -4,7 +4,7 @@ import type { z } from 'zod/mini';
 import { LEXICON_VERSION } from '../../../common/risk';
 import type { AnswerValue, ContactRequest, SubmitSurveyResponse } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
-import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
+import { type TransactionRunner, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { DAY, HOUR, now } from '../../lib/time';
@@ -150,7 +150,7 @@ export async function askForContact(options: {
   openCase: (trx: Executor, asked: ContactAsked) => Promise<number>;
 }) {
   const { request } = options;
-  await runInTransaction(options.db, async (trx) => {
+  await writeTransaction(options.db, async (trx) => {
     const offer = await takeContactOffer(trx, request.contact_token, now());
     if (!offer) throw new AppError('NOT_FOUND', CONTACT_OFFER_GONE);
     await options.openCase(trx, {

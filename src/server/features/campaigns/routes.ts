@@ -17,7 +17,7 @@ import {
   SubmitSurveyRequest,
   SubmitSurveyResponse,
 } from '../../../common/schemas/surveys';
-import { submissionTransactions } from '../../db/transaction-runner';
+import { writerFor } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -169,7 +169,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
     );
   });
 
-  const runTransaction = submissionTransactions(db);
+  const runTransaction = writerFor(db.kysely);
   // A flagged answer through a personal link opens a case like any other (its events, app.ts).
   const { events } = options;
   const tags = ['surveys'];

@@ -7,7 +7,7 @@ import {
   type NotAnsweredResponse,
 } from '../../../common/schemas/campaigns';
 import type { AnswerValue } from '../../../common/schemas/surveys';
-import { runInTransaction, type TransactionRunner } from '../../db/transaction-runner';
+import { type TransactionRunner, writeTransaction } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -92,7 +92,7 @@ export async function createCampaign(options: {
   const { institutionId } = actor;
   const groups = [...new Set(request.groups)];
   const at = now();
-  const id = await runInTransaction(db, async (trx) => {
+  const id = await writeTransaction(db, async (trx) => {
     if (!(await queries.findTemplate(trx, request.template_id, institutionId)))
       throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
     const known = await queries.knownGroups(trx, institutionId, groups);
@@ -209,7 +209,7 @@ export async function changeCampaign(options: {
 }) {
   const { db, actor, campaignId, change } = options;
   const at = now();
-  await runInTransaction(db, async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const campaign = await queries.lockCampaign(trx, campaignId, actor.institutionId);
     if (!campaign) throw new AppError('NOT_FOUND', CAMPAIGN_NOT_FOUND);
     if (campaign.status === 'cancelled')

@@ -16,7 +16,7 @@ import {
 } from '../../../common/schemas/cases';
 import { ErrorResponse, IdParam } from '../../../common/schemas/common';
 import { carriesStudentData } from '../../../common/schemas/identity';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
@@ -129,7 +129,7 @@ export const caseRoutes: FastifyPluginAsyncZod = async (app) => {
   ) => {
     const worker = requireCaseWorker(request);
     const actor = auditActor(request, worker);
-    return runInTransaction(db.kysely, async (trx, hooks) => {
+    return writeTransaction(db.kysely, async (trx, hooks) => {
       await work(trx, worker);
       // Open dashboards show case states and counts: they refresh once the change is committed.
       hooks.afterCommit((committed) => announceChange(committed, worker.institutionId));

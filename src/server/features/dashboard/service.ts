@@ -11,6 +11,7 @@ import {
 import { databaseUnavailability } from '../../db/availability';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson, StoredReasons } from '../../db/stored-json';
+import { readSnapshot } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { StaffUser } from '../../lib/guards';
@@ -218,11 +219,7 @@ export async function getDashboard(options: {
   at?: number;
 }): Promise<DashboardFigures> {
   const at = options.at ?? now();
-  return options.db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute((trx) => readDashboard(trx, options.institutionId, at));
+  return readSnapshot(options.db, (trx) => readDashboard(trx, options.institutionId, at));
 }
 
 /** Flagged students past the dashboard's first page, in the same order. */
@@ -233,18 +230,14 @@ export async function listFlaggedStudents(options: {
   limit: number;
 }): Promise<FlaggedPage> {
   const { db, institutionId, offset, limit } = options;
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const totals = await queries.totalsRow(trx, institutionId);
-      return {
-        total: totals?.flagged_students ?? 0,
-        offset,
-        students: await readFlagged(trx, institutionId, offset, limit),
-      };
-    });
+  return readSnapshot(db, async (trx) => {
+    const totals = await queries.totalsRow(trx, institutionId);
+    return {
+      total: totals?.flagged_students ?? 0,
+      offset,
+      students: await readFlagged(trx, institutionId, offset, limit),
+    };
+  });
 }
 
 /** Several tabs are normal; hundreds from one account are not. Counted across all instances. */

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { ErasurePreviewResponse, ErasureRequest, ErasureResponse } from '../../../common/schemas/records';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { eraseStudent, previewErasure } from './service';
@@ -36,7 +36,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ erasureKey: Buffer }> = asyn
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         previewErasure({
           db: trx,
           institutionId: admin.institutionId,
@@ -61,7 +61,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ erasureKey: Buffer }> = asyn
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         eraseStudent({
           db: trx,
           institutionId: admin.institutionId,

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import { type Db, pendingMigrations } from '../../db';
 import { databaseUnavailability } from '../../db/availability';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { WalCheckpoints } from '../../db/wal-checkpoints';
 import { HOUR, now, SECOND } from '../../lib/time';
 import { deleteHeartbeatsBefore, writeHeartbeat } from './queries';
@@ -95,7 +96,7 @@ export class Readiness {
         // Migrations never un-run: once seen applied, only the write remains.
         this.migrated = true;
       }
-      await this.db.kysely.transaction().execute((trx) => writeHeartbeat(trx, this.instanceId, at));
+      await writeTransaction(this.db.kysely, (trx) => writeHeartbeat(trx, this.instanceId, at));
       if (at - this.lastPrunedAt >= PRUNE_EVERY_MS) {
         this.lastPrunedAt = at;
         await deleteHeartbeatsBefore(this.db.kysely, at - FORGET_AFTER_MS);

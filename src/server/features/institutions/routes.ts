@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { InstitutionSettings, InstitutionSettingsResponse } from '../../../common/schemas/settings';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { getInstitutionSettings, updateInstitutionSettings } from './settings';
@@ -46,7 +46,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         updateInstitutionSettings({
           db: trx,
           institutionId: admin.institutionId,

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import { isUniqueViolation } from '../../db/errors';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
@@ -25,7 +26,7 @@ export async function createInstitution(db: Kysely<Database>, options: { name: s
     throw new AppError('BAD_REQUEST', 'Institution name must be 1 to 200 characters');
   const domains = normaliseDomains(options.domains);
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await writeTransaction(db, async (trx) => {
       const createdAt = now();
       const id = await insertInstitution(trx, name, createdAt);
       await insertDomains(trx, id, domains);

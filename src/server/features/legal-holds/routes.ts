@@ -7,7 +7,7 @@ import {
   LiftLegalHold,
   PlaceLegalHold,
 } from '../../../common/schemas/retention';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { liftLegalHold, listLegalHolds, placeLegalHold } from './service';
@@ -57,7 +57,7 @@ export const legalHoldRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         placeLegalHold({
           db: trx,
           institutionId: admin.institutionId,
@@ -81,7 +81,7 @@ export const legalHoldRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         liftLegalHold({
           db: trx,
           institutionId: admin.institutionId,

@@ -8,6 +8,7 @@ import {
   verifyRegistrationResponse,
 } from '@simplewebauthn/server';
 import type { Kysely } from 'kysely';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, PasskeyPurpose } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -159,7 +160,7 @@ export async function registerPasskey(options: {
   if (!result.verified) throw new AppError('BAD_REQUEST', PASSKEY_REFUSED);
   const { credential } = result.registrationInfo;
   const name = options.name?.trim() || DEFAULT_PASSKEY_NAME;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     if (await queries.findPasskey(trx, credential.id))
       throw new AppError('CONFLICT', 'This passkey is already registered.');
     await queries.insertPasskey(trx, {
@@ -374,7 +375,7 @@ export async function removeOwnPasskey(options: {
   requireStaffAccount(session);
   requireFreshFactor(session);
   const actor = selfActor(session.user, options.address);
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const removed = await queries.deletePasskeyOf(trx, session.user.id, options.passkeyId);
     if (!removed) throw new AppError('NOT_FOUND', PASSKEY_NOT_FOUND);
     const name = removed.name ?? DEFAULT_PASSKEY_NAME;

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { PASSWORD_RESET_LIFETIME_MINUTES } from '../../../common/schemas/password-reset';
 import type { Executor } from '../../db/executor';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -103,7 +104,7 @@ export async function requestPasswordReset(options: {
   clientAddress: string;
 }): Promise<{ success: true; message: string }> {
   const { db, email, clientAddress } = options;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const at = now();
     const allowed =
       (await withinLimit(trx, `password-reset:client:${clientAddress}`, LIMITS.resetsPerClient)) &&
@@ -185,7 +186,7 @@ export async function chooseNewPassword(options: {
   });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   const passwordHash = await hashPassword(password);
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const at = now();
     if (!(await queries.useReset(trx, reset.id, at))) throw new AppError('NOT_FOUND', RESET_LINK_UNUSABLE);
     await queries.retireResetsOf(trx, reset.user_id, at);

@@ -6,7 +6,7 @@ import {
   RecordsRequestResponse,
   RecordsRequestsResponse,
 } from '../../../common/schemas/records';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { now } from '../../lib/time';
@@ -59,7 +59,7 @@ export const recordsRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         openRecordsRequest({
           db: trx,
           institutionId: admin.institutionId,
@@ -83,7 +83,7 @@ export const recordsRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         fulfilRecordsRequest({
           db: trx,
           institutionId: admin.institutionId,

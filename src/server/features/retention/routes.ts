@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { RetentionSettings, RetentionSettingsResponse } from '../../../common/schemas/retention';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { now } from '../../lib/time';
@@ -58,7 +58,7 @@ export const retentionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     async (request) => {
       const admin = requireSettingsAdmin(request);
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         updateRetentionSettings({
           db: trx,
           institutionId: admin.institutionId,

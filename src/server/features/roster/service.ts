@@ -2,6 +2,7 @@ import type { Readable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import type { RosterImportResponse, RosterPage, RosterStudent } from '../../../common/schemas/roster';
 import { DEFAULT_LIMITS } from '../../config';
+import { readSnapshot, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -53,7 +54,7 @@ export async function importRoster(options: {
   if (chunks.length === 0) chunks.push([]);
   let left = 0;
   for (const [index, chunk] of chunks.entries()) {
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       await queries.upsertStudents(trx, institutionId, chunk, { withGroups: file.withGroups, at });
       if (index !== chunks.length - 1) return;
       // Last, with the record: a cut-off import marks nobody, and its re-upload does it whole.
@@ -110,20 +111,16 @@ export async function listRoster(options: {
     action: 'roster.read',
     detail: { offset, limit, search: filter.search, group: filter.group },
   });
-  return db
-    .transaction()
-    .setIsolationLevel('repeatable read')
-    .setAccessMode('read only')
-    .execute(async (trx) => {
-      const rows = await queries.listStudents(trx, filter, { offset, limit });
-      return {
-        success: true as const,
-        total: await queries.countStudents(trx, filter),
-        offset,
-        students: rows.map(toStudent),
-        groups: await queries.listGroups(trx, institutionId),
-      };
-    });
+  return readSnapshot(db, async (trx) => {
+    const rows = await queries.listStudents(trx, filter, { offset, limit });
+    return {
+      success: true as const,
+      total: await queries.countStudents(trx, filter),
+      offset,
+      students: rows.map(toStudent),
+      groups: await queries.listGroups(trx, institutionId),
+    };
+  });
 }
 
 function toStudent(row: {
@@ -158,7 +155,7 @@ export async function setStudentLeft(options: {
 }) {
   const { db, actor, studentId, left } = options;
   const at = now();
-  const student = await db.transaction().execute(async (trx) => {
+  const student = await writeTransaction(db, async (trx) => {
     const found = await queries.findStudent(trx, actor.institutionId, studentId);
     if (!found) throw new AppError('NOT_FOUND', 'Student not found on the roster');
     // Marking again keeps the first date: when they left does not move.

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -81,7 +82,7 @@ export async function confirmAppReplacement(options: {
   const step = await matchTotp({ secret, code, at, usedStep: null });
   if (step === null) throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
   const actor = selfActor(user, options.address);
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     if (!(await queries.swapInReplacementTotp(trx, user.id, { secretSealed: waiting, step, at })))
       throw new AppError('CONFLICT', NO_REPLACEMENT);
     if (actor)

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../../db/executor';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { type AuditActor, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -138,7 +139,7 @@ export async function confirmTotpEnrolment(options: {
   const at = now();
   const step = await matchTotp({ secret, code, at, usedStep: pending?.last_time_step ?? null });
   if (step === null) throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
-  const result = await db.transaction().execute(async (trx) => {
+  const result = await writeTransaction(db, async (trx) => {
     if (!(await queries.claimTimeStep(trx, user.id, step, at)))
       throw new AppError('BAD_REQUEST', WRONG_SETUP_CODE);
     const recoveryCodes = await issueRecoveryCodes(trx, context.recoveryKey, user.id, at);
@@ -268,7 +269,7 @@ export async function regenerateRecoveryCodes(options: {
   const actor = selfActor(user, options.address);
   if (!user.hasSecondFactor || !actor) throw new AppError('CONFLICT', NOT_SET_UP);
   requireFreshFactor(session);
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const codes = await issueRecoveryCodes(trx, context.recoveryKey, user.id, now());
     await recordSignInChange(trx, actor, {
       action: 'staff.recovery_codes_replace',
@@ -299,7 +300,7 @@ export async function resetSecondFactor(options: {
   if (targetId === admin.id) throw new AppError('BAD_REQUEST', CANNOT_RESET_OWN);
   const target = await queries.findInstitutionMember(db, admin.institutionId, targetId);
   if (!target || !needsSecondFactor(target.role)) throw new AppError('NOT_FOUND', STAFF_NOT_FOUND);
-  await db.transaction().execute((trx) => removeSecondFactor(trx, options.actor, target));
+  await writeTransaction(db, (trx) => removeSecondFactor(trx, options.actor, target));
   return {
     success: true as const,
     message: `The second factor of ${target.email} was reset. They set up a new one at their next sign-in.`,
@@ -341,6 +342,6 @@ export async function resetSecondFactorByOperator(db: Kysely<Database>, email: s
     email: null,
     address: null,
   };
-  await db.transaction().execute((trx) => removeSecondFactor(trx, actor, target, 'an operator'));
+  await writeTransaction(db, (trx) => removeSecondFactor(trx, actor, target, 'an operator'));
   return { id: target.id, email: target.email };
 }

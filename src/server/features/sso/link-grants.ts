@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import { roleName } from '../../../common/roles';
 import type { Executor } from '../../db/executor';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -36,7 +37,7 @@ export async function allowSsoLink(options: {
   findMember: (trx: Executor) => Promise<LinkableMember | undefined>;
 }): Promise<{ name: string; expiresAt: number }> {
   const { db, actor } = options;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const member = await options.findMember(trx);
     if (!member) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
     const sso = await queries.ssoSettingsRow(trx, actor.institutionId);

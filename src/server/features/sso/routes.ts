@@ -13,7 +13,7 @@ import {
   SsoSettingsRequest,
   SsoSettingsResponse,
 } from '../../../common/schemas/sso';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { guardRoutes, needsSecondFactor, requireUser } from '../../lib/guards';
@@ -99,7 +99,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
     async (request) => {
       const admin = requireSettingsAdmin(request);
       requireFreshFactor(request.session as Session);
-      const saved = await runInTransaction(db.kysely, (trx) =>
+      const saved = await writeTransaction(db.kysely, (trx) =>
         saveSsoSettings({
           db: trx,
           institutionId: admin.institutionId,
@@ -154,7 +154,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
     async (request) => {
       const admin = requireSettingsAdmin(request);
       requireFreshFactor(request.session as Session);
-      const disabled = await runInTransaction(db.kysely, (trx) =>
+      const disabled = await writeTransaction(db.kysely, (trx) =>
         disableSso({ db: trx, institutionId: admin.institutionId, actor: auditActor(request, admin) }),
       );
       app.mail.wake();

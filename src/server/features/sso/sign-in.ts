@@ -4,7 +4,7 @@ import { emailDomain } from '../../../common/institution-email';
 import { can, roleName } from '../../../common/roles';
 import type { SsoError } from '../../../common/schemas/sso';
 import type { Executor } from '../../db/executor';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, SignInMethod, SsoLinkedBy } from '../../db/types';
 import type { AuditActor } from '../../lib/audit';
 import { needsSecondFactor } from '../../lib/guards';
@@ -287,7 +287,7 @@ async function signInWithAttempt(
   }
   if (attempt.link_user_id !== null) return linkToSignedInAccount(options, attempt, sso, identity, at);
 
-  const userId = await runInTransaction(db, async (trx, hooks) => {
+  const userId = await writeTransaction(db, async (trx, hooks) => {
     const resolved = await resolveAccount(trx, sso, identity, at);
     const { email } = resolved;
     let id = resolved.userId;
@@ -367,7 +367,7 @@ async function linkToSignedInAccount(
   const userId = attempt.link_user_id;
   if (userId === null || options.current?.userId !== userId)
     throw new SsoFailure('signed_in', 'the browser is no longer signed in as the account that asked to link');
-  await runInTransaction(options.db, async (trx) => {
+  await writeTransaction(options.db, async (trx) => {
     const account = await findUserById(trx, userId);
     if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
     const linkedId = await queries.linkedUserId(trx, identity);

@@ -9,6 +9,7 @@ import {
   type TeamResponse,
 } from '../../../common/schemas/staff';
 import type { Executor } from '../../db/executor';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, StaffInvitationsTable, StaffRole } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -151,7 +152,7 @@ export async function inviteMember(options: {
 }): Promise<PendingInvitation> {
   const { db, actor, email } = options;
   const institutionId = actor.institutionId;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await queries.lockInstitutionStaff(trx, institutionId);
     const existing = await queries.findUserByEmail(trx, email);
     // Someone of this institution already has an account (a removed member may be invited back).
@@ -205,7 +206,7 @@ export async function resendInvitation(options: {
   invitationId: number;
 }): Promise<PendingInvitation> {
   const { db, actor } = options;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const invitation = await queries.findPendingInvitation(trx, actor.institutionId, options.invitationId);
     if (!invitation) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND);
     const at = now();
@@ -240,7 +241,7 @@ export async function revokeInvitation(options: {
   invitationId: number;
 }): Promise<void> {
   const { db, actor } = options;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     const invitation = await queries.findPendingInvitation(trx, actor.institutionId, options.invitationId);
     if (!invitation) throw new AppError('NOT_FOUND', INVITATION_NOT_FOUND);
     await queries.revokeInvitation(trx, invitation.id, now());
@@ -269,7 +270,7 @@ export async function changeRole(options: {
   role: StaffRoleName;
 }): Promise<StaffMember> {
   const { db, actor, userId } = options;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await queries.lockInstitutionStaff(trx, actor.institutionId);
     const member = await queries.findMember(trx, actor.institutionId, userId);
     if (!member) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
@@ -298,7 +299,7 @@ export async function removeMember(options: {
   userId: number;
 }): Promise<void> {
   const { db, actor, userId } = options;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await queries.lockInstitutionStaff(trx, actor.institutionId);
     const member = await queries.findMember(trx, actor.institutionId, userId);
     if (!member) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
@@ -359,7 +360,7 @@ export async function acceptInvitation(options: {
   });
   if (weakness) throw new AppError('BAD_REQUEST', weakness);
   const passwordHash = await hashPassword(password);
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await queries.lockInstitutionStaff(trx, invitation.institution_id);
     const at = now();
     // Checked again inside the transaction: it may have been used, withdrawn or re-sent meanwhile.

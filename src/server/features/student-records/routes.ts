@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { ErrorResponse } from '../../../common/schemas/common';
 import { StudentRecordsResponse } from '../../../common/schemas/records';
-import { runInTransaction } from '../../db/transaction-runner';
+import { writeTransaction } from '../../db/transaction-runner';
 import { AppError } from '../../lib/errors';
 import { requireUser } from '../../lib/guards';
 import { now } from '../../lib/time';
@@ -32,7 +32,7 @@ export const studentRecordRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = requireUser(request);
       if (user.role !== 'student' || user.institutionId === null)
         throw new AppError('FORBIDDEN', 'Only a student can download their own records');
-      return runInTransaction(db.kysely, (trx) =>
+      return writeTransaction(db.kysely, (trx) =>
         studentRecords({ db: trx, userId: user.id, address: request.ip, at: now() }),
       );
     },

@@ -8,7 +8,7 @@ import {
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
 } from '../../../common/schemas/surveys';
-import { submissionTransactions } from '../../db/transaction-runner';
+import { writerFor } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -34,7 +34,7 @@ function refuseNonStudentsEarly(viaLink: boolean) {
 /** Taking and submitting surveys: logged-in students, and anyone holding a shared link. */
 export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> = async (app, options) => {
   const { db, config } = app;
-  const runTransaction = submissionTransactions(db);
+  const runTransaction = writerFor(db.kysely);
   const { events } = options;
 
   app.get(

@@ -17,6 +17,7 @@ import {
 } from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, QuestionsTable } from '../../db/types';
 import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
@@ -132,7 +133,7 @@ export async function createTemplate(
   } & Audited,
 ): Promise<TemplateSummary> {
   const { db, institutionId } = options;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     const { count } = await queries.countTemplates(trx, institutionId);
     if (Number(count) >= MAX_TEMPLATES_PER_INSTITUTION) {
       throw new AppError(
@@ -161,7 +162,7 @@ export async function deleteTemplate(
     templateId: number;
   } & Audited,
 ): Promise<void> {
-  await options.db.transaction().execute(async (trx) => {
+  await writeTransaction(options.db, async (trx) => {
     const deleted = await queries.deleteTemplate(trx, options.institutionId, options.templateId);
     if (!deleted) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
     await audit(trx, options, {
@@ -179,7 +180,7 @@ export async function activateTemplate(
     templateId: number;
   } & Audited,
 ): Promise<void> {
-  await options.db.transaction().execute(async (trx) => {
+  await writeTransaction(options.db, async (trx) => {
     const activated = await queries.activateTemplate(trx, options.institutionId, options.templateId);
     if (!activated) throw new AppError('NOT_FOUND', TEMPLATE_NOT_FOUND);
     await audit(trx, options, {
@@ -226,7 +227,7 @@ export async function addQuestion(
   if (questionType === 'text' && hasChoices) {
     throw new AppError('BAD_REQUEST', 'Custom answer choices are only for likert questions');
   }
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await requireTemplate(trx, institutionId, templateId);
     await requireRoomForQuestion(trx, templateId);
     const row = await queries.insertQuestion(trx, institutionId, templateId, {
@@ -270,7 +271,7 @@ export async function addInstrumentBlock(
 ): Promise<InstrumentBlock> {
   const { db, institutionId, templateId, instrumentId } = options;
   const instrument = INSTRUMENTS[instrumentId];
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await requireTemplate(trx, institutionId, templateId);
     await requireRoomForQuestion(trx, templateId);
     const present = await queries.instrumentsOfTemplate(trx, templateId);
@@ -314,7 +315,7 @@ export async function moveQuestion(
   } & Audited,
 ): Promise<TemplateQuestion> {
   const { db, institutionId, templateId, questionId } = options;
-  return db.transaction().execute(async (trx) => {
+  return writeTransaction(db, async (trx) => {
     await requireTemplate(trx, institutionId, templateId);
     const row = await queries.moveQuestion(trx, templateId, questionId, options.order);
     if (!row) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
@@ -336,7 +337,7 @@ export async function deleteQuestion(
   } & Audited,
 ): Promise<void> {
   const { db, institutionId, templateId, questionId } = options;
-  await db.transaction().execute(async (trx) => {
+  await writeTransaction(db, async (trx) => {
     await requireTemplate(trx, institutionId, templateId);
     const deleted = await queries.deleteQuestion(trx, templateId, questionId);
     if (!deleted) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);

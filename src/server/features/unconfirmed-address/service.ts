@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { now } from '../../lib/time';
 import { CODE_SENT, type CodeContext, issueCode } from '../verify';
@@ -21,7 +22,7 @@ export async function resendRegistrationCode(options: {
   const { db, email, visitorHash } = options;
   const pending = await passwordOpensPendingRegistration(db, email, options.password);
   if (pending) {
-    await db.transaction().execute(async (trx) => {
+    await writeTransaction(db, async (trx) => {
       const at = now();
       await trx
         .updateTable('pending_registrations')

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import { emailDomain, institutionEmailProblem } from '../../../common/institution-email';
 import { LINK_NOT_FOUND } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
-import { type CommitHooks, runInTransaction } from '../../db/transaction-runner';
+import { type CommitHooks, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
@@ -43,9 +43,9 @@ export async function startVerification(options: {
 }) {
   const { db, context, email, visitorHash, clientAddress } = options;
   await institutionFor(db, email, options.hashLink);
-  await db
-    .transaction()
-    .execute((trx) => issueCode(trx, context, { email, visitorHash, clientAddress, at: now() }));
+  await writeTransaction(db, (trx) =>
+    issueCode(trx, context, { email, visitorHash, clientAddress, at: now() }),
+  );
   return { success: true as const, message: CODE_SENT(email) };
 }
 
@@ -93,7 +93,7 @@ export async function checkVerification(options: {
   const visitorHash = visitor.hash;
   const at = now();
   // A wrong code's used-up try must be kept, so the refusal is thrown after the commit.
-  const outcome = await runInTransaction(db, async (trx, hooks) => {
+  const outcome = await writeTransaction(db, async (trx, hooks) => {
     const purpose = await redeemCode(trx, context, {
       email,
       visitorHash,

@@ -4,7 +4,7 @@ import type { z } from 'zod/mini';
 import type { DatabaseClock } from '../../db/clock';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
-import { type CommitHooks, runInTransaction } from '../../db/transaction-runner';
+import { type CommitHooks, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { MAX_ATTEMPTS, retryDelay } from '../backoff';
 import { yieldToEventLoop } from '../event-loop';
@@ -184,7 +184,7 @@ async function runOne(db: Kysely<Database>, kinds: ReadonlyMap<string, JobKind>,
   if (!kind) throw new Error(`No handler for jobs of kind ${job.kind}`);
   const payload = parseStoredJson(kind.payload, job.payload);
   if (payload === null) throw new Error(`The payload of job ${job.key} does not fit its kind`);
-  await runInTransaction(db, async (trx, hooks) => {
+  await writeTransaction(db, async (trx, hooks) => {
     if (!(await finishJob(trx, job, at))) throw new LeaseLost();
     await kind.run({ trx, hooks, payload, key: job.key, at });
   });

@@ -1,5 +1,15 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { type FormEvent, useCallback, useEffect, useId, useMemo, useRef, useState } from 'react';
+import {
+  type FormEvent,
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useId,
+  useMemo,
+  useRef,
+  useState,
+} from 'react';
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ItemAnswer } from '../../../common/instruments/types';
 import type { CurrentUser } from '../../../common/schemas/auth';
@@ -20,7 +30,6 @@ import { Modal } from '../../ui/Modal';
 import { loginPathFor } from '../auth/loginPath';
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import { CrisisSupport } from '../crisis/CrisisSupport';
-import { CodeStep } from '../verify/CodeStep';
 import { keepProofToken, startVerification } from '../verify/verifyApi';
 import {
   type AnswerMap,
@@ -43,6 +52,13 @@ import { removeLocalDraft, storePendingAnswers, writeLocalDraft } from './storag
 import { newSubmissionId } from './submissionId';
 import { clearDraftAndVerify, requiresAuth, submitInvitationSurvey, submitSurvey } from './surveyApi';
 import { type AutosaveFailure, useAutosave } from './useAutosave';
+
+/**
+ * The step that takes an emailed code shows only after a submit the server wants proven, never in
+ * a survey's first paint: its code comes then, with the sign-in screens' (vite.config.ts), rather
+ * than in what every page loads.
+ */
+const CodeStep = lazy(() => import('../verify/CodeStep').then((module) => ({ default: module.CodeStep })));
 
 /** Spec section 9: the pause between a successful submit and the way home. */
 const SUBMIT_REDIRECT_DELAY_MS = 3000;
@@ -471,16 +487,18 @@ export function SurveyForm({
           )}
           {result.contact_token && <ContactOffer token={result.contact_token} />}
           {awaitingCode && (
-            <CodeStep
-              email={schoolEmail.trim().toLowerCase()}
-              hashLink={hashLink}
-              purpose="Enter it here to confirm this is your address, so your answers count as yours. Your answers are kept in this tab meanwhile."
-              onConfirmed={(confirmation) => {
-                removeLocalDraft(templateId);
-                setConfirmedMessage(confirmation.message);
-                setAwaitingCode(false);
-              }}
-            />
+            <Suspense fallback={null}>
+              <CodeStep
+                email={schoolEmail.trim().toLowerCase()}
+                hashLink={hashLink}
+                purpose="Enter it here to confirm this is your address, so your answers count as yours. Your answers are kept in this tab meanwhile."
+                onConfirmed={(confirmation) => {
+                  removeLocalDraft(templateId);
+                  setConfirmedMessage(confirmation.message);
+                  setAwaitingCode(false);
+                }}
+              />
+            </Suspense>
           )}
         </section>
       )}

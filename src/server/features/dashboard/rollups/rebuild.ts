@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { Executor } from '../../../db/executor';
+import { writeTransaction } from '../../../db/transaction-runner';
 import type { Database } from '../../../db/types';
 import { dayOf, monthOf } from './calendar';
 import * as queries from './queries';
@@ -103,7 +104,7 @@ async function foldSources(trx: Executor, institutionId: number) {
  * benchmarks) and as the reference the incremental path is tested against.
  */
 export async function rebuildDashboardRollups(db: Kysely<Database>, institutionId: number): Promise<void> {
-  await db.transaction().execute((trx) => rebuildRollupsIn(trx, institutionId));
+  await writeTransaction(db, (trx) => rebuildRollupsIn(trx, institutionId));
   await queries.refreshPlannerStatistics(db);
 }
 
