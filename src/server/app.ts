@@ -13,36 +13,33 @@ import type { Config } from './config';
 import type { Db } from './db';
 import { DatabaseClock } from './db/clock';
 import { CHECKPOINT_INTERVAL_MS, walCheckpointsOf } from './db/wal-checkpoints';
-import { accountRoutes } from './features/account/routes';
-import { auditRoutes } from './features/audit/routes';
-import { forgetDeadSession } from './features/auth/cookies';
-import { authRoutes } from './features/auth/routes';
-import { campaignRoutes } from './features/campaigns/routes';
-import { caseRoutes } from './features/cases/routes';
-import { contactRoutes } from './features/contact/routes';
-import { dashboardRoutes } from './features/dashboard/routes';
-import { draftRoutes } from './features/drafts/routes';
-import { erasureRoutes } from './features/erasure/routes';
-import { healthRoutes } from './features/health/routes';
-import { Readiness } from './features/health/service';
-import { institutionRoutes } from './features/institutions/routes';
-import { legalHoldRoutes } from './features/legal-holds/routes';
-import { passkeyRoutes } from './features/passkeys/routes';
-import { passwordResetRoutes } from './features/password-reset/routes';
-import { recordsRequestRoutes } from './features/records-requests/routes';
-import { startRetention } from './features/retention/retention';
-import { retentionRoutes } from './features/retention/routes';
-import { rosterRoutes } from './features/roster/routes';
-import { secondFactorRoutes } from './features/second-factor/routes';
-import { isBuiltSubresource, shellRoutes } from './features/shell/routes';
-import { ssoRoutes } from './features/sso/routes';
-import { staffRoutes } from './features/staff/routes';
-import { studentRecordRoutes } from './features/student-records/routes';
-import { surveyRoutes } from './features/surveys/routes';
-import { templateRoutes } from './features/templates/routes';
-import { unconfirmedAddressRoutes } from './features/unconfirmed-address/routes';
-import type { CodeContext } from './features/verify/codes';
-import { verifyRoutes } from './features/verify/routes';
+import { accountRoutes } from './features/account';
+import { auditRoutes } from './features/audit';
+import { authRoutes, completePendingRegistration, forgetDeadSession } from './features/auth';
+import { campaignRoutes } from './features/campaigns';
+import { appCaseOpener, type CaseOpener, caseRoutes, verifyCasesOfProven } from './features/cases';
+import { contactRoutes } from './features/contact';
+import { dashboardRoutes, rollUpProvenSubmissions, rollUpStoredSubmission } from './features/dashboard';
+import { draftRoutes } from './features/drafts';
+import { erasureRoutes } from './features/erasure';
+import { healthRoutes, Readiness } from './features/health';
+import { institutionRoutes } from './features/institutions';
+import { legalHoldRoutes } from './features/legal-holds';
+import { passkeyRoutes } from './features/passkeys';
+import { passwordResetRoutes } from './features/password-reset';
+import { recordsRequestRoutes } from './features/records-requests';
+import { retentionRoutes, startRetention } from './features/retention';
+import { rosterRoutes } from './features/roster';
+import { secondFactorRoutes } from './features/second-factor';
+import { isBuiltSubresource, shellRoutes } from './features/shell';
+import { passwordRefusalForAddress, ssoRoutes } from './features/sso';
+import { staffRoutes } from './features/staff';
+import { studentRecordRoutes } from './features/student-records';
+import { promoteOnProof, SubmissionEvents, surveyRoutes } from './features/surveys';
+import { templateRoutes } from './features/templates';
+import { unconfirmedAddressRoutes } from './features/unconfirmed-address';
+import type { AddressProven, CodeContext } from './features/verify';
+import { verifyRoutes } from './features/verify';
 import {
   AppError,
   handleClientError,
@@ -64,6 +61,8 @@ import { securityHeaderSetter } from './lib/security-headers';
 import { refuseDuringShutdown } from './lib/shutdown';
 import { installTextGuard } from './lib/text-guard';
 import { serverTimeouts } from './lib/timeouts';
+import { TransactionEvent } from './lib/transaction-event';
+import { announceChangeAfterCommit } from './live';
 
 export interface AppOptions {
   db: Db;
@@ -93,6 +92,26 @@ const MAIL_POLL_MS = 5_000;
 const JOB_POLL_MS = 5_000;
 
 const DEFAULT_WEB_ROOT = path.resolve(import.meta.dirname, '../../dist/web');
+
+/**
+ * Who follows a submission, in this order, inside the transaction that stores it (so each is kept
+ * with the submission or not at all): the dashboard's rollups count it once its address is
+ * proven, cases file it when it is flagged, and open dashboards refresh once it commits. The
+ * same followers, in the same order, when waiting submissions are proven later. Without a case
+ * opener (a test that builds dashboards alone) flagged submissions open no case.
+ */
+export function submissionEvents(cases?: CaseOpener): SubmissionEvents {
+  const events = new SubmissionEvents();
+  events.stored.subscribe(rollUpStoredSubmission);
+  if (cases) events.stored.subscribe(cases.fileStored);
+  events.stored.subscribe((_trx, hooks, stored) => announceChangeAfterCommit(hooks, stored.institutionId));
+  events.proven.subscribe(rollUpProvenSubmissions);
+  events.proven.subscribe(verifyCasesOfProven);
+  events.proven.subscribe((_trx, hooks, proven) => {
+    for (const submission of proven.submissions) announceChangeAfterCommit(hooks, submission.institutionId);
+  });
+  return events;
+}
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const { db, config, secret } = options;
@@ -260,8 +279,15 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     codeKey: crypto.createHmac('sha256', secret).update('verification codes').digest(),
     brandName: config.web.brandName,
   };
-  await app.register(authRoutes, { codes });
-  await app.register(verifyRoutes, { codes });
+  const submissions = submissionEvents(appCaseOpener(app));
+  // A proven address: the browser's waiting answers count (surveys), then a registration waiting
+  // for the code becomes the account (auth).
+  const addressProven = new TransactionEvent<AddressProven>().subscribe(promoteOnProof(submissions));
+  await app.register(authRoutes, { codes, passwordRefusal: passwordRefusalForAddress });
+  await app.register(verifyRoutes, {
+    codes,
+    followUps: { addressProven, completeRegistration: completePendingRegistration },
+  });
   await app.register(passwordResetRoutes);
   await app.register(unconfirmedAddressRoutes, { codes });
   const recoveryKey = crypto.createHmac('sha256', secret).update('recovery codes').digest();
@@ -288,7 +314,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(ssoRoutes, { sealKey: sealingKey(secret, 'oidc client secrets') });
   await app.register(caseRoutes);
   await app.register(templateRoutes);
-  await app.register(surveyRoutes);
+  await app.register(surveyRoutes, { events: submissions });
   await app.register(draftRoutes);
   await app.register(staffRoutes);
   await app.register(auditRoutes);
@@ -300,6 +326,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
       brandName: config.web.brandName,
       linkBase: config.mail.linkBase,
     },
+    events: submissions,
   });
   await app.register(shellRoutes, { webRoot: options.webRoot ?? DEFAULT_WEB_ROOT, exists: fs.existsSync });
   return app;

@@ -16,8 +16,8 @@ import type {
   RespondentsTable,
   SubmissionsTable,
 } from '../../src/server/db/types';
-import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
-import { createInstitution } from '../../src/server/features/institutions/service';
+import { rebuildDashboardRollups } from '../../src/server/features/dashboard';
+import { createInstitution } from '../../src/server/features/institutions';
 import { createSession } from '../../src/server/lib/sessions';
 import { BENCH_SECRET, benchPostgresUrl, openBenchDatabase } from './support/databases';
 import { benchSmoke } from './support/smoke';

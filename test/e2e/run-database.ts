@@ -2,8 +2,8 @@ import crypto from 'node:crypto';
 import path from 'node:path';
 import { roleName } from '../../src/common/roles';
 import { type Db, openDatabase } from '../../src/server/db';
-import { createStaffAccount } from '../../src/server/features/auth/service';
-import { createInstitution } from '../../src/server/features/institutions/service';
+import { createStaffAccount } from '../../src/server/features/auth';
+import { createInstitution } from '../../src/server/features/institutions';
 import { needsSecondFactor } from '../../src/server/lib/guards';
 import { createSession, SESSION_COOKIE } from '../../src/server/lib/sessions';
 

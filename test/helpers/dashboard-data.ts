@@ -1,13 +1,18 @@
 import type { Kysely } from 'kysely';
 import type { InstrumentAnswers, InstrumentId } from '../../src/common/instruments';
+import { submissionEvents } from '../../src/server/app';
 import { writeTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, QuestionsTable, SubmissionsTable } from '../../src/server/db/types';
-import { findUserByEmail } from '../../src/server/features/auth/queries';
-import { insertStudentAccount } from '../../src/server/features/auth/service';
-import { checkInstrumentAnswers } from '../../src/server/features/surveys/instruments';
-import { upsertRespondent } from '../../src/server/features/surveys/queries';
-import { saveScreenedSubmission } from '../../src/server/features/surveys/service';
+import { findUserByEmail, insertStudentAccount } from '../../src/server/features/auth';
+import {
+  checkInstrumentAnswers,
+  saveScreenedSubmission,
+  upsertRespondent,
+} from '../../src/server/features/surveys';
 import { TEST_PASSWORD, testPasswordHash } from './factories';
+
+/** Submissions counted on the dashboard (and refreshing it), opening no case, as before. */
+const rollupsOnly = submissionEvents();
 
 type Category = QuestionsTable['category'];
 type Tier = SubmissionsTable['tier'];
@@ -132,6 +137,7 @@ export async function addSubmission(
       instrumentBlocks: (options.instruments ?? []).map((block) =>
         checkInstrumentAnswers({ id: block.questionId, instrumentId: block.instrumentId }, block.answers),
       ),
+      events: rollupsOnly,
     });
     if (submissionId === undefined) throw new Error('addSubmission: nothing stored');
     return submissionId;

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import { writeTransaction } from '../../src/server/db/transaction-runner';
 import type { Database, Role } from '../../src/server/db/types';
-import { insertStudentAccount } from '../../src/server/features/auth/service';
-import { createInstitution } from '../../src/server/features/institutions/service';
+import { insertStudentAccount } from '../../src/server/features/auth';
+import { createInstitution } from '../../src/server/features/institutions';
 import { hashPassword } from '../../src/server/lib/passwords';
 
 export const TEST_PASSWORD = 'correct-horse-battery';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../src/server/db/executor';
-import { savePassedTest } from '../../src/server/features/sso/queries';
+import { savePassedTest } from '../../src/server/features/sso';
 
 /**
  * Records that the institution's admin tested this issuer and client and it passed, for tests

@@ -4,10 +4,9 @@
  * keeps the recent one, records one audit entry, and leaves the rollups equal to a recount.
  */
 import { expect, it } from 'vitest';
-import { rebuildDashboardRollups } from '../../src/server/features/dashboard/rollups/rebuild';
-import { createInstitution } from '../../src/server/features/institutions/service';
-import { monthsBefore } from '../../src/server/features/retention/policy';
-import { purgeJobKind } from '../../src/server/features/retention/purge';
+import { rebuildDashboardRollups } from '../../src/server/features/dashboard';
+import { createInstitution } from '../../src/server/features/institutions';
+import { monthsBefore, purgeJobKind } from '../../src/server/features/retention';
 import { scheduleJob } from '../../src/server/lib/jobs';
 import { activeQuestions, addSubmission, rollupSnapshot } from '../helpers/dashboard-data';
 import { describeOnPostgres } from '../helpers/postgres-only';

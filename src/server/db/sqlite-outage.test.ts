@@ -13,7 +13,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { buildTestApp, TestAgent } from '../../../test/helpers/app';
 import { makeInstitution, makeUser } from '../../../test/helpers/factories';
-import { Readiness } from '../features/health/service';
+import { Readiness } from '../features/health';
 import { type Db, migrateToLatest, openDatabase } from '.';
 import type { HealthEvent } from './availability';
 import { WalCheckpoints, walCheckpointsOf } from './wal-checkpoints';

@@ -4,7 +4,7 @@ import path from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { sql, type Transaction } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { countersBeforeCommit } from '../features/dashboard/rollups/pending-counters';
+import { countersBeforeCommit } from '../features/dashboard';
 import { type Db, migrateToLatest, openDatabase } from './index';
 import {
   type CommitHooks,

@@ -1,7 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { loadConfig } from '../config';
-import { isBuiltSubresource } from '../features/shell/routes';
+import { isBuiltSubresource } from '../features/shell';
 import { securityHeaderSetter } from './security-headers';
 
 /** The headers the setter writes for a GET of `url`, names lower-cased. */

@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { type Executor, isPostgres } from '../db/executor';
+import type { CommitHooks } from '../db/transaction-runner';
 import { notifyChange } from './queries';
 
 /**
@@ -33,4 +34,9 @@ export function localFeed(db: Executor): EventEmitter {
 export async function announceChange(db: Executor, institutionId: number): Promise<void> {
   if (isPostgres(db)) await notifyChange(db, institutionId).catch(() => undefined);
   else localFeed(db).emit(LOCAL_CHANGE_EVENT, institutionId);
+}
+
+/** Open dashboards of the institution refresh once the transaction commits, never before. */
+export function announceChangeAfterCommit(hooks: CommitHooks, institutionId: number): void {
+  hooks.afterCommit((db) => announceChange(db, institutionId));
 }

@@ -7,7 +7,7 @@ import type { Db } from '../db';
 import { changeSourceFor } from './change-source';
 import { LiveHub } from './live-hub';
 
-export { announceChange } from './change-feed';
+export { announceChange, announceChangeAfterCommit } from './change-feed';
 export { EventStream } from './event-stream';
 export type { LiveHub } from './live-hub';
 

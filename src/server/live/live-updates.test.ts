@@ -6,7 +6,7 @@ import { TEST_DIALECTS } from '../../../test/helpers/databases';
 import { EventStreamClient } from '../../../test/helpers/event-stream-client';
 import { makeTwoInstitutions } from '../../../test/helpers/factories';
 import { buildApp } from '../app';
-import { MAX_STREAMS_PER_USER } from '../features/dashboard/service';
+import { MAX_STREAMS_PER_USER } from '../features/dashboard';
 
 /**
  * A hang guard only: how fast updates arrive is a rule of the hub, asserted on a fake clock in

@@ -4,7 +4,7 @@ import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db';
-import { replaceRecoveryCodes } from '../features/second-factor/queries';
+import { replaceRecoveryCodes } from '../features/second-factor';
 import { verifyPassword } from '../lib/passwords';
 import { createSession } from '../lib/sessions';
 import { runManage } from './commands';

@@ -8,9 +8,9 @@ import { z } from 'zod';
 import { Email } from '../../common/schemas/common';
 import { loadConfig } from '../config';
 import { migrateToLatest, openDatabase } from '../db';
-import { createStaffAccount } from '../features/auth/service';
-import { createInstitution } from '../features/institutions/service';
-import { resetSecondFactorByOperator } from '../features/second-factor/service';
+import { createStaffAccount } from '../features/auth';
+import { createInstitution } from '../features/institutions';
+import { resetSecondFactorByOperator } from '../features/second-factor';
 import { AppError } from '../lib/errors';
 import {
   PASSWORD_ON_COMMAND_LINE,

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../test/helpers/databases';
-import { rebuildDashboardRollups } from '../features/dashboard/rollups/rebuild';
+import { rebuildDashboardRollups } from '../features/dashboard';
 import {
   checkDemoPassword,
   DEMO_INSTITUTION,

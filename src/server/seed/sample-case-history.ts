@@ -2,8 +2,8 @@ import type { Kysely } from 'kysely';
 import type { CaseOutcome } from '../../common/schemas/cases';
 import { writeTransaction } from '../db/transaction-runner';
 import type { Database } from '../db/types';
-import { recordCaseEvent } from '../features/cases/trail';
-import type { FollowUpSettings } from '../features/institutions/settings';
+import { recordCaseEvent } from '../features/cases';
+import type { FollowUpSettings } from '../features/institutions';
 import { MINUTE, now, SECOND } from '../lib/time';
 import * as queries from './queries';
 

@@ -2,14 +2,19 @@ import type { Kysely } from 'kysely';
 import { allItems, INSTRUMENTS, type InstrumentAnswers, type InstrumentId } from '../../common/instruments';
 import { PHQ9_SELF_HARM_ITEM } from '../../common/instruments/phq9';
 import type { AnswerValue } from '../../common/schemas/surveys';
+import { submissionEvents } from '../app';
 import { writerFor } from '../db/transaction-runner';
 import type { Database } from '../db/types';
-import type { CaseMailContext } from '../features/cases/mails';
-import { type CaseOpener, caseOpener } from '../features/cases/open';
-import { readFollowUpSettings } from '../features/institutions/settings';
-import * as queries from '../features/surveys/queries';
-import { type SurveyTarget, submitSurvey } from '../features/surveys/service';
-import { listQuestions } from '../features/templates/queries';
+import type { CaseMailContext } from '../features/cases';
+import { caseOpener } from '../features/cases';
+import { readFollowUpSettings } from '../features/institutions';
+import {
+  findCurrentTemplate,
+  type SubmissionEvents,
+  type SurveyTarget,
+  submitSurvey,
+} from '../features/surveys';
+import { listQuestions } from '../features/templates';
 import type { SessionUser } from '../lib/sessions';
 import { DAY, HOUR, now } from '../lib/time';
 import type { SampleResponsesSeeder } from './demo';
@@ -218,15 +223,16 @@ function sampleAnswers(
 }
 
 /**
- * Stores the sample check-ins; `followUp` files the flagged ones in cases as a live submission's
- * would (and queues the urgent one's alert), then some of that case work is done already.
+ * Stores the sample check-ins, announced to the app's followers (`events`): the flagged ones are
+ * filed in cases as a live submission's would (and the urgent one's alert queued), then some of
+ * that case work is done already.
  */
 async function seedSampleResponses(
   db: Kysely<Database>,
   institutionId: number,
-  followUp: CaseOpener,
+  events: SubmissionEvents,
 ): Promise<void> {
-  const template = await queries.findCurrentTemplate(db, institutionId);
+  const template = await findCurrentTemplate(db, institutionId);
   if (!template) return;
   const questions = await listQuestions(db, template.id);
   if (questions.length === 0) return;
@@ -266,7 +272,7 @@ async function seedSampleResponses(
       answers: sampleAnswers(random, instrumentRandom, questions, planned.outlook),
       createdAt: planned.live ? now() : planned.createdAt,
       addressProven: true,
-      followUp,
+      events,
     });
     if (planned.pastEpisode) {
       const opened = await openCaseOfSubmission(db, institutionId, planned.createdAt);
@@ -282,6 +288,6 @@ async function seedSampleResponses(
  * runs, so nothing needs waking.
  */
 export function sampleResponsesSeeder(context: CaseMailContext): SampleResponsesSeeder {
-  const followUp = caseOpener({ ...context, wakeMail: () => {} });
-  return (db, institutionId) => seedSampleResponses(db, institutionId, followUp);
+  const events = submissionEvents(caseOpener({ ...context, wakeMail: () => {} }));
+  return (db, institutionId) => seedSampleResponses(db, institutionId, events);
 }

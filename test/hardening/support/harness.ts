@@ -11,10 +11,10 @@ import { sql } from 'kysely';
 import type { StoredQuestionType } from '../../../src/common/schemas/templates';
 import type { Db } from '../../../src/server/db';
 import type { Database, SignInMethod } from '../../../src/server/db/types';
-import { contactOfferHash, dayOf } from '../../../src/server/features/campaigns/anonymous';
-import { createInstitution } from '../../../src/server/features/institutions/service';
-import { inviteMember } from '../../../src/server/features/staff/service';
-import * as templateService from '../../../src/server/features/templates/service';
+import { contactOfferHash, dayOf } from '../../../src/server/features/campaigns';
+import { createInstitution } from '../../../src/server/features/institutions';
+import { inviteMember } from '../../../src/server/features/staff';
+import { addQuestion, createTemplate } from '../../../src/server/features/templates';
 import { seal, sealingKey } from '../../../src/server/lib/sealed';
 import { createSession, SESSION_COOKIE } from '../../../src/server/lib/sessions';
 import { DAY } from '../../../src/server/lib/time';
@@ -446,8 +446,8 @@ async function institutionWorld(
     .select(['survey_templates.id', 'survey_templates.hash_link'])
     .where('active_templates.institution_id', '=', id)
     .executeTakeFirstOrThrow();
-  const spare = await templateService.createTemplate({ db: db.kysely, institutionId: id });
-  const spareQuestion = await templateService.addQuestion({
+  const spare = await createTemplate({ db: db.kysely, institutionId: id });
+  const spareQuestion = await addQuestion({
     db: db.kysely,
     institutionId: id,
     templateId: spare.id,

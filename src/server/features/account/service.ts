@@ -12,7 +12,7 @@ import { deleteOtherSessions, liveSessionsOf, type Session } from '../../lib/ses
 import { requireFreshFactor } from '../../lib/step-up';
 import { now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { recordSignInChange } from '../second-factor/factor-changes';
+import { recordSignInChange } from '../second-factor';
 import * as queries from './queries';
 
 /** Wrong current passwords allowed per account inside the window; then the account waits. */

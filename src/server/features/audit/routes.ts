@@ -11,7 +11,7 @@ import { auditActor, recordAudit } from '../../lib/audit';
 import { requireStaff } from '../../lib/guards';
 import { csvExportLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
-import { readFollowUpSettings } from '../institutions/settings';
+import { readFollowUpSettings } from '../institutions';
 import { type AuditReader, exportAuditCsv, listAuditEntries } from './service';
 
 async function readerOf(

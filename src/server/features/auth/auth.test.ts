@@ -8,7 +8,7 @@ import type { ErrorCode } from '../../../common/schemas/common';
 import { DEFAULT_LIMITS } from '../../config';
 import { createSession, SESSION_COOKIE } from '../../lib/sessions';
 import { HOUR } from '../../lib/time';
-import { ADDRESS_UNCONFIRMED_MESSAGE } from '../unconfirmed-address/pending';
+import { ADDRESS_UNCONFIRMED_MESSAGE } from '../unconfirmed-address';
 import { accountThrottledMessage } from './lockout';
 import { INVALID_LOGIN, REGISTRATION_STARTED } from './service';
 

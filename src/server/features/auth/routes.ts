@@ -13,8 +13,8 @@ import { requireSession } from '../../lib/guards';
 import { deleteSession } from '../../lib/sessions';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { listInstitutions } from '../institutions/queries';
-import type { CodeContext } from '../verify/codes';
+import { listInstitutions } from '../institutions';
+import type { CodeContext } from '../verify';
 import {
   clearAuthCookies,
   issueCsrfToken,
@@ -24,7 +24,7 @@ import {
   setKnownDevice,
   setSessionCookie,
 } from './cookies';
-import { logIn, registerStudent, toCurrentUser } from './service';
+import { logIn, type PasswordRefusal, registerStudent, toCurrentUser } from './service';
 import { auditSignIn, auditSignInRefusal } from './sign-in-audit';
 
 const errors = {
@@ -35,7 +35,13 @@ const errors = {
   429: ErrorResponse,
 };
 
-export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
+export interface AuthRouteOptions {
+  codes: CodeContext;
+  /** Why a password sign-in with an address is refused (its institution signs in elsewhere), or null. */
+  passwordRefusal: PasswordRefusal;
+}
+
+export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, options) => {
   const { db, config } = app;
 
   app.get(
@@ -90,6 +96,7 @@ export const authRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (
       const knownDevice = knownDeviceFor(request, request.body.email);
       const signIn = logIn({
         db: db.kysely,
+        passwordRefusal: options.passwordRefusal,
         ...request.body,
         limits: config.limits.login,
         client: { address: request.ip, knownDevice },

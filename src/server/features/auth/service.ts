@@ -14,14 +14,10 @@ import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwor
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { recordStudentJoined } from '../dashboard/rollups/record';
-import { requireInstitutionEmail } from '../institutions/email';
-import { passwordRefusalForAddress } from '../sso/settings';
-import {
-  ADDRESS_UNCONFIRMED_MESSAGE,
-  passwordOpensPendingRegistration,
-} from '../unconfirmed-address/pending';
-import { type CodeContext, issueCode } from '../verify/codes';
+import { recordStudentJoined } from '../dashboard';
+import { requireInstitutionEmail } from '../institutions';
+import { ADDRESS_UNCONFIRMED_MESSAGE, passwordOpensPendingRegistration } from '../unconfirmed-address';
+import { type CodeContext, issueCode } from '../verify';
 import { admitLoginAttempt, forgetClientFailures, type LoginClient } from './lockout';
 import * as queries from './queries';
 
@@ -52,8 +48,12 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
  * Checks credentials. Unknown email and wrong password fail identically (same message, same
  * argon2 work). Failures slow further attempts without ever locking the owner out (lockout.ts).
  */
+/** Why a password sign-in with this address is refused whatever the password, or null (see sso). */
+export type PasswordRefusal = (db: Executor, email: string) => Promise<string | null>;
+
 export async function authenticate(options: {
   db: Executor;
+  passwordRefusal: PasswordRefusal;
   email: string;
   password: string;
   limits: LoginLimits;
@@ -69,7 +69,7 @@ export async function authenticate(options: {
   // Every refusal below is the same whether or not the password was right: a superuser's or a
   // student's right password (where students sign in with their institution) tells nothing more
   // than a wrong one, and neither does a removed member's.
-  const refusal = await passwordRefusalForAddress(db, email);
+  const refusal = await options.passwordRefusal(db, email);
   const staffPastRefusal =
     user !== undefined && user.removed_at === null && user.role !== 'student' && user.role !== 'superuser';
   if (refusal && !(valid && staffPastRefusal)) throw new AppError('FORBIDDEN', refusal);

@@ -3,7 +3,7 @@ import type { Executor } from '../../db/executor';
 import { recordAudit, recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
-import { institutionOfDomain } from '../verify/queries';
+import { institutionOfDomain } from '../verify';
 import { findUserByEmail } from './queries';
 
 /**

@@ -8,9 +8,8 @@ import { type TransactionRunner, writeTransaction } from '../../db/transaction-r
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { DAY, HOUR, now } from '../../lib/time';
-import type { ContactAsked } from '../cases/open';
-import { findTemplateById } from '../surveys/queries';
-import { reply, SURVEY_NOT_FOUND, screenAnonymousAnswers } from '../surveys/service';
+import type { ContactAsked } from '../cases';
+import { findTemplateById, reply, SURVEY_NOT_FOUND, screenAnonymousAnswers } from '../surveys';
 
 /**
  * The answers of an anonymous campaign (design section 14). The link proves only that its holder

@@ -11,8 +11,8 @@ import type { AnonymousResultsResponse } from '../../../common/schemas/campaigns
 import { cellsToHide, suppressed } from '../../../common/small-groups';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
-import { NO_BAND } from '../dashboard/instrument-bands';
-import { totalAndBand } from '../surveys/instruments';
+import { NO_BAND } from '../dashboard';
+import { totalAndBand } from '../surveys';
 
 type InstrumentFigures = AnonymousResultsResponse['instruments'][number];
 

@@ -4,7 +4,7 @@ import type { AnonymousResultsResponse } from '../../../common/schemas/campaigns
 import { cellsToHide, suppressed } from '../../../common/small-groups';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
-import { smallGroupThreshold } from '../dashboard/queries';
+import { smallGroupThreshold } from '../dashboard';
 import { anonymousInstrumentBands } from './instrument-results';
 import * as queries from './queries';
 import { campaignView } from './service';

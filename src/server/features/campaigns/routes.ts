@@ -21,7 +21,8 @@ import { writerFor } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { appCaseOpener, contactCase } from '../cases/open';
+import { contactCase } from '../cases';
+import type { SubmissionEvents } from '../surveys';
 import { askForContact } from './anonymous';
 import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';
@@ -40,10 +41,10 @@ const CampaignParams = z.object({ id: IdParam });
 const InvitationParams = z.object({ token: z.string().max(100) });
 
 /** Campaigns of roster groups and the personal links they send (design sections 10 and 12). */
-export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationContext }> = async (
-  app,
-  options,
-) => {
+export const campaignRoutes: FastifyPluginAsyncZod<{
+  invitations: InvitationContext;
+  events: SubmissionEvents;
+}> = async (app, options) => {
   const { db, config } = app;
   for (const kind of campaignJobs(options.invitations)) app.jobs.handle(kind);
 
@@ -169,8 +170,8 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
   });
 
   const runTransaction = writerFor(db.kysely);
-  // A flagged answer through a personal link opens a case like any other.
-  const followUp = appCaseOpener(app);
+  // A flagged answer through a personal link opens a case like any other (its events, app.ts).
+  const { events } = options;
   const tags = ['surveys'];
 
   app.get(
@@ -257,7 +258,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{ invitations: InvitationCont
       return service.submitInvitationSurvey({
         db: db.kysely,
         runTransaction,
-        followUp,
+        events,
         token: request.params.token,
         user: request.session?.user ?? null,
         ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),

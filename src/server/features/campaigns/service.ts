@@ -13,14 +13,9 @@ import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import type { CaseOpener } from '../cases/open';
-import { readFollowUpSettings } from '../institutions/settings';
-import {
-  getSurveyOfTemplate,
-  refuseNonStudentRole,
-  refuseNonStudents,
-  submitSurvey,
-} from '../surveys/service';
+import { readFollowUpSettings } from '../institutions';
+import type { SubmissionEvents } from '../surveys';
+import { getSurveyOfTemplate, refuseNonStudentRole, refuseNonStudents, submitSurvey } from '../surveys';
 import { anonymousRetryKey, findResent, submitAnonymousAnswers } from './anonymous';
 import { isTokenShaped, tokenHash } from './invitations';
 import { groupsOf, resumeReminders, scheduleBatch, scheduleRound, slotOf } from './jobs';
@@ -349,7 +344,7 @@ export async function getInvitationSurvey(options: {
 export async function submitInvitationSurvey(options: {
   db: Kysely<Database>;
   runTransaction: TransactionRunner;
-  followUp: CaseOpener;
+  events: SubmissionEvents;
   token: string;
   user: SessionUser | null;
   schoolEmail?: string;
@@ -402,7 +397,7 @@ export async function submitInvitationSurvey(options: {
     answers: options.answers,
     ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
     addressProven: true,
-    followUp: options.followUp,
+    events: options.events,
     beforeStore: async (trx) => {
       const at = now();
       // Checked again under lock: two tabs submitting at once use the invitation once.

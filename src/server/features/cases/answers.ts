@@ -2,7 +2,7 @@ import { scanText } from '../../../common/risk/scan-text';
 import { type ScreenedAnswer, screenSubmissionSafely } from '../../../common/risk/screen';
 import type { ScreeningFinding, SubmittedAnswer } from '../../../common/schemas/cases';
 import { isLikertValue } from '../../../common/schemas/templates';
-import { answerLabelOf } from '../templates/service';
+import { answerLabelOf } from '../templates';
 import type { RespondentSubmissionRow } from './queries';
 
 type AnswerRow = RespondentSubmissionRow['answers'][number];

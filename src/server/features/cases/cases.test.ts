@@ -17,7 +17,7 @@ import { formatZonedDateTime } from '../../../common/zoned-format';
 import { DEFAULT_LIMITS } from '../../config';
 import { READ_REPEAT_WINDOW_MS } from '../../lib/audit';
 import { HOUR, MINUTE } from '../../lib/time';
-import { UNCONFIRMED_NAME } from '../surveys/queries';
+import { UNCONFIRMED_NAME } from '../surveys';
 import {
   ASSIGNEE_NOT_FOUND,
   CASE_NOT_FOUND,

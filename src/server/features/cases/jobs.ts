@@ -4,7 +4,7 @@ import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR } from '../../lib/time';
 import { addLocalMinutes, localDate, nextLocalTime } from '../../lib/zoned-time';
-import { type FollowUpSettings, readFollowUpSettings } from '../institutions/settings';
+import { type FollowUpSettings, readFollowUpSettings } from '../institutions';
 import { type CaseMailContext, digestMail, escalationMail } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';

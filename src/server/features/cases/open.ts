@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { Transaction } from 'kysely';
-import type { RiskTier } from '../../../common/risk/tiers';
+import { isFlagged, type RiskTier } from '../../../common/risk/tiers';
 import { DEFAULT_LIMITS, type UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
@@ -8,13 +8,15 @@ import type { Database } from '../../db/types';
 import { scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
+import type { TransactionSubscriber } from '../../lib/transaction-event';
 import { addLocalMinutes } from '../../lib/zoned-time';
-import { type FollowUpSettings, readFollowUpSettings } from '../institutions/settings';
+import { type FollowUpSettings, readFollowUpSettings } from '../institutions';
+import type { SubmissionStored, SubmissionsProven } from '../surveys';
 import { ackWindowMinutes, escalationJob, scheduleDigest } from './jobs';
 import { alertMail, type CaseMailContext } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';
-import { digestUnprovenAlert, mayAlertAtOnce } from './unproven';
+import { digestUnprovenAlert, mayAlertAtOnce, unprovenClientKey } from './unproven';
 
 /** A flagged submission, as the submission's transaction stored it. */
 export interface FlaggedSubmission {
@@ -199,6 +201,11 @@ interface PendingCases {
 export interface CaseOpener {
   /** Call inside the submission's transaction, once the submission is stored. */
   note(hooks: CommitHooks, flagged: FlaggedSubmission): void;
+  /**
+   * The cases' part in a stored submission (surveys' SubmissionStored): verified or not, a
+   * flagged one reaches a counsellor (design section 9).
+   */
+  fileStored: TransactionSubscriber<SubmissionStored>;
 }
 
 /**
@@ -240,13 +247,36 @@ export function caseOpener(
       }
     },
   };
+  const note = (hooks: CommitHooks, flagged: FlaggedSubmission) => {
+    hooks.beforeCommit(hook).flagged.push(flagged);
+    if (flagged.tier === 'urgent') hooks.afterCommit(wakeMail);
+  };
   return {
-    note(hooks, flagged) {
-      hooks.beforeCommit(hook).flagged.push(flagged);
-      if (flagged.tier === 'urgent') hooks.afterCommit(wakeMail);
+    note,
+    fileStored(_trx, hooks, stored) {
+      if (!isFlagged(stored.tier)) return;
+      note(hooks, {
+        institutionId: stored.institutionId,
+        respondentId: stored.respondentId,
+        submissionId: stored.submissionId,
+        tier: stored.tier,
+        submittedAt: stored.createdAt,
+        proven: stored.proven,
+        ...(!stored.proven && stored.clientAddress !== undefined
+          ? { client: unprovenClientKey(stored.clientAddress) }
+          : {}),
+      });
     },
   };
 }
+
+/** The cases' part in submissions just proven (surveys' SubmissionsProven). */
+export const verifyCasesOfProven: TransactionSubscriber<SubmissionsProven> = (trx, _hooks, proven) =>
+  verifyCasesOf(
+    trx,
+    proven.submissions.map((submission) => submission.submissionId),
+    proven.at,
+  );
 
 /**
  * Submissions just proven to come from the student (design section 8): a case they are in that

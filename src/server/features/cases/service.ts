@@ -14,19 +14,14 @@ import {
 import { isUniqueViolation } from '../../db/errors';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson, StoredReasons } from '../../db/stored-json';
+import { baselineOf, type CategoryMeans, categoryMeans, changeFromBaseline } from '../../lib/answer-means';
 import { type AuditActor, recordAudit, recordRead } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import type { StaffUser } from '../../lib/guards';
 import { scheduleJob } from '../../lib/jobs';
 import { now } from '../../lib/time';
 import { addLocalMinutes } from '../../lib/zoned-time';
-import {
-  baselineOf,
-  type CategoryMeans,
-  categoryMeans,
-  changeFromBaseline,
-} from '../dashboard/rollups/student-state';
-import { readFollowUpSettings } from '../institutions/settings';
+import { readFollowUpSettings } from '../institutions';
 import { findingsOf, submittedAnswersOf } from './answers';
 import { instrumentScoresBySubmission } from './instruments';
 import { ackWindowMinutes, escalationJob } from './jobs';

@@ -1,5 +1,5 @@
 import type { Executor } from '../../db/executor';
-import type { FollowUpSettings } from '../institutions/settings';
+import type { FollowUpSettings } from '../institutions';
 import * as queries from './queries';
 
 /** One entry of a case's trail: who (null: the product itself), what and when. */

@@ -6,7 +6,7 @@ import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { readFollowUpSettings } from '../institutions/settings';
+import { readFollowUpSettings } from '../institutions';
 import { type CaseMailContext, unprovenDigestMail } from './mails';
 import * as queries from './queries';
 import { alertRecipients, recordCaseEvent } from './trail';

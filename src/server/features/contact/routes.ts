@@ -2,7 +2,7 @@ import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { simplePage } from '../shell/html';
+import { simplePage } from '../shell';
 import { saveContactRequest } from './service';
 
 const text = (max: number) => z.string().trim().max(max);

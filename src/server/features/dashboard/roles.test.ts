@@ -8,7 +8,7 @@ import { expectError } from '../../../../test/helpers/errors';
 import { EventStreamClient } from '../../../../test/helpers/event-stream-client';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import type { DashboardData } from '../../../common/schemas/dashboard';
-import { STAFF_CANNOT_SUBMIT } from '../surveys/service';
+import { STAFF_CANNOT_SUBMIT } from '../surveys';
 
 describe.each(TEST_DIALECTS)('roles on the dashboard on %s', (dialect) => {
   let ctx: TestContext;

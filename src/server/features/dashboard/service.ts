@@ -20,7 +20,7 @@ import { isSessionLive } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
 import { EventStream, type LiveHub } from '../../live';
-import { type CaseLink, caseLinksOf, followUpFigures } from '../cases/dashboard';
+import { type CaseLink, caseLinksOf, followUpFigures } from '../cases';
 import * as queries from './queries';
 import {
   dashboardMonths,

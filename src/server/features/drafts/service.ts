@@ -7,7 +7,7 @@ import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { findTemplate } from '../templates/queries';
+import { findTemplate } from '../templates';
 import * as queries from './queries';
 
 export const DRAFT_SURVEY_NOT_FOUND = 'Survey not found';

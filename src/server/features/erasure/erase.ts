@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { type Executor, isPostgres } from '../../db/executor';
 import { containsPattern } from '../../db/like';
-import { rebuildRollupsIn } from '../dashboard/rollups/rebuild';
+import { rebuildRollupsIn } from '../dashboard';
 import type { Footprint } from './footprint';
 
 const lower = (column: string) => sql<string>`lower(${sql.ref(column)})`;

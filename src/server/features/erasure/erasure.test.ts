@@ -7,7 +7,7 @@ import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser } from '../../../../test/helpers/factories';
 import { CASE_NOTE, leaveFootprint } from '../../../../test/helpers/student-footprint';
 import type { ErasurePreviewResponse, ErasureResponse } from '../../../common/schemas/records';
-import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
+import { rebuildDashboardRollups } from '../dashboard';
 
 const STUDENT = 'student@north.edu';
 const OTHER = 'other@north.edu';

@@ -3,8 +3,8 @@ import type { ErasureCounts } from '../../../common/schemas/records';
 import type { Executor } from '../../db/executor';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { holdOf } from '../legal-holds/queries';
-import { openRequestOf, relabelRequests } from '../records-requests/queries';
+import { holdOf } from '../legal-holds';
+import { openRequestOf, relabelRequests } from '../records-requests';
 import { deleteFootprint, forgetInAuditLog, recountRollups } from './erase';
 import { countFootprint, footprintOf } from './footprint';
 

@@ -4,7 +4,7 @@ import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
-import { createDefaultTemplate } from '../templates/default-template';
+import { createDefaultTemplate } from '../templates';
 import { insertDomains, insertInstitution } from './queries';
 
 const DOMAIN = /^(?=.{1,253}$)([a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z]{2,63}$/;

@@ -23,8 +23,7 @@ import {
 } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
 import { MINUTE, now } from '../../lib/time';
-import { recordSignInChange } from '../second-factor/factor-changes';
-import { issueRecoveryCodes } from '../second-factor/issue-recovery-codes';
+import { issueRecoveryCodes, recordSignInChange } from '../second-factor';
 import * as queries from './queries';
 
 /** Who the passkeys belong to, as browsers check it: the site's host name and origin. */

@@ -3,8 +3,8 @@ import { createTestApp, TestAgent, type TestContext } from '../../../../test/hel
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
-import { INVALID_LOGIN } from '../auth/service';
-import { NO_PASSWORD } from '../sso/sign-in';
+import { INVALID_LOGIN } from '../auth';
+import { NO_PASSWORD } from '../sso';
 import {
   PASSWORD_CHANGED,
   PASSWORD_RESET_LIFETIME,

@@ -13,9 +13,8 @@ import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { deleteSessionsOfUser } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
 import { LIMITS } from '../../limit-table';
-import { findUserByEmail } from '../auth/queries';
-import { passwordRefusalForAddress } from '../sso/settings';
-import { NO_PASSWORD } from '../sso/sign-in';
+import { findUserByEmail } from '../auth';
+import { NO_PASSWORD, passwordRefusalForAddress } from '../sso';
 import * as queries from './queries';
 
 export const PASSWORD_RESET_LIFETIME = PASSWORD_RESET_LIFETIME_MINUTES * MINUTE;

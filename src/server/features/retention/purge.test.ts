@@ -8,7 +8,7 @@ import type { AnonymousResultsResponse, Campaign } from '../../../common/schemas
 import type { RetentionSettingsResponse } from '../../../common/schemas/retention';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
 import { HOUR } from '../../lib/time';
-import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
+import { rebuildDashboardRollups } from '../dashboard';
 import { monthsBefore } from './policy';
 import { nextPurgeAt } from './purge';
 

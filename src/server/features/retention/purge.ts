@@ -4,8 +4,8 @@ import { type Executor, isPostgres } from '../../db/executor';
 import { recordAudit } from '../../lib/audit';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { HOUR } from '../../lib/time';
-import { rebuildRollupsIn } from '../dashboard/rollups/rebuild';
-import { heldEmails } from '../legal-holds/queries';
+import { rebuildRollupsIn } from '../dashboard';
+import { heldEmails } from '../legal-holds';
 import {
   expiredAnonymousSubmissions,
   expiredAuditEntries,

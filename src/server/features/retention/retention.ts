@@ -4,7 +4,7 @@ import type { DatabaseClock } from '../../db/clock';
 import type { Database } from '../../db/types';
 import { type Poller, startPoller } from '../../lib/poller';
 import { HOUR, now } from '../../lib/time';
-import { PROOF_LIFETIME } from '../verify/codes';
+import { PROOF_LIFETIME } from '../verify';
 
 /**
  * Deletes what has served its moment: the rows of mails delivered or given up on (their words

@@ -1,7 +1,7 @@
 import type { RetentionSettings, RetentionSettingsResponse } from '../../../common/schemas/retention';
 import type { Executor } from '../../db/executor';
 import { type AuditActor, recordAudit } from '../../lib/audit';
-import { heldEmails } from '../legal-holds/queries';
+import { heldEmails } from '../legal-holds';
 import {
   anonymousCutoff,
   expiredAnonymousSubmissions,

@@ -9,7 +9,7 @@ import { AppError } from '../../lib/errors';
 import { yieldToEventLoop } from '../../lib/event-loop';
 import { enforceLimit } from '../../lib/limits';
 import { now } from '../../lib/time';
-import { institutionEmailRule } from '../institutions/email';
+import { institutionEmailRule } from '../institutions';
 import { type RosterRow, readRosterCsv } from './csv';
 import * as queries from './queries';
 

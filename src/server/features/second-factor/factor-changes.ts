@@ -4,7 +4,7 @@ import type { Executor } from '../../db/executor';
 import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
-import { institutionTimeZone } from '../institutions/settings';
+import { institutionTimeZone } from '../institutions';
 
 /**
  * Every change to how a staff account signs in (a passkey added or removed, the authenticator

@@ -14,8 +14,7 @@ import { auditActor } from '../../lib/audit';
 import { requireSession, requireStaff, requireUser } from '../../lib/guards';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
-import { toCurrentUser } from '../auth/service';
+import { issueCsrfToken, setDisplayCookies, setSessionCookie, toCurrentUser } from '../auth';
 import { confirmAppReplacement, startAppReplacement } from './replace-app';
 import {
   confirmTotpEnrolment,

@@ -13,7 +13,7 @@ import { passedConnectionTest } from '../../../../test/helpers/sso';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import { STEP_UP_REQUIRED_MESSAGE, STEP_UP_WINDOW } from '../../lib/step-up';
 import { MINUTE } from '../../lib/time';
-import { PASSKEY_NOT_FOUND } from '../passkeys/service';
+import { PASSKEY_NOT_FOUND } from '../passkeys';
 import { WRONG_CODE } from './service';
 
 /** Half-way through a 30-second step, so one step either side is a whole step away. */

@@ -2,11 +2,10 @@ import type { Kysely } from 'kysely';
 import { roleName } from '../../../common/roles';
 import type { Executor } from '../../db/executor';
 import { writeTransaction } from '../../db/transaction-runner';
-import type { Database } from '../../db/types';
+import type { Database, Role } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { DAY, now } from '../../lib/time';
-import * as staffQueries from '../staff/queries';
 import * as queries from './queries';
 
 /**
@@ -23,14 +22,23 @@ export const MEMBER_NOT_FOUND = 'Team member not found';
 export const NO_SSO = 'Single sign-on is not set up for this institution: set it up in Settings first.';
 export const ALREADY_LINKED = (name: string) => `${name} already signs in with single sign-on.`;
 
+/** A staff member of the actor's institution, as the team (staff) knows them. */
+export interface LinkableMember {
+  id: number;
+  name: string;
+  email: string;
+  role: Role;
+}
+
 export async function allowSsoLink(options: {
   db: Kysely<Database>;
   actor: AuditActor;
-  memberId: number;
+  /** The member, read by the team's own rules inside this transaction; undefined when not one. */
+  findMember: (trx: Executor) => Promise<LinkableMember | undefined>;
 }): Promise<{ name: string; expiresAt: number }> {
-  const { db, actor, memberId } = options;
+  const { db, actor } = options;
   return writeTransaction(db, async (trx) => {
-    const member = await staffQueries.findMember(trx, actor.institutionId, memberId);
+    const member = await options.findMember(trx);
     if (!member) throw new AppError('NOT_FOUND', MEMBER_NOT_FOUND);
     const sso = await queries.ssoSettingsRow(trx, actor.institutionId);
     if (!sso) throw new AppError('CONFLICT', NO_SSO);

@@ -22,8 +22,7 @@ import type { Session } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
 import { provingVisitor } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
-import { auditSignIn } from '../auth/sign-in-audit';
+import { auditSignIn, issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth';
 import { disableSso, getSsoSettings, saveSsoSettings, testSsoConnection } from './settings';
 import {
   ATTEMPT_LIFETIME,

@@ -11,10 +11,9 @@ import { needsSecondFactor } from '../../lib/guards';
 import { createSession, deleteSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { MINUTE, now } from '../../lib/time';
 import type { ProvingVisitor } from '../../lib/visitor';
-import * as authQueries from '../auth/queries';
-import { insertStudentAccount } from '../auth/service';
-import { recordSignInChange } from '../second-factor/factor-changes';
-import { institutionOfDomain, recordProof } from '../verify/queries';
+import { deletePendingRegistrationsOf, findUserByEmail, findUserById, insertStudentAccount } from '../auth';
+import { recordSignInChange } from '../second-factor';
+import { institutionOfDomain, recordProof } from '../verify';
 import { takeLinkGrant } from './link-grants';
 import {
   authorizationUrl,
@@ -209,7 +208,7 @@ async function resolveAccount(
 ): Promise<Resolved & { email: string }> {
   const linkedId = await queries.linkedUserId(trx, identity);
   if (linkedId !== null) {
-    const account = await authQueries.findUserById(trx, linkedId);
+    const account = await findUserById(trx, linkedId);
     if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
     return { userId: account.id, email: account.email, newLink: null };
   }
@@ -220,7 +219,7 @@ async function resolveAccount(
   if (!sso.domains.includes(emailDomain(email))) throw new SsoFailure('domain');
   if (identity.emailVerified !== true && !sso.emailAuthoritative)
     throw new SsoFailure('unverified', 'the provider does not say the address is verified');
-  const existing = await authQueries.findUserByEmail(trx, email);
+  const existing = await findUserByEmail(trx, email);
   if (existing) {
     if (!isSignInAccount(existing, sso.institutionId)) throw new SsoFailure('account');
     // Linked once, an account is found by its identity: another subject claiming its address is not it.
@@ -253,7 +252,7 @@ async function recordIdentityLinked(
 }
 
 async function memberActor(trx: Executor, userId: number, institutionId: number): Promise<AuditActor> {
-  const account = await authQueries.findUserById(trx, userId);
+  const account = await findUserById(trx, userId);
   return { institutionId, userId, email: account?.email ?? null, address: null };
 }
 
@@ -293,7 +292,7 @@ async function signInWithAttempt(
     const { email } = resolved;
     let id = resolved.userId;
     if (id === null) {
-      await authQueries.deletePendingRegistrationsOf(trx, email);
+      await deletePendingRegistrationsOf(trx, email);
       id = await insertStudentAccount(trx, hooks, {
         institutionId: sso.institutionId,
         email,
@@ -314,7 +313,7 @@ async function signInWithAttempt(
         identity,
         'admin_grant',
       );
-    const account = await authQueries.findUserById(trx, accountId);
+    const account = await findUserById(trx, accountId);
     if (account?.role === 'student') {
       // The provider proved the address for this browser, which takes on a new visitor id with the
       // proof. Answers sent unproven before it are not promoted: a redirect carries no tab's
@@ -325,7 +324,7 @@ async function signInWithAttempt(
   });
   options.visitor.adoptNext();
 
-  const account = await authQueries.findUserById(db, userId);
+  const account = await findUserById(db, userId);
   if (!account) throw new SsoFailure('failed');
   const method: SignInMethod =
     needsSecondFactor(account.role) && identity.multiFactor && sso.providerMfaCounts
@@ -369,7 +368,7 @@ async function linkToSignedInAccount(
   if (userId === null || options.current?.userId !== userId)
     throw new SsoFailure('signed_in', 'the browser is no longer signed in as the account that asked to link');
   await writeTransaction(options.db, async (trx) => {
-    const account = await authQueries.findUserById(trx, userId);
+    const account = await findUserById(trx, userId);
     if (!account || !isSignInAccount(account, sso.institutionId)) throw new SsoFailure('account');
     const linkedId = await queries.linkedUserId(trx, identity);
     if (linkedId === userId) return;

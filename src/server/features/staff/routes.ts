@@ -17,9 +17,9 @@ import {
 import { auditActor } from '../../lib/audit';
 import { guardRoutes } from '../../lib/guards';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { issueCsrfToken, setDisplayCookies, setSessionCookie } from '../auth/cookies';
-import { toCurrentUser } from '../auth/service';
-import { allowSsoLink } from '../sso/link-grants';
+import { issueCsrfToken, setDisplayCookies, setSessionCookie, toCurrentUser } from '../auth';
+import { allowSsoLink } from '../sso';
+import { findMember } from './queries';
 import * as service from './service';
 
 const errors = {
@@ -148,7 +148,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       const allowed = await allowSsoLink({
         db: db.kysely,
         actor: auditActor(request, admin),
-        memberId: request.params.id,
+        findMember: (trx) => findMember(trx, admin.institutionId, request.params.id),
       });
       return {
         success: true as const,

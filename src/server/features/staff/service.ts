@@ -18,8 +18,8 @@ import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
 import { createSession, type SessionUser, userHasSecondFactor } from '../../lib/sessions';
 import { DAY, now } from '../../lib/time';
-import { deleteSecondFactors } from '../second-factor/queries';
-import * as ssoQueries from '../sso/queries';
+import { deleteSecondFactors } from '../second-factor';
+import { forgetIdentitiesOf, linkedUserIds, linkGrantsOf, ssoSettingsRow } from '../sso';
 import * as queries from './queries';
 
 export const INVITATION_LIFETIME = INVITATION_LIFETIME_DAYS * DAY;
@@ -114,9 +114,9 @@ export async function listTeam(options: { db: Executor; institutionId: number })
   const members = await queries.listMembers(options.db, options.institutionId);
   const invitations = await queries.listPendingInvitations(options.db, options.institutionId);
   const ids = members.map((member) => member.id);
-  const linked = await ssoQueries.linkedUserIds(options.db, ids);
-  const allowed = await ssoQueries.linkGrantsOf(options.db, ids, at);
-  const sso = await ssoQueries.ssoSettingsRow(options.db, options.institutionId);
+  const linked = await linkedUserIds(options.db, ids);
+  const allowed = await linkGrantsOf(options.db, ids, at);
+  const sso = await ssoSettingsRow(options.db, options.institutionId);
   return {
     success: true,
     single_sign_on: sso !== undefined,
@@ -307,7 +307,7 @@ export async function removeMember(options: {
     await queries.markRemoved(trx, userId, now());
     await queries.endSessionsOf(trx, userId);
     await deleteSecondFactors(trx, userId);
-    await ssoQueries.forgetIdentitiesOf(trx, userId);
+    await forgetIdentitiesOf(trx, userId);
     await recordAudit(trx, actor, {
       action: 'staff.remove',
       subject: { type: 'user', id: userId },
@@ -383,7 +383,7 @@ export async function acceptInvitation(options: {
       await queries.restoreMember(trx, userId, { name: current.name, role: current.role, passwordHash });
       // Whatever a removal before this rule left behind: the member enrols anew.
       await deleteSecondFactors(trx, userId);
-      await ssoQueries.forgetIdentitiesOf(trx, userId);
+      await forgetIdentitiesOf(trx, userId);
       await queries.endSessionsOf(trx, userId);
     } else {
       throw new AppError('CONFLICT', ALREADY_MEMBER(current.email));

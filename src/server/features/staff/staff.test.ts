@@ -10,7 +10,7 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeTwoInstitutions, makeUser, TEST_PASSWORD } from '../../../../test/helpers/factories';
 import type { InvitationResponse, TeamResponse } from '../../../common/schemas/staff';
-import { INVALID_LOGIN } from '../auth/service';
+import { INVALID_LOGIN } from '../auth';
 import {
   ALREADY_INVITED,
   ALREADY_MEMBER,

@@ -4,7 +4,7 @@ import type { StudentRecords } from '../../../common/schemas/records';
 import type { Executor } from '../../db/executor';
 import { recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { requestsOf } from '../records-requests/queries';
+import { requestsOf } from '../records-requests';
 import * as queries from './queries';
 
 const iso = (at: number | string) => new Date(Number(at)).toISOString();

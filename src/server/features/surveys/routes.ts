@@ -12,7 +12,7 @@ import { writerFor } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import { appCaseOpener } from '../cases/open';
+import type { SubmissionEvents } from './events';
 import * as service from './service';
 
 const errors = {
@@ -32,10 +32,10 @@ function refuseNonStudentsEarly(viaLink: boolean) {
 }
 
 /** Taking and submitting surveys: logged-in students, and anyone holding a shared link. */
-export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
+export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> = async (app, options) => {
   const { db, config } = app;
   const runTransaction = writerFor(db.kysely);
-  const followUp = appCaseOpener(app);
+  const { events } = options;
 
   app.get(
     '/api/get-user-survey-questions/',
@@ -80,7 +80,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       const body = request.body;
       return service.submitSurvey({
         runTransaction,
-        followUp,
+        events,
         target: { templateId: body.survey_template_id },
         user: requireUser(request),
         studentName: body.student_name,
@@ -117,7 +117,7 @@ export const surveyRoutes: FastifyPluginAsyncZod = async (app) => {
       const user = request.session?.user ?? null;
       return service.submitSurvey({
         runTransaction,
-        followUp,
+        events,
         target: { hashLink: request.params.hashLink, templateId: body.survey_template_id },
         user,
         ...(user ? {} : { visitorHash: visitorHash(request, reply), clientAddress: request.ip }),

@@ -6,7 +6,6 @@ import {
   type RiskResult,
   screenSubmissionSafely,
 } from '../../../common/risk';
-import { isFlagged } from '../../../common/risk/tiers';
 import {
   type AnswerValue,
   LINK_NOT_FOUND,
@@ -21,15 +20,12 @@ import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
-import { type CaseOpener, verifyCasesOf } from '../cases/open';
-import { unprovenClientKey } from '../cases/unproven';
-import { type RecordedAnswer, recordSubmission, recordUnprovenSubmission } from '../dashboard/rollups/record';
-import { deleteDraft } from '../drafts/queries';
-import { readOwnCrisisResources } from '../institutions/crisis-resources';
-import { requireInstitutionEmail } from '../institutions/email';
-import { listQuestions } from '../templates/queries';
-import { answerLabelOf, instrumentOf, parseAnswerChoices } from '../templates/service';
-import { isProvenBy } from '../verify/codes';
+import type { TransactionSubscriber } from '../../lib/transaction-event';
+import { deleteDraft } from '../drafts';
+import { readOwnCrisisResources, requireInstitutionEmail } from '../institutions';
+import { answerLabelOf, instrumentOf, listQuestions, parseAnswerChoices } from '../templates';
+import { type AddressProven, isProvenBy } from '../verify';
+import type { ProvenSubmission, StoredAnswer, SubmissionEvents } from './events';
 import {
   checkInstrumentAnswers,
   type ScoredBlock,
@@ -138,8 +134,8 @@ interface SubmissionInput {
    * and by personal invitation links, which prove the address they were mailed to.
    */
   addressProven?: true;
-  /** Files flagged submissions in cases (design section 9). */
-  followUp?: CaseOpener;
+  /** Told of the stored submission, in its transaction: rollups, cases, live dashboards (app.ts). */
+  events: SubmissionEvents;
   /**
    * Runs first in the submission's transaction: a personal invitation is used up there, so the
    * submission and the invitation's use are kept together or not at all. It may refuse (throw).
@@ -345,18 +341,18 @@ interface ScreenedSubmission {
   answers: {
     questionId: number | null;
     questionText: string;
-    questionType: RecordedAnswer['questionType'];
-    category: RecordedAnswer['category'];
+    questionType: StoredAnswer['questionType'];
+    category: StoredAnswer['category'];
     value: string;
   }[];
   /** Scored instrument blocks, stored with the submission (none for a survey without any). */
   instrumentBlocks?: readonly ScoredBlock[];
-  followUp?: CaseOpener;
+  events: SubmissionEvents;
 }
 
 /**
- * Stores a screened submission with its answers and, when its address is proven, counts it on
- * the dashboard. Returns its id, or undefined when it is a retry of one already stored (then
+ * Stores a screened submission with its answers and announces it (SubmissionEvents): proven, it
+ * counts on the dashboard; flagged, proven or not, it reaches a counsellor. Returns its id, or undefined when it is a retry of one already stored (then
  * nothing is stored). Call inside the submission's transaction.
  */
 export async function saveScreenedSubmission(
@@ -395,34 +391,21 @@ export async function saveScreenedSubmission(
       value: answer.value,
     })),
   );
-  // Left out of the dashboard until proven; promoteProvenSubmissions counts it then.
-  if (respondent.proven) {
-    await recordSubmission(trx, hooks, {
-      institutionId: submission.institutionId,
-      email: respondent.email,
-      submissionId,
-      createdAt,
-      tier: screened.tier,
-      likertMean: screened.likertMean,
-      answers: submission.answers,
-    });
-  } else {
-    recordUnprovenSubmission(hooks, submission.institutionId);
-  }
-  // Verified or not, a flagged submission reaches a counsellor (design section 9).
-  if (submission.followUp && isFlagged(screened.tier)) {
-    submission.followUp.note(hooks, {
-      institutionId: submission.institutionId,
-      respondentId: submission.respondentId,
-      submissionId,
-      tier: screened.tier,
-      submittedAt: createdAt,
-      proven: respondent.proven,
-      ...(!respondent.proven && submission.clientAddress !== undefined
-        ? { client: unprovenClientKey(submission.clientAddress) }
-        : {}),
-    });
-  }
+  // Unproven, it waits out of the counts until promoteProvenSubmissions announces it proven.
+  await submission.events.stored.announce(trx, hooks, {
+    institutionId: submission.institutionId,
+    respondentId: submission.respondentId,
+    submissionId,
+    email: respondent.email,
+    tier: screened.tier,
+    likertMean: screened.likertMean,
+    createdAt,
+    proven: respondent.proven,
+    answers: submission.answers,
+    ...(!respondent.proven && submission.clientAddress !== undefined
+      ? { clientAddress: submission.clientAddress }
+      : {}),
+  });
   return submissionId;
 }
 
@@ -466,7 +449,7 @@ async function storeSubmission(
     createdAt,
     screened,
     instrumentBlocks: blocks,
-    ...(input.followUp ? { followUp: input.followUp } : {}),
+    events: input.events,
     answers: answers.map(({ question, value }) => ({
       questionId: question.id,
       questionText: question.question_text,
@@ -500,21 +483,23 @@ async function storeSubmission(
 export async function promoteProvenSubmissions(
   trx: Executor,
   hooks: CommitHooks,
-  sender: { visitorHash: string; email: string; at: number; proofTokens: readonly string[] },
+  events: SubmissionEvents,
+  sender: AddressProven,
 ): Promise<number> {
   const waiting = await queries.unprovenSubmissionsOf(trx, {
     visitorHash: sender.visitorHash,
     email: sender.email,
     proofTokenHashes: sender.proofTokens.map(hashProofToken),
   });
+  const proven: ProvenSubmission[] = [];
   for (const submission of waiting) {
     await queries.markSubmissionProven(trx, submission.id, sender.at);
     await queries.renameRespondent(trx, submission.respondent_id, submission.student_name);
     const answers = await queries.answersOfSubmission(trx, submission.id);
-    await recordSubmission(trx, hooks, {
+    proven.push({
       institutionId: submission.institution_id,
-      email: sender.email,
       submissionId: submission.id,
+      email: sender.email,
       createdAt: submission.created_at,
       tier: submission.tier,
       likertMean: submission.likert_mean,
@@ -525,12 +510,15 @@ export async function promoteProvenSubmissions(
       })),
     });
   }
-  await verifyCasesOf(
-    trx,
-    waiting.map((submission) => submission.id),
-    sender.at,
-  );
+  await events.proven.announce(trx, hooks, { at: sender.at, submissions: proven });
   return waiting.length;
+}
+
+/** Surveys' part in a proof (verify's AddressProven): the browser's waiting answers now count. */
+export function promoteOnProof(events: SubmissionEvents): TransactionSubscriber<AddressProven> {
+  return async (trx, hooks, proven) => {
+    await promoteProvenSubmissions(trx, hooks, events, proven);
+  };
 }
 
 /**

@@ -12,8 +12,8 @@ import {
   NO_SURVEY_FOR_INSTITUTION,
   type SurveyQuestion,
 } from '../../../common/schemas/surveys';
-import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
-import { DEFAULT_QUESTIONS } from '../templates/default-template';
+import { rebuildDashboardRollups } from '../dashboard';
+import { DEFAULT_QUESTIONS } from '../templates';
 import { UNCONFIRMED_NAME } from './queries';
 import {
   ADMINS_CANNOT_SUBMIT,

@@ -210,3 +210,13 @@ export async function deleteQuestion(db: Executor, templateId: number, questionI
 export async function insertQuestions(db: Executor, questions: Insertable<QuestionsTable>[]) {
   await db.insertInto('questions').values(questions).execute();
 }
+
+/** The institution a survey link belongs to, or undefined when no survey has that link. */
+export function institutionOfLink(db: Executor, hashLink: string) {
+  return db
+    .selectFrom('survey_templates')
+    .innerJoin('institutions', 'institutions.id', 'survey_templates.institution_id')
+    .select(['institutions.id', 'institutions.name'])
+    .where('survey_templates.hash_link', '=', hashLink)
+    .executeTakeFirst();
+}

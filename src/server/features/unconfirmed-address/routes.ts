@@ -3,7 +3,7 @@ import { LoginRequest } from '../../../common/schemas/auth';
 import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
-import type { CodeContext } from '../verify/codes';
+import type { CodeContext } from '../verify';
 import { resendRegistrationCode } from './service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse };

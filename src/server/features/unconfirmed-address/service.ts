@@ -2,8 +2,7 @@ import type { Kysely } from 'kysely';
 import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { now } from '../../lib/time';
-import { type CodeContext, issueCode } from '../verify/codes';
-import { CODE_SENT } from '../verify/service';
+import { CODE_SENT, type CodeContext, issueCode } from '../verify';
 import { passwordOpensPendingRegistration } from './pending';
 
 /**

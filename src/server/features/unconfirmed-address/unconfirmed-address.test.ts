@@ -4,9 +4,8 @@ import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { expectError } from '../../../../test/helpers/errors';
 import { makeInstitution } from '../../../../test/helpers/factories';
 import { latestCodeFor } from '../../../../test/helpers/verify';
-import { INVALID_LOGIN } from '../auth/service';
-import { CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR } from '../verify/codes';
-import { CODE_SENT } from '../verify/service';
+import { INVALID_LOGIN } from '../auth';
+import { CODE_SENT, CODES_PER_ADDRESS_PER_BROWSER_PER_HOUR } from '../verify';
 import { ADDRESS_UNCONFIRMED_MESSAGE } from './pending';
 
 const PASSWORD = 'amber-kettle-voyage-93';

@@ -9,13 +9,16 @@ import {
 import { provingVisitor, visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
 import type { CodeContext } from './codes';
-import { checkVerification, startVerification } from './service';
+import { checkVerification, type ProofFollowUps, startVerification } from './service';
 
 const errors = { 400: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse, 429: ErrorResponse };
 const tags = ['verify'];
 
 /** Proving an email address with a one-time code, for this browser (design section 8). */
-export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async (app, options) => {
+export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext; followUps: ProofFollowUps }> = async (
+  app,
+  options,
+) => {
   const { db, config } = app;
   // Per address, a code is sent at most five times an hour and tried five times; this bounds
   // what one client may ask of the mail server and of the code checks across addresses.
@@ -75,6 +78,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext }> = async
         code: request.body.code,
         proofTokens: request.body.proof_tokens,
         visitor: provingVisitor(request, reply),
+        followUps: options.followUps,
       }),
   );
 };

@@ -1,15 +1,15 @@
 import type { Kysely } from 'kysely';
 import { emailDomain, institutionEmailProblem } from '../../../common/institution-email';
 import { LINK_NOT_FOUND } from '../../../common/schemas/surveys';
-import { writeTransaction } from '../../db/transaction-runner';
+import type { Executor } from '../../db/executor';
+import { type CommitHooks, writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { now } from '../../lib/time';
+import type { TransactionEvent } from '../../lib/transaction-event';
 import type { ProvingVisitor } from '../../lib/visitor';
-import { completePendingRegistration } from '../auth/service';
-import { requireInstitutionEmail } from '../institutions/email';
-import { findTemplateByHashLink } from '../surveys/queries';
-import { promoteProvenSubmissions } from '../surveys/service';
+import { requireInstitutionEmail } from '../institutions';
+import { institutionOfLink } from '../templates';
 import { CODE_REFUSED, type CodeContext, issueCode, redeemCode } from './codes';
 import * as queries from './queries';
 
@@ -20,13 +20,9 @@ export const CODE_SENT = (email: string) =>
 async function institutionFor(db: Kysely<Database>, email: string, hashLink: string | undefined) {
   const domain = emailDomain(email);
   if (hashLink !== undefined) {
-    const template = await findTemplateByHashLink(db, hashLink);
-    if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
-    await requireInstitutionEmail(
-      db,
-      { id: template.institution_id, name: template.institution_name },
-      email,
-    );
+    const institution = await institutionOfLink(db, hashLink);
+    if (!institution) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
+    await requireInstitutionEmail(db, institution, email);
   }
   const owner = await queries.institutionOfDomain(db, domain);
   if (!owner) throw new AppError('BAD_REQUEST', institutionEmailProblem(email, null));
@@ -53,6 +49,31 @@ export async function startVerification(options: {
   return { success: true as const, message: CODE_SENT(email) };
 }
 
+/** An address this browser has just proven with its code (surveys count its waiting answers). */
+export interface AddressProven {
+  visitorHash: string;
+  email: string;
+  at: number;
+  /** The secrets of the unproven answers the proving tab sent (surveys/proof-tokens.ts). */
+  proofTokens: readonly string[];
+}
+
+/**
+ * Turns the browser's waiting registration of the address into the account; whether it did.
+ * Given by the app (auth registers students), called inside the proof's transaction.
+ */
+export type CompleteRegistration = (
+  trx: Executor,
+  hooks: CommitHooks,
+  proven: { visitorHash: string; email: string; at: number },
+) => Promise<boolean>;
+
+/** What follows a proof, given by the app (app.ts). */
+export interface ProofFollowUps {
+  addressProven: TransactionEvent<AddressProven>;
+  completeRegistration: CompleteRegistration;
+}
+
 /**
  * Checks a code. The right one proves the address for this browser, which at once counts the
  * survey answers it sent in that name and, when it is a registration's code, completes the
@@ -66,8 +87,9 @@ export async function checkVerification(options: {
   /** The secrets of the unproven answers the proving tab sent (surveys/proof-tokens.ts). */
   proofTokens: readonly string[];
   visitor: ProvingVisitor;
+  followUps: ProofFollowUps;
 }) {
-  const { db, context, email, code, visitor } = options;
+  const { db, context, email, code, visitor, followUps } = options;
   const visitorHash = visitor.hash;
   const at = now();
   // A wrong code's used-up try must be kept, so the refusal is thrown after the commit.
@@ -80,12 +102,17 @@ export async function checkVerification(options: {
       at,
     });
     if (!purpose) return null;
-    await promoteProvenSubmissions(trx, hooks, { visitorHash, email, at, proofTokens: options.proofTokens });
+    await followUps.addressProven.announce(trx, hooks, {
+      visitorHash,
+      email,
+      at,
+      proofTokens: options.proofTokens,
+    });
     // A code sent for anything else (a survey's) never turns a waiting registration into the
     // account: whoever planted this browser's id may have registered the address from it.
     const accountReady =
       purpose === 'registration' &&
-      (await completePendingRegistration(trx, hooks, { visitorHash, email, at }));
+      (await followUps.completeRegistration(trx, hooks, { visitorHash, email, at }));
     return { accountReady };
   });
   if (!outcome) throw new AppError('BAD_REQUEST', CODE_REFUSED);

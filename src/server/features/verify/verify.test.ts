@@ -8,9 +8,9 @@ import type { DashboardData } from '../../../common/schemas/dashboard';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../../common/schemas/second-factor';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { MINUTE } from '../../lib/time';
-import { ACCOUNT_EXISTS_MAILS_PER_DAY } from '../auth/service';
-import { rebuildDashboardRollups } from '../dashboard/rollups/rebuild';
-import { UNCONFIRMED_NAME } from '../surveys/queries';
+import { ACCOUNT_EXISTS_MAILS_PER_DAY } from '../auth';
+import { rebuildDashboardRollups } from '../dashboard';
+import { UNCONFIRMED_NAME } from '../surveys';
 import {
   CODE_REFUSED,
   CODE_TRIES,

@@ -1,32 +1,14 @@
 import type { Executor } from '../../../db/executor';
 import type { CommitHooks } from '../../../db/transaction-runner';
-import { announceChange } from '../../../live';
+import type { TransactionSubscriber } from '../../../lib/transaction-event';
+import { announceChangeAfterCommit } from '../../../live';
+import type { ProvenSubmission, SubmissionStored, SubmissionsProven } from '../../surveys';
 import { dayOf, monthOf } from './calendar';
 import { countersBeforeCommit, type PendingCounters } from './pending-counters';
 import * as queries from './queries';
-import {
-  flagPriority,
-  isNewer,
-  type LatestSubmission,
-  latestDelta,
-  type RecordedAnswer,
-  type RiskTier,
-  summariseAnswers,
-} from './student-state';
+import { flagPriority, isNewer, type LatestSubmission, latestDelta, summariseAnswers } from './student-state';
 
 export type { RecordedAnswer } from './student-state';
-
-interface RecordedSubmission {
-  institutionId: number;
-  /** The respondent's email: what identifies the student across accounts and links. */
-  email: string;
-  submissionId: number;
-  /** Epoch milliseconds, the submission's own created_at. */
-  createdAt: number;
-  tier: RiskTier;
-  likertMean: number | null;
-  answers: RecordedAnswer[];
-}
 
 /** Emails identify students across registration and shared links; compare them in one case. */
 export function studentKey(email: string): string {
@@ -117,21 +99,16 @@ function moveLatestDay(
   counters.addToLatestDay(institutionId, to, 1);
 }
 
-/** Open dashboards of the institution refresh once the change is committed, never before. */
-function announceAfterCommit(hooks: CommitHooks, institutionId: number) {
-  hooks.afterCommit((db) => announceChange(db, institutionId));
-}
-
 /**
  * Folds one new submission into its institution's dashboard rollups. Called inside the
  * submission transaction, so the dashboard never disagrees with the submissions table, and a
  * rolled-back submission leaves no trace in it. The month and totals counters are written with
  * the transaction's commit, summed with those of the submissions committed alongside.
  */
-export async function recordSubmission(
+async function recordSubmission(
   trx: Executor,
   hooks: CommitHooks,
-  submission: RecordedSubmission,
+  submission: ProvenSubmission,
 ): Promise<void> {
   const counters = hooks.beforeCommit(countersBeforeCommit);
   const { institutionId, createdAt } = submission;
@@ -177,16 +154,24 @@ export async function recordSubmission(
     ...(becomesLatest ? latestDelta(student.latest, candidate) : {}),
   });
   if (becomesLatest) moveLatestDay(counters, institutionId, student.latest, candidate);
-  announceAfterCommit(hooks, institutionId);
 }
 
 /**
- * An answer from a sender who has not proven the address changes no counter, but staff see it in
- * the dashboard's unverified list: open dashboards refresh. Call inside its transaction.
+ * The rollups' part in a stored submission (surveys' SubmissionStored): a proven one counts at
+ * once; an unproven one changes no counter until it is proven (SubmissionsProven).
  */
-export function recordUnprovenSubmission(hooks: CommitHooks, institutionId: number): void {
-  announceAfterCommit(hooks, institutionId);
-}
+export const rollUpStoredSubmission: TransactionSubscriber<SubmissionStored> = async (trx, hooks, stored) => {
+  if (stored.proven) await recordSubmission(trx, hooks, stored);
+};
+
+/** The rollups' part in submissions just proven: each counts now, at its own time. */
+export const rollUpProvenSubmissions: TransactionSubscriber<SubmissionsProven> = async (
+  trx,
+  hooks,
+  proven,
+) => {
+  for (const submission of proven.submissions) await recordSubmission(trx, hooks, submission);
+};
 
 /**
  * A registered student counts as a student (response rate denominators) from registration on,
@@ -209,5 +194,5 @@ export async function recordStudentJoined(
     // A link respondent registering: already counted from their first answer.
     return;
   }
-  announceAfterCommit(hooks, institutionId);
+  announceChangeAfterCommit(hooks, institutionId);
 }

@@ -1,6 +1,6 @@
 import { FLAGGED_TIERS, isFlagged } from '../../../../common/risk/tiers';
-import { isLikertValue } from '../../../../common/schemas/templates';
-import type { AnswersTable, SubmissionsTable } from '../../../db/types';
+import type { SubmissionsTable } from '../../../db/types';
+import { likertValuesByCategory, mean, type RecordedAnswer } from '../../../lib/answer-means';
 
 /**
  * The arithmetic of the rollups, free of any database: what one submission adds, and what a
@@ -9,14 +9,9 @@ import type { AnswersTable, SubmissionsTable } from '../../../db/types';
  * they cannot disagree.
  */
 
-export type RiskTier = SubmissionsTable['tier'];
-export type QuestionCategory = AnswersTable['category'];
+export type { RecordedAnswer } from '../../../lib/answer-means';
 
-export interface RecordedAnswer {
-  category: QuestionCategory;
-  questionType: 'likert' | 'text';
-  value: string;
-}
+export type RiskTier = SubmissionsTable['tier'];
 
 /** What the dashboard remembers of a student's latest submission. */
 export interface LatestSubmission {
@@ -59,70 +54,6 @@ interface AnswerSummary {
 /** Sort key of the flagged list: the most serious flagged tier first; the rest are not listed. */
 export function flagPriority(tier: RiskTier | null): number {
   return isFlagged(tier) ? FLAGGED_TIERS.length - FLAGGED_TIERS.indexOf(tier) : 0;
-}
-
-function likertValue(answer: RecordedAnswer): number | null {
-  if (answer.questionType !== 'likert') return null;
-  const value = answer.value.trim();
-  return isLikertValue(value) ? Number(value) : null;
-}
-
-function likertValuesByCategory(answers: readonly RecordedAnswer[]) {
-  const values: Partial<Record<QuestionCategory, number[]>> = {};
-  for (const answer of answers) {
-    const value = likertValue(answer);
-    if (value === null) continue;
-    const list = values[answer.category] ?? [];
-    list.push(value);
-    values[answer.category] = list;
-  }
-  return values;
-}
-
-const mean = (list: readonly number[] | undefined) =>
-  list?.length ? list.reduce((sum, value) => sum + value, 0) / list.length : null;
-
-export type CategoryMeans = Partial<Record<QuestionCategory, number>>;
-
-/** Mean Likert value per category a submission asked (1 = best, 5 = worst). */
-export function categoryMeans(answers: readonly RecordedAnswer[]): CategoryMeans {
-  const means: CategoryMeans = {};
-  for (const [category, list] of Object.entries(likertValuesByCategory(answers))) {
-    const value = mean(list);
-    if (value !== null) means[category as QuestionCategory] = value;
-  }
-  return means;
-}
-
-/**
- * A student's own baseline: per category, the mean of the category means of the given earlier
- * (proven) submissions. Each student is compared with themselves, not with others.
- */
-export function baselineOf(earlier: readonly CategoryMeans[]): CategoryMeans {
-  const lists: Partial<Record<QuestionCategory, number[]>> = {};
-  for (const means of earlier) {
-    for (const [category, value] of Object.entries(means)) {
-      const list = lists[category as QuestionCategory] ?? [];
-      list.push(value);
-      lists[category as QuestionCategory] = list;
-    }
-  }
-  const baseline: CategoryMeans = {};
-  for (const [category, list] of Object.entries(lists)) {
-    const value = mean(list);
-    if (value !== null) baseline[category as QuestionCategory] = value;
-  }
-  return baseline;
-}
-
-/** Each category's change from the baseline (positive = worse); categories missing on either side are left out. */
-export function changeFromBaseline(means: CategoryMeans, baseline: CategoryMeans): CategoryMeans {
-  const change: CategoryMeans = {};
-  for (const [category, value] of Object.entries(means)) {
-    const base = baseline[category as QuestionCategory];
-    if (base !== undefined) change[category as QuestionCategory] = Math.round((value - base) * 100) / 100;
-  }
-  return change;
 }
 
 export function summariseAnswers(answers: readonly RecordedAnswer[]): AnswerSummary {

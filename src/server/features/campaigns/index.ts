@@ -1,0 +1,4 @@
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
+export { contactOfferHash, dayOf } from './anonymous';
+export { campaignRoutes } from './routes';
+export { createCampaign } from './service';

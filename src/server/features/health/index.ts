@@ -1,0 +1,3 @@
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
+export { healthRoutes } from './routes';
+export { Readiness } from './service';

@@ -1,0 +1,2 @@
+// The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
+export { studentRecordRoutes } from './routes';
