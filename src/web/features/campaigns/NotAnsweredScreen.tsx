@@ -1,17 +1,13 @@
-import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
-import { can } from '../../../common/roles';
 import { NOT_ANSWERED_MAX_LISTED, type NotAnsweredResponse } from '../../../common/schemas/campaigns';
 import { errorMessage } from '../../api';
-import { ButtonLink } from '../../ui/Button';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
-import { useCurrentUser } from '../auth/useCurrentUser';
 import { NotFoundScreen } from '../not-found/NotFoundScreen';
 import styles from '../roster/Roster.module.css';
 import { ZonedTime } from '../time/ZonedTime';
+import { CampaignSubpageHeader, useCampaignQuery } from './CampaignSubpage';
 import { audienceText } from './CampaignsScreen';
 import { fetchNotAnswered, notAnsweredQueryKey } from './notAnsweredApi';
 
@@ -32,32 +28,11 @@ export function NotAnsweredScreen() {
 }
 
 function NotAnswered() {
-  const id = Number(useParams().id);
-  const valid = Number.isInteger(id) && id > 0;
-  const query = useQuery({
-    queryKey: notAnsweredQueryKey(id),
-    queryFn: () => fetchNotAnswered(id),
-    enabled: valid,
-  });
-  const { data: user } = useCurrentUser();
+  const { valid, query } = useCampaignQuery(notAnsweredQueryKey, fetchNotAnswered);
   if (!valid) return <NotFoundScreen />;
-  const mayScheduleCampaigns = user ? can(user.role, 'schedule') : false;
   return (
     <Page>
-      <div className={styles.header}>
-        <h1>{TITLE}</h1>
-        <div className={styles.actions}>
-          {mayScheduleCampaigns ? (
-            <ButtonLink variant="ghost" to="/admin/campaigns/">
-              All campaigns
-            </ButtonLink>
-          ) : (
-            <ButtonLink variant="ghost" to="/dashboard/">
-              Back to Dashboard
-            </ButtonLink>
-          )}
-        </div>
-      </div>
+      <CampaignSubpageHeader title={TITLE} />
       {query.isPending ? (
         <LoadingStatus>Loading who has not answered...</LoadingStatus>
       ) : query.isError ? (

@@ -1,20 +1,16 @@
-import { useQuery } from '@tanstack/react-query';
-import { useParams } from 'react-router';
 import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import { RISK_TIERS } from '../../../common/risk/tiers';
-import { can } from '../../../common/roles';
 import type { AnonymousResultsResponse } from '../../../common/schemas/campaigns';
 import { errorMessage } from '../../api';
-import { ButtonLink } from '../../ui/Button';
 import { LoadError } from '../../ui/LoadError';
 import { Card, Lead, Page } from '../../ui/Page';
 import { tableClassName } from '../../ui/Table';
 import { AdminOnly, LoadingStatus } from '../admin/AdminOnly';
-import { useCurrentUser } from '../auth/useCurrentUser';
 import { TIER_LABELS } from '../cases/format';
 import { shownText } from '../dashboard/shownFigures';
 import { NotFoundScreen } from '../not-found/NotFoundScreen';
 import rosterStyles from '../roster/Roster.module.css';
+import { CampaignSubpageHeader, useCampaignQuery } from './CampaignSubpage';
 import { audienceText } from './CampaignsScreen';
 import styles from './Results.module.css';
 import { fetchResults, resultsQueryKey } from './resultsApi';
@@ -41,32 +37,11 @@ export function ResultsScreen() {
 }
 
 function Results() {
-  const id = Number(useParams().id);
-  const valid = Number.isInteger(id) && id > 0;
-  const query = useQuery({
-    queryKey: resultsQueryKey(id),
-    queryFn: () => fetchResults(id),
-    enabled: valid,
-  });
-  const { data: user } = useCurrentUser();
+  const { valid, query } = useCampaignQuery(resultsQueryKey, fetchResults);
   if (!valid) return <NotFoundScreen />;
-  const mayScheduleCampaigns = user ? can(user.role, 'schedule') : false;
   return (
     <Page>
-      <div className={rosterStyles.header}>
-        <h1>{TITLE}</h1>
-        <div className={rosterStyles.actions}>
-          {mayScheduleCampaigns ? (
-            <ButtonLink variant="ghost" to="/admin/campaigns/">
-              All campaigns
-            </ButtonLink>
-          ) : (
-            <ButtonLink variant="ghost" to="/dashboard/">
-              Back to Dashboard
-            </ButtonLink>
-          )}
-        </div>
-      </div>
+      <CampaignSubpageHeader title={TITLE} />
       {query.isPending ? (
         <LoadingStatus>Loading the results...</LoadingStatus>
       ) : query.isError ? (
