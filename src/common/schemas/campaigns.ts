@@ -206,7 +206,7 @@ export const AnonymousResultsResponse = z.object({
     z.object({
       instrument_id: z.enum(INSTRUMENT_IDS),
       name: z.string(),
-      bands: z.array(z.object({ scored_as: z.enum(INSTRUMENT_IDS), band: z.string(), answers: shownCount })),
+      bands: z.array(z.object({ scored_as: z.enum(INSTRUMENT_IDS), band: z.string(), count: shownCount })),
     }),
   ),
 });

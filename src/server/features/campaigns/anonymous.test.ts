@@ -441,7 +441,7 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
         bands: INSTRUMENTS.phq9.bands.map((band) => ({
           scored_as: 'phq9',
           band: band.label,
-          answers: hidden,
+          count: hidden,
         })),
       },
     ]);
@@ -486,10 +486,10 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
     }
     const many = await admin.get<AnonymousResultsResponse>(url);
     expect(many.body.instruments[0]?.bands).toEqual([
-      { scored_as: 'phq9', band: minimalBand, answers: 6 },
-      { scored_as: 'phq9', band: mildBand, answers: hidden },
-      { scored_as: 'phq9', band: moderateBand, answers: 5 },
-      ...severer.map((band) => ({ scored_as: 'phq9', band, answers: hidden })),
+      { scored_as: 'phq9', band: minimalBand, count: 6 },
+      { scored_as: 'phq9', band: mildBand, count: hidden },
+      { scored_as: 'phq9', band: moderateBand, count: 5 },
+      ...severer.map((band) => ({ scored_as: 'phq9', band, count: hidden })),
     ]);
     // Nothing of any one answer's items is given.
     expect(many.text).not.toContain('phq9_1');

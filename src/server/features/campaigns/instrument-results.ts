@@ -100,7 +100,7 @@ function figuresOf(block: BlockTally, threshold: number): InstrumentFigures {
       return {
         scored_as: kind,
         band,
-        answers: hidden.has(cell) ? suppressed(threshold) : (block.counts.get(cell) ?? 0),
+        count: hidden.has(cell) ? suppressed(threshold) : (block.counts.get(cell) ?? 0),
       };
     }),
   };

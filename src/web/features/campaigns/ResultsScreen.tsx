@@ -153,7 +153,7 @@ function InstrumentTable({ instrument }: { instrument: InstrumentFigures }) {
                 : `${INSTRUMENTS[band.scored_as].name}: ${band.band}`}
             </th>
             <td data-label="Answers" className={styles.figure}>
-              {shownText(band.answers, (count) => count.toLocaleString())}
+              {shownText(band.count, (count) => count.toLocaleString())}
             </td>
           </tr>
         ))}
