@@ -71,7 +71,8 @@ for (const [device, width] of Object.entries(SCREEN_WIDTHS)) {
 
     test('shared link: crisis help at once, then the code step', async ({ page }) => {
       const hash = await demoLinkHash();
-      const email = `screens-${uniqueId()}@${DEMO_INSTITUTION.domain}`;
+      // Longer than a phone's line: the code step's heading names it, and must wrap it.
+      const email = `casey.screens.${uniqueId()}.second-year-residence@${DEMO_INSTITUTION.domain}`;
       await page.goto(`/survey/link/${hash}/`);
       await page.getByLabel('Full Name').fill('Casey Screens');
       await page.getByLabel('School Email').fill(email);
