@@ -142,6 +142,16 @@ export const NotAnsweredStudent = z.object({
   reminders: z.number(),
 });
 
+/** A campaign as the screens about one campaign name it, in the words of the campaign list. */
+const CAMPAIGN_HEADING = {
+  template_name: true,
+  groups: true,
+  all_students: true,
+  no_group: true,
+  status: true,
+  anonymous: true,
+} as const;
+
 /**
  * Who of the current round has not answered yet. `students` only for roles that may see
  * students' names (its read is audited), and never for an anonymous campaign, where those who
@@ -150,15 +160,7 @@ export const NotAnsweredStudent = z.object({
 export const NotAnsweredResponse = z.object({
   success: z.literal(true),
   /** Which campaign, in the words of the campaign list: no student in it. */
-  campaign: z.pick(Campaign, {
-    template_name: true,
-    groups: true,
-    all_students: true,
-    no_group: true,
-    status: true,
-    last_run_at: true,
-    anonymous: true,
-  }),
+  campaign: z.pick(Campaign, { ...CAMPAIGN_HEADING, last_run_at: true }),
   /** The current round (0: none sent yet). */
   round: z.number(),
   invited: z.number(),
@@ -177,14 +179,7 @@ const shownCount = z.union([z.number(), Suppressed]);
 export const AnonymousResultsResponse = z.object({
   success: z.literal(true),
   /** Which campaign, in the words of the campaign list. */
-  campaign: z.pick(Campaign, {
-    template_name: true,
-    groups: true,
-    all_students: true,
-    no_group: true,
-    status: true,
-    anonymous: true,
-  }),
+  campaign: z.pick(Campaign, CAMPAIGN_HEADING),
   /** The small-group threshold the figures were hidden by. */
   threshold: z.number(),
   answered: z.number(),
