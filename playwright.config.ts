@@ -1,13 +1,13 @@
 import os from 'node:os';
 import { defineConfig } from '@playwright/test';
-import { CHROMIUM_ARGS, findChromium, missingChromiumMessage } from './test/e2e/chromium';
+import { CHROMIUM_ARGS, findTestBrowser, missingChromiumMessage } from './test/e2e/chromium';
 
 /**
  * Browser tests: Playwright's runner driving Debian's Chromium against the real server and a
  * fresh SQLite database per run (test/e2e/global-setup.ts). Run with `npm run test:e2e`.
  */
 
-const chromiumPath = findChromium();
+const chromiumPath = findTestBrowser();
 if (!chromiumPath) {
   console.error(`\n${missingChromiumMessage()}\n`);
   if (process.env.CI === 'true') throw new Error('Chromium is required when CI=true');

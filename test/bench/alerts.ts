@@ -24,7 +24,7 @@ import { listQuestions } from '../../src/server/features/templates';
 import { createSession } from '../../src/server/lib/sessions';
 import { startSmtpListener } from '../helpers/smtp';
 import { BENCH_SECRET } from './support/databases';
-import { benchSmoke } from './support/smoke';
+import { benchSmoke, verdict } from './support/smoke';
 import { startBenchThread } from './support/threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -340,9 +340,9 @@ export async function run(): Promise<void> {
         `\nwith alerts / without, per round: ${ratios.map((r) => r.toFixed(2)).join(', ')}; median ${ratio.toFixed(2)}`,
     );
     console.log(
-      `\ntargets: p99 < ${TARGETS.p99Ms} ms ${p99 < TARGETS.p99Ms ? 'met' : 'MISSED'}; ` +
-        `>= ${TARGETS.ofCalm} x without alerts ${ratio >= TARGETS.ofCalm ? 'met' : 'MISSED'}; ` +
-        `every alert sent ${unsent === 0 ? 'met' : 'MISSED'}`,
+      `\ntargets: p99 < ${TARGETS.p99Ms} ms ${verdict(p99 < TARGETS.p99Ms)}; ` +
+        `>= ${TARGETS.ofCalm} x without alerts ${verdict(ratio >= TARGETS.ofCalm)}; ` +
+        `every alert sent ${verdict(unsent === 0)}`,
     );
   } finally {
     await smtp.close();

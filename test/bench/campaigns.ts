@@ -85,10 +85,12 @@ async function benchOn(kind: 'sqlite' | 'postgres') {
     });
     if (created.status !== 201) throw new Error(`campaign failed: ${created.text}`);
 
+    // Signing the admin in queued a mail of its own (the notice of a new second factor).
+    const queuedBefore = await countOf(db, 'mail_outbox');
     const started = performance.now();
     const jobs = await app.jobs.runDue();
     const seconds = (performance.now() - started) / 1000;
-    const queued = await countOf(db, 'mail_outbox');
+    const queued = (await countOf(db, 'mail_outbox')) - queuedBefore;
     const invited = await countOf(db, 'campaign_invitations');
     const rate = queued / seconds;
     console.log(

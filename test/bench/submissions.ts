@@ -26,7 +26,7 @@ import { findCurrentTemplate } from '../../src/server/features/surveys';
 import { addInstrumentBlock, listQuestions } from '../../src/server/features/templates';
 import { createSession } from '../../src/server/lib/sessions';
 import { BENCH_SECRET } from './support/databases';
-import { benchSmoke } from './support/smoke';
+import { benchSmoke, verdict } from './support/smoke';
 import { startBenchThread } from './support/threads';
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
@@ -337,7 +337,6 @@ function countSubmissions(dbFile: string): number {
 const fixed = (value: number, digits = 0) => value.toFixed(digits).padStart(8);
 const row = (label: string, result: LoadResult) =>
   `${label.padEnd(34)}${fixed(result.perSecond)}${fixed(result.p50, 1)}${fixed(result.p99, 1)}${fixed(result.errors)}`;
-const verdict = (ok: boolean) => (ok ? 'met' : 'MISSED');
 
 /** The real server on a database of its own, its students logged in to post the template's survey. */
 async function startApp(dbFile: string, dataDir: string, instruments: readonly InstrumentId[]) {

@@ -13,7 +13,7 @@ import {
 } from '@playwright/test';
 import { generate } from 'otplib';
 import { SIGN_IN_CHANGE_SUBJECT } from '../../src/common/schemas/second-factor';
-import { findChromium, missingChromiumMessage } from './chromium';
+import { findTestBrowser, missingChromiumMessage } from './chromium';
 import { E2E_DEMO_PASSWORD } from './demo-password';
 import { insertInstitution, insertStaffAccount, openSessionFor } from './run-database';
 
@@ -62,7 +62,7 @@ export const test = base.extend<{ skipWithoutChromium: undefined }>({
   skipWithoutChromium: [
     // biome-ignore lint/correctness/noEmptyPattern: Playwright fixtures must destructure their dependencies.
     async ({}, use, testInfo) => {
-      testInfo.skip(!findChromium(), missingChromiumMessage());
+      testInfo.skip(!findTestBrowser(), missingChromiumMessage());
       await use(undefined);
     },
     { auto: true },
