@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import { endpointUrl, type JsonEndpoint, type Schema } from '../common/endpoints/endpoint';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
@@ -228,9 +229,47 @@ async function apiRequest<Schema extends z.ZodMiniType>(
   return parsed.data;
 }
 
+type Values<E, K extends 'params' | 'query'> = E extends { [key in K]: infer S extends Schema }
+  ? z.output<S>
+  : never;
+
+/**
+ * What a call of an endpoint sends: its path's parameters, its query and its body, each typed
+ * from the endpoint's schemas and required exactly when the endpoint has them (a query's
+ * fields, which have defaults, may each be left out).
+ */
+export type CallInput<E extends JsonEndpoint> = (E extends { params: Schema }
+  ? { params: { [K in keyof Values<E, 'params'>]: string | number } }
+  : { params?: never }) &
+  (E extends { query: Schema } ? { query?: Partial<Values<E, 'query'>> } : { query?: never }) &
+  (E extends { body: infer S extends Schema } ? { body: z.input<S> } : { body?: never }) &
+  Pick<RequestOptions, 'signal'>;
+
+/** What an endpoint answers on success, parsed with its schema. */
+export type CallOutput<E extends JsonEndpoint> = z.output<E['response']['schema']>;
+
 /** A client of the API over `transport`. */
 export function createApi(transport: Transport = fetchTransport) {
   return {
+    /** Calls an endpoint of the contract (common/endpoints): its path filled, its answer parsed. */
+    call: <E extends JsonEndpoint>(
+      entry: E,
+      ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+    ): Promise<CallOutput<E>> => {
+      const { params, query, body, signal } = (input ?? {}) as {
+        params?: Record<string, string | number>;
+        query?: Record<string, unknown>;
+        body?: unknown;
+        signal?: AbortSignal;
+      };
+      return apiRequest(
+        transport,
+        entry.method,
+        endpointUrl(entry, params, query),
+        entry.response.schema as z.ZodMiniType<CallOutput<E>>,
+        { body, ...(signal && { signal }) },
+      );
+    },
     get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
       apiRequest(transport, 'GET', path, schema, options),
     post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
