@@ -25,11 +25,13 @@ export type Schema = z.core.$ZodType;
 export type Access = 'public' | 'session' | 'user' | 'student' | { staff: Ability };
 
 /**
- * What a success answers: a JSON body (`json`, the default), a file (`text/csv`), an event stream
- * (`text/event-stream`), each described by `schema`; or a redirect of the browser, with no body.
+ * What a success answers: a JSON body (`json`, the default), a file (`text/csv`) or an event
+ * stream (`text/event-stream`), each described by `schema`; a page or style sheet for the
+ * browser, with no schema; or a redirect of the browser, with no body.
  */
 export type Success =
   | { status: number; schema: Schema; type?: 'json' | 'text/csv' | 'text/event-stream' }
+  | { status: number; type: 'text/html' | 'text/css' }
   | { status: 301 | 302 | 303 | 307; redirect: true };
 
 /** The failure statuses an endpoint answers, each with the API's one failure body. */
@@ -40,13 +42,20 @@ export interface Endpoint {
   /** Fastify's path: `:name` for a parameter, `*` for the rest of the path. */
   path: string;
   summary: string;
+  /** More than the summary says, when there is more to say. */
+  description?: string;
   tags: readonly string[];
   params?: Schema;
   query?: Schema;
   body?: Schema;
   response: Success;
+  /** The failure statuses it answers with the API's failure body (`ErrorResponse`). */
   errors: readonly ErrorStatus[];
+  /** Answers of other statuses with bodies of their own (a probe's 503). */
+  alternatives?: Readonly<Record<number, Schema>>;
   access: Access;
+  /** Left out of the OpenAPI document: not part of the API (a style sheet of a page). */
+  hidden?: true;
 }
 
 /** Declares an endpoint: the entry itself, its schemas' types kept for server and web. */

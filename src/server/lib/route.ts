@@ -12,7 +12,7 @@ import type {
   RawServerDefault,
 } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import type { z } from 'zod/mini';
+import { z } from 'zod/mini';
 import { type Endpoint, type Method, type Schema, staffAbility } from '../../common/endpoints/endpoint';
 import { ErrorResponse } from '../../common/schemas/common';
 import { requireStaff, type StaffUser } from './guards';
@@ -60,6 +60,9 @@ export interface RouteExtras {
   preHandler?: preHandlerHookHandler;
 }
 
+/** A redirect's body: none. */
+const NO_BODY = z.null();
+
 const SAFE_METHODS: ReadonlySet<Method> = new Set(['GET']);
 
 /**
@@ -91,11 +94,16 @@ function accessDescription(entry: Endpoint): string {
 export function routeSchema(entry: Endpoint, extras: RouteExtras = {}) {
   const response: Record<number, Schema> = {};
   if ('schema' in entry.response) response[entry.response.status] = entry.response.schema;
+  if ('redirect' in entry.response) response[entry.response.status] = NO_BODY;
   for (const status of entry.errors) response[status] = ErrorResponse;
+  Object.assign(response, entry.alternatives);
   return {
+    ...(entry.hidden && { hide: true }),
     tags: [...entry.tags],
     summary: entry.summary,
-    description: `Who may call it: ${accessDescription(entry)}`,
+    description: [entry.description, `Who may call it: ${accessDescription(entry)}`]
+      .filter(Boolean)
+      .join('\n\n'),
     security: securityOf(entry, extras),
     ...(entry.params && { params: entry.params }),
     ...(entry.query && { querystring: entry.query }),

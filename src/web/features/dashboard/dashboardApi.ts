@@ -1,4 +1,5 @@
-import { DashboardData } from '../../../common/schemas/dashboard';
+import { getDashboard } from '../../../common/endpoints/dashboard';
+import type { DashboardData } from '../../../common/schemas/dashboard';
 import { api } from '../../api';
 
 export const DASHBOARD_QUERY_KEY = ['dashboard'] as const;
@@ -10,5 +11,5 @@ export const DASHBOARD_EVENTS_URL = '/api/dashboard/events/';
 export const DASHBOARD_EXPORT_URL = '/api/dashboard/export.csv';
 
 export function fetchDashboard(): Promise<DashboardData> {
-  return api.get('/api/dashboard/', DashboardData);
+  return api.call(getDashboard);
 }

@@ -1,4 +1,5 @@
-import { RosterImportResponse, RosterPage, RosterStudentResponse } from '../../../common/schemas/roster';
+import { postRosterStudentsLeft } from '../../../common/endpoints/roster';
+import { RosterImportResponse, RosterPage } from '../../../common/schemas/roster';
 import { api } from '../../api';
 
 export const ROSTER_QUERY_KEY = ['roster'] as const;
@@ -26,5 +27,5 @@ export function uploadRoster(file: Blob, missing: 'keep' | 'leave' = 'keep') {
 
 /** Marks a student as having left (no more invitations, out of the response rate), or back. */
 export function setStudentLeft(studentId: number, left: boolean) {
-  return api.post(`/api/roster/students/${studentId}/left/`, RosterStudentResponse, { left });
+  return api.call(postRosterStudentsLeft, { params: { id: studentId }, body: { left } });
 }

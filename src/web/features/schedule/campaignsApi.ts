@@ -1,18 +1,15 @@
-import {
-  CampaignListResponse,
-  type CampaignRequest,
-  CampaignResponse,
-} from '../../../common/schemas/campaigns';
+import { getCampaigns, postCampaigns } from '../../../common/endpoints/campaigns';
+import { type CampaignRequest, CampaignResponse } from '../../../common/schemas/campaigns';
 import { api } from '../../api';
 
 export const CAMPAIGNS_QUERY_KEY = ['campaigns'] as const;
 
 export function createCampaign(request: CampaignRequest) {
-  return api.post('/api/campaigns/', CampaignResponse, request);
+  return api.call(postCampaigns, { body: request });
 }
 
 export async function fetchCampaigns() {
-  const { campaigns } = await api.get('/api/campaigns/', CampaignListResponse);
+  const { campaigns } = await api.call(getCampaigns);
   return campaigns;
 }
 

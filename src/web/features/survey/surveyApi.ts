@@ -1,10 +1,8 @@
 import { queryOptions } from '@tanstack/react-query';
-import { SuccessMessage } from '../../../common/schemas/common';
+import { getSurveyInvite, postSurveyInvite } from '../../../common/endpoints/campaigns';
+import { deleteAutosaveClear, getAutosaveLoad, postAutosave } from '../../../common/endpoints/drafts';
 import {
   type AutosaveRequest,
-  AutosaveResponse,
-  InvitationSurveyResponse,
-  LoadDraftResponse,
   type SubmitSurveyRequest,
   SubmitSurveyResponse,
   SurveyQuestionsResponse,
@@ -58,7 +56,7 @@ export function submitSurvey(hashLink: string | undefined, request: SubmitSurvey
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
 export function fetchInvitationSurvey(token: string, client: Api = api) {
-  return client.get(`/api/survey/invite/${linkSegment(token)}/`, InvitationSurveyResponse);
+  return client.call(getSurveyInvite, { params: { token } });
 }
 
 /** A personal invitation's survey; a failed load is tried twice more when that may help. */
@@ -72,20 +70,20 @@ export function invitationSurveyQuery(token: string, client: Api = api) {
 }
 
 export function submitInvitationSurvey(token: string, request: SubmitSurveyRequest) {
-  return api.post(`/api/survey/invite/${linkSegment(token)}/`, SubmitSurveyResponse, request);
+  return api.call(postSurveyInvite, { params: { token }, body: request });
 }
 
 export function saveDraft(request: AutosaveRequest) {
-  return api.post('/api/autosave/', AutosaveResponse, request);
+  return api.call(postAutosave, { body: request });
 }
 
 export async function loadDraft(templateId: number) {
-  const { saved_data } = await api.get(`/api/autosave/load/${templateId}`, LoadDraftResponse);
+  const { saved_data } = await api.call(getAutosaveLoad, { params: { templateId } });
   return saved_data;
 }
 
 function clearDraft(templateId: number) {
-  return api.delete(`/api/autosave/clear/${templateId}/`, SuccessMessage);
+  return api.call(deleteAutosaveClear, { params: { templateId } });
 }
 
 /**
