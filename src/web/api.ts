@@ -1,4 +1,5 @@
 import type { z } from 'zod/mini';
+import { getCsrf } from '../common/endpoints/auth';
 import { endpointUrl, type JsonEndpoint, type Schema } from '../common/endpoints/endpoint';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
@@ -102,7 +103,7 @@ let pendingCsrfFetch: Promise<void> | null = null;
 
 /** Asks the server for a fresh CSRF token (set as the cookie). Concurrent callers share one request. */
 function fetchCsrfCookie(): Promise<void> {
-  pendingCsrfFetch ??= fetch('/api/csrf/', {
+  pendingCsrfFetch ??= fetch(getCsrf.path, {
     credentials: 'include',
     headers: { Accept: 'application/json' },
   })
@@ -242,8 +243,12 @@ export type CallInput<E extends JsonEndpoint> = (E extends { params: Schema }
   ? { params: { [K in keyof Values<E, 'params'>]: string | number } }
   : { params?: never }) &
   (E extends { query: Schema } ? { query?: Partial<Values<E, 'query'>> } : { query?: never }) &
-  (E extends { body: infer S extends Schema } ? { body: z.input<S> } : { body?: never }) &
-  Pick<RequestOptions, 'signal'>;
+  (E extends { body: infer S extends Schema }
+    ? undefined extends z.input<S>
+      ? { body?: z.input<S> }
+      : { body: z.input<S> }
+    : { body?: never }) &
+  Pick<RequestOptions, 'signal' | 'text'>;
 
 /** What an endpoint answers on success, parsed with its schema. */
 export type CallOutput<E extends JsonEndpoint> = z.output<E['response']['schema']>;
@@ -256,18 +261,16 @@ export function createApi(transport: Transport = fetchTransport) {
       entry: E,
       ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
     ): Promise<CallOutput<E>> => {
-      const { params, query, body, signal } = (input ?? {}) as {
+      const { params, query, ...options } = (input ?? {}) as RequestOptions & {
         params?: Record<string, string | number>;
         query?: Record<string, unknown>;
-        body?: unknown;
-        signal?: AbortSignal;
       };
       return apiRequest(
         transport,
         entry.method,
         endpointUrl(entry, params, query),
         entry.response.schema as z.ZodMiniType<CallOutput<E>>,
-        { body, ...(signal && { signal }) },
+        options,
       );
     },
     get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>

@@ -72,32 +72,22 @@ export function staffAbility(access: Access): Ability | null {
 }
 
 /**
- * `path` with its `:name` parameters filled in (each encoded), e.g. `/api/cases/:id/` with
- * `{ id: 3 }` is `/api/cases/3/`.
+ * An endpoint's address: its `:name` parameters filled in (each encoded), then a query string of
+ * the query's values that are set, e.g. `/api/cases/:id/` with `{ id: 3 }` is `/api/cases/3/`.
+ * What the web app calls, links to and downloads.
  */
-export function fillPath(path: string, params: Readonly<Record<string, string | number>> = {}): string {
-  return path.replace(/:(\w+)/g, (_match, name: string) => {
-    const value = params[name];
-    if (value === undefined) throw new Error(`${path} needs its ${name} parameter`);
-    return encodeURIComponent(String(value));
-  });
-}
-
-/** A query string (with its `?`) of the values set, or nothing when none is. */
-export function queryString(query: Readonly<Record<string, unknown>> = {}): string {
+export function endpointUrl(
+  entry: Pick<Endpoint, 'path'>,
+  params: Readonly<Record<string, string | number>> = {},
+  query: Readonly<Record<string, unknown>> = {},
+): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
     if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
   }
   const text = search.toString();
-  return text ? `?${text}` : '';
-}
-
-/** An endpoint's address with these parameters and query: a link or a download. */
-export function endpointUrl(
-  entry: Endpoint,
-  params?: Readonly<Record<string, string | number>>,
-  query?: Readonly<Record<string, unknown>>,
-): string {
-  return fillPath(entry.path, params) + queryString(query);
+  const path = entry.path.replace(/:(\w+)/g, (_match, name: string) =>
+    encodeURIComponent(String(params[name])),
+  );
+  return text ? `${path}?${text}` : path;
 }

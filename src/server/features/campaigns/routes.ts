@@ -1,4 +1,5 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
+import * as invitations from '../../../common/endpoints/campaign-invitations';
 import * as endpoints from '../../../common/endpoints/campaigns';
 import { can, roleName } from '../../../common/roles';
 import { writerFor } from '../../db/transaction-runner';
@@ -91,7 +92,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    endpoints.getSurveyInvite,
+    invitations.getSurveyInvite,
     async (request) =>
       service.getInvitationSurvey({
         db: db.kysely,
@@ -103,7 +104,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    endpoints.postSurveyContact,
+    invitations.postSurveyContact,
     async (request) => {
       const result = await askForContact({
         db: db.kysely,
@@ -128,7 +129,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    endpoints.postSurveyInvite,
+    invitations.postSurveyInvite,
     async (request) => {
       const body = request.body;
       return service.submitInvitationSurvey({

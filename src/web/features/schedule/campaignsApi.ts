@@ -1,5 +1,11 @@
-import { getCampaigns, postCampaigns } from '../../../common/endpoints/campaigns';
-import { type CampaignRequest, CampaignResponse } from '../../../common/schemas/campaigns';
+import {
+  cancelCampaign,
+  getCampaigns,
+  pauseCampaign,
+  postCampaigns,
+  resumeCampaign,
+} from '../../../common/endpoints/campaigns';
+import type { CampaignRequest } from '../../../common/schemas/campaigns';
 import { api } from '../../api';
 
 export const CAMPAIGNS_QUERY_KEY = ['campaigns'] as const;
@@ -13,6 +19,8 @@ export async function fetchCampaigns() {
   return campaigns;
 }
 
-export function changeCampaign(campaignId: number, change: 'pause' | 'resume' | 'cancel') {
-  return api.post(`/api/campaigns/${campaignId}/${change}/`, CampaignResponse);
+const CHANGES = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign } as const;
+
+export function changeCampaign(campaignId: number, change: keyof typeof CHANGES) {
+  return api.call(CHANGES[change], { params: { id: campaignId } });
 }

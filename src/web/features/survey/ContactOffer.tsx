@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { postSurveyContact } from '../../../common/endpoints/campaigns';
+import { postSurveyContact } from '../../../common/endpoints/campaign-invitations';
 import { api, errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';

@@ -1,25 +1,25 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getSurveyInvite, postSurveyInvite } from '../../../common/endpoints/campaigns';
+import { getSurveyInvite, postSurveyInvite } from '../../../common/endpoints/campaign-invitations';
 import { deleteAutosaveClear, getAutosaveLoad, postAutosave } from '../../../common/endpoints/drafts';
 import {
-  type AutosaveRequest,
-  type SubmitSurveyRequest,
-  SubmitSurveyResponse,
-  SurveyQuestionsResponse,
+  getGetUserSurveyQuestions,
+  getLinkSurvey,
+  postSurvey,
+  postSurveyLink,
+} from '../../../common/endpoints/surveys';
+import type {
+  AutosaveRequest,
+  SubmitOwnSurveyRequest,
+  SubmitSurveyRequest,
 } from '../../../common/schemas/surveys';
 import { type Api, api, hasErrorCode, mayPassOnRetry } from '../../api';
 
 /** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
 
-function linkSegment(hashLink: string): string {
-  return encodeURIComponent(hashLink);
-}
-
 export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api) {
-  const path = hashLink
-    ? `/api/get-user-survey-questions/${linkSegment(hashLink)}/`
-    : '/api/get-user-survey-questions/';
-  return client.get(path, SurveyQuestionsResponse);
+  return hashLink
+    ? client.call(getLinkSurvey, { params: { hashLink } })
+    : client.call(getGetUserSurveyQuestions);
 }
 
 /**
@@ -49,9 +49,10 @@ export function ownSurveyQuery(email: string | undefined) {
   });
 }
 
-export function submitSurvey(hashLink: string | undefined, request: SubmitSurveyRequest) {
-  const path = hashLink ? `/api/survey/link/${linkSegment(hashLink)}/` : '/api/survey/';
-  return api.post(path, SubmitSurveyResponse, request);
+export function submitSurvey(hashLink: string | undefined, request: SubmitOwnSurveyRequest) {
+  return hashLink
+    ? api.call(postSurveyLink, { params: { hashLink }, body: request })
+    : api.call(postSurvey, { body: request });
 }
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
