@@ -95,6 +95,8 @@ export function routeSchema(entry: Endpoint, extras: RouteExtras = {}) {
   const response: Record<number, Schema> = {};
   if ('schema' in entry.response) response[entry.response.status] = entry.response.schema;
   if ('redirect' in entry.response) response[entry.response.status] = NO_BODY;
+  else if (!('schema' in entry.response))
+    response[entry.response.status] = z.string().check(z.describe(entry.response.type));
   for (const status of entry.errors) response[status] = ErrorResponse;
   Object.assign(response, entry.alternatives);
   return {
