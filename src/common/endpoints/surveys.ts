@@ -11,7 +11,7 @@ const LinkParams = /*#__PURE__*/ z.object({ hashLink: z.string().check(z.maxLeng
 
 const tags = ['surveys'];
 
-export const getGetUserSurveyQuestions = /*#__PURE__*/ endpoint({
+export const getOwnSurvey = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/get-user-survey-questions/',
   summary: "The logged-in user's survey: the institution's active template, else its first",

@@ -20,7 +20,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
   const runTransaction = writerFor(db.kysely);
   const { events } = options;
 
-  route(app, endpoints.getGetUserSurveyQuestions, async (request) =>
+  route(app, endpoints.getOwnSurvey, async (request) =>
     service.getSurveyForUser({ db: db.kysely, user: requireUser(request) }),
   );
 

@@ -1,12 +1,7 @@
 import { queryOptions } from '@tanstack/react-query';
 import { getSurveyInvite, postSurveyInvite } from '../../../common/endpoints/campaign-invitations';
 import { deleteAutosaveClear, getAutosaveLoad, postAutosave } from '../../../common/endpoints/drafts';
-import {
-  getGetUserSurveyQuestions,
-  getLinkSurvey,
-  postSurvey,
-  postSurveyLink,
-} from '../../../common/endpoints/surveys';
+import { getLinkSurvey, getOwnSurvey, postSurvey, postSurveyLink } from '../../../common/endpoints/surveys';
 import type {
   AutosaveRequest,
   SubmitOwnSurveyRequest,
@@ -17,9 +12,7 @@ import { type Api, api, hasErrorCode, mayPassOnRetry } from '../../api';
 /** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
 
 export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api) {
-  return hashLink
-    ? client.call(getLinkSurvey, { params: { hashLink } })
-    : client.call(getGetUserSurveyQuestions);
+  return hashLink ? client.call(getLinkSurvey, { params: { hashLink } }) : client.call(getOwnSurvey);
 }
 
 /**
