@@ -1,4 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
+import { endpointEntriesForTheBrowser } from './scripts/vite-endpoint-entries.ts';
 import { precompress } from './scripts/vite-precompress.ts';
 
 /** The shared UI that only staff screens use (tables, confirmations, load errors, chart sizing). */
@@ -97,41 +98,6 @@ function pureReactRouterComponents(): Plugin {
 }
 
 /**
- * The endpoint table (src/common/endpoints) documents and validates each endpoint for the server and
- * the OpenAPI document: its summary, description and tags, its failure statuses, who may call it,
- * and the schemas of what a request sends. The web app reads none of them at run time (it takes
- * the request's types from them, which the compiler checks). Left in, every call a page
- * makes would carry a sentence of documentation. The browser's build takes them out of the
- * table's modules; what the app calls by (method, path, schemas) is unchanged. Each such
- * property is one string or one list, as the table writes them.
- */
-const ENDPOINT_DOCS =
-  /^ *(?:summary|description):\s*(?:'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`[^`]*`),\n|^ *(?:tags|errors)(?:: \[[^\]\n]*\])?,\n|^ *(?:params|query|body): \w+,\n|^ *access(?:: (?:'\w+'|\{ staff: '\w+' \}))?,\n/gm;
-
-function endpointDocsOut(): Plugin {
-  return {
-    name: 'wellspring:endpoint-docs-out',
-    apply: 'build',
-    // Before TypeScript is compiled: the table's source, as its formatter writes it.
-    enforce: 'pre',
-    transform: {
-      filter: { id: /[\\/]src[\\/]common[\\/]endpoints[\\/]\w[\w-]*\.ts$/ },
-      handler(code) {
-        const lean = code
-          .replace(ENDPOINT_DOCS, '')
-          // What is left of an entry is a plain object: no call of the identity helper.
-          .replace(/= \/\*#__PURE__\*\/ endpoint\(\{$/gm, '= ({')
-          // The success body's schema is all the app reads of the answer; of a page or a
-          // redirect, nothing.
-          .replace(/\{ status: \d+, schema: (\w+)(?:, type: '[\w/-]+')? \}/g, '{ schema: $1 }')
-          .replace(/^ *response: \{ status: \d+, (?:type: '[\w/-]+'|redirect: true) \},\n/gm, '');
-        return { code: lean, map: null };
-      },
-    },
-  };
-}
-
-/**
  * Brotli at its highest level (precompress) takes seconds by design: once per build, so that no
  * request pays for it. Not a slowness worth a warning on every build. Nor are the "use client"
  * marks of React Router and TanStack Query, which mean nothing to an app without server components.
@@ -151,7 +117,9 @@ const BUILD_CHECKS = { bundlerTimings: false, moduleLevelDirective: false };
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   base: '/react-static/',
-  plugins: isSsrBuild ? [endpointDocsOut()] : [endpointDocsOut(), pureReactRouterComponents(), precompress()],
+  plugins: isSsrBuild
+    ? [endpointEntriesForTheBrowser()]
+    : [endpointEntriesForTheBrowser(), pureReactRouterComponents(), precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   ...(isSsrBuild
     ? {

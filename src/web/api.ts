@@ -1,6 +1,6 @@
 import type { z } from 'zod/mini';
 import { getCsrf } from '../common/endpoints/auth';
-import { endpointUrl, type JsonEndpoint, type Schema } from '../common/endpoints/endpoint';
+import { endpointUrl, type JsonEndpoint, type Method, type Schema } from '../common/endpoints/endpoint';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
@@ -11,9 +11,6 @@ import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
 const CSRF_COOKIE = 'csrftoken';
 const CSRF_HEADER = 'X-CSRFToken';
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a failure body says, each field read on its own. */
 interface Failure {
@@ -161,7 +158,7 @@ interface RequestOptions {
 
 async function send(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   { body, text, signal }: RequestOptions,
 ): Promise<Response> {
@@ -194,7 +191,7 @@ interface Reply {
 
 async function sendAndRead(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   options: RequestOptions,
 ): Promise<Reply> {
@@ -206,12 +203,13 @@ async function sendAndRead(
 
 async function apiRequest<Schema extends z.ZodMiniType>(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   schema: Schema,
   options: RequestOptions = {},
 ): Promise<z.output<Schema>> {
-  const unsafe = UNSAFE_METHODS.has(method);
+  // Every method but GET changes state, and carries the CSRF token.
+  const unsafe = method !== 'GET';
   if (unsafe) await ensureCsrfCookie();
 
   let reply = await sendAndRead(transport, method, path, options);
@@ -273,16 +271,6 @@ export function createApi(transport: Transport = fetchTransport) {
         options,
       );
     },
-    get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
-      apiRequest(transport, 'GET', path, schema, options),
-    post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'POST', path, schema, { ...options, body }),
-    put: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'PUT', path, schema, { ...options, body }),
-    patch: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'PATCH', path, schema, { ...options, body }),
-    delete: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'DELETE', path, schema, { ...options, body }),
   };
 }
 

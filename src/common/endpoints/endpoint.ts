@@ -83,11 +83,10 @@ export function endpointUrl(
 ): string {
   const search = new URLSearchParams();
   for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== null && value !== '') search.set(key, String(value));
+    if (value != null && value !== '') search.set(key, `${value}`);
   }
-  const text = search.toString();
   const path = entry.path.replace(/:(\w+)/g, (_match, name: string) =>
-    encodeURIComponent(String(params[name])),
+    encodeURIComponent(params[name] ?? ''),
   );
-  return text ? `${path}?${text}` : path;
+  return search.size ? `${path}?${search}` : path;
 }
