@@ -115,6 +115,41 @@ function leanEntry(entry: Node, code: string, id: string): string {
     : `(${object})`;
 }
 
+/**
+ * An endpoint module of the table, compiled to JavaScript, with each entry as the browser reads
+ * it; null when it declares none. Throws on a shape it does not know.
+ */
+export function leanEndpointModule(
+  code: string,
+  id: string,
+  parse: (code: string) => unknown,
+): string | null {
+  if (id.endsWith('endpoint.ts')) return null;
+  const program = parse(code) as unknown as Node;
+  const replacements: Array<{ start: number; end: number; text: string }> = [];
+  for (const [node, parent] of walk(program)) {
+    if (node.type !== 'Identifier' || node.name !== 'endpoint') continue;
+    if (parent?.type === 'ImportSpecifier') continue;
+    const args = parent?.arguments as Node[] | undefined;
+    const [entry] = args ?? [];
+    if (parent?.type !== 'CallExpression' || parent.callee !== node || args?.length !== 1 || !entry)
+      throw new Error(`${id}: \`endpoint\` is used other than called with one entry`);
+    if (entry.type !== 'ObjectExpression')
+      throw new Error(`${id}: an endpoint entry the web build cannot read: ${entry.type}`);
+    // The call's pure mark goes with it: before an object it would mean nothing.
+    const mark = PURE_MARK.exec(code.slice(Math.max(0, parent.start - 40), parent.start));
+    const start = parent.start - (mark?.[0].length ?? 0);
+    replacements.push({ start, end: parent.end, text: leanEntry(entry, code, id) });
+  }
+  if (replacements.length === 0) return null;
+  // From the end, so that each range still points at its text.
+  let lean = code;
+  for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) {
+    lean = lean.slice(0, start) + text + lean.slice(end);
+  }
+  return lean;
+}
+
 export function endpointEntriesForTheBrowser(): Plugin {
   return {
     name: 'wellspring:endpoint-entries-for-the-browser',
@@ -123,30 +158,8 @@ export function endpointEntriesForTheBrowser(): Plugin {
     transform: {
       filter: { id: /[\\/]src[\\/]common[\\/]endpoints[\\/]\w[\w-]*\.ts$/ },
       handler(code, id) {
-        if (id.endsWith('endpoint.ts')) return null;
-        const program = this.parse(code) as unknown as Node;
-        const replacements: Array<{ start: number; end: number; text: string }> = [];
-        for (const [node, parent] of walk(program)) {
-          if (node.type !== 'Identifier' || node.name !== 'endpoint') continue;
-          if (parent?.type === 'ImportSpecifier') continue;
-          const args = parent?.arguments as Node[] | undefined;
-          const [entry] = args ?? [];
-          if (parent?.type !== 'CallExpression' || parent.callee !== node || args?.length !== 1 || !entry)
-            throw new Error(`${id}: \`endpoint\` is used other than called with one entry`);
-          if (entry.type !== 'ObjectExpression')
-            throw new Error(`${id}: an endpoint entry the web build cannot read: ${entry.type}`);
-          // The call's pure mark goes with it: before an object it would mean nothing.
-          const mark = PURE_MARK.exec(code.slice(Math.max(0, parent.start - 40), parent.start));
-          const start = parent.start - (mark?.[0].length ?? 0);
-          replacements.push({ start, end: parent.end, text: leanEntry(entry, code, id) });
-        }
-        if (replacements.length === 0) return null;
-        // From the end, so that each range still points at its text.
-        let lean = code;
-        for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) {
-          lean = lean.slice(0, start) + text + lean.slice(end);
-        }
-        return { code: lean, map: null };
+        const lean = leanEndpointModule(code, id, (source) => this.parse(source));
+        return lean === null ? null : { code: lean, map: null };
       },
     },
   };
