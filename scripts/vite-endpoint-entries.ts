@@ -124,7 +124,7 @@ export function leanEndpointModule(
   id: string,
   parse: (code: string) => unknown,
 ): string | null {
-  if (id.endsWith('endpoint.ts')) return null;
+  if (/[\\/]endpoint\.ts$/.test(id)) return null;
   const program = parse(code) as unknown as Node;
   const replacements: Array<{ start: number; end: number; text: string }> = [];
   for (const [node, parent] of walk(program)) {
