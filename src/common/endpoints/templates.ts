@@ -21,7 +21,7 @@ const TemplateQuestionParams = /*#__PURE__*/ z.object({ id: IdParam, questionId:
 
 const tags = ['templates'];
 
-export const getSurveyTemplates = /*#__PURE__*/ endpoint({
+export const listTemplates = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/survey-templates/',
   summary: "The institution's survey templates",
@@ -31,7 +31,7 @@ export const getSurveyTemplates = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const postSurveyTemplates = /*#__PURE__*/ endpoint({
+export const createTemplate = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey-templates/',
   summary: 'Create an empty template',
@@ -41,7 +41,7 @@ export const postSurveyTemplates = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const deleteSurveyTemplates = /*#__PURE__*/ endpoint({
+export const deleteTemplate = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/survey-templates/',
   summary: 'Delete a template with its questions; if it was active, none is active afterwards',
@@ -52,7 +52,7 @@ export const deleteSurveyTemplates = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const postSurveyTemplatesUse = /*#__PURE__*/ endpoint({
+export const activateTemplate = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey-templates/:id/use/',
   summary: 'Make this the active template (deactivates the one that was)',
@@ -63,7 +63,7 @@ export const postSurveyTemplatesUse = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const getSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
+export const listQuestions = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/survey-templates/:id/questions/',
   summary: "A template's questions, by order then id",
@@ -74,7 +74,7 @@ export const getSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const postSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
+export const addQuestion = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey-templates/:id/questions/',
   summary: 'Add a question to a template',
@@ -86,7 +86,7 @@ export const postSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const deleteSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
+export const deleteQuestion = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/survey-templates/:id/questions/',
   summary: 'Delete a question of a template',
@@ -98,7 +98,7 @@ export const deleteSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const postSurveyTemplatesInstruments = /*#__PURE__*/ endpoint({
+export const addInstrument = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey-templates/:id/instruments/',
   summary: 'Add a validated instrument as one locked block (its wording and scale cannot be edited)',
@@ -110,7 +110,7 @@ export const postSurveyTemplatesInstruments = /*#__PURE__*/ endpoint({
   access: { staff: 'templates' },
 });
 
-export const patchSurveyTemplatesQuestions = /*#__PURE__*/ endpoint({
+export const moveQuestion = /*#__PURE__*/ endpoint({
   method: 'PATCH',
   path: '/api/survey-templates/:id/questions/:questionId/',
   summary: 'Move a question or an instrument block; nothing but its order can change',

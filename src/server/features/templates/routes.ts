@@ -8,12 +8,12 @@ import * as service from './service';
 export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  route(app, endpoints.getSurveyTemplates, async (_request, _reply, admin) => {
+  route(app, endpoints.listTemplates, async (_request, _reply, admin) => {
     const templates = await service.listTemplates({ db: db.kysely, institutionId: admin.institutionId });
     return { success: true as const, templates };
   });
 
-  route(app, endpoints.postSurveyTemplates, async (request, reply, admin) => {
+  route(app, endpoints.createTemplate, async (request, reply, admin) => {
     const template = await service.createTemplate({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -22,7 +22,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send({ success: true as const, message: 'Template created!', template });
   });
 
-  route(app, endpoints.deleteSurveyTemplates, async (request, _reply, admin) => {
+  route(app, endpoints.deleteTemplate, async (request, _reply, admin) => {
     await service.deleteTemplate({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -32,7 +32,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message: 'Template deleted!' };
   });
 
-  route(app, endpoints.postSurveyTemplatesUse, async (request, _reply, admin) => {
+  route(app, endpoints.activateTemplate, async (request, _reply, admin) => {
     await service.activateTemplate({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -42,7 +42,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message: 'Template activated successfully!' };
   });
 
-  route(app, endpoints.getSurveyTemplatesQuestions, async (request, _reply, admin) => {
+  route(app, endpoints.listQuestions, async (request, _reply, admin) => {
     const questions = await service.listQuestions({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -51,7 +51,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, questions };
   });
 
-  route(app, endpoints.postSurveyTemplatesQuestions, async (request, reply, admin) => {
+  route(app, endpoints.addQuestion, async (request, reply, admin) => {
     const body = request.body;
     const question = await service.addQuestion({
       db: db.kysely,
@@ -67,7 +67,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send({ success: true as const, message: 'Question added!', question });
   });
 
-  route(app, endpoints.deleteSurveyTemplatesQuestions, async (request, _reply, admin) => {
+  route(app, endpoints.deleteQuestion, async (request, _reply, admin) => {
     await service.deleteQuestion({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -78,7 +78,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message: 'Question deleted!' };
   });
 
-  route(app, endpoints.postSurveyTemplatesInstruments, async (request, reply, admin) => {
+  route(app, endpoints.addInstrument, async (request, reply, admin) => {
     const question = await service.addInstrumentBlock({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -90,7 +90,7 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     return reply.status(201).send({ success: true as const, message: 'Instrument added!', question });
   });
 
-  route(app, endpoints.patchSurveyTemplatesQuestions, async (request, _reply, admin) => {
+  route(app, endpoints.moveQuestion, async (request, _reply, admin) => {
     const question = await service.moveQuestion({
       db: db.kysely,
       actor: auditActor(request, admin),

@@ -1,14 +1,4 @@
-import {
-  deleteSurveyTemplates,
-  deleteSurveyTemplatesQuestions,
-  getSurveyTemplates,
-  getSurveyTemplatesQuestions,
-  patchSurveyTemplatesQuestions,
-  postSurveyTemplates,
-  postSurveyTemplatesInstruments,
-  postSurveyTemplatesQuestions,
-  postSurveyTemplatesUse,
-} from '../../../common/endpoints/templates';
+import * as endpoints from '../../../common/endpoints/templates';
 import type { NewInstrumentBlockRequest, NewQuestionRequest } from '../../../common/schemas/templates';
 import { ApiError, api, hasErrorCode } from '../../api';
 
@@ -18,38 +8,38 @@ export const questionsQueryKey = (templateId: number) =>
   ['survey-templates', templateId, 'questions'] as const;
 
 export async function fetchTemplates() {
-  const { templates } = await api.call(getSurveyTemplates);
+  const { templates } = await api.call(endpoints.listTemplates);
   return templates;
 }
 
 export function createTemplate() {
-  return api.call(postSurveyTemplates);
+  return api.call(endpoints.createTemplate);
 }
 
 export function activateTemplate(templateId: number) {
-  return api.call(postSurveyTemplatesUse, { params: { id: templateId } });
+  return api.call(endpoints.activateTemplate, { params: { id: templateId } });
 }
 
 export function deleteTemplate(templateId: number) {
-  return api.call(deleteSurveyTemplates, { body: { template_id: templateId } });
+  return api.call(endpoints.deleteTemplate, { body: { template_id: templateId } });
 }
 
 export async function fetchQuestions(templateId: number) {
-  const { questions } = await api.call(getSurveyTemplatesQuestions, { params: { id: templateId } });
+  const { questions } = await api.call(endpoints.listQuestions, { params: { id: templateId } });
   return questions;
 }
 
 export function addQuestion(templateId: number, question: NewQuestionRequest) {
-  return api.call(postSurveyTemplatesQuestions, { params: { id: templateId }, body: question });
+  return api.call(endpoints.addQuestion, { params: { id: templateId }, body: question });
 }
 
 export function addInstrumentBlock(templateId: number, block: NewInstrumentBlockRequest) {
-  return api.call(postSurveyTemplatesInstruments, { params: { id: templateId }, body: block });
+  return api.call(endpoints.addInstrument, { params: { id: templateId }, body: block });
 }
 
 /** Gives a question (or an instrument block, whole) a new order; nothing else of it changes. */
 export function moveQuestion(templateId: number, questionId: number, order: number) {
-  return api.call(patchSurveyTemplatesQuestions, {
+  return api.call(endpoints.moveQuestion, {
     params: { id: templateId, questionId },
     body: {
       order,
@@ -58,7 +48,7 @@ export function moveQuestion(templateId: number, questionId: number, order: numb
 }
 
 export function deleteQuestion(templateId: number, questionId: number) {
-  return api.call(deleteSurveyTemplatesQuestions, {
+  return api.call(endpoints.deleteQuestion, {
     params: { id: templateId },
     body: {
       question_id: questionId,
