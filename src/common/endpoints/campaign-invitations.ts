@@ -17,7 +17,7 @@ const InvitationParams = /*#__PURE__*/ z.object({ token: z.string().check(z.maxL
 
 const tags = ['surveys'];
 
-export const getSurveyInvite = /*#__PURE__*/ endpoint({
+export const getInvitationSurvey = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/survey/invite/:token/',
   summary: 'The survey of a personal invitation link, for the student it was sent to',
@@ -29,7 +29,7 @@ export const getSurveyInvite = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postSurveyContact = /*#__PURE__*/ endpoint({
+export const requestContact = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey/contact/',
   summary: 'Ask a counsellor to get in touch, after answering an anonymous campaign',
@@ -42,7 +42,7 @@ export const postSurveyContact = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postSurveyInvite = /*#__PURE__*/ endpoint({
+export const submitInvitationSurvey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey/invite/:token/',
   summary: 'Submit the survey of a personal invitation link',

@@ -7,7 +7,7 @@ const TemplateParams = /*#__PURE__*/ z.object({ templateId: IdParam });
 
 const tags = ['drafts'];
 
-export const postAutosave = /*#__PURE__*/ endpoint({
+export const saveDraft = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/autosave/',
   summary: "Save the user's draft of a survey (replaces the previous one, or the given version only)",
@@ -18,7 +18,7 @@ export const postAutosave = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const deleteAutosaveClear = /*#__PURE__*/ endpoint({
+export const clearDraft = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/autosave/clear/:templateId/',
   summary: "Delete the user's draft of a survey (Start fresh)",
@@ -29,7 +29,7 @@ export const deleteAutosaveClear = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const getAutosaveLoad = /*#__PURE__*/ endpoint({
+export const loadDraft = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/autosave/load/:templateId',
   summary: "The user's draft of a survey, or null",
@@ -41,7 +41,7 @@ export const getAutosaveLoad = /*#__PURE__*/ endpoint({
 });
 
 /** The same, spelt with the trailing slash the other paths have. */
-export const getAutosaveLoadWithSlash = /*#__PURE__*/ endpoint({
-  ...getAutosaveLoad,
+export const loadDraftWithSlash = /*#__PURE__*/ endpoint({
+  ...loadDraft,
   path: '/api/autosave/load/:templateId/',
 });

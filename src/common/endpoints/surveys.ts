@@ -32,7 +32,7 @@ export const getLinkSurvey = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postSurvey = /*#__PURE__*/ endpoint({
+export const submitOwnSurvey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey/',
   summary: 'Submit the survey as the logged-in student',
@@ -45,7 +45,7 @@ export const postSurvey = /*#__PURE__*/ endpoint({
   access: 'student',
 });
 
-export const postSurveyLink = /*#__PURE__*/ endpoint({
+export const submitLinkSurvey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/survey/link/:hashLink/',
   summary: 'Submit the survey of a shared link',

@@ -92,7 +92,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    invitations.getSurveyInvite,
+    invitations.getInvitationSurvey,
     async (request) =>
       service.getInvitationSurvey({
         db: db.kysely,
@@ -104,7 +104,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    invitations.postSurveyContact,
+    invitations.requestContact,
     async (request) => {
       const result = await askForContact({
         db: db.kysely,
@@ -129,7 +129,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   route(
     app,
-    invitations.postSurveyInvite,
+    invitations.submitInvitationSurvey,
     async (request) => {
       const body = request.body;
       return service.submitInvitationSurvey({

@@ -12,7 +12,7 @@ export const draftRoutes: FastifyPluginAsyncZod = async (app) => {
     requireUser(request);
   });
 
-  route(app, endpoints.postAutosave, async (request) => {
+  route(app, endpoints.saveDraft, async (request) => {
     const { template_id: templateId, base_updated_at: baseUpdatedAt, ...content } = request.body;
     const updatedAt = await service.saveDraft({
       db: db.kysely,
@@ -25,7 +25,7 @@ export const draftRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   // The spec writes this path without the trailing slash; both spellings work.
-  for (const entry of [endpoints.getAutosaveLoad, endpoints.getAutosaveLoadWithSlash]) {
+  for (const entry of [endpoints.loadDraft, endpoints.loadDraftWithSlash]) {
     route(app, entry, async (request) => {
       const savedData = await service.loadDraft({
         db: db.kysely,
@@ -36,7 +36,7 @@ export const draftRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  route(app, endpoints.deleteAutosaveClear, async (request) => {
+  route(app, endpoints.clearDraft, async (request) => {
     await service.clearDraft({
       db: db.kysely,
       user: requireUser(request),

@@ -33,7 +33,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
 
   route(
     app,
-    endpoints.postSurvey,
+    endpoints.submitOwnSurvey,
     async (request) => {
       const body = request.body;
       return service.submitSurvey({
@@ -52,7 +52,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
 
   route(
     app,
-    endpoints.postSurveyLink,
+    endpoints.submitLinkSurvey,
     async (request, reply) => {
       const body = request.body;
       const user = request.session?.user ?? null;

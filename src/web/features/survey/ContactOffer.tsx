@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { postSurveyContact } from '../../../common/endpoints/campaign-invitations';
+import { requestContact } from '../../../common/endpoints/campaign-invitations';
 import { api, errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -30,7 +30,7 @@ export function ContactOffer({ token }: { token: string }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.call(postSurveyContact, {
+      const answer = await api.call(requestContact, {
         body: {
           contact_token: token,
           name,

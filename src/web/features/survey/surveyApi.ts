@@ -1,7 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import { getSurveyInvite, postSurveyInvite } from '../../../common/endpoints/campaign-invitations';
-import { deleteAutosaveClear, getAutosaveLoad, postAutosave } from '../../../common/endpoints/drafts';
-import { getLinkSurvey, getOwnSurvey, postSurvey, postSurveyLink } from '../../../common/endpoints/surveys';
+import * as invitations from '../../../common/endpoints/campaign-invitations';
+import * as drafts from '../../../common/endpoints/drafts';
+import {
+  getLinkSurvey,
+  getOwnSurvey,
+  submitLinkSurvey,
+  submitOwnSurvey,
+} from '../../../common/endpoints/surveys';
 import type {
   AutosaveRequest,
   SubmitOwnSurveyRequest,
@@ -44,13 +49,13 @@ export function ownSurveyQuery(email: string | undefined) {
 
 export function submitSurvey(hashLink: string | undefined, request: SubmitOwnSurveyRequest) {
   return hashLink
-    ? api.call(postSurveyLink, { params: { hashLink }, body: request })
-    : api.call(postSurvey, { body: request });
+    ? api.call(submitLinkSurvey, { params: { hashLink }, body: request })
+    : api.call(submitOwnSurvey, { body: request });
 }
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
 export function fetchInvitationSurvey(token: string, client: Api = api) {
-  return client.call(getSurveyInvite, { params: { token } });
+  return client.call(invitations.getInvitationSurvey, { params: { token } });
 }
 
 /** A personal invitation's survey; a failed load is tried twice more when that may help. */
@@ -64,20 +69,20 @@ export function invitationSurveyQuery(token: string, client: Api = api) {
 }
 
 export function submitInvitationSurvey(token: string, request: SubmitSurveyRequest) {
-  return api.call(postSurveyInvite, { params: { token }, body: request });
+  return api.call(invitations.submitInvitationSurvey, { params: { token }, body: request });
 }
 
 export function saveDraft(request: AutosaveRequest) {
-  return api.call(postAutosave, { body: request });
+  return api.call(drafts.saveDraft, { body: request });
 }
 
 export async function loadDraft(templateId: number) {
-  const { saved_data } = await api.call(getAutosaveLoad, { params: { templateId } });
+  const { saved_data } = await api.call(drafts.loadDraft, { params: { templateId } });
   return saved_data;
 }
 
 function clearDraft(templateId: number) {
-  return api.call(deleteAutosaveClear, { params: { templateId } });
+  return api.call(drafts.clearDraft, { params: { templateId } });
 }
 
 /**
