@@ -1,4 +1,5 @@
 import { defineConfig, type Plugin } from 'vite';
+import { endpointEntriesForTheBrowser } from './scripts/vite-endpoint-entries.ts';
 import { precompress } from './scripts/vite-precompress.ts';
 
 /** The shared UI that only staff screens use (tables, confirmations, load errors, chart sizing). */
@@ -116,7 +117,9 @@ const BUILD_CHECKS = { bundlerTimings: false, moduleLevelDirective: false };
 export default defineConfig(({ isSsrBuild }) => ({
   root: 'src/web',
   base: '/react-static/',
-  plugins: isSsrBuild ? [] : [pureReactRouterComponents(), precompress()],
+  plugins: isSsrBuild
+    ? [endpointEntriesForTheBrowser()]
+    : [endpointEntriesForTheBrowser(), pureReactRouterComponents(), precompress()],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   ...(isSsrBuild
     ? {

@@ -50,6 +50,7 @@ export default defineConfig({
             'src/web/**/*.test.ts',
             'src/web/**/*.test.tsx',
             'src/server/**/*.unit.test.ts',
+            'scripts/**/*.test.ts',
           ],
         },
       },

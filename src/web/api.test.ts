@@ -1,7 +1,28 @@
 // @vitest-environment happy-dom
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { z } from 'zod/mini';
+import { endpoint, type Method } from '../common/endpoints/endpoint';
 import { SuccessMessage } from '../common/schemas/common';
 import { ApiError, api, errorMessage, hasErrorCode, mayPassOnRetry } from './api';
+
+/** An endpoint that answers a success message, for the client's own behaviour. */
+const answering = <M extends Method>(method: M, path: string) =>
+  endpoint({
+    method,
+    path,
+    summary: path,
+    tags: [],
+    body: z.optional(z.unknown()),
+    response: { status: 200, schema: SuccessMessage },
+    errors: [],
+    access: 'public',
+  });
+const deleteTemplate = answering('DELETE', '/api/survey-templates/');
+const createTemplate = answering('POST', '/api/survey-templates/');
+const logout = answering('POST', '/api/logout/');
+const submitSurvey = answering('POST', '/api/survey/');
+const getUser = answering('GET', '/api/user/');
+const getDashboard = answering('GET', '/api/dashboard/');
 
 /** What the server's Set-Cookie does to the token; max-age 0 removes it. */
 function setCsrfCookie(value: string, maxAge = 3600) {
@@ -67,9 +88,7 @@ describe('a refused CSRF token', () => {
       ],
       '/api/csrf/': [CSRF_REPLY],
     });
-    await expect(api.delete('/api/survey-templates/', SuccessMessage, { template_id: 3 })).resolves.toEqual(
-      DONE.body,
-    );
+    await expect(api.call(deleteTemplate, { body: { template_id: 3 } })).resolves.toEqual(DONE.body);
     expect(sent).toEqual([
       { method: 'DELETE', path: '/api/survey-templates/', csrfToken: 'stale' },
       { method: 'GET', path: '/api/csrf/', csrfToken: null },
@@ -83,7 +102,7 @@ describe('a refused CSRF token', () => {
       body: { success: false, code: 'CSRF_FAILED', message: 'Reload the page.' },
     };
     const sent = serve({ '/api/logout/': [refusal, refusal], '/api/csrf/': [CSRF_REPLY] });
-    const error = await failureOf(api.post('/api/logout/', SuccessMessage));
+    const error = await failureOf(api.call(logout));
     expect(error.code).toBe('CSRF_FAILED');
     expect(errorMessage(error, 'fallback')).toBe('Reload the page.');
     expect(sent.filter(({ path }) => path === '/api/logout/')).toHaveLength(2);
@@ -95,7 +114,7 @@ describe('a refused CSRF token', () => {
         { status: 403, body: { success: false, code: 'FORBIDDEN', message: 'No CSRF for you' } },
       ],
     });
-    const error = await failureOf(api.post('/api/logout/', SuccessMessage));
+    const error = await failureOf(api.call(logout));
     expect(error.code).toBe('FORBIDDEN');
     expect(sent).toHaveLength(1);
   });
@@ -104,7 +123,7 @@ describe('a refused CSRF token', () => {
     const sent = serve({
       '/api/user/': [{ status: 403, body: { success: false, code: 'CSRF_FAILED', message: 'Refused' } }],
     });
-    await failureOf(api.get('/api/user/', SuccessMessage));
+    await failureOf(api.call(getUser));
     expect(sent).toHaveLength(1);
   });
 });
@@ -124,7 +143,7 @@ describe('a failure', () => {
         },
       ],
     });
-    const error = await failureOf(api.post('/api/survey/', SuccessMessage, {}));
+    const error = await failureOf(api.call(submitSurvey, { body: {} }));
     expect(error.status).toBe(401);
     expect(hasErrorCode(error, 'REQUIRES_AUTH')).toBe(true);
     expect(hasErrorCode(error, 'UNAUTHENTICATED', 'FORBIDDEN')).toBe(false);
@@ -135,7 +154,7 @@ describe('a failure', () => {
     serve({
       '/api/survey-templates/': [{ status: 409, body: { success: false, message: 'Busy, try later' } }],
     });
-    const error = await failureOf(api.post('/api/survey-templates/', SuccessMessage));
+    const error = await failureOf(api.call(createTemplate));
     expect(error.code).toBeNull();
     expect(hasErrorCode(error, 'CONFLICT')).toBe(false);
     expect(errorMessage(error, 'Failed to create template.')).toBe('Busy, try later');
@@ -145,21 +164,21 @@ describe('a failure', () => {
     serve({
       '/api/user/': [{ status: 418, body: { success: false, code: 'TEAPOT', message: 'Short and stout' } }],
     });
-    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    const error = await failureOf(api.call(getUser));
     expect(error.code).toBeNull();
     expect(error.serverMessage).toBe('Short and stout');
   });
 
   it('without a body of ours falls back to the screen’s words', async () => {
     serve({ '/api/user/': [{ status: 502, body: '<html>Bad gateway</html>' }] });
-    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    const error = await failureOf(api.call(getUser));
     expect(error.serverMessage).toBeNull();
     expect(errorMessage(error, 'Login failed')).toBe('Login failed');
   });
 
   it('is an answer that breaks the contract, even with a success status', async () => {
     serve({ '/api/user/': [{ status: 200, body: { success: true } }] });
-    const error = await failureOf(api.get('/api/user/', SuccessMessage));
+    const error = await failureOf(api.call(getUser));
     expect(error.status).toBe(200);
     expect(error.code).toBeNull();
   });
@@ -168,7 +187,7 @@ describe('a failure', () => {
 describe('trying again soon', () => {
   const failure = (status: number, code: string | undefined) => {
     serve({ '/api/dashboard/': [{ status, body: { success: false, code, message: 'Said by the server' } }] });
-    return failureOf(api.get('/api/dashboard/', SuccessMessage));
+    return failureOf(api.call(getDashboard));
   };
 
   it('may help after a database outage, a restart, a failure on the server or a lost connection', async () => {
@@ -176,7 +195,7 @@ describe('trying again soon', () => {
     expect(mayPassOnRetry(await failure(503, 'SHUTTING_DOWN'))).toBe(true);
     expect(mayPassOnRetry(await failure(500, 'INTERNAL'))).toBe(true);
     serve({});
-    const unreachable = await failureOf(api.get('/api/dashboard/', SuccessMessage));
+    const unreachable = await failureOf(api.call(getDashboard));
     expect(unreachable.status).toBe(0);
     expect(mayPassOnRetry(unreachable)).toBe(true);
   });

@@ -1,4 +1,6 @@
 import type { z } from 'zod/mini';
+import { getCsrf } from '../common/endpoints/auth';
+import { endpointUrl, type JsonEndpoint, type Method, type Schema } from '../common/endpoints/endpoint';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
@@ -9,9 +11,6 @@ import { ErrorCode, ErrorResponse } from '../common/schemas/common';
 
 const CSRF_COOKIE = 'csrftoken';
 const CSRF_HEADER = 'X-CSRFToken';
-const UNSAFE_METHODS = new Set(['POST', 'PUT', 'PATCH', 'DELETE']);
-
-type HttpMethod = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** What a failure body says, each field read on its own. */
 interface Failure {
@@ -101,7 +100,7 @@ let pendingCsrfFetch: Promise<void> | null = null;
 
 /** Asks the server for a fresh CSRF token (set as the cookie). Concurrent callers share one request. */
 function fetchCsrfCookie(): Promise<void> {
-  pendingCsrfFetch ??= fetch('/api/csrf/', {
+  pendingCsrfFetch ??= fetch(getCsrf.path, {
     credentials: 'include',
     headers: { Accept: 'application/json' },
   })
@@ -159,7 +158,7 @@ interface RequestOptions {
 
 async function send(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   { body, text, signal }: RequestOptions,
 ): Promise<Response> {
@@ -192,7 +191,7 @@ interface Reply {
 
 async function sendAndRead(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   options: RequestOptions,
 ): Promise<Reply> {
@@ -204,12 +203,13 @@ async function sendAndRead(
 
 async function apiRequest<Schema extends z.ZodMiniType>(
   transport: Transport,
-  method: HttpMethod,
+  method: Method,
   path: string,
   schema: Schema,
   options: RequestOptions = {},
 ): Promise<z.output<Schema>> {
-  const unsafe = UNSAFE_METHODS.has(method);
+  // Every method but GET changes state, and carries the CSRF token.
+  const unsafe = method !== 'GET';
   if (unsafe) await ensureCsrfCookie();
 
   let reply = await sendAndRead(transport, method, path, options);
@@ -228,19 +228,49 @@ async function apiRequest<Schema extends z.ZodMiniType>(
   return parsed.data;
 }
 
+type Values<E, K extends 'params' | 'query'> = E extends { [key in K]: infer S extends Schema }
+  ? z.output<S>
+  : never;
+
+/**
+ * What a call of an endpoint sends: its path's parameters, its query and its body, each typed
+ * from the endpoint's schemas and required exactly when the endpoint has them (a query's
+ * fields, which have defaults, may each be left out).
+ */
+export type CallInput<E extends JsonEndpoint> = (E extends { params: Schema }
+  ? { params: { [K in keyof Values<E, 'params'>]: string | number } }
+  : { params?: never }) &
+  (E extends { query: Schema } ? { query?: Partial<Values<E, 'query'>> } : { query?: never }) &
+  (E extends { body: infer S extends Schema }
+    ? undefined extends z.input<S>
+      ? { body?: z.input<S> }
+      : { body: z.input<S> }
+    : { body?: never }) &
+  Pick<RequestOptions, 'signal' | 'text'>;
+
+/** What an endpoint answers on success, parsed with its schema. */
+export type CallOutput<E extends JsonEndpoint> = z.output<E['response']['schema']>;
+
 /** A client of the API over `transport`. */
 export function createApi(transport: Transport = fetchTransport) {
   return {
-    get: <S extends z.ZodMiniType>(path: string, schema: S, options?: Omit<RequestOptions, 'body'>) =>
-      apiRequest(transport, 'GET', path, schema, options),
-    post: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'POST', path, schema, { ...options, body }),
-    put: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'PUT', path, schema, { ...options, body }),
-    patch: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'PATCH', path, schema, { ...options, body }),
-    delete: <S extends z.ZodMiniType>(path: string, schema: S, body?: unknown, options?: RequestOptions) =>
-      apiRequest(transport, 'DELETE', path, schema, { ...options, body }),
+    /** Calls an endpoint of the contract (common/endpoints): its path filled, its answer parsed. */
+    call: <E extends JsonEndpoint>(
+      entry: E,
+      ...[input]: object extends CallInput<E> ? [input?: CallInput<E>] : [input: CallInput<E>]
+    ): Promise<CallOutput<E>> => {
+      const { params, query, ...options } = (input ?? {}) as RequestOptions & {
+        params?: Record<string, string | number>;
+        query?: Record<string, unknown>;
+      };
+      return apiRequest(
+        transport,
+        entry.method,
+        endpointUrl(entry, params, query),
+        entry.response.schema as z.ZodMiniType<CallOutput<E>>,
+        options,
+      );
+    },
   };
 }
 

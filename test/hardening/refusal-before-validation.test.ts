@@ -2,7 +2,7 @@
  * A caller who may not use a route learns nothing from it: for every route with a body schema,
  * each actor the access matrix refuses (401, 403) is refused the same way when its body is
  * malformed, rather than told what the body should have been (400). The guard runs before the
- * body is validated (`preValidation`, or `guardRoutes`).
+ * body is validated (`preValidation`: a staff endpoint's guard, from its access in the endpoint table).
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestContext } from '../helpers/app';

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { type Ability, accessRequiredMessage, storedRolesWith } from '../../common/roles';
 import type { SecondFactorStep } from '../../common/schemas/auth';
 import type { Role, SignInMethod, StaffRole } from '../db/types';
@@ -81,17 +81,4 @@ export function requireStaff(request: FastifyRequest, ability: Ability): StaffUs
   if (!roles.includes(user.role) || user.institutionId === null)
     throw new AppError('FORBIDDEN', accessRequiredMessage(ability));
   return user as StaffUser;
-}
-
-/**
- * Guards every route of a plugin by an ability before its body is read or validated, so a
- * caller who may not use them learns nothing from a 400. Returns the guard, for handlers that
- * need the staff member.
- */
-export function guardRoutes(app: FastifyInstance, ability: Ability) {
-  const guard = (request: FastifyRequest) => requireStaff(request, ability);
-  app.addHook('preValidation', async (request) => {
-    guard(request);
-  });
-  return guard;
 }

@@ -1,22 +1,10 @@
 import type { FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  AccountSessionList,
-  OtherSessionsEnded,
-  PasswordChangeRequest,
-} from '../../../common/schemas/account';
-import { ErrorResponse } from '../../../common/schemas/common';
+import * as endpoints from '../../../common/endpoints/account';
 import { requireUser } from '../../lib/guards';
+import { route } from '../../lib/route';
 import type { Session } from '../../lib/sessions';
 import { changePassword, endOtherSessions, listOwnSessions } from './service';
-
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  429: ErrorResponse,
-};
-const tags = ['account'];
 
 /** Every signed-in user's own account (staff and students): their password and sessions. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -31,19 +19,9 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     sessionOf(request);
   };
 
-  app.post(
-    '/api/account/password/',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags,
-        summary: 'Change your password',
-        description:
-          'Needs the current password; five wrong ones in 15 minutes make the account wait (429). Staff also need a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED). The new password follows the password rules. Every other session is signed out; recorded in the audit log and told by mail.',
-        body: PasswordChangeRequest,
-        response: { 200: OtherSessionsEnded, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postAccountPassword,
     async (request) => {
       const body = request.body;
       const result = await changePassword({
@@ -58,30 +36,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       app.mail.wake();
       return result;
     },
+    { preValidation: signedIn },
   );
 
-  app.get(
-    '/api/account/sessions/',
-    {
-      schema: {
-        tags,
-        summary: 'Your open sessions: when each began and was last used',
-        response: { 200: AccountSessionList, ...errors },
-      },
-    },
-    async (request) => listOwnSessions(db.kysely, sessionOf(request)),
-  );
+  route(app, endpoints.getAccountSessions, async (request) => listOwnSessions(db.kysely, sessionOf(request)));
 
-  app.post(
-    '/api/account/sessions/sign-out-others/',
-    {
-      schema: {
-        tags,
-        summary: 'Sign out every other session of your account',
-        description: 'This session stays signed in. Recorded in the audit log.',
-        response: { 200: OtherSessionsEnded, ...errors },
-      },
-    },
-    async (request) => endOtherSessions(db.kysely, sessionOf(request), request.ip),
+  route(app, endpoints.postAccountSessionsSignOutOthers, async (request) =>
+    endOtherSessions(db.kysely, sessionOf(request), request.ip),
   );
 };

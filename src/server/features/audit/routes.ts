@@ -1,15 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
+import * as endpoints from '../../../common/endpoints/audit';
 import { can, roleName } from '../../../common/roles';
-import { AuditFilters, AuditPage, AuditQuery } from '../../../common/schemas/audit';
-import { ErrorResponse } from '../../../common/schemas/common';
-import { carriesStudentData } from '../../../common/schemas/identity';
 import type { Executor } from '../../db/executor';
 import { auditActor, recordAudit } from '../../lib/audit';
-import { requireStaff } from '../../lib/guards';
 import { csvExportLimit } from '../../lib/limits';
+import { route } from '../../lib/route';
 import { now } from '../../lib/time';
 import { readFollowUpSettings } from '../institutions';
 import { type AuditReader, exportAuditCsv, listAuditEntries } from './service';
@@ -26,9 +23,6 @@ async function readerOf(
   };
 }
 
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse };
-const tags = ['audit'];
-
 /** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
 function sendStream(reply: FastifyReply, body: Readable) {
   return reply.send(body);
@@ -38,53 +32,27 @@ function sendStream(reply: FastifyReply, body: Readable) {
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
-  app.get(
-    '/api/audit/',
-    {
-      schema: {
-        tags,
-        summary:
-          "A page of the audit log, newest first, with names beside ids, filtered by actor, action, student and the institution's days",
-        querystring: AuditQuery,
-        response: { 200: AuditPage, ...errors },
-      },
-    },
-    async (request) => {
-      const admin = requireStaff(request, 'audit');
-      const { page, page_size: pageSize, ...filters } = request.query;
-      const entries = await listAuditEntries({
-        db: db.kysely,
-        reader: await readerOf(db.kysely, admin),
-        filters,
-        page,
-        pageSize,
-      });
-      // Reading the log is itself recorded, after the page is read: a page never shows its own reading.
-      await recordAudit(db.kysely, auditActor(request, admin), {
-        action: 'audit.read',
-        detail: { filters, page },
-      });
-      return entries;
-    },
-  );
+  route(app, endpoints.getAudit, async (request, _reply, admin) => {
+    const { page, page_size: pageSize, ...filters } = request.query;
+    const entries = await listAuditEntries({
+      db: db.kysely,
+      reader: await readerOf(db.kysely, admin),
+      filters,
+      page,
+      pageSize,
+    });
+    // Reading the log is itself recorded, after the page is read: a page never shows its own reading.
+    await recordAudit(db.kysely, auditActor(request, admin), {
+      action: 'audit.read',
+      detail: { filters, page },
+    });
+    return entries;
+  });
 
-  app.get(
-    '/api/audit/export.csv',
-    {
-      schema: {
-        tags,
-        summary: 'The filtered audit log as CSV, newest first; the export is itself recorded',
-        querystring: AuditFilters,
-        response: {
-          200: carriesStudentData(z.string().check(z.describe('text/csv'))),
-          429: ErrorResponse,
-          ...errors,
-        },
-      },
-      config: { rateLimit: csvExportLimit(config) },
-    },
-    async (request, reply) => {
-      const admin = requireStaff(request, 'audit');
+  route(
+    app,
+    endpoints.getAuditExportCsv,
+    async (request, reply, admin) => {
       const filters = request.query;
       await recordAudit(db.kysely, auditActor(request, admin), {
         action: 'audit.export',
@@ -98,5 +66,6 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
         .header('cache-control', 'no-store');
       return sendStream(reply, Readable.from(exportAuditCsv({ db: db.kysely, reader, filters })));
     },
+    { config: { rateLimit: csvExportLimit(config) } },
   );
 };

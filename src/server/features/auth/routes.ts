@@ -1,15 +1,8 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import {
-  CsrfResponse,
-  CurrentUser,
-  InstitutionList,
-  LoginRequest,
-  LoginResponse,
-  RegisterRequest,
-} from '../../../common/schemas/auth';
-import { ErrorResponse, SuccessMessage } from '../../../common/schemas/common';
+import * as endpoints from '../../../common/endpoints/auth';
 import { AppError } from '../../lib/errors';
 import { requireSession } from '../../lib/guards';
+import { route } from '../../lib/route';
 import { deleteSession } from '../../lib/sessions';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -27,14 +20,6 @@ import {
 import { logIn, type PasswordRefusal, registerStudent, toCurrentUser } from './service';
 import { auditSignIn, auditSignInRefusal } from './sign-in-audit';
 
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  409: ErrorResponse,
-  429: ErrorResponse,
-};
-
 export interface AuthRouteOptions {
   codes: CodeContext;
   /** Why a password sign-in with an address is refused (its institution signs in elsewhere), or null. */
@@ -44,54 +29,26 @@ export interface AuthRouteOptions {
 export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, options) => {
   const { db, config } = app;
 
-  app.get(
-    '/api/csrf/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Issue a CSRF token (also set as the csrftoken cookie)',
-        response: { 200: CsrfResponse },
-      },
-    },
-    async (request, reply) => ({
-      success: true as const,
-      csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null),
-    }),
-  );
+  route(app, endpoints.getCsrf, async (request, reply) => ({
+    success: true as const,
+    csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null),
+  }));
 
-  app.get(
-    '/api/user/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'The current user; 401 when anonymous',
-        response: { 200: CurrentUser, 401: ErrorResponse },
-      },
-    },
-    async (request, reply) => {
-      if (!request.session) {
-        // Stale display cookies would keep showing a logged-in header.
-        if (request.cookies.user_email || request.cookies.auth_token) clearAuthCookies(request, reply);
-        throw new AppError('UNAUTHENTICATED', 'Not authenticated');
-      }
-      // Also while a staff sign-in waits for its second factor: the answer says so.
-      const user = requireSession(request);
-      refreshRoleCookies(request, reply, user);
-      return toCurrentUser(user);
-    },
-  );
+  route(app, endpoints.getUser, async (request, reply) => {
+    if (!request.session) {
+      // Stale display cookies would keep showing a logged-in header.
+      if (request.cookies.user_email || request.cookies.auth_token) clearAuthCookies(request, reply);
+      throw new AppError('UNAUTHENTICATED', 'Not authenticated');
+    }
+    // Also while a staff sign-in waits for its second factor: the answer says so.
+    const user = requireSession(request);
+    refreshRoleCookies(request, reply, user);
+    return toCurrentUser(user);
+  });
 
-  app.post(
-    '/api/login/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Log in with email and password',
-        body: LoginRequest,
-        response: { 200: LoginResponse, ...errors },
-      },
-      config: { rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }) },
-    },
+  route(
+    app,
+    endpoints.postLogin,
     async (request, reply) => {
       const knownDevice = knownDeviceFor(request, request.body.email);
       const signIn = logIn({
@@ -113,43 +70,21 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
       issueCsrfToken(request, reply, sessionIdHash);
       return { success: true as const, message: 'Login successful', user: toCurrentUser(user) };
     },
-  );
-
-  app.post(
-    '/api/logout/',
     {
-      schema: {
-        tags: ['auth'],
-        summary: 'Log out and end the session',
-        response: { 200: SuccessMessage, ...errors },
-      },
-    },
-    async (request, reply) => {
-      if (request.session) await deleteSession(db.kysely, request.session.idHash);
-      clearAuthCookies(request, reply);
-      issueCsrfToken(request, reply, null);
-      return { success: true as const, message: 'Logged out' };
+      config: { rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }) },
     },
   );
 
-  app.post(
-    '/api/register/',
-    {
-      schema: {
-        tags: ['auth'],
-        summary: 'Register a student account',
-        description:
-          'Sends a code to the address; the account can sign in once this browser proves the address with it (POST /api/verify/check/). The answer is the same whether or not the address has an account.',
-        body: RegisterRequest,
-        response: { 201: SuccessMessage, ...errors },
-      },
-      config: {
-        rateLimit: routeLimit({
-          ...LIMITS.registrationsPerClient,
-          max: config.limits.registrationsPerIpPerHour,
-        }),
-      },
-    },
+  route(app, endpoints.postLogout, async (request, reply) => {
+    if (request.session) await deleteSession(db.kysely, request.session.idHash);
+    clearAuthCookies(request, reply);
+    issueCsrfToken(request, reply, null);
+    return { success: true as const, message: 'Logged out' };
+  });
+
+  route(
+    app,
+    endpoints.postRegister,
     async (request, reply) => {
       const body = request.body;
       const { message } = await registerStudent({
@@ -167,17 +102,15 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
       app.mail.wake();
       return reply.status(201).send({ success: true as const, message });
     },
-  );
-
-  app.get(
-    '/api/institutions/',
     {
-      schema: {
-        tags: ['auth'],
-        summary: 'Institutions students can register with',
-        response: { 200: InstitutionList },
+      config: {
+        rateLimit: routeLimit({
+          ...LIMITS.registrationsPerClient,
+          max: config.limits.registrationsPerIpPerHour,
+        }),
       },
     },
-    async () => listInstitutions(db.kysely),
   );
+
+  route(app, endpoints.getInstitutions, async () => listInstitutions(db.kysely));
 };

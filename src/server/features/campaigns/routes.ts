@@ -1,25 +1,10 @@
 import type { FastifyPluginAsyncZod, ZodTypeProvider } from 'fastify-type-provider-zod';
-import { z } from 'zod';
+import * as invitations from '../../../common/endpoints/campaign-invitations';
+import * as endpoints from '../../../common/endpoints/campaigns';
 import { can, roleName } from '../../../common/roles';
-import {
-  AnonymousResultsResponse,
-  CampaignListResponse,
-  CampaignRequest,
-  CampaignResponse,
-  NOT_ANSWERED_MAX_LISTED,
-  NotAnsweredResponse,
-} from '../../../common/schemas/campaigns';
-import { ErrorResponse, IdParam } from '../../../common/schemas/common';
-import {
-  ContactRequest,
-  ContactResponse,
-  InvitationSurveyResponse,
-  SubmitSurveyRequest,
-  SubmitSurveyResponse,
-} from '../../../common/schemas/surveys';
 import { writerFor } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
-import { guardRoutes } from '../../lib/guards';
+import { route } from '../../lib/route';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { contactCase } from '../cases';
 import type { SubmissionEvents } from '../surveys';
@@ -28,17 +13,6 @@ import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';
 import { anonymousResults } from './results';
 import * as service from './service';
-
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  429: ErrorResponse,
-};
-const CampaignParams = z.object({ id: IdParam });
-const InvitationParams = z.object({ token: z.string().max(100) });
 
 /** Campaigns of roster groups and the personal links they send (design sections 10 and 12). */
 export const campaignRoutes: FastifyPluginAsyncZod<{
@@ -50,75 +24,44 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
 
   await app.register(async (plugin) => {
     const admin = plugin.withTypeProvider<ZodTypeProvider>();
-    const requireScheduler = guardRoutes(admin, 'schedule');
-    const tags = ['campaigns'];
 
-    admin.get(
-      '/api/campaigns/',
-      {
-        schema: {
-          tags,
-          summary: "The institution's campaigns, newest first, with invited, answered and reminded counts",
-          response: { 200: CampaignListResponse, ...errors },
-        },
-      },
-      async (request) =>
-        service.listCampaigns({ db: db.kysely, institutionId: requireScheduler(request).institutionId }),
+    route(admin, endpoints.getCampaigns, async (_request, _reply, scheduler) =>
+      service.listCampaigns({ db: db.kysely, institutionId: scheduler.institutionId }),
     );
 
-    admin.post(
-      '/api/campaigns/',
-      {
-        schema: {
-          tags,
-          summary: 'Create a campaign for roster groups',
-          description:
-            'Each student of the groups gets one mail with a personal link per round: now with send_now, else at the day and time (in the institution time zone), weekly when recurring. Reminders go to those who have not answered after reminder_after_days (0: none), at most 2 per round.',
-          body: CampaignRequest,
-          response: { 201: CampaignResponse, ...errors },
-        },
-      },
-      async (request, reply) => {
-        const adminUser = requireScheduler(request);
-        const campaign = await service.createCampaign({
+    route(admin, endpoints.postCampaigns, async (request, reply, adminUser) => {
+      const campaign = await service.createCampaign({
+        db: db.kysely,
+        actor: auditActor(request, adminUser),
+        request: request.body,
+      });
+      app.jobs.wake();
+      reply.status(201);
+      return {
+        success: true as const,
+        message: request.body.send_now
+          ? 'Campaign created: the invitations are on their way.'
+          : 'Campaign scheduled.',
+        campaign,
+      };
+    });
+
+    const changes = [
+      [endpoints.pauseCampaign, 'pause'],
+      [endpoints.resumeCampaign, 'resume'],
+      [endpoints.cancelCampaign, 'cancel'],
+    ] as const;
+    for (const [entry, change] of changes) {
+      route(admin, entry, async (request, _reply, scheduler) => {
+        const answer = await service.changeCampaign({
           db: db.kysely,
-          actor: auditActor(request, adminUser),
-          request: request.body,
+          actor: auditActor(request, scheduler),
+          campaignId: request.params.id,
+          change,
         });
         app.jobs.wake();
-        reply.status(201);
-        return {
-          success: true as const,
-          message: request.body.send_now
-            ? 'Campaign created: the invitations are on their way.'
-            : 'Campaign scheduled.',
-          campaign,
-        };
-      },
-    );
-
-    for (const change of ['pause', 'resume', 'cancel'] as const) {
-      admin.post(
-        `/api/campaigns/:id/${change}/`,
-        {
-          schema: {
-            tags,
-            summary: `${change[0]?.toUpperCase()}${change.slice(1)} a campaign`,
-            params: CampaignParams,
-            response: { 200: CampaignResponse, ...errors },
-          },
-        },
-        async (request) => {
-          const answer = await service.changeCampaign({
-            db: db.kysely,
-            actor: auditActor(request, requireScheduler(request)),
-            campaignId: request.params.id,
-            change,
-          });
-          app.jobs.wake();
-          return answer;
-        },
-      );
+        return answer;
+      });
     }
   });
 
@@ -126,95 +69,42 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
   // only for those who may see students' identities.
   await app.register(async (plugin) => {
     const staff = plugin.withTypeProvider<ZodTypeProvider>();
-    const guard = guardRoutes(staff, 'dashboard');
-    staff.get(
-      '/api/campaigns/:id/not-answered/',
-      {
-        schema: {
-          tags: ['campaigns'],
-          summary: "Who of the campaign's current round has not answered yet",
-          description: `Counts for every staff role; the students' names and addresses (the first ${NOT_ANSWERED_MAX_LISTED} by name) only for roles that may see them, and that read is audited.`,
-          params: CampaignParams,
-          response: { 200: NotAnsweredResponse, ...errors },
-        },
-      },
-      async (request) => {
-        const user = guard(request);
-        return service.listNotAnswered({
-          db: db.kysely,
-          actor: auditActor(request, user),
-          campaignId: request.params.id,
-          withNames: can(roleName(user.role), 'student_identities'),
-        });
-      },
-    );
-    staff.get(
-      '/api/campaigns/:id/results/',
-      {
-        schema: {
-          tags: ['campaigns'],
-          summary: "An anonymous campaign's results, as figures over enough students only",
-          description:
-            'For every staff role alike: how many answered, how many answers each screening tier took in, the mean of each 1-5 question and how many answers of each instrument block fell in each band, each shown as "Fewer than N" under the small-group rule. No single answer, no written answer. A campaign that is not anonymous has none (404): its answers are on the dashboard.',
-          params: CampaignParams,
-          response: { 200: AnonymousResultsResponse, ...errors },
-        },
-      },
-      async (request) =>
-        anonymousResults({
-          db: db.kysely,
-          institutionId: guard(request).institutionId,
-          campaignId: request.params.id,
-        }),
+    route(staff, endpoints.getCampaignsNotAnswered, async (request, _reply, user) => {
+      return service.listNotAnswered({
+        db: db.kysely,
+        actor: auditActor(request, user),
+        campaignId: request.params.id,
+        withNames: can(roleName(user.role), 'student_identities'),
+      });
+    });
+    route(staff, endpoints.getCampaignsResults, async (request, _reply, user) =>
+      anonymousResults({
+        db: db.kysely,
+        institutionId: user.institutionId,
+        campaignId: request.params.id,
+      }),
     );
   });
 
   const runTransaction = writerFor(db.kysely);
   // A flagged answer through a personal link opens a case like any other (its events, app.ts).
   const { events } = options;
-  const tags = ['surveys'];
 
-  app.get(
-    '/api/survey/invite/:token/',
-    {
-      config: { secretParams: ['token'] },
-      schema: {
-        tags,
-        summary: 'The survey of a personal invitation link, for the student it was sent to',
-        description:
-          'The link is the proof of the address: no password, no code. It works until the next round.',
-        params: InvitationParams,
-        response: { 200: InvitationSurveyResponse, ...errors },
-      },
-    },
+  route(
+    app,
+    invitations.getInvitationSurvey,
     async (request) =>
       service.getInvitationSurvey({
         db: db.kysely,
         token: request.params.token,
         user: request.session?.user ?? null,
       }),
+    { config: { secretParams: ['token'] } },
   );
 
-  app.post(
-    '/api/survey/contact/',
-    {
-      config: {
-        clientUnlogged: true,
-        // The follow-up of an anonymous link submission: counted as one more of them.
-        rateLimit: routeLimit({
-          ...LIMITS.linkSubmissionsPerClient,
-          max: config.limits.linkSubmissionsPerIpPerMinute,
-        }),
-      },
-      schema: {
-        tags,
-        summary: 'Ask a counsellor to get in touch, after answering an anonymous campaign',
-        description:
-          'With the contact_token the answer gave (once, within the hour): opens a case with only what is filled in (an email address or a phone number at least) and, with share_answers, the answers just sent. Nothing else about the student is known, and the anonymous answer itself stays as it was.',
-        body: ContactRequest,
-        response: { 200: ContactResponse, ...errors },
-      },
-    },
+  route(
+    app,
+    invitations.requestContact,
     async (request) => {
       const result = await askForContact({
         db: db.kysely,
@@ -225,10 +115,34 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
       app.mail.wake();
       return result;
     },
+    {
+      config: {
+        clientUnlogged: true,
+        // The follow-up of an anonymous link submission: counted as one more of them.
+        rateLimit: routeLimit({
+          ...LIMITS.linkSubmissionsPerClient,
+          max: config.limits.linkSubmissionsPerIpPerMinute,
+        }),
+      },
+    },
   );
 
-  app.post(
-    '/api/survey/invite/:token/',
+  route(
+    app,
+    invitations.submitInvitationSurvey,
+    async (request) => {
+      const body = request.body;
+      return service.submitInvitationSurvey({
+        db: db.kysely,
+        runTransaction,
+        events,
+        token: request.params.token,
+        user: request.session?.user ?? null,
+        ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),
+        answers: body.answers,
+        ...(body.submission_id === undefined ? {} : { clientSubmissionId: body.submission_id }),
+      });
+    },
     {
       config: {
         secretParams: ['token'],
@@ -243,28 +157,6 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
         const { token } = request.params as { token: string };
         await service.refuseOthersEarly(db.kysely, token, request.session?.user ?? null);
       },
-      schema: {
-        tags,
-        summary: 'Submit the survey of a personal invitation link',
-        description:
-          'Answers as the invited student, whose address the link proves. Once per round: a second submit is refused. Another address is refused.',
-        params: InvitationParams,
-        body: SubmitSurveyRequest,
-        response: { 200: SubmitSurveyResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const body = request.body;
-      return service.submitInvitationSurvey({
-        db: db.kysely,
-        runTransaction,
-        events,
-        token: request.params.token,
-        user: request.session?.user ?? null,
-        ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),
-        answers: body.answers,
-        ...(body.submission_id === undefined ? {} : { clientSubmissionId: body.submission_id }),
-      });
     },
   );
 };

@@ -1,6 +1,8 @@
 import formBody from '@fastify/formbody';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import { z } from 'zod';
+import * as endpoints from '../../../common/endpoints/contact';
+import { route } from '../../lib/route';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { simplePage } from '../shell';
 import { saveContactRequest } from './service';
@@ -34,19 +36,13 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(formBody, { bodyLimit: LIMITS.contactBodyBytes.max });
   const brand = app.config.web.brandName;
 
-  app.get('/api/contact/page.css', { schema: { hide: true } }, async (_request, reply) =>
+  route(app, endpoints.getContactPageCss, async (_request, reply) =>
     reply.type('text/css').header('Cache-Control', 'public, max-age=3600').send(PAGE_CSS),
   );
 
-  app.post(
-    '/api/contact/',
-    {
-      config: { csrf: false, rateLimit: routeLimit(LIMITS.contactPerClient) },
-      schema: {
-        tags: ['contact'],
-        summary: 'Request a quote (HTML form post); answers with a thank-you page',
-      },
-    },
+  route(
+    app,
+    endpoints.postContact,
     async (request, reply) => {
       const parsed = ContactRequest.safeParse(request.body ?? {});
       if (!parsed.success) {
@@ -72,5 +68,6 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
         }),
       );
     },
+    { config: { csrf: false, rateLimit: routeLimit(LIMITS.contactPerClient) } },
   );
 };

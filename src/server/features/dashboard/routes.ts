@@ -1,19 +1,12 @@
 import { Readable } from 'node:stream';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
+import * as endpoints from '../../../common/endpoints/dashboard';
 import { can, roleName } from '../../../common/roles';
-import { ErrorResponse } from '../../../common/schemas/common';
-import {
-  DashboardData,
-  DashboardEventStream,
-  FlaggedPage,
-  FlaggedPageQuery,
-  InstrumentBandMonths,
-} from '../../../common/schemas/dashboard';
-import { StudentDataExport } from '../../../common/schemas/identity';
 import { auditActor, recordAudit } from '../../lib/audit';
-import { requireStaff, type StaffUser } from '../../lib/guards';
+import type { StaffUser } from '../../lib/guards';
 import { csvExportLimit } from '../../lib/limits';
+import { route } from '../../lib/route';
 import { now } from '../../lib/time';
 import { openLiveHub } from '../../live';
 import { exportSubmissionsCsv } from './export/export';
@@ -21,9 +14,6 @@ import { type InstrumentBands, instrumentBandsByMonth } from './instrument-bands
 import { smallGroupThreshold } from './queries';
 import { dashboardFor, getDashboard, listFlaggedStudents, openDashboardStream } from './service';
 import { suppressSmallBands } from './small-groups';
-
-const errors = { 401: ErrorResponse, 403: ErrorResponse };
-const tags = ['dashboard'];
 
 /** Streams are sent as-is; the typed reply only knows the JSON bodies of the schema. */
 function sendStream(reply: FastifyReply, body: Readable) {
@@ -51,93 +41,51 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
   app.addHook('preClose', async () => hub.closeStreams());
   app.addHook('onClose', async () => hub.close());
 
-  app.get(
-    '/api/dashboard/',
-    {
-      schema: {
-        tags,
-        summary: "The staff member's institution dashboard; a viewer's has numbers and no names",
-        response: { 200: DashboardData, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const staff = requireStaff(request, 'dashboard');
-      reply.header('cache-control', 'no-store');
-      const data = dashboardFor(
-        staff.role,
-        await getDashboard({ db: db.kysely, institutionId: staff.institutionId }),
-      );
-      await recordNamesRead(request, staff, 'dashboard.read');
-      return data;
-    },
-  );
+  route(app, endpoints.getDashboard, async (request, reply, staff) => {
+    reply.header('cache-control', 'no-store');
+    const data = dashboardFor(
+      staff.role,
+      await getDashboard({ db: db.kysely, institutionId: staff.institutionId }),
+    );
+    await recordNamesRead(request, staff, 'dashboard.read');
+    return data;
+  });
 
-  app.get(
-    '/api/dashboard/flagged/',
-    {
-      schema: {
-        tags,
-        summary: 'A page of flagged students, in dashboard order (urgent first, then newest)',
-        querystring: FlaggedPageQuery,
-        response: { 200: FlaggedPage, 400: ErrorResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const staff = requireStaff(request, 'student_identities');
-      reply.header('cache-control', 'no-store');
-      const page = await listFlaggedStudents({
-        db: db.kysely,
-        institutionId: staff.institutionId,
-        ...request.query,
-      });
-      await recordNamesRead(request, staff, 'dashboard.flagged.read');
-      return page;
-    },
-  );
+  route(app, endpoints.getDashboardFlagged, async (request, reply, staff) => {
+    reply.header('cache-control', 'no-store');
+    const page = await listFlaggedStudents({
+      db: db.kysely,
+      institutionId: staff.institutionId,
+      ...request.query,
+    });
+    await recordNamesRead(request, staff, 'dashboard.flagged.read');
+    return page;
+  });
 
-  app.get(
-    '/api/dashboard/events/',
-    {
-      schema: {
-        tags,
-        summary: 'Server-Sent Events: a "dashboard" event with fresh numbers now and after every change',
-        response: { 200: DashboardEventStream, 429: ErrorResponse, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const staff = requireStaff(request, 'dashboard');
-      const stream = await openDashboardStream({
-        db: db.kysely,
-        hub,
-        admin: staff,
-        sessionIdHash: request.session?.idHash ?? '',
-      });
-      await recordNamesRead(request, staff, 'dashboard.stream.open').catch((error: unknown) => {
-        stream.close();
-        throw error;
-      });
-      reply.raw.once('close', () => stream.close());
-      reply
-        .header('content-type', 'text/event-stream; charset=utf-8')
-        .header('cache-control', 'no-store, no-transform')
-        // Proxies such as nginx would otherwise hold events back in their buffers.
-        .header('x-accel-buffering', 'no');
-      return sendStream(reply, stream.body);
-    },
-  );
+  route(app, endpoints.getDashboardEvents, async (request, reply, staff) => {
+    const stream = await openDashboardStream({
+      db: db.kysely,
+      hub,
+      admin: staff,
+      sessionIdHash: request.session?.idHash ?? '',
+    });
+    await recordNamesRead(request, staff, 'dashboard.stream.open').catch((error: unknown) => {
+      stream.close();
+      throw error;
+    });
+    reply.raw.once('close', () => stream.close());
+    reply
+      .header('content-type', 'text/event-stream; charset=utf-8')
+      .header('cache-control', 'no-store, no-transform')
+      // Proxies such as nginx would otherwise hold events back in their buffers.
+      .header('x-accel-buffering', 'no');
+    return sendStream(reply, stream.body);
+  });
 
-  app.get(
-    '/api/dashboard/export.csv',
-    {
-      schema: {
-        tags,
-        summary: "The institution's submissions as CSV, one row per submission and one column per question",
-        response: { 200: StudentDataExport, 429: ErrorResponse, ...errors },
-      },
-      config: { rateLimit: csvExportLimit(config) },
-    },
-    async (request, reply) => {
-      const staff = requireStaff(request, 'export');
+  route(
+    app,
+    endpoints.getDashboardExportCsv,
+    async (request, reply, staff) => {
       await recordAudit(db.kysely, auditActor(request, staff), { action: 'submissions.export' });
       const date = new Date(now()).toISOString().slice(0, 10);
       reply
@@ -149,26 +97,15 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
         Readable.from(exportSubmissionsCsv({ db: db.kysely, institutionId: staff.institutionId })),
       );
     },
+    { config: { rateLimit: csvExportLimit(config) } },
   );
 
-  app.get(
-    '/api/dashboard/instruments/',
-    {
-      schema: {
-        tags,
-        summary:
-          'Per validated instrument and month, how many students fell in each band, and the mean total with its change (numbers only)',
-        response: { 200: InstrumentBandMonths, ...errors },
-      },
-    },
-    async (request, reply) => {
-      const staff = requireStaff(request, 'dashboard');
-      reply.header('cache-control', 'no-store');
-      const instruments = await instrumentBandsFor(
-        staff,
-        await instrumentBandsByMonth(db.kysely, staff.institutionId),
-      );
-      return { success: true as const, instruments };
-    },
-  );
+  route(app, endpoints.getDashboardInstruments, async (_request, reply, staff) => {
+    reply.header('cache-control', 'no-store');
+    const instruments = await instrumentBandsFor(
+      staff,
+      await instrumentBandsByMonth(db.kysely, staff.institutionId),
+    );
+    return { success: true as const, instruments };
+  });
 };

@@ -1,19 +1,11 @@
 import crypto from 'node:crypto';
+import type { NOT_READY_CODES } from '../../../common/endpoints/health';
 import { type Db, pendingMigrations } from '../../db';
 import { databaseUnavailability } from '../../db/availability';
 import { writeTransaction } from '../../db/transaction-runner';
 import type { WalCheckpoints } from '../../db/wal-checkpoints';
 import { HOUR, now, SECOND } from '../../lib/time';
 import { deleteHeartbeatsBefore, writeHeartbeat } from './queries';
-
-/** Why an instance is not ready, for the balancer's log and the operator. */
-export const NOT_READY_CODES = [
-  'MIGRATIONS_PENDING',
-  'DATABASE_UNAVAILABLE',
-  'DATABASE_RECOVERING',
-  'DATABASE_POOL_EXHAUSTED',
-  'CHECKPOINTS_FAILING',
-] as const;
 
 export type NotReadyCode = (typeof NOT_READY_CODES)[number];
 

@@ -1,17 +1,10 @@
 import type { AuthenticationResponseJSON, RegistrationResponseJSON } from '@simplewebauthn/server';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
-import { ErrorResponse, IdParam, SuccessMessage } from '../../../common/schemas/common';
-import {
-  PasskeyAuthentication,
-  PasskeyList,
-  PasskeyOptions,
-  PasskeyRegistration,
-  PasskeySignedIn,
-} from '../../../common/schemas/passkeys';
+import * as endpoints from '../../../common/endpoints/passkeys';
 import type { Config } from '../../config';
 import { requireSession, requireUser } from '../../lib/guards';
+import { route } from '../../lib/route';
 import type { Session, SessionUser } from '../../lib/sessions';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { issueCsrfToken, setDisplayCookies, setSessionCookie, toCurrentUser } from '../auth';
@@ -27,16 +20,6 @@ import {
   stepUpOptions,
   stepUpWithPasskey,
 } from './service';
-
-const errors = {
-  400: ErrorResponse,
-  401: ErrorResponse,
-  403: ErrorResponse,
-  404: ErrorResponse,
-  409: ErrorResponse,
-  429: ErrorResponse,
-};
-const tags = ['passkeys'];
 
 function giveSession(
   request: FastifyRequest,
@@ -89,40 +72,18 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   const rp = relyingPartyOf(config);
 
-  app.post(
-    '/api/passkeys/registration/options/',
-    {
-      schema: {
-        tags,
-        summary: 'Start adding a passkey (staff)',
-        description:
-          'Beside an existing second factor, needs one proven in the last 5 minutes (403 STEP_UP_REQUIRED).',
-        response: { 200: PasskeyOptions, ...errors },
-      },
-    },
-    async (request) => {
-      const options = await registrationOptions({
-        db: db.kysely,
-        rp,
-        session: sessionOf(request),
-      });
-      return { success: true as const, options: { ...options } };
-    },
-  );
+  route(app, endpoints.postPasskeysRegistrationOptions, async (request) => {
+    const options = await registrationOptions({
+      db: db.kysely,
+      rp,
+      session: sessionOf(request),
+    });
+    return { success: true as const, options: { ...options } };
+  });
 
-  app.post(
-    '/api/passkeys/registration/',
-    {
-      preValidation: signedIn,
-      schema: {
-        tags,
-        summary: 'Add the passkey the browser created',
-        description:
-          'As the first second factor of a password sign-in, it also completes that sign-in. As the first second factor of the account, the answer also carries ten single-use recovery codes (shown this once).',
-        body: PasskeyRegistration,
-        response: { 200: PasskeySignedIn, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postPasskeysRegistration,
     async (request, reply) => {
       const session = sessionOf(request);
       const { stronger, recoveryCodes } = await registerPasskey({
@@ -145,18 +106,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
         user: toCurrentUser(stronger?.user ?? { ...session.user, hasSecondFactor: true }),
       };
     },
+    { preValidation: signedIn },
   );
 
-  app.post(
-    '/api/passkeys/authentication/options/',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: 'Start signing in with a passkey, alone or after a password',
-        response: { 200: PasskeyOptions, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postPasskeysAuthenticationOptions,
     async (request) => {
       const options = await authenticationOptions({
         db: db.kysely,
@@ -165,21 +120,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
       });
       return { success: true as const, options: { ...options } };
     },
+    { config: perClient },
   );
 
-  app.post(
-    '/api/passkeys/authentication/',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: "Sign in with the passkey's answer",
-        description:
-          'Completes a password sign-in, or opens a session of its own. Each challenge works once.',
-        body: PasskeyAuthentication,
-        response: { 200: PasskeySignedIn, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postPasskeysAuthentication,
     async (request, reply) => {
       const opened = await authenticateWithPasskey({
         db: db.kysely,
@@ -191,33 +137,16 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
       giveSession(request, reply, opened);
       return { success: true as const, message: 'Signed in', user: toCurrentUser(opened.user) };
     },
+    { config: perClient },
   );
 
-  app.get(
-    '/api/passkeys/',
-    {
-      schema: {
-        tags,
-        summary: "The staff member's own passkeys: names, when added and last used",
-        response: { 200: PasskeyList, ...errors },
-      },
-    },
-    async (request) => listOwnPasskeys({ db: db.kysely, session: completeSessionOf(request) }),
+  route(app, endpoints.getPasskeys, async (request) =>
+    listOwnPasskeys({ db: db.kysely, session: completeSessionOf(request) }),
   );
 
-  app.delete(
-    '/api/passkeys/:id/',
-    {
-      preValidation: signedInFully,
-      schema: {
-        tags,
-        summary: 'Remove one of your passkeys',
-        description:
-          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED). Recorded in the audit log; the owner is told by mail.',
-        params: z.object({ id: IdParam }),
-        response: { 200: SuccessMessage, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.deletePasskeys,
     async (request) => {
       const result = await removeOwnPasskey({
         db: db.kysely,
@@ -228,18 +157,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
       app.mail.wake();
       return result;
     },
+    { preValidation: signedInFully },
   );
 
-  app.post(
-    '/api/passkeys/step-up/options/',
-    {
-      config: perClient,
-      schema: {
-        tags,
-        summary: 'Start proving a passkey again before changing how you sign in',
-        response: { 200: PasskeyOptions, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postPasskeysStepUpOptions,
     async (request) => {
       const options = await stepUpOptions({
         db: db.kysely,
@@ -248,20 +171,12 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
       });
       return { success: true as const, options: { ...options } };
     },
+    { config: perClient },
   );
 
-  app.post(
-    '/api/passkeys/step-up/',
-    {
-      config: perClient,
-      preValidation: signedInFully,
-      schema: {
-        tags,
-        summary: 'Prove a passkey again with its answer: the next 5 minutes may change how you sign in',
-        body: PasskeyAuthentication,
-        response: { 200: SuccessMessage, ...errors },
-      },
-    },
+  route(
+    app,
+    endpoints.postPasskeysStepUp,
     async (request) =>
       stepUpWithPasskey({
         db: db.kysely,
@@ -270,5 +185,6 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
         response: request.body.credential as unknown as AuthenticationResponseJSON,
         address: request.ip,
       }),
+    { config: perClient, preValidation: signedInFully },
   );
 };

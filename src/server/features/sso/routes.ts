@@ -1,23 +1,15 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
-import { z } from 'zod/mini';
+import * as endpoints from '../../../common/endpoints/sso';
 import { can, roleName } from '../../../common/roles';
 import { safeNextPath } from '../../../common/safe-next';
-import { ErrorResponse, IdParam } from '../../../common/schemas/common';
-import {
-  SSO_ERROR_MESSAGES,
-  SsoConnectionTestRequest,
-  SsoConnectionTestResponse,
-  SsoDiscoverRequest,
-  SsoDiscoverResponse,
-  SsoSettingsRequest,
-  SsoSettingsResponse,
-} from '../../../common/schemas/sso';
+import { SSO_ERROR_MESSAGES } from '../../../common/schemas/sso';
 import { writeTransaction } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
-import { guardRoutes, needsSecondFactor, requireUser } from '../../lib/guards';
+import { needsSecondFactor, requireUser } from '../../lib/guards';
 import { clearHostCookie, readHostCookie, setHostCookie } from '../../lib/host-cookie';
+import { route } from '../../lib/route';
 import type { Session } from '../../lib/sessions';
 import { requireFreshFactor } from '../../lib/step-up';
 import { provingVisitor } from '../../lib/visitor';
@@ -35,21 +27,8 @@ import {
 } from './sign-in';
 
 const NO_INSTITUTION_SSO = 'Your institution does not sign in through its own provider here.';
-const errors = { 400: ErrorResponse, 401: ErrorResponse, 403: ErrorResponse, 404: ErrorResponse };
-const tags = ['single sign-on'];
 
-const StartQuery = z.object({
-  institution: IdParam,
-  next: z.optional(z.string().check(z.maxLength(2000, 'next is too long'))),
-});
 /** What providers send back; every value is checked by the sign-in, not here. */
-const CallbackQuery = z.object({
-  state: z.optional(z.string().check(z.maxLength(500))),
-  code: z.optional(z.string().check(z.maxLength(4000))),
-  error: z.optional(z.string().check(z.maxLength(500))),
-});
-const Redirect = { 302: z.null() };
-const LinkResponse = z.object({ success: z.literal(true), authorization_url: z.string() });
 
 /** The cookie that binds a sign-in under way to the browser that started it. */
 const BINDING_COOKIE = 'sso_attempt';
@@ -63,73 +42,35 @@ interface SsoContext {
 const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey }) => {
   const { db, config } = app;
   const network = { allowLoopback: config.sso.allowLoopbackIssuer };
-  const requireSettingsAdmin = guardRoutes(app, 'settings');
 
-  app.get(
-    '/api/institution/sso/',
-    {
-      schema: {
-        tags,
-        summary: "The institution's single sign-on; the client secret is never returned",
-        response: { 200: SsoSettingsResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const admin = requireSettingsAdmin(request);
-      return getSsoSettings({
-        db: db.kysely,
+  route(app, endpoints.getInstitutionSso, async (request, _reply, admin) => {
+    return getSsoSettings({
+      db: db.kysely,
+      institutionId: admin.institutionId,
+      actor: auditActor(request, admin),
+    });
+  });
+
+  route(app, endpoints.putInstitutionSso, async (request, _reply, admin) => {
+    requireFreshFactor(request.session as Session);
+    const saved = await writeTransaction(db.kysely, (trx) =>
+      saveSsoSettings({
+        db: trx,
         institutionId: admin.institutionId,
         actor: auditActor(request, admin),
-      });
-    },
-  );
+        sealKey,
+        network,
+        settings: request.body,
+      }),
+    );
+    app.mail.wake();
+    return saved;
+  });
 
-  app.put(
-    '/api/institution/sso/',
-    {
-      schema: {
-        tags,
-        summary: 'Set up or change single sign-on',
-        description:
-          'Without client_secret (or with an empty one), the stored secret is kept. Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail. Switching on, or changing the issuer or client ID, needs a passed connection test (POST /api/institution/sso/test/) of the same issuer and client ID in the last hour (409 CONNECTION_UNTESTED).',
-        body: SsoSettingsRequest,
-        response: { 200: SsoSettingsResponse, 409: ErrorResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const admin = requireSettingsAdmin(request);
-      requireFreshFactor(request.session as Session);
-      const saved = await writeTransaction(db.kysely, (trx) =>
-        saveSsoSettings({
-          db: trx,
-          institutionId: admin.institutionId,
-          actor: auditActor(request, admin),
-          sealKey,
-          network,
-          settings: request.body,
-        }),
-      );
-      app.mail.wake();
-      return saved;
-    },
-  );
-
-  app.post(
-    '/api/institution/sso/test/',
-    {
-      schema: {
-        tags,
-        summary: "Test connection: read the provider's discovery document, changing nothing",
-        description:
-          'Through the same network guard as a sign-in (public addresses only). 400 with the reason when the provider cannot be reached or does not answer as an OpenID Connect provider. A passed test lets single sign-on be switched on with this issuer and client ID for the next hour; a failed one withdraws that.',
-        body: SsoConnectionTestRequest,
-        response: { 200: SsoConnectionTestResponse, 429: ErrorResponse, ...errors },
-      },
-      // Each test calls out to the address typed: plenty for an admin, no scanner for anyone.
-      config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
-    },
-    async (request) => {
-      const admin = requireSettingsAdmin(request);
+  route(
+    app,
+    endpoints.postInstitutionSsoTest,
+    async (request, _reply, admin) => {
       return testSsoConnection({
         db: db.kysely,
         institutionId: admin.institutionId,
@@ -138,29 +79,20 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
         network,
       });
     },
+    {
+      // Each test calls out to the address typed: plenty for an admin, no scanner for anyone.
+      config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
+    },
   );
 
-  app.delete(
-    '/api/institution/sso/',
-    {
-      schema: {
-        tags,
-        summary: 'Switch single sign-on off: everyone signs in with a password again',
-        description:
-          'Needs a second factor proven in the last 5 minutes (403 STEP_UP_REQUIRED); every admin is told by mail.',
-        response: { 200: SsoSettingsResponse, ...errors },
-      },
-    },
-    async (request) => {
-      const admin = requireSettingsAdmin(request);
-      requireFreshFactor(request.session as Session);
-      const disabled = await writeTransaction(db.kysely, (trx) =>
-        disableSso({ db: trx, institutionId: admin.institutionId, actor: auditActor(request, admin) }),
-      );
-      app.mail.wake();
-      return disabled;
-    },
-  );
+  route(app, endpoints.deleteInstitutionSso, async (request, _reply, admin) => {
+    requireFreshFactor(request.session as Session);
+    const disabled = await writeTransaction(db.kysely, (trx) =>
+      disableSso({ db: trx, institutionId: admin.institutionId, actor: auditActor(request, admin) }),
+    );
+    app.mail.wake();
+    return disabled;
+  });
 };
 
 /** Signing in through the institution's provider: public, as the login page is. */
@@ -178,33 +110,13 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
   const loginWithError = (failure: SsoFailure, next: string | null | undefined) =>
     `/login/?sso_error=${encodeURIComponent(failure.reason)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
 
-  app.post(
-    '/api/sso/discover/',
-    {
-      schema: {
-        tags,
-        summary: "Whether an address signs in through its institution's provider, and where to start",
-        body: SsoDiscoverRequest,
-        response: { 200: SsoDiscoverResponse, 400: ErrorResponse, 403: ErrorResponse, 429: ErrorResponse },
-      },
-      config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
-    },
-    async (request) => discoverSso(db.kysely, request.body.email),
-  );
+  route(app, endpoints.postSsoDiscover, async (request) => discoverSso(db.kysely, request.body.email), {
+    config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
+  });
 
-  app.get(
-    '/api/sso/start/',
-    {
-      schema: {
-        tags,
-        summary: "Redirect to the institution's provider to sign in",
-        description:
-          'Answers 302 to the provider, or to /login/?sso_error=<reason>&next=<next> when the sign-in cannot start. `next` is kept when it stays on this site.',
-        querystring: StartQuery,
-        response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
-      },
-      config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) },
-    },
+  route(
+    app,
+    endpoints.getSsoStart,
     async (request, reply) => {
       const next = safeNextPath(request.query.next, new URL(config.mail.linkBase).origin);
       try {
@@ -224,20 +136,12 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         return reply.redirect(loginWithError(error, next), 302);
       }
     },
+    { config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) } },
   );
 
-  app.post(
-    '/api/sso/link/',
-    {
-      schema: {
-        tags,
-        summary: 'Link the signed-in account to its institution account, for signing in with it',
-        description:
-          "Answers the provider's address to send the browser to; it comes back to the callback, which links the identity the provider proves to this account (staff sign in with their institution only once linked this way).",
-        response: { 200: LinkResponse, ...errors, 429: ErrorResponse },
-      },
-      config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) },
-    },
+  route(
+    app,
+    endpoints.postSsoLink,
     async (request, reply) => {
       const user = requireUser(request);
       if (user.institutionId === null) throw new AppError('FORBIDDEN', NO_INSTITUTION_SSO);
@@ -267,25 +171,12 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         throw new AppError('BAD_REQUEST', SSO_ERROR_MESSAGES[error.reason]);
       }
     },
+    { config: { rateLimit: routeLimit(LIMITS.ssoSignInsPerClient) } },
   );
 
-  app.get(
-    '/api/sso/callback/',
-    {
-      schema: {
-        tags,
-        summary: 'Where the provider sends the browser back; signs in and redirects',
-        description:
-          'Answers 302 to where the sign-in was going (or the home of the role), or to /login/?sso_error=<reason>, with that `next` kept. Each state works once.',
-        querystring: CallbackQuery,
-        response: { ...Redirect, 400: ErrorResponse, 429: ErrorResponse },
-      },
-      // The code and state work once, but until the callback has used them they sign someone in.
-      config: {
-        secretParams: ['code', 'state'],
-        rateLimit: routeLimit(LIMITS.ssoSignInsPerClient),
-      },
-    },
+  route(
+    app,
+    endpoints.getSsoCallback,
     async (request, reply) => {
       const browserToken = readHostCookie(request, BINDING_COOKIE);
       if (browserToken !== undefined) clearHostCookie(request, reply, BINDING_COOKIE);
@@ -314,6 +205,13 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
         request.log.warn({ reason: error.reason, detail: error.detail }, 'single sign-on refused');
         return reply.redirect(loginWithError(error, error.next), 302);
       }
+    },
+    {
+      // The code and state work once, but until the callback has used them they sign someone in.
+      config: {
+        secretParams: ['code', 'state'],
+        rateLimit: routeLimit(LIMITS.ssoSignInsPerClient),
+      },
     },
   );
 };

@@ -1,16 +1,16 @@
 import {
-  AccountSessionList,
-  OtherSessionsEnded,
-  type PasswordChangeRequest,
-} from '../../../common/schemas/account';
+  getAccountSessions,
+  postAccountPassword,
+  postAccountSessionsSignOutOthers,
+} from '../../../common/endpoints/account';
+import type { PasswordChangeRequest } from '../../../common/schemas/account';
 import { api } from '../../api';
 
 export const SESSIONS_QUERY_KEY = ['own-sessions'] as const;
 
 export const changePassword = (request: PasswordChangeRequest) =>
-  api.post('/api/account/password/', OtherSessionsEnded, request);
+  api.call(postAccountPassword, { body: request });
 
-export const fetchSessions = () => api.get('/api/account/sessions/', AccountSessionList);
+export const fetchSessions = () => api.call(getAccountSessions);
 
-export const signOutOtherSessions = () =>
-  api.post('/api/account/sessions/sign-out-others/', OtherSessionsEnded);
+export const signOutOtherSessions = () => api.call(postAccountSessionsSignOutOthers);

@@ -1,18 +1,18 @@
 import { queryOptions } from '@tanstack/react-query';
 import {
-  CurrentUser,
-  InstitutionList,
-  type LoginRequest,
-  LoginResponse,
-  type RegisterRequest,
-} from '../../../common/schemas/auth';
-import { SuccessMessage } from '../../../common/schemas/common';
+  getInstitutions,
+  getUser,
+  postLogin,
+  postLogout,
+  postRegister,
+} from '../../../common/endpoints/auth';
+import type { CurrentUser, LoginRequest, RegisterRequest } from '../../../common/schemas/auth';
 import { type Api, api, hasErrorCode } from '../../api';
 
 /** The signed-in user, or null when nobody is signed in. */
 export async function fetchCurrentUser(client: Api = api): Promise<CurrentUser | null> {
   try {
-    return await client.get('/api/user/', CurrentUser);
+    return await client.call(getUser);
   } catch (error) {
     if (hasErrorCode(error, 'UNAUTHENTICATED')) return null;
     throw error;
@@ -20,19 +20,19 @@ export async function fetchCurrentUser(client: Api = api): Promise<CurrentUser |
 }
 
 export function login(credentials: LoginRequest) {
-  return api.post('/api/login/', LoginResponse, credentials);
+  return api.call(postLogin, { body: credentials });
 }
 
 export function logout() {
-  return api.post('/api/logout/', SuccessMessage);
+  return api.call(postLogout);
 }
 
 export function register(request: RegisterRequest) {
-  return api.post('/api/register/', SuccessMessage, request);
+  return api.call(postRegister, { body: request });
 }
 
 function fetchInstitutions(client: Api) {
-  return client.get('/api/institutions/', InstitutionList);
+  return client.call(getInstitutions);
 }
 
 /** The institutions a student may register with. */

@@ -1,7 +1,7 @@
-import { SsoDiscoverResponse } from '../../../common/schemas/sso';
+import { postSsoDiscover } from '../../../common/endpoints/sso';
 import { api } from '../../api';
 
 /** Whether this address signs in through its institution, and where that sign-in starts. */
 export function discoverSso(email: string) {
-  return api.post('/api/sso/discover/', SsoDiscoverResponse, { email });
+  return api.call(postSsoDiscover, { body: { email } });
 }

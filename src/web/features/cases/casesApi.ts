@@ -1,11 +1,6 @@
-import {
-  CaseDetailResponse,
-  type CaseFilters,
-  type CaseListQuery,
-  CaseListResponse,
-  type CaseOutcome,
-  StudentHistoryResponse,
-} from '../../../common/schemas/cases';
+import * as endpoints from '../../../common/endpoints/cases';
+import { endpointUrl } from '../../../common/endpoints/endpoint';
+import type { CaseFilters, CaseListQuery, CaseOutcome } from '../../../common/schemas/cases';
 import { api } from '../../api';
 
 /** Every page of the case list, whatever its filters: invalidated after any change to a case. */
@@ -17,50 +12,40 @@ export const historyQueryKey = (id: number) => ['students', id, 'history'] as co
 export const casePath = (id: number) => `/cases/${id}/`;
 export const historyPath = (studentId: number) => `/students/${studentId}/history/`;
 
-/** The list's filters as a query string, defaults left out. */
-function caseParams(query: Partial<CaseListQuery>): string {
-  const params = new URLSearchParams();
-  for (const [key, value] of Object.entries(query)) {
-    if (value !== undefined && value !== '') params.set(key, String(value));
-  }
-  const text = params.toString();
-  return text ? `?${text}` : '';
-}
-
 export function fetchCases(query: CaseListQuery) {
-  return api.get(`/api/cases/${caseParams(query)}`, CaseListResponse);
+  return api.call(endpoints.listCases, { query });
 }
 
 /** The CSV of the list as filtered and sorted (every page). */
-export const casesExportUrl = (filters: CaseFilters) => `/api/cases/export.csv${caseParams(filters)}`;
+export const casesExportUrl = (filters: CaseFilters) => endpointUrl(endpoints.exportCases, {}, filters);
 
 export function fetchCase(id: number) {
-  return api.get(`/api/cases/${id}/`, CaseDetailResponse);
+  return api.call(endpoints.getCase, { params: { id } });
 }
 
 export function acknowledgeCase(id: number) {
-  return api.post(`/api/cases/${id}/acknowledge/`, CaseDetailResponse);
+  return api.call(endpoints.acknowledgeCase, { params: { id } });
 }
 
 export function assignCase(id: number, userId: number) {
-  return api.post(`/api/cases/${id}/assign/`, CaseDetailResponse, { user_id: userId });
+  return api.call(endpoints.assignCase, { params: { id }, body: { user_id: userId } });
 }
 
 export function addCaseNote(id: number, text: string) {
-  return api.post(`/api/cases/${id}/notes/`, CaseDetailResponse, { text });
+  return api.call(endpoints.addCaseNote, { params: { id }, body: { text } });
 }
 
 export function resolveCase(id: number, outcome: CaseOutcome, note: string) {
-  return api.post(`/api/cases/${id}/resolve/`, CaseDetailResponse, {
-    outcome,
-    ...(note.trim() ? { note } : {}),
+  return api.call(endpoints.resolveCase, {
+    params: { id },
+    body: { outcome, ...(note.trim() ? { note } : {}) },
   });
 }
 
 export function fetchStudentHistory(id: number) {
-  return api.get(`/api/students/${id}/history/`, StudentHistoryResponse);
+  return api.call(endpoints.getStudentHistory, { params: { id } });
 }
 
 export function reopenCase(id: number, note: string) {
-  return api.post(`/api/cases/${id}/reopen/`, CaseDetailResponse, note.trim() ? { note } : {});
+  return api.call(endpoints.reopenCase, { params: { id }, body: note.trim() ? { note } : {} });
 }

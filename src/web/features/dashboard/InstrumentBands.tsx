@@ -1,7 +1,8 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
+import { getDashboardInstruments } from '../../../common/endpoints/dashboard';
 import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
-import { InstrumentBandMonths } from '../../../common/schemas/dashboard';
+import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
 import { isSuppressed, type Suppressed, smallGroupRule } from '../../../common/small-groups';
 import { api } from '../../api';
 import { tableClassName } from '../../ui/Table';
@@ -20,7 +21,7 @@ type InstrumentMonths = InstrumentBandMonths['instruments'][number];
 type MonthFigures = InstrumentMonths['months'][number];
 
 function fetchInstrumentBands() {
-  return api.get('/api/dashboard/instruments/', InstrumentBandMonths);
+  return api.call(getDashboardInstruments);
 }
 
 /** The bands met in any month, in the publisher's order, anything unnamed after them. */

@@ -1,20 +1,24 @@
+import { postPasswordReset, resetPassword } from '../../../common/endpoints/password-reset';
+import { postRegisterResendCode } from '../../../common/endpoints/unconfirmed-address';
 import type { LoginRequest } from '../../../common/schemas/auth';
-import { SuccessMessage } from '../../../common/schemas/common';
 import { api } from '../../api';
 
 /** Asks for a mailed link; the answer is the same whatever the address. */
 export function requestPasswordReset(email: string) {
-  return api.post('/api/password-reset/', SuccessMessage, { email });
+  return api.call(postPasswordReset, { body: { email } });
 }
 
 export function chooseNewPassword(token: string, password: string, confirmPassword: string) {
-  return api.post(`/api/password-reset/${encodeURIComponent(token)}/`, SuccessMessage, {
-    password,
-    confirm_password: confirmPassword,
+  return api.call(resetPassword, {
+    params: { token },
+    body: {
+      password,
+      confirm_password: confirmPassword,
+    },
   });
 }
 
 /** A new code for a registration still waiting for one, given its password (same answer for all). */
 export function resendRegistrationCode(credentials: LoginRequest) {
-  return api.post('/api/register/resend-code/', SuccessMessage, credentials);
+  return api.call(postRegisterResendCode, { body: credentials });
 }

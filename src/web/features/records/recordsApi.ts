@@ -1,37 +1,36 @@
-import { SuccessMessage } from '../../../common/schemas/common';
+import { postErasures, postErasuresPreview } from '../../../common/endpoints/erasure';
 import {
-  ErasurePreviewResponse,
-  ErasureResponse,
-  type OpenRecordsRequest,
-  RecordsRequestResponse,
-  RecordsRequestsResponse,
-  StudentRecordsResponse,
-} from '../../../common/schemas/records';
+  getRecordsRequests,
+  postRecordsRequests,
+  postRecordsRequestsFulfil,
+} from '../../../common/endpoints/records-requests';
+import { getAccountRecords } from '../../../common/endpoints/student-records';
+import type { OpenRecordsRequest } from '../../../common/schemas/records';
 import { api } from '../../api';
 
 export const RECORDS_REQUESTS_QUERY_KEY = ['records-requests'] as const;
 export const OWN_RECORDS_QUERY_KEY = ['own-records'] as const;
 
 export function previewErasure(email: string) {
-  return api.post('/api/erasures/preview/', ErasurePreviewResponse, { email });
+  return api.call(postErasuresPreview, { body: { email } });
 }
 
 export function eraseStudent(email: string) {
-  return api.post('/api/erasures/', ErasureResponse, { email });
+  return api.call(postErasures, { body: { email } });
 }
 
 export function fetchRecordsRequests() {
-  return api.get('/api/records-requests/', RecordsRequestsResponse);
+  return api.call(getRecordsRequests);
 }
 
 export function openRecordsRequest(request: OpenRecordsRequest) {
-  return api.post('/api/records-requests/', RecordsRequestResponse, request);
+  return api.call(postRecordsRequests, { body: request });
 }
 
 export function fulfilRecordsRequest(id: number) {
-  return api.post(`/api/records-requests/${id}/fulfil/`, SuccessMessage);
+  return api.call(postRecordsRequestsFulfil, { params: { id } });
 }
 
 export function fetchOwnRecords() {
-  return api.get('/api/account/records/', StudentRecordsResponse);
+  return api.call(getAccountRecords);
 }

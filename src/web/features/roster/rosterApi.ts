@@ -1,4 +1,4 @@
-import { RosterImportResponse, RosterPage, RosterStudentResponse } from '../../../common/schemas/roster';
+import { getRoster, postRoster, postRosterStudentsLeft } from '../../../common/endpoints/roster';
 import { api } from '../../api';
 
 export const ROSTER_QUERY_KEY = ['roster'] as const;
@@ -11,20 +11,16 @@ export interface RosterSearch {
 }
 
 export function fetchRoster(search: RosterSearch) {
-  const params = new URLSearchParams({ offset: String(search.offset), limit: String(search.limit) });
-  if (search.q.trim()) params.set('q', search.q.trim());
-  if (search.group) params.set('group', search.group);
-  return api.get(`/api/roster/?${params}`, RosterPage);
+  const { offset, limit, group } = search;
+  return api.call(getRoster, { query: { offset, limit, q: search.q.trim(), group } });
 }
 
 /** Sends the file as it is: the server reads the CSV (BOM, quotes and line endings included). */
 export function uploadRoster(file: Blob, missing: 'keep' | 'leave' = 'keep') {
-  return api.post(`/api/roster/?missing=${missing}`, RosterImportResponse, undefined, {
-    text: { content: file, type: 'text/csv' },
-  });
+  return api.call(postRoster, { query: { missing }, text: { content: file, type: 'text/csv' } });
 }
 
 /** Marks a student as having left (no more invitations, out of the response rate), or back. */
 export function setStudentLeft(studentId: number, left: boolean) {
-  return api.post(`/api/roster/students/${studentId}/left/`, RosterStudentResponse, { left });
+  return api.call(postRosterStudentsLeft, { params: { id: studentId }, body: { left } });
 }

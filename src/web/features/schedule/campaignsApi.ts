@@ -1,21 +1,26 @@
 import {
-  CampaignListResponse,
-  type CampaignRequest,
-  CampaignResponse,
-} from '../../../common/schemas/campaigns';
+  cancelCampaign,
+  getCampaigns,
+  pauseCampaign,
+  postCampaigns,
+  resumeCampaign,
+} from '../../../common/endpoints/campaigns';
+import type { CampaignRequest } from '../../../common/schemas/campaigns';
 import { api } from '../../api';
 
 export const CAMPAIGNS_QUERY_KEY = ['campaigns'] as const;
 
 export function createCampaign(request: CampaignRequest) {
-  return api.post('/api/campaigns/', CampaignResponse, request);
+  return api.call(postCampaigns, { body: request });
 }
 
 export async function fetchCampaigns() {
-  const { campaigns } = await api.get('/api/campaigns/', CampaignListResponse);
+  const { campaigns } = await api.call(getCampaigns);
   return campaigns;
 }
 
-export function changeCampaign(campaignId: number, change: 'pause' | 'resume' | 'cancel') {
-  return api.post(`/api/campaigns/${campaignId}/${change}/`, CampaignResponse);
+const CHANGES = { pause: pauseCampaign, resume: resumeCampaign, cancel: cancelCampaign } as const;
+
+export function changeCampaign(campaignId: number, change: keyof typeof CHANGES) {
+  return api.call(CHANGES[change], { params: { id: campaignId } });
 }

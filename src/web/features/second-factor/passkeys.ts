@@ -3,7 +3,13 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { useSyncExternalStore } from 'react';
-import { PasskeyOptions, PasskeySignedIn } from '../../../common/schemas/passkeys';
+import {
+  postPasskeysAuthentication,
+  postPasskeysAuthenticationOptions,
+  postPasskeysRegistration,
+  postPasskeysRegistrationOptions,
+} from '../../../common/endpoints/passkeys';
+import type { PasskeyAuthentication, PasskeyRegistration } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
 
 /**
@@ -38,20 +44,28 @@ export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in anot
 
 /** Creates a passkey on this device for the signed-in staff member and registers it, named if given. */
 export async function addPasskey(name?: string) {
-  const { options } = await api.post('/api/passkeys/registration/options/', PasskeyOptions);
+  const { options } = await api.call(postPasskeysRegistrationOptions);
   const { startRegistration } = await import('@simplewebauthn/browser');
   const credential = await startRegistration({
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  return api.post('/api/passkeys/registration/', PasskeySignedIn, { credential, ...(name ? { name } : {}) });
+  return api.call(postPasskeysRegistration, {
+    body: {
+      // The same JSON: the library declares it as interfaces, the schema as open objects.
+      credential: credential as PasskeyRegistration['credential'],
+      ...(name ? { name } : {}),
+    },
+  });
 }
 
 /** Signs in with a passkey: alone, or as the second factor of a password sign-in. */
 export async function signInWithPasskey() {
-  const { options } = await api.post('/api/passkeys/authentication/options/', PasskeyOptions);
+  const { options } = await api.call(postPasskeysAuthenticationOptions);
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const credential = await startAuthentication({
     optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
   });
-  return api.post('/api/passkeys/authentication/', PasskeySignedIn, { credential });
+  return api.call(postPasskeysAuthentication, {
+    body: { credential: credential as PasskeyAuthentication['credential'] },
+  });
 }

@@ -1,35 +1,36 @@
-import { SuccessMessage } from '../../../common/schemas/common';
 import {
-  RecoveryCodesResponse,
-  SecondFactorStatus,
-  SecondFactorVerifyResponse,
-  TotpSetupResponse,
-} from '../../../common/schemas/second-factor';
+  getSecondFactor,
+  postSecondFactorTotpConfirm,
+  postSecondFactorTotpReplacement,
+  postSecondFactorTotpReplacementConfirm,
+  postSecondFactorTotpSetup,
+  postSecondFactorVerify,
+} from '../../../common/endpoints/second-factor';
 import { api } from '../../api';
 
 export function startAppSetup() {
-  return api.post('/api/second-factor/totp/setup/', TotpSetupResponse);
+  return api.call(postSecondFactorTotpSetup);
 }
 
 export function confirmAppSetup(code: string) {
-  return api.post('/api/second-factor/totp/confirm/', RecoveryCodesResponse, { code });
+  return api.call(postSecondFactorTotpConfirm, { body: { code } });
 }
 
 /** A new app for the account; the one set up keeps working until the new one is confirmed. */
 export function startAppReplacement() {
-  return api.post('/api/second-factor/totp/replacement/', TotpSetupResponse);
+  return api.call(postSecondFactorTotpReplacement);
 }
 
 export function confirmAppReplacement(code: string) {
-  return api.post('/api/second-factor/totp/replacement/confirm/', SuccessMessage, { code });
+  return api.call(postSecondFactorTotpReplacementConfirm, { body: { code } });
 }
 
 export function verifySecondFactor(code: string) {
-  return api.post('/api/second-factor/verify/', SecondFactorVerifyResponse, { code });
+  return api.call(postSecondFactorVerify, { body: { code } });
 }
 
 export const SECOND_FACTOR_QUERY_KEY = ['own-second-factor'] as const;
 
 export function fetchSecondFactorStatus() {
-  return api.get('/api/second-factor/', SecondFactorStatus);
+  return api.call(getSecondFactor);
 }

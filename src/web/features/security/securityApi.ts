@@ -1,34 +1,44 @@
 import type { PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { SuccessMessage } from '../../../common/schemas/common';
-import { PasskeyList, PasskeyOptions } from '../../../common/schemas/passkeys';
-import { RecoveryCodesResponse } from '../../../common/schemas/second-factor';
+import {
+  deletePasskeys,
+  getPasskeys,
+  postPasskeysStepUp,
+  postPasskeysStepUpOptions,
+} from '../../../common/endpoints/passkeys';
+import {
+  postSecondFactorRecoveryCodes,
+  postSecondFactorStepUp,
+} from '../../../common/endpoints/second-factor';
+import type { PasskeyAuthentication } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
 
 export const PASSKEYS_QUERY_KEY = ['own-passkeys'] as const;
 
 export function fetchPasskeys() {
-  return api.get('/api/passkeys/', PasskeyList);
+  return api.call(getPasskeys);
 }
 
 export function removePasskey(id: number) {
-  return api.delete(`/api/passkeys/${id}/`, SuccessMessage);
+  return api.call(deletePasskeys, { params: { id } });
 }
 
 export function replaceRecoveryCodes() {
-  return api.post('/api/second-factor/recovery-codes/', RecoveryCodesResponse);
+  return api.call(postSecondFactorRecoveryCodes);
 }
 
 /** Proves the second factor again with an app code or a recovery code. */
 export function stepUpWithCode(code: string) {
-  return api.post('/api/second-factor/step-up/', SuccessMessage, { code });
+  return api.call(postSecondFactorStepUp, { body: { code } });
 }
 
 /** Proves the second factor again with one of the account's passkeys. */
 export async function stepUpWithPasskey() {
-  const { options } = await api.post('/api/passkeys/step-up/options/', PasskeyOptions);
+  const { options } = await api.call(postPasskeysStepUpOptions);
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const credential = await startAuthentication({
     optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
   });
-  return api.post('/api/passkeys/step-up/', SuccessMessage, { credential });
+  return api.call(postPasskeysStepUp, {
+    body: { credential: credential as PasskeyAuthentication['credential'] },
+  });
 }

@@ -1,32 +1,27 @@
-import { SuccessMessage } from '../../../common/schemas/common';
-import {
-  LegalHoldResponse,
-  LegalHoldsResponse,
-  type PlaceLegalHold,
-  type RetentionSettings,
-  RetentionSettingsResponse,
-} from '../../../common/schemas/retention';
+import { getLegalHolds, postLegalHolds, postLegalHoldsLift } from '../../../common/endpoints/legal-holds';
+import { getInstitutionRetention, putInstitutionRetention } from '../../../common/endpoints/retention';
+import type { PlaceLegalHold, RetentionSettings } from '../../../common/schemas/retention';
 import { api } from '../../api';
 
 export const RETENTION_QUERY_KEY = ['institution-retention'] as const;
 export const LEGAL_HOLDS_QUERY_KEY = ['legal-holds'] as const;
 
 export function fetchRetention() {
-  return api.get('/api/institution/retention/', RetentionSettingsResponse);
+  return api.call(getInstitutionRetention);
 }
 
 export function saveRetention(settings: RetentionSettings) {
-  return api.put('/api/institution/retention/', RetentionSettingsResponse, settings);
+  return api.call(putInstitutionRetention, { body: settings });
 }
 
 export function fetchLegalHolds() {
-  return api.get('/api/legal-holds/', LegalHoldsResponse);
+  return api.call(getLegalHolds);
 }
 
 export function placeLegalHold(hold: PlaceLegalHold) {
-  return api.post('/api/legal-holds/', LegalHoldResponse, hold);
+  return api.call(postLegalHolds, { body: hold });
 }
 
 export function liftLegalHold(id: number, reason: string) {
-  return api.post(`/api/legal-holds/${id}/lift/`, SuccessMessage, { reason });
+  return api.call(postLegalHoldsLift, { params: { id }, body: { reason } });
 }

@@ -1,12 +1,13 @@
-import { type InstitutionSettings, InstitutionSettingsResponse } from '../../../common/schemas/settings';
+import { getInstitutionSettings, putInstitutionSettings } from '../../../common/endpoints/institutions';
+import type { InstitutionSettings } from '../../../common/schemas/settings';
 import { api } from '../../api';
 
 export const SETTINGS_QUERY_KEY = ['institution-settings'] as const;
 
 export function fetchSettings() {
-  return api.get('/api/institution/settings/', InstitutionSettingsResponse);
+  return api.call(getInstitutionSettings);
 }
 
 export function saveSettings(settings: InstitutionSettings) {
-  return api.put('/api/institution/settings/', InstitutionSettingsResponse, settings);
+  return api.call(putInstitutionSettings, { body: settings });
 }

@@ -1,25 +1,26 @@
 import {
-  type SsoConnectionTestRequest,
-  SsoConnectionTestResponse,
-  type SsoSettingsRequest,
-  SsoSettingsResponse,
-} from '../../../common/schemas/sso';
+  deleteInstitutionSso,
+  getInstitutionSso,
+  postInstitutionSsoTest,
+  putInstitutionSso,
+} from '../../../common/endpoints/sso';
+import type { SsoConnectionTestRequest, SsoSettingsRequest } from '../../../common/schemas/sso';
 import { api } from '../../api';
 
 export const SSO_QUERY_KEY = ['institution-sso'] as const;
 
 export function fetchSso() {
-  return api.get('/api/institution/sso/', SsoSettingsResponse);
+  return api.call(getInstitutionSso);
 }
 
 export function saveSso(settings: SsoSettingsRequest) {
-  return api.put('/api/institution/sso/', SsoSettingsResponse, settings);
+  return api.call(putInstitutionSso, { body: settings });
 }
 
 export function disableSso() {
-  return api.delete('/api/institution/sso/', SsoSettingsResponse);
+  return api.call(deleteInstitutionSso);
 }
 
 export function testSsoConnection(provider: SsoConnectionTestRequest) {
-  return api.post('/api/institution/sso/test/', SsoConnectionTestResponse, provider);
+  return api.call(postInstitutionSsoTest, { body: provider });
 }

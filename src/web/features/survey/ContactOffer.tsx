@@ -1,5 +1,5 @@
 import { type FormEvent, useId, useState } from 'react';
-import { ContactResponse } from '../../../common/schemas/surveys';
+import { requestContact } from '../../../common/endpoints/campaign-invitations';
 import { api, errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -30,12 +30,14 @@ export function ContactOffer({ token }: { token: string }) {
     setBusy(true);
     setError(null);
     try {
-      const answer = await api.post('/api/survey/contact/', ContactResponse, {
-        contact_token: token,
-        name,
-        email,
-        phone,
-        share_answers: shareAnswers,
+      const answer = await api.call(requestContact, {
+        body: {
+          contact_token: token,
+          name,
+          email,
+          phone,
+          share_answers: shareAnswers,
+        },
       });
       setDone(answer.message);
     } catch (failure) {

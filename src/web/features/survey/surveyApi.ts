@@ -1,27 +1,23 @@
 import { queryOptions } from '@tanstack/react-query';
-import { SuccessMessage } from '../../../common/schemas/common';
+import * as invitations from '../../../common/endpoints/campaign-invitations';
+import * as drafts from '../../../common/endpoints/drafts';
 import {
-  type AutosaveRequest,
-  AutosaveResponse,
-  InvitationSurveyResponse,
-  LoadDraftResponse,
-  type SubmitSurveyRequest,
-  SubmitSurveyResponse,
-  SurveyQuestionsResponse,
+  getLinkSurvey,
+  getOwnSurvey,
+  submitLinkSurvey,
+  submitOwnSurvey,
+} from '../../../common/endpoints/surveys';
+import type {
+  AutosaveRequest,
+  SubmitOwnSurveyRequest,
+  SubmitSurveyRequest,
 } from '../../../common/schemas/surveys';
 import { type Api, api, hasErrorCode, mayPassOnRetry } from '../../api';
 
 /** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
 
-function linkSegment(hashLink: string): string {
-  return encodeURIComponent(hashLink);
-}
-
 export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api) {
-  const path = hashLink
-    ? `/api/get-user-survey-questions/${linkSegment(hashLink)}/`
-    : '/api/get-user-survey-questions/';
-  return client.get(path, SurveyQuestionsResponse);
+  return hashLink ? client.call(getLinkSurvey, { params: { hashLink } }) : client.call(getOwnSurvey);
 }
 
 /**
@@ -51,14 +47,15 @@ export function ownSurveyQuery(email: string | undefined) {
   });
 }
 
-export function submitSurvey(hashLink: string | undefined, request: SubmitSurveyRequest) {
-  const path = hashLink ? `/api/survey/link/${linkSegment(hashLink)}/` : '/api/survey/';
-  return api.post(path, SubmitSurveyResponse, request);
+export function submitSurvey(hashLink: string | undefined, request: SubmitOwnSurveyRequest) {
+  return hashLink
+    ? api.call(submitLinkSurvey, { params: { hashLink }, body: request })
+    : api.call(submitOwnSurvey, { body: request });
 }
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
 export function fetchInvitationSurvey(token: string, client: Api = api) {
-  return client.get(`/api/survey/invite/${linkSegment(token)}/`, InvitationSurveyResponse);
+  return client.call(invitations.getInvitationSurvey, { params: { token } });
 }
 
 /** A personal invitation's survey; a failed load is tried twice more when that may help. */
@@ -72,20 +69,20 @@ export function invitationSurveyQuery(token: string, client: Api = api) {
 }
 
 export function submitInvitationSurvey(token: string, request: SubmitSurveyRequest) {
-  return api.post(`/api/survey/invite/${linkSegment(token)}/`, SubmitSurveyResponse, request);
+  return api.call(invitations.submitInvitationSurvey, { params: { token }, body: request });
 }
 
 export function saveDraft(request: AutosaveRequest) {
-  return api.post('/api/autosave/', AutosaveResponse, request);
+  return api.call(drafts.saveDraft, { body: request });
 }
 
 export async function loadDraft(templateId: number) {
-  const { saved_data } = await api.get(`/api/autosave/load/${templateId}`, LoadDraftResponse);
+  const { saved_data } = await api.call(drafts.loadDraft, { params: { templateId } });
   return saved_data;
 }
 
 function clearDraft(templateId: number) {
-  return api.delete(`/api/autosave/clear/${templateId}/`, SuccessMessage);
+  return api.call(drafts.clearDraft, { params: { templateId } });
 }
 
 /**

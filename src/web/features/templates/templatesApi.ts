@@ -1,14 +1,5 @@
-import { SuccessMessage } from '../../../common/schemas/common';
-import {
-  AddInstrumentBlockResponse,
-  AddQuestionResponse,
-  CreateTemplateResponse,
-  MoveQuestionResponse,
-  type NewInstrumentBlockRequest,
-  type NewQuestionRequest,
-  QuestionListResponse,
-  TemplateListResponse,
-} from '../../../common/schemas/templates';
+import * as endpoints from '../../../common/endpoints/templates';
+import type { NewInstrumentBlockRequest, NewQuestionRequest } from '../../../common/schemas/templates';
 import { ApiError, api, hasErrorCode } from '../../api';
 
 /** Cache keys: the dashboard reads the same template list for its Copy Survey Link button. */
@@ -17,45 +8,51 @@ export const questionsQueryKey = (templateId: number) =>
   ['survey-templates', templateId, 'questions'] as const;
 
 export async function fetchTemplates() {
-  const { templates } = await api.get('/api/survey-templates/', TemplateListResponse);
+  const { templates } = await api.call(endpoints.listTemplates);
   return templates;
 }
 
 export function createTemplate() {
-  return api.post('/api/survey-templates/', CreateTemplateResponse);
+  return api.call(endpoints.createTemplate);
 }
 
 export function activateTemplate(templateId: number) {
-  return api.post(`/api/survey-templates/${templateId}/use/`, SuccessMessage);
+  return api.call(endpoints.activateTemplate, { params: { id: templateId } });
 }
 
 export function deleteTemplate(templateId: number) {
-  return api.delete('/api/survey-templates/', SuccessMessage, { template_id: templateId });
+  return api.call(endpoints.deleteTemplate, { body: { template_id: templateId } });
 }
 
 export async function fetchQuestions(templateId: number) {
-  const { questions } = await api.get(`/api/survey-templates/${templateId}/questions/`, QuestionListResponse);
+  const { questions } = await api.call(endpoints.listQuestions, { params: { id: templateId } });
   return questions;
 }
 
 export function addQuestion(templateId: number, question: NewQuestionRequest) {
-  return api.post(`/api/survey-templates/${templateId}/questions/`, AddQuestionResponse, question);
+  return api.call(endpoints.addQuestion, { params: { id: templateId }, body: question });
 }
 
 export function addInstrumentBlock(templateId: number, block: NewInstrumentBlockRequest) {
-  return api.post(`/api/survey-templates/${templateId}/instruments/`, AddInstrumentBlockResponse, block);
+  return api.call(endpoints.addInstrument, { params: { id: templateId }, body: block });
 }
 
 /** Gives a question (or an instrument block, whole) a new order; nothing else of it changes. */
 export function moveQuestion(templateId: number, questionId: number, order: number) {
-  return api.patch(`/api/survey-templates/${templateId}/questions/${questionId}/`, MoveQuestionResponse, {
-    order,
+  return api.call(endpoints.moveQuestion, {
+    params: { id: templateId, questionId },
+    body: {
+      order,
+    },
   });
 }
 
 export function deleteQuestion(templateId: number, questionId: number) {
-  return api.delete(`/api/survey-templates/${templateId}/questions/`, SuccessMessage, {
-    question_id: questionId,
+  return api.call(endpoints.deleteQuestion, {
+    params: { id: templateId },
+    body: {
+      question_id: questionId,
+    },
   });
 }
 

@@ -1,15 +1,11 @@
-import {
-  PROOF_TOKENS_MAX,
-  VerifyCheckResponse,
-  type VerifyStartRequest,
-  VerifyStartResponse,
-} from '../../../common/schemas/verify';
+import { postVerifyCheck, postVerifyStart } from '../../../common/endpoints/verify';
+import { PROOF_TOKENS_MAX, type VerifyStartRequest } from '../../../common/schemas/verify';
 import { api } from '../../api';
 
 /** Design section 12: a one-time code to the address, and the check that proves it for this browser. */
 
 export function startVerification(request: VerifyStartRequest) {
-  return api.post('/api/verify/start/', VerifyStartResponse, request);
+  return api.call(postVerifyStart, { body: request });
 }
 
 /**
@@ -38,10 +34,12 @@ export function keepProofToken(email: string, token: string) {
 }
 
 export async function checkVerification(email: string, code: string) {
-  const response = await api.post('/api/verify/check/', VerifyCheckResponse, {
-    email,
-    code,
-    proof_tokens: readProofTokens(email),
+  const response = await api.call(postVerifyCheck, {
+    body: {
+      email,
+      code,
+      proof_tokens: readProofTokens(email),
+    },
   });
   try {
     window.sessionStorage.removeItem(proofTokensKey(email));

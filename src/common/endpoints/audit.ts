@@ -1,0 +1,32 @@
+import { AuditFilters, AuditPage, AuditQuery } from '../schemas/audit';
+import { endpoint } from './endpoint';
+import { StudentDataCsv } from './shared';
+
+const tags = ['audit'];
+
+export const getAudit = /*#__PURE__*/ endpoint({
+  method: 'GET',
+  path: '/api/audit/',
+  summary:
+    "A page of the audit log, newest first, with names beside ids, filtered by actor, action, student and the institution's days",
+  tags,
+  query: AuditQuery,
+  response: { status: 200, schema: AuditPage },
+  errors: [400, 401, 403],
+  access: { staff: 'audit' },
+});
+
+export const getAuditExportCsv = /*#__PURE__*/ endpoint({
+  method: 'GET',
+  path: '/api/audit/export.csv',
+  summary: 'The filtered audit log as CSV, newest first; the export is itself recorded',
+  tags,
+  query: AuditFilters,
+  response: {
+    status: 200,
+    schema: StudentDataCsv,
+    type: 'text/csv',
+  },
+  errors: [400, 401, 403, 429],
+  access: { staff: 'audit' },
+});
