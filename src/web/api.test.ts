@@ -19,9 +19,9 @@ const answering = <M extends Method>(method: M, path: string) =>
   });
 const deleteTemplate = answering('DELETE', '/api/survey-templates/');
 const createTemplate = answering('POST', '/api/survey-templates/');
-const logout = answering('POST', '/api/logout/');
+const logOut = answering('POST', '/api/logout/');
 const submitSurvey = answering('POST', '/api/survey/');
-const getUser = answering('GET', '/api/user/');
+const getCurrentUser = answering('GET', '/api/user/');
 const getDashboard = answering('GET', '/api/dashboard/');
 
 /** What the server's Set-Cookie does to the token; max-age 0 removes it. */
@@ -102,7 +102,7 @@ describe('a refused CSRF token', () => {
       body: { success: false, code: 'CSRF_FAILED', message: 'Reload the page.' },
     };
     const sent = serve({ '/api/logout/': [refusal, refusal], '/api/csrf/': [CSRF_REPLY] });
-    const error = await failureOf(api.call(logout));
+    const error = await failureOf(api.call(logOut));
     expect(error.code).toBe('CSRF_FAILED');
     expect(errorMessage(error, 'fallback')).toBe('Reload the page.');
     expect(sent.filter(({ path }) => path === '/api/logout/')).toHaveLength(2);
@@ -114,7 +114,7 @@ describe('a refused CSRF token', () => {
         { status: 403, body: { success: false, code: 'FORBIDDEN', message: 'No CSRF for you' } },
       ],
     });
-    const error = await failureOf(api.call(logout));
+    const error = await failureOf(api.call(logOut));
     expect(error.code).toBe('FORBIDDEN');
     expect(sent).toHaveLength(1);
   });
@@ -123,7 +123,7 @@ describe('a refused CSRF token', () => {
     const sent = serve({
       '/api/user/': [{ status: 403, body: { success: false, code: 'CSRF_FAILED', message: 'Refused' } }],
     });
-    await failureOf(api.call(getUser));
+    await failureOf(api.call(getCurrentUser));
     expect(sent).toHaveLength(1);
   });
 });
@@ -164,21 +164,21 @@ describe('a failure', () => {
     serve({
       '/api/user/': [{ status: 418, body: { success: false, code: 'TEAPOT', message: 'Short and stout' } }],
     });
-    const error = await failureOf(api.call(getUser));
+    const error = await failureOf(api.call(getCurrentUser));
     expect(error.code).toBeNull();
     expect(error.serverMessage).toBe('Short and stout');
   });
 
   it('without a body of ours falls back to the screen’s words', async () => {
     serve({ '/api/user/': [{ status: 502, body: '<html>Bad gateway</html>' }] });
-    const error = await failureOf(api.call(getUser));
+    const error = await failureOf(api.call(getCurrentUser));
     expect(error.serverMessage).toBeNull();
     expect(errorMessage(error, 'Login failed')).toBe('Login failed');
   });
 
   it('is an answer that breaks the contract, even with a success status', async () => {
     serve({ '/api/user/': [{ status: 200, body: { success: true } }] });
-    const error = await failureOf(api.call(getUser));
+    const error = await failureOf(api.call(getCurrentUser));
     expect(error.status).toBe(200);
     expect(error.code).toBeNull();
   });

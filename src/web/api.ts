@@ -1,5 +1,5 @@
 import type { z } from 'zod/mini';
-import { getCsrf } from '../common/endpoints/auth';
+import { getCsrfToken } from '../common/endpoints/auth';
 import { endpointUrl, type JsonEndpoint, type Method, type Schema } from '../common/endpoints/endpoint';
 import { CsrfResponse } from '../common/schemas/auth';
 import { ErrorCode, ErrorResponse } from '../common/schemas/common';
@@ -100,7 +100,7 @@ let pendingCsrfFetch: Promise<void> | null = null;
 
 /** Asks the server for a fresh CSRF token (set as the cookie). Concurrent callers share one request. */
 function fetchCsrfCookie(): Promise<void> {
-  pendingCsrfFetch ??= fetch(getCsrf.path, {
+  pendingCsrfFetch ??= fetch(getCsrfToken.path, {
     credentials: 'include',
     headers: { Accept: 'application/json' },
   })

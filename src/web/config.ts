@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { BRAND_NAME_MAX_LENGTH, DEFAULT_BRAND_NAME } from '../common/brand';
-import { postContact } from '../common/endpoints/contact';
+import { requestQuote } from '../common/endpoints/contact';
 
 /**
  * Deployment settings: the server hands them to its renderer of the first paint, and writes them
@@ -9,7 +9,7 @@ import { postContact } from '../common/endpoints/contact';
  * falls back to its default on its own, so one bad value never takes the others down with it.
  */
 
-const DEFAULT_CONTACT_FORM_URL = postContact.path;
+const DEFAULT_CONTACT_FORM_URL = requestQuote.path;
 
 /** Only http(s) URLs may reach an iframe `src` or a script `src`; anything else is dropped. */
 const HttpUrl = z.string().check(

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['account'];
 
-export const postAccountPassword = /*#__PURE__*/ endpoint({
+export const changePassword = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/account/password/',
   summary: 'Change your password',
@@ -16,7 +16,7 @@ export const postAccountPassword = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const getAccountSessions = /*#__PURE__*/ endpoint({
+export const listSessions = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/account/sessions/',
   summary: 'Your open sessions: when each began and was last used',
@@ -26,7 +26,7 @@ export const getAccountSessions = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postAccountSessionsSignOutOthers = /*#__PURE__*/ endpoint({
+export const signOutOtherSessions = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/account/sessions/sign-out-others/',
   summary: 'Sign out every other session of your account',

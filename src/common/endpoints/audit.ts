@@ -4,7 +4,7 @@ import { StudentDataCsv } from './shared';
 
 const tags = ['audit'];
 
-export const getAudit = /*#__PURE__*/ endpoint({
+export const listAuditEntries = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/audit/',
   summary:
@@ -16,7 +16,7 @@ export const getAudit = /*#__PURE__*/ endpoint({
   access: { staff: 'audit' },
 });
 
-export const getAuditExportCsv = /*#__PURE__*/ endpoint({
+export const exportAuditCsv = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/audit/export.csv',
   summary: 'The filtered audit log as CSV, newest first; the export is itself recorded',

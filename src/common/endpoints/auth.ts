@@ -9,7 +9,7 @@ import {
 import { SuccessMessage } from '../schemas/common';
 import { endpoint } from './endpoint';
 
-export const getCsrf = /*#__PURE__*/ endpoint({
+export const getCsrfToken = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/csrf/',
   summary: 'Issue a CSRF token (also set as the csrftoken cookie)',
@@ -19,7 +19,7 @@ export const getCsrf = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const getUser = /*#__PURE__*/ endpoint({
+export const getCurrentUser = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/user/',
   summary: 'The current user; 401 when anonymous',
@@ -29,7 +29,7 @@ export const getUser = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postLogin = /*#__PURE__*/ endpoint({
+export const logIn = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/login/',
   summary: 'Log in with email and password',
@@ -40,7 +40,7 @@ export const postLogin = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postLogout = /*#__PURE__*/ endpoint({
+export const logOut = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/logout/',
   summary: 'Log out and end the session',
@@ -50,7 +50,7 @@ export const postLogout = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postRegister = /*#__PURE__*/ endpoint({
+export const register = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/register/',
   summary: 'Register a student account',
@@ -63,7 +63,7 @@ export const postRegister = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const getInstitutions = /*#__PURE__*/ endpoint({
+export const listInstitutions = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/institutions/',
   summary: 'Institutions students can register with',

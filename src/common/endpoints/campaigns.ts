@@ -13,7 +13,7 @@ import { IdParams } from './shared';
 
 const tags = ['campaigns'];
 
-export const getCampaigns = /*#__PURE__*/ endpoint({
+export const listCampaigns = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/campaigns/',
   summary: "The institution's campaigns, newest first, with invited, answered and reminded counts",
@@ -23,7 +23,7 @@ export const getCampaigns = /*#__PURE__*/ endpoint({
   access: { staff: 'schedule' },
 });
 
-export const postCampaigns = /*#__PURE__*/ endpoint({
+export const createCampaign = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/campaigns/',
   summary: 'Create a campaign for roster groups',
@@ -36,7 +36,7 @@ export const postCampaigns = /*#__PURE__*/ endpoint({
   access: { staff: 'schedule' },
 });
 
-export const getCampaignsNotAnswered = /*#__PURE__*/ endpoint({
+export const listNotAnswered = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/campaigns/:id/not-answered/',
   summary: "Who of the campaign's current round has not answered yet",
@@ -48,7 +48,7 @@ export const getCampaignsNotAnswered = /*#__PURE__*/ endpoint({
   access: { staff: 'dashboard' },
 });
 
-export const getCampaignsResults = /*#__PURE__*/ endpoint({
+export const getCampaignResults = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/campaigns/:id/results/',
   summary: "An anonymous campaign's results, as figures over enough students only",

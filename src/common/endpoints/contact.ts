@@ -4,7 +4,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['contact'];
 
-export const getContactPageCss = /*#__PURE__*/ endpoint({
+export const getContactStyleSheet = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/contact/page.css',
   summary: 'The style sheet of the pages the contact form answers with',
@@ -15,7 +15,7 @@ export const getContactPageCss = /*#__PURE__*/ endpoint({
   hidden: true,
 });
 
-export const postContact = /*#__PURE__*/ endpoint({
+export const requestQuote = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/contact/',
   summary: 'Request a quote (HTML form post); answers with a thank-you page',

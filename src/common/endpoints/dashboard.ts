@@ -20,7 +20,7 @@ export const getDashboard = /*#__PURE__*/ endpoint({
   access: { staff: 'dashboard' },
 });
 
-export const getDashboardFlagged = /*#__PURE__*/ endpoint({
+export const listFlaggedStudents = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/dashboard/flagged/',
   summary: 'A page of flagged students, in dashboard order (urgent first, then newest)',
@@ -31,7 +31,7 @@ export const getDashboardFlagged = /*#__PURE__*/ endpoint({
   access: { staff: 'student_identities' },
 });
 
-export const getDashboardEvents = /*#__PURE__*/ endpoint({
+export const streamDashboard = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/dashboard/events/',
   summary: 'Server-Sent Events: a "dashboard" event with fresh numbers now and after every change',
@@ -41,7 +41,7 @@ export const getDashboardEvents = /*#__PURE__*/ endpoint({
   access: { staff: 'dashboard' },
 });
 
-export const getDashboardExportCsv = /*#__PURE__*/ endpoint({
+export const exportDashboardCsv = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/dashboard/export.csv',
   summary: "The institution's submissions as CSV, one row per submission and one column per question",
@@ -51,7 +51,7 @@ export const getDashboardExportCsv = /*#__PURE__*/ endpoint({
   access: { staff: 'export' },
 });
 
-export const getDashboardInstruments = /*#__PURE__*/ endpoint({
+export const getInstrumentBands = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/dashboard/instruments/',
   summary:

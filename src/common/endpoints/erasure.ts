@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['institution'];
 
-export const postErasuresPreview = /*#__PURE__*/ endpoint({
+export const previewErasure = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/erasures/preview/',
   summary: "What erasing a student's data would remove, by kind, and whether a hold or request stops it",
@@ -14,7 +14,7 @@ export const postErasuresPreview = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postErasures = /*#__PURE__*/ endpoint({
+export const eraseStudent = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/erasures/',
   summary: "Erase a student's identifiable data; refused (409) under a legal hold or an open records request",

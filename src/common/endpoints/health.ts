@@ -20,7 +20,7 @@ const NotReady = /*#__PURE__*/ z.object({
 
 const tags = ['health'];
 
-export const getHealthLive = /*#__PURE__*/ endpoint({
+export const checkLiveness = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/health/live',
   summary: 'The process is up and answering',
@@ -30,7 +30,7 @@ export const getHealthLive = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const getHealthReady = /*#__PURE__*/ endpoint({
+export const checkReadiness = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/health/ready',
   summary:

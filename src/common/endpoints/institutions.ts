@@ -13,7 +13,7 @@ export const getInstitutionSettings = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const putInstitutionSettings = /*#__PURE__*/ endpoint({
+export const updateInstitutionSettings = /*#__PURE__*/ endpoint({
   method: 'PUT',
   path: '/api/institution/settings/',
   summary: 'Replace the follow-up settings; deadlines apply to cases opened from now on',

@@ -5,7 +5,7 @@ import { IdParams } from './shared';
 
 const tags = ['institution'];
 
-export const getLegalHolds = /*#__PURE__*/ endpoint({
+export const listLegalHolds = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/legal-holds/',
   summary: 'Students under a legal hold, whose data no purge or erasure touches',
@@ -15,7 +15,7 @@ export const getLegalHolds = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postLegalHolds = /*#__PURE__*/ endpoint({
+export const placeLegalHold = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/legal-holds/',
   summary: "Place a legal hold on a student's data, with the reason",
@@ -26,7 +26,7 @@ export const postLegalHolds = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postLegalHoldsLift = /*#__PURE__*/ endpoint({
+export const liftLegalHold = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/legal-holds/:id/lift/',
   summary: 'Lift a legal hold, with the reason; the retention periods apply again',

@@ -11,7 +11,7 @@ import { IdParams } from './shared';
 
 const tags = ['passkeys'];
 
-export const postPasskeysRegistrationOptions = /*#__PURE__*/ endpoint({
+export const startPasskeyRegistration = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/registration/options/',
   summary: 'Start adding a passkey (staff)',
@@ -23,7 +23,7 @@ export const postPasskeysRegistrationOptions = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postPasskeysRegistration = /*#__PURE__*/ endpoint({
+export const addPasskey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/registration/',
   summary: 'Add the passkey the browser created',
@@ -36,7 +36,7 @@ export const postPasskeysRegistration = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postPasskeysAuthenticationOptions = /*#__PURE__*/ endpoint({
+export const startPasskeySignIn = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/authentication/options/',
   summary: 'Start signing in with a passkey, alone or after a password',
@@ -46,7 +46,7 @@ export const postPasskeysAuthenticationOptions = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postPasskeysAuthentication = /*#__PURE__*/ endpoint({
+export const signInWithPasskey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/authentication/',
   summary: "Sign in with the passkey's answer",
@@ -58,7 +58,7 @@ export const postPasskeysAuthentication = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const getPasskeys = /*#__PURE__*/ endpoint({
+export const listPasskeys = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/passkeys/',
   summary: "The staff member's own passkeys: names, when added and last used",
@@ -68,7 +68,7 @@ export const getPasskeys = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const deletePasskeys = /*#__PURE__*/ endpoint({
+export const removePasskey = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/passkeys/:id/',
   summary: 'Remove one of your passkeys',
@@ -81,7 +81,7 @@ export const deletePasskeys = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postPasskeysStepUpOptions = /*#__PURE__*/ endpoint({
+export const startPasskeyStepUp = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/step-up/options/',
   summary: 'Start proving a passkey again before changing how you sign in',
@@ -91,7 +91,7 @@ export const postPasskeysStepUpOptions = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postPasskeysStepUp = /*#__PURE__*/ endpoint({
+export const stepUpWithPasskey = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/passkeys/step-up/',
   summary: 'Prove a passkey again with its answer: the next 5 minutes may change how you sign in',

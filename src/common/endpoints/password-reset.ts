@@ -11,7 +11,7 @@ const TokenParams = /*#__PURE__*/ z.object({ token: PasswordResetToken });
 
 const tags = ['auth'];
 
-export const postPasswordReset = /*#__PURE__*/ endpoint({
+export const requestPasswordReset = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/password-reset/',
   summary: 'Mail the account of an address a link to choose a new password',

@@ -5,7 +5,7 @@ import { IdParams } from './shared';
 
 const tags = ['institution'];
 
-export const getRecordsRequests = /*#__PURE__*/ endpoint({
+export const listRecordsRequests = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/records-requests/',
   summary: "Students' records requests, newest first, each with its 45-day deadline",
@@ -15,7 +15,7 @@ export const getRecordsRequests = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postRecordsRequests = /*#__PURE__*/ endpoint({
+export const openRecordsRequest = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/records-requests/',
   summary: "Open a student's records request, due in 45 days; their data cannot be erased while it is open",
@@ -26,7 +26,7 @@ export const postRecordsRequests = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postRecordsRequestsFulfil = /*#__PURE__*/ endpoint({
+export const fulfilRecordsRequest = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/records-requests/:id/fulfil/',
   summary: 'Mark a records request fulfilled: the records were given to the student',

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['institution'];
 
-export const getInstitutionRetention = /*#__PURE__*/ endpoint({
+export const getRetention = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/institution/retention/',
   summary: 'How long answers, closed cases and the audit log are kept, and what the next purge removes',
@@ -13,7 +13,7 @@ export const getInstitutionRetention = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const putInstitutionRetention = /*#__PURE__*/ endpoint({
+export const updateRetention = /*#__PURE__*/ endpoint({
   method: 'PUT',
   path: '/api/institution/retention/',
   summary: 'Replace the retention periods, in months; the next purge follows them',

@@ -19,7 +19,7 @@ const CsvBody = /*#__PURE__*/ z.any().check(
 
 const tags = ['roster'];
 
-export const getRoster = /*#__PURE__*/ endpoint({
+export const listRoster = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/roster/',
   summary: "A page of the institution's roster, by name",
@@ -31,7 +31,7 @@ export const getRoster = /*#__PURE__*/ endpoint({
   access: { staff: 'schedule' },
 });
 
-export const postRoster = /*#__PURE__*/ endpoint({
+export const importRoster = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/roster/',
   summary: "Import the registrar's CSV",
@@ -45,7 +45,7 @@ export const postRoster = /*#__PURE__*/ endpoint({
   access: { staff: 'schedule' },
 });
 
-export const postRosterStudentsLeft = /*#__PURE__*/ endpoint({
+export const markStudentLeft = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/roster/students/:id/left/',
   summary: 'Mark a student as having left, or back on the roster',

@@ -12,7 +12,7 @@ import { IdParams } from './shared';
 
 const tags = ['second factor'];
 
-export const getSecondFactor = /*#__PURE__*/ endpoint({
+export const listSecondFactors = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/second-factor/',
   summary: "The staff member's second factors",
@@ -22,7 +22,7 @@ export const getSecondFactor = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postSecondFactorTotpSetup = /*#__PURE__*/ endpoint({
+export const startTotpSetup = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/totp/setup/',
   summary: 'Start setting up an authenticator app',
@@ -34,7 +34,7 @@ export const postSecondFactorTotpSetup = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postSecondFactorTotpConfirm = /*#__PURE__*/ endpoint({
+export const confirmTotpSetup = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/totp/confirm/',
   summary: 'Confirm the authenticator app with its first code',
@@ -47,7 +47,7 @@ export const postSecondFactorTotpConfirm = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postSecondFactorTotpReplacement = /*#__PURE__*/ endpoint({
+export const startTotpReplacement = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/totp/replacement/',
   summary: 'Start replacing the authenticator app with a new one',
@@ -59,7 +59,7 @@ export const postSecondFactorTotpReplacement = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postSecondFactorTotpReplacementConfirm = /*#__PURE__*/ endpoint({
+export const confirmTotpReplacement = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/totp/replacement/confirm/',
   summary: 'Confirm the new authenticator app with its first code; the old one stops working',
@@ -72,7 +72,7 @@ export const postSecondFactorTotpReplacementConfirm = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postSecondFactorVerify = /*#__PURE__*/ endpoint({
+export const verifySecondFactor = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/verify/',
   summary: 'Complete a password sign-in with an app code or a recovery code',
@@ -84,7 +84,7 @@ export const postSecondFactorVerify = /*#__PURE__*/ endpoint({
   access: 'session',
 });
 
-export const postSecondFactorRecoveryCodes = /*#__PURE__*/ endpoint({
+export const regenerateRecoveryCodes = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/recovery-codes/',
   summary: 'Replace the recovery codes with ten new ones',
@@ -96,7 +96,7 @@ export const postSecondFactorRecoveryCodes = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postSecondFactorStepUp = /*#__PURE__*/ endpoint({
+export const stepUpWithSecondFactor = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/second-factor/step-up/',
   summary: 'Prove the second factor again before changing how you sign in',
@@ -109,7 +109,7 @@ export const postSecondFactorStepUp = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const postStaffSecondFactorReset = /*#__PURE__*/ endpoint({
+export const resetStaffSecondFactor = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/staff/:id/second-factor/reset/',
   summary: "Reset a staff member's lost second factor (another admin of the institution)",

@@ -25,7 +25,7 @@ const StartQuery = /*#__PURE__*/ z.object({
 
 const tags = ['single sign-on'];
 
-export const getInstitutionSso = /*#__PURE__*/ endpoint({
+export const getSsoSettings = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/institution/sso/',
   summary: "The institution's single sign-on; the client secret is never returned",
@@ -35,7 +35,7 @@ export const getInstitutionSso = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const putInstitutionSso = /*#__PURE__*/ endpoint({
+export const updateSsoSettings = /*#__PURE__*/ endpoint({
   method: 'PUT',
   path: '/api/institution/sso/',
   summary: 'Set up or change single sign-on',
@@ -48,7 +48,7 @@ export const putInstitutionSso = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postInstitutionSsoTest = /*#__PURE__*/ endpoint({
+export const testSsoConnection = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/institution/sso/test/',
   summary: "Test connection: read the provider's discovery document, changing nothing",
@@ -61,7 +61,7 @@ export const postInstitutionSsoTest = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const deleteInstitutionSso = /*#__PURE__*/ endpoint({
+export const disableSso = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/institution/sso/',
   summary: 'Switch single sign-on off: everyone signs in with a password again',
@@ -73,7 +73,7 @@ export const deleteInstitutionSso = /*#__PURE__*/ endpoint({
   access: { staff: 'settings' },
 });
 
-export const postSsoDiscover = /*#__PURE__*/ endpoint({
+export const discoverSso = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/sso/discover/',
   summary: "Whether an address signs in through its institution's provider, and where to start",
@@ -84,7 +84,7 @@ export const postSsoDiscover = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const getSsoStart = /*#__PURE__*/ endpoint({
+export const startSso = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/sso/start/',
   summary: "Redirect to the institution's provider to sign in",
@@ -97,7 +97,7 @@ export const getSsoStart = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postSsoLink = /*#__PURE__*/ endpoint({
+export const linkSsoAccount = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/sso/link/',
   summary: 'Link the signed-in account to its institution account, for signing in with it',
@@ -109,7 +109,7 @@ export const postSsoLink = /*#__PURE__*/ endpoint({
   access: 'user',
 });
 
-export const getSsoCallback = /*#__PURE__*/ endpoint({
+export const completeSso = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/sso/callback/',
   summary: 'Where the provider sends the browser back; signs in and redirects',

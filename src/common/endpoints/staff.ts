@@ -19,7 +19,7 @@ const TokenParams = /*#__PURE__*/ z.object({ token: InvitationToken });
 
 const tags = ['staff'];
 
-export const getStaff = /*#__PURE__*/ endpoint({
+export const listStaff = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/staff/',
   summary: "The institution's staff and the invitations still waiting",
@@ -29,7 +29,7 @@ export const getStaff = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const postStaff = /*#__PURE__*/ endpoint({
+export const inviteStaff = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/staff/',
   summary: 'Invite someone to the staff: a mail with a link to choose a password, valid 7 days',
@@ -40,7 +40,7 @@ export const postStaff = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const putStaff = /*#__PURE__*/ endpoint({
+export const changeStaffRole = /*#__PURE__*/ endpoint({
   method: 'PUT',
   path: '/api/staff/:id/',
   summary: "Change a member's role; their sessions end so they sign in with the new one",
@@ -52,7 +52,7 @@ export const putStaff = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const deleteStaff = /*#__PURE__*/ endpoint({
+export const removeStaff = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/staff/:id/',
   summary: "Remove a member's access: signed out at once, and no sign-in afterwards",
@@ -63,7 +63,7 @@ export const deleteStaff = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const postStaffSsoLink = /*#__PURE__*/ endpoint({
+export const allowStaffSsoLink = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/staff/:id/sso-link/',
   summary: "Allow a member's next single sign-on to link their institution identity (once, within 24 hours)",
@@ -76,7 +76,7 @@ export const postStaffSsoLink = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const postStaffInvitationsResend = /*#__PURE__*/ endpoint({
+export const resendStaffInvitation = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/staff/invitations/:id/resend/',
   summary: 'Send a waiting invitation again with a new link and a new week; the old link stops working',
@@ -87,7 +87,7 @@ export const postStaffInvitationsResend = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const deleteStaffInvitations = /*#__PURE__*/ endpoint({
+export const withdrawStaffInvitation = /*#__PURE__*/ endpoint({
   method: 'DELETE',
   path: '/api/staff/invitations/:id/',
   summary: 'Withdraw a waiting invitation; its link stops working',
@@ -98,7 +98,7 @@ export const deleteStaffInvitations = /*#__PURE__*/ endpoint({
   access: { staff: 'team' },
 });
 
-export const getStaffInvite = /*#__PURE__*/ endpoint({
+export const getStaffInvitation = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/staff/invite/:token/',
   summary: 'Who an invitation is for, while it can still be used',
@@ -109,7 +109,7 @@ export const getStaffInvite = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postStaffInvite = /*#__PURE__*/ endpoint({
+export const acceptStaffInvitation = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/staff/invite/:token/',
   summary: 'Choose a password and join the staff; signs the new member in',

@@ -3,7 +3,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['account'];
 
-export const getAccountRecords = /*#__PURE__*/ endpoint({
+export const getOwnRecords = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/account/records/',
   summary: 'Everything the institution holds about you, the signed-in student, as JSON',

@@ -2,7 +2,7 @@ import { LoginRequest } from '../schemas/auth';
 import { SuccessMessage } from '../schemas/common';
 import { endpoint } from './endpoint';
 
-export const postRegisterResendCode = /*#__PURE__*/ endpoint({
+export const resendRegistrationCode = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/register/resend-code/',
   summary: 'Send a new code for a registration still waiting for one, given its password',

@@ -8,7 +8,7 @@ import { endpoint } from './endpoint';
 
 const tags = ['verify'];
 
-export const postVerifyStart = /*#__PURE__*/ endpoint({
+export const sendVerificationCode = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/verify/start/',
   summary: 'Send a one-time code to an address',
@@ -21,7 +21,7 @@ export const postVerifyStart = /*#__PURE__*/ endpoint({
   access: 'public',
 });
 
-export const postVerifyCheck = /*#__PURE__*/ endpoint({
+export const checkVerificationCode = /*#__PURE__*/ endpoint({
   method: 'POST',
   path: '/api/verify/check/',
   summary: 'Prove an address for this browser with the code it was sent',

@@ -21,7 +21,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(
     app,
-    endpoints.postAccountPassword,
+    endpoints.changePassword,
     async (request) => {
       const body = request.body;
       const result = await changePassword({
@@ -39,9 +39,9 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     { preValidation: signedIn },
   );
 
-  route(app, endpoints.getAccountSessions, async (request) => listOwnSessions(db.kysely, sessionOf(request)));
+  route(app, endpoints.listSessions, async (request) => listOwnSessions(db.kysely, sessionOf(request)));
 
-  route(app, endpoints.postAccountSessionsSignOutOthers, async (request) =>
+  route(app, endpoints.signOutOtherSessions, async (request) =>
     endOtherSessions(db.kysely, sessionOf(request), request.ip),
   );
 };

@@ -32,7 +32,7 @@ function sendStream(reply: FastifyReply, body: Readable) {
 export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
-  route(app, endpoints.getAudit, async (request, _reply, admin) => {
+  route(app, endpoints.listAuditEntries, async (request, _reply, admin) => {
     const { page, page_size: pageSize, ...filters } = request.query;
     const entries = await listAuditEntries({
       db: db.kysely,
@@ -51,7 +51,7 @@ export const auditRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(
     app,
-    endpoints.getAuditExportCsv,
+    endpoints.exportAuditCsv,
     async (request, reply, admin) => {
       const filters = request.query;
       await recordAudit(db.kysely, auditActor(request, admin), {

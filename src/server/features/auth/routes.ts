@@ -29,12 +29,12 @@ export interface AuthRouteOptions {
 export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, options) => {
   const { db, config } = app;
 
-  route(app, endpoints.getCsrf, async (request, reply) => ({
+  route(app, endpoints.getCsrfToken, async (request, reply) => ({
     success: true as const,
     csrftoken: issueCsrfToken(request, reply, request.session?.idHash ?? null),
   }));
 
-  route(app, endpoints.getUser, async (request, reply) => {
+  route(app, endpoints.getCurrentUser, async (request, reply) => {
     if (!request.session) {
       // Stale display cookies would keep showing a logged-in header.
       if (request.cookies.user_email || request.cookies.auth_token) clearAuthCookies(request, reply);
@@ -48,7 +48,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
 
   route(
     app,
-    endpoints.postLogin,
+    endpoints.logIn,
     async (request, reply) => {
       const knownDevice = knownDeviceFor(request, request.body.email);
       const signIn = logIn({
@@ -75,7 +75,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
     },
   );
 
-  route(app, endpoints.postLogout, async (request, reply) => {
+  route(app, endpoints.logOut, async (request, reply) => {
     if (request.session) await deleteSession(db.kysely, request.session.idHash);
     clearAuthCookies(request, reply);
     issueCsrfToken(request, reply, null);
@@ -84,7 +84,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
 
   route(
     app,
-    endpoints.postRegister,
+    endpoints.register,
     async (request, reply) => {
       const body = request.body;
       const { message } = await registerStudent({
@@ -112,5 +112,5 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
     },
   );
 
-  route(app, endpoints.getInstitutions, async () => listInstitutions(db.kysely));
+  route(app, endpoints.listInstitutions, async () => listInstitutions(db.kysely));
 };

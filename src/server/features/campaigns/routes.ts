@@ -25,11 +25,11 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
   await app.register(async (plugin) => {
     const admin = plugin.withTypeProvider<ZodTypeProvider>();
 
-    route(admin, endpoints.getCampaigns, async (_request, _reply, scheduler) =>
+    route(admin, endpoints.listCampaigns, async (_request, _reply, scheduler) =>
       service.listCampaigns({ db: db.kysely, institutionId: scheduler.institutionId }),
     );
 
-    route(admin, endpoints.postCampaigns, async (request, reply, adminUser) => {
+    route(admin, endpoints.createCampaign, async (request, reply, adminUser) => {
       const campaign = await service.createCampaign({
         db: db.kysely,
         actor: auditActor(request, adminUser),
@@ -69,7 +69,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
   // only for those who may see students' identities.
   await app.register(async (plugin) => {
     const staff = plugin.withTypeProvider<ZodTypeProvider>();
-    route(staff, endpoints.getCampaignsNotAnswered, async (request, _reply, user) => {
+    route(staff, endpoints.listNotAnswered, async (request, _reply, user) => {
       return service.listNotAnswered({
         db: db.kysely,
         actor: auditActor(request, user),
@@ -77,7 +77,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
         withNames: can(roleName(user.role), 'student_identities'),
       });
     });
-    route(staff, endpoints.getCampaignsResults, async (request, _reply, user) =>
+    route(staff, endpoints.getCampaignResults, async (request, _reply, user) =>
       anonymousResults({
         db: db.kysely,
         institutionId: user.institutionId,

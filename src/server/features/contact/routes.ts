@@ -36,13 +36,13 @@ export const contactRoutes: FastifyPluginAsyncZod = async (app) => {
   await app.register(formBody, { bodyLimit: LIMITS.contactBodyBytes.max });
   const brand = app.config.web.brandName;
 
-  route(app, endpoints.getContactPageCss, async (_request, reply) =>
+  route(app, endpoints.getContactStyleSheet, async (_request, reply) =>
     reply.type('text/css').header('Cache-Control', 'public, max-age=3600').send(PAGE_CSS),
   );
 
   route(
     app,
-    endpoints.postContact,
+    endpoints.requestQuote,
     async (request, reply) => {
       const parsed = ContactRequest.safeParse(request.body ?? {});
       if (!parsed.success) {

@@ -51,7 +51,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     return data;
   });
 
-  route(app, endpoints.getDashboardFlagged, async (request, reply, staff) => {
+  route(app, endpoints.listFlaggedStudents, async (request, reply, staff) => {
     reply.header('cache-control', 'no-store');
     const page = await listFlaggedStudents({
       db: db.kysely,
@@ -62,7 +62,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     return page;
   });
 
-  route(app, endpoints.getDashboardEvents, async (request, reply, staff) => {
+  route(app, endpoints.streamDashboard, async (request, reply, staff) => {
     const stream = await openDashboardStream({
       db: db.kysely,
       hub,
@@ -84,7 +84,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(
     app,
-    endpoints.getDashboardExportCsv,
+    endpoints.exportDashboardCsv,
     async (request, reply, staff) => {
       await recordAudit(db.kysely, auditActor(request, staff), { action: 'submissions.export' });
       const date = new Date(now()).toISOString().slice(0, 10);
@@ -100,7 +100,7 @@ export const dashboardRoutes: FastifyPluginAsyncZod = async (app) => {
     { config: { rateLimit: csvExportLimit(config) } },
   );
 
-  route(app, endpoints.getDashboardInstruments, async (_request, reply, staff) => {
+  route(app, endpoints.getInstrumentBands, async (_request, reply, staff) => {
     reply.header('cache-control', 'no-store');
     const instruments = await instrumentBandsFor(
       staff,

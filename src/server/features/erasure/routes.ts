@@ -12,7 +12,7 @@ import { eraseStudent, previewErasure } from './service';
 export const erasureRoutes: FastifyPluginAsyncZod<{ erasureKey: Buffer }> = async (app, options) => {
   const { db } = app;
 
-  route(app, endpoints.postErasuresPreview, async (request, _reply, admin) => {
+  route(app, endpoints.previewErasure, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       previewErasure({
         db: trx,
@@ -24,7 +24,7 @@ export const erasureRoutes: FastifyPluginAsyncZod<{ erasureKey: Buffer }> = asyn
     );
   });
 
-  route(app, endpoints.postErasures, async (request, _reply, admin) => {
+  route(app, endpoints.eraseStudent, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       eraseStudent({
         db: trx,

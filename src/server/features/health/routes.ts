@@ -10,9 +10,9 @@ import type { Readiness } from './service';
  * its own (see Readiness), at most once a second however many probes ask.
  */
 export const healthRoutes: FastifyPluginAsyncZod<{ readiness: Readiness }> = async (app, { readiness }) => {
-  route(app, endpoints.getHealthLive, async () => ({ status: 'live' as const }));
+  route(app, endpoints.checkLiveness, async () => ({ status: 'live' as const }));
 
-  route(app, endpoints.getHealthReady, async (_request, reply) => {
+  route(app, endpoints.checkReadiness, async (_request, reply) => {
     const notReady = await readiness.check();
     if (!notReady) return { status: 'ready' as const };
     return reply

@@ -17,7 +17,7 @@ export const institutionRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  route(app, endpoints.putInstitutionSettings, async (request, _reply, admin) => {
+  route(app, endpoints.updateInstitutionSettings, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       updateInstitutionSettings({
         db: trx,

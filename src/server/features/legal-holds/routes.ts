@@ -9,7 +9,7 @@ import { liftLegalHold, listLegalHolds, placeLegalHold } from './service';
 export const legalHoldRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  route(app, endpoints.getLegalHolds, async (request, _reply, admin) => {
+  route(app, endpoints.listLegalHolds, async (request, _reply, admin) => {
     return listLegalHolds({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -17,7 +17,7 @@ export const legalHoldRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  route(app, endpoints.postLegalHolds, async (request, _reply, admin) => {
+  route(app, endpoints.placeLegalHold, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       placeLegalHold({
         db: trx,
@@ -28,7 +28,7 @@ export const legalHoldRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   });
 
-  route(app, endpoints.postLegalHoldsLift, async (request, _reply, admin) => {
+  route(app, endpoints.liftLegalHold, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       liftLegalHold({
         db: trx,

@@ -72,7 +72,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   const rp = relyingPartyOf(config);
 
-  route(app, endpoints.postPasskeysRegistrationOptions, async (request) => {
+  route(app, endpoints.startPasskeyRegistration, async (request) => {
     const options = await registrationOptions({
       db: db.kysely,
       rp,
@@ -83,7 +83,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   route(
     app,
-    endpoints.postPasskeysRegistration,
+    endpoints.addPasskey,
     async (request, reply) => {
       const session = sessionOf(request);
       const { stronger, recoveryCodes } = await registerPasskey({
@@ -111,7 +111,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   route(
     app,
-    endpoints.postPasskeysAuthenticationOptions,
+    endpoints.startPasskeySignIn,
     async (request) => {
       const options = await authenticationOptions({
         db: db.kysely,
@@ -125,7 +125,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   route(
     app,
-    endpoints.postPasskeysAuthentication,
+    endpoints.signInWithPasskey,
     async (request, reply) => {
       const opened = await authenticateWithPasskey({
         db: db.kysely,
@@ -140,13 +140,13 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
     { config: perClient },
   );
 
-  route(app, endpoints.getPasskeys, async (request) =>
+  route(app, endpoints.listPasskeys, async (request) =>
     listOwnPasskeys({ db: db.kysely, session: completeSessionOf(request) }),
   );
 
   route(
     app,
-    endpoints.deletePasskeys,
+    endpoints.removePasskey,
     async (request) => {
       const result = await removeOwnPasskey({
         db: db.kysely,
@@ -162,7 +162,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   route(
     app,
-    endpoints.postPasskeysStepUpOptions,
+    endpoints.startPasskeyStepUp,
     async (request) => {
       const options = await stepUpOptions({
         db: db.kysely,
@@ -176,7 +176,7 @@ export const passkeyRoutes: FastifyPluginAsyncZod<{ recoveryKey: Buffer }> = asy
 
   route(
     app,
-    endpoints.postPasskeysStepUp,
+    endpoints.stepUpWithPasskey,
     async (request) =>
       stepUpWithPasskey({
         db: db.kysely,

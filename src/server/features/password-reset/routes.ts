@@ -8,7 +8,7 @@ import { chooseNewPassword, requestPasswordReset } from './service';
 export const passwordResetRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db, config } = app;
 
-  route(app, endpoints.postPasswordReset, async (request) => {
+  route(app, endpoints.requestPasswordReset, async (request) => {
     const answer = await requestPasswordReset({
       db: db.kysely,
       mail: { brandName: config.web.brandName, linkBase: config.mail.linkBase },

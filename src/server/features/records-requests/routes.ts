@@ -10,7 +10,7 @@ import { fulfilRecordsRequest, listRecordsRequests, openRecordsRequest } from '.
 export const recordsRequestRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  route(app, endpoints.getRecordsRequests, async (request, _reply, admin) => {
+  route(app, endpoints.listRecordsRequests, async (request, _reply, admin) => {
     return listRecordsRequests({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -19,7 +19,7 @@ export const recordsRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  route(app, endpoints.postRecordsRequests, async (request, _reply, admin) => {
+  route(app, endpoints.openRecordsRequest, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       openRecordsRequest({
         db: trx,
@@ -31,7 +31,7 @@ export const recordsRequestRoutes: FastifyPluginAsyncZod = async (app) => {
     );
   });
 
-  route(app, endpoints.postRecordsRequestsFulfil, async (request, _reply, admin) => {
+  route(app, endpoints.fulfilRecordsRequest, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       fulfilRecordsRequest({
         db: trx,

@@ -21,7 +21,7 @@ export const retentionRoutes: FastifyPluginAsyncZod = async (app) => {
     }
   });
 
-  route(app, endpoints.getInstitutionRetention, async (request, _reply, admin) => {
+  route(app, endpoints.getRetention, async (request, _reply, admin) => {
     return getRetentionSettings({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -30,7 +30,7 @@ export const retentionRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   });
 
-  route(app, endpoints.putInstitutionRetention, async (request, _reply, admin) => {
+  route(app, endpoints.updateRetention, async (request, _reply, admin) => {
     return writeTransaction(db.kysely, (trx) =>
       updateRetentionSettings({
         db: trx,

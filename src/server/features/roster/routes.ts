@@ -28,7 +28,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
     done(null, payload);
   });
 
-  route(app, endpoints.getRoster, async (request, _reply, admin) => {
+  route(app, endpoints.listRoster, async (request, _reply, admin) => {
     const { q, group, offset, limit } = request.query;
     return listRoster({
       db: db.kysely,
@@ -42,7 +42,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(
     app,
-    endpoints.postRoster,
+    endpoints.importRoster,
     async (request, _reply, admin) => {
       if (!(request.body instanceof Readable)) throw new AppError('VALIDATION_FAILED', SEND_CSV);
       return importRoster({
@@ -59,7 +59,7 @@ export const rosterRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   );
 
-  route(app, endpoints.postRosterStudentsLeft, async (request, _reply, scheduler) =>
+  route(app, endpoints.markStudentLeft, async (request, _reply, scheduler) =>
     setStudentLeft({
       db: db.kysely,
       actor: auditActor(request, scheduler),

@@ -53,17 +53,17 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     rateLimit: routeLimit({ ...LIMITS.loginPerClient, max: config.limits.loginPerIpPerMinute }),
   };
 
-  route(app, endpoints.getSecondFactor, async (request) =>
+  route(app, endpoints.listSecondFactors, async (request) =>
     secondFactorStatus({ db: db.kysely, user: requireSession(request) }),
   );
 
-  route(app, endpoints.postSecondFactorTotpSetup, async (request) =>
+  route(app, endpoints.startTotpSetup, async (request) =>
     startTotpEnrolment({ db: db.kysely, context, user: requireSession(request) }),
   );
 
   route(
     app,
-    endpoints.postSecondFactorTotpConfirm,
+    endpoints.confirmTotpSetup,
     async (request, reply) => {
       const session = requireAnySession(request);
       const { recoveryCodes, stronger } = await confirmTotpEnrolment({
@@ -88,14 +88,14 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     },
   );
 
-  route(app, endpoints.postSecondFactorTotpReplacement, async (request) => {
+  route(app, endpoints.startTotpReplacement, async (request) => {
     requireUser(request);
     return startAppReplacement({ db: db.kysely, context, session: requireAnySession(request) });
   });
 
   route(
     app,
-    endpoints.postSecondFactorTotpReplacementConfirm,
+    endpoints.confirmTotpReplacement,
     async (request) => {
       requireUser(request);
       const replaced = await confirmAppReplacement({
@@ -118,7 +118,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
 
   route(
     app,
-    endpoints.postSecondFactorVerify,
+    endpoints.verifySecondFactor,
     async (request, reply) => {
       const stronger = await verifySecondFactor({
         db: db.kysely,
@@ -133,7 +133,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     { config: perClient, preValidation: signedIn },
   );
 
-  route(app, endpoints.postSecondFactorRecoveryCodes, async (request) => {
+  route(app, endpoints.regenerateRecoveryCodes, async (request) => {
     const user = requireUser(request);
     const codes = await regenerateRecoveryCodes({
       db: db.kysely,
@@ -152,7 +152,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
 
   route(
     app,
-    endpoints.postSecondFactorStepUp,
+    endpoints.stepUpWithSecondFactor,
     async (request) => {
       requireUser(request);
       return stepUpWithCode({
@@ -171,7 +171,7 @@ export const secondFactorRoutes: FastifyPluginAsyncZod<{ context: SecondFactorCo
     },
   );
 
-  route(app, endpoints.postStaffSecondFactorReset, async (request, _reply, admin) => {
+  route(app, endpoints.resetStaffSecondFactor, async (request, _reply, admin) => {
     const result = await resetSecondFactor({
       db: db.kysely,
       admin,

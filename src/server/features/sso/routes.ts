@@ -43,7 +43,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
   const { db, config } = app;
   const network = { allowLoopback: config.sso.allowLoopbackIssuer };
 
-  route(app, endpoints.getInstitutionSso, async (request, _reply, admin) => {
+  route(app, endpoints.getSsoSettings, async (request, _reply, admin) => {
     return getSsoSettings({
       db: db.kysely,
       institutionId: admin.institutionId,
@@ -51,7 +51,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
     });
   });
 
-  route(app, endpoints.putInstitutionSso, async (request, _reply, admin) => {
+  route(app, endpoints.updateSsoSettings, async (request, _reply, admin) => {
     requireFreshFactor(request.session as Session);
     const saved = await writeTransaction(db.kysely, (trx) =>
       saveSsoSettings({
@@ -69,7 +69,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
 
   route(
     app,
-    endpoints.postInstitutionSsoTest,
+    endpoints.testSsoConnection,
     async (request, _reply, admin) => {
       return testSsoConnection({
         db: db.kysely,
@@ -85,7 +85,7 @@ const settingsRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey 
     },
   );
 
-  route(app, endpoints.deleteInstitutionSso, async (request, _reply, admin) => {
+  route(app, endpoints.disableSso, async (request, _reply, admin) => {
     requireFreshFactor(request.session as Session);
     const disabled = await writeTransaction(db.kysely, (trx) =>
       disableSso({ db: trx, institutionId: admin.institutionId, actor: auditActor(request, admin) }),
@@ -110,13 +110,13 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
   const loginWithError = (failure: SsoFailure, next: string | null | undefined) =>
     `/login/?sso_error=${encodeURIComponent(failure.reason)}${next ? `&next=${encodeURIComponent(next)}` : ''}`;
 
-  route(app, endpoints.postSsoDiscover, async (request) => discoverSso(db.kysely, request.body.email), {
+  route(app, endpoints.discoverSso, async (request) => discoverSso(db.kysely, request.body.email), {
     config: { rateLimit: routeLimit(LIMITS.ssoDiscoveriesPerClient) },
   });
 
   route(
     app,
-    endpoints.getSsoStart,
+    endpoints.startSso,
     async (request, reply) => {
       const next = safeNextPath(request.query.next, new URL(config.mail.linkBase).origin);
       try {
@@ -141,7 +141,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
 
   route(
     app,
-    endpoints.postSsoLink,
+    endpoints.linkSsoAccount,
     async (request, reply) => {
       const user = requireUser(request);
       if (user.institutionId === null) throw new AppError('FORBIDDEN', NO_INSTITUTION_SSO);
@@ -176,7 +176,7 @@ const signInRoutes: FastifyPluginAsyncZod<SsoContext> = async (app, { sealKey })
 
   route(
     app,
-    endpoints.getSsoCallback,
+    endpoints.completeSso,
     async (request, reply) => {
       const browserToken = readHostCookie(request, BINDING_COOKIE);
       if (browserToken !== undefined) clearHostCookie(request, reply, BINDING_COOKIE);

@@ -17,11 +17,11 @@ function mailContext(app: FastifyInstance): service.MailContext {
 const teamRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  route(app, endpoints.getStaff, async (_request, _reply, admin) => {
+  route(app, endpoints.listStaff, async (_request, _reply, admin) => {
     return service.listTeam({ db: db.kysely, institutionId: admin.institutionId });
   });
 
-  route(app, endpoints.postStaff, async (request, reply, admin) => {
+  route(app, endpoints.inviteStaff, async (request, reply, admin) => {
     const invitation = await service.inviteMember({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -34,7 +34,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
       .send({ success: true as const, message: service.INVITATION_SENT(invitation.email), invitation });
   });
 
-  route(app, endpoints.putStaff, async (request, _reply, admin) => {
+  route(app, endpoints.changeStaffRole, async (request, _reply, admin) => {
     const member = await service.changeRole({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -48,7 +48,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  route(app, endpoints.deleteStaff, async (request, _reply, admin) => {
+  route(app, endpoints.removeStaff, async (request, _reply, admin) => {
     await service.removeMember({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -57,7 +57,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message: 'Access removed.' };
   });
 
-  route(app, endpoints.postStaffSsoLink, async (request, _reply, admin) => {
+  route(app, endpoints.allowStaffSsoLink, async (request, _reply, admin) => {
     const allowed = await allowSsoLink({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -70,7 +70,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     };
   });
 
-  route(app, endpoints.postStaffInvitationsResend, async (request, _reply, admin) => {
+  route(app, endpoints.resendStaffInvitation, async (request, _reply, admin) => {
     const invitation = await service.resendInvitation({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -81,7 +81,7 @@ const teamRoutes: FastifyPluginAsyncZod = async (app) => {
     return { success: true as const, message: service.INVITATION_SENT(invitation.email), invitation };
   });
 
-  route(app, endpoints.deleteStaffInvitations, async (request, _reply, admin) => {
+  route(app, endpoints.withdrawStaffInvitation, async (request, _reply, admin) => {
     await service.revokeInvitation({
       db: db.kysely,
       actor: auditActor(request, admin),
@@ -98,14 +98,14 @@ const invitationRoutes: FastifyPluginAsyncZod = async (app) => {
 
   route(
     app,
-    endpoints.getStaffInvite,
+    endpoints.getStaffInvitation,
     async (request) => service.describeInvitation({ db: db.kysely, token: request.params.token }),
     { config: limit },
   );
 
   route(
     app,
-    endpoints.postStaffInvite,
+    endpoints.acceptStaffInvitation,
     async (request, reply) => {
       const { user, sessionId, sessionIdHash } = await service.acceptInvitation({
         db: db.kysely,

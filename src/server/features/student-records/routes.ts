@@ -14,7 +14,7 @@ import { studentRecords } from './service';
 export const studentRecordRoutes: FastifyPluginAsyncZod = async (app) => {
   const { db } = app;
 
-  route(app, endpoints.getAccountRecords, async (request) => {
+  route(app, endpoints.getOwnRecords, async (request) => {
     const user = requireUser(request);
     if (user.role !== 'student' || user.institutionId === null)
       throw new AppError('FORBIDDEN', 'Only a student can download their own records');

@@ -15,7 +15,7 @@ export const unconfirmedAddressRoutes: FastifyPluginAsyncZod<{ codes: CodeContex
 
   route(
     app,
-    endpoints.postRegisterResendCode,
+    endpoints.resendRegistrationCode,
     async (request, reply) => {
       const answer = await resendRegistrationCode({
         db: db.kysely,

@@ -23,7 +23,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext; followUps
 
   route(
     app,
-    endpoints.postVerifyStart,
+    endpoints.sendVerificationCode,
     async (request, reply) => {
       const { email, hash_link: hashLink } = request.body;
       const answer = await startVerification({
@@ -42,7 +42,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext; followUps
 
   route(
     app,
-    endpoints.postVerifyCheck,
+    endpoints.checkVerificationCode,
     async (request, reply) =>
       checkVerification({
         db: db.kysely,

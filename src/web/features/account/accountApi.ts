@@ -1,16 +1,12 @@
-import {
-  getAccountSessions,
-  postAccountPassword,
-  postAccountSessionsSignOutOthers,
-} from '../../../common/endpoints/account';
+import * as endpoints from '../../../common/endpoints/account';
 import type { PasswordChangeRequest } from '../../../common/schemas/account';
 import { api } from '../../api';
 
 export const SESSIONS_QUERY_KEY = ['own-sessions'] as const;
 
 export const changePassword = (request: PasswordChangeRequest) =>
-  api.call(postAccountPassword, { body: request });
+  api.call(endpoints.changePassword, { body: request });
 
-export const fetchSessions = () => api.call(getAccountSessions);
+export const fetchSessions = () => api.call(endpoints.listSessions);
 
-export const signOutOtherSessions = () => api.call(postAccountSessionsSignOutOthers);
+export const signOutOtherSessions = () => api.call(endpoints.signOutOtherSessions);

@@ -1,4 +1,4 @@
-import { getAudit, getAuditExportCsv } from '../../../common/endpoints/audit';
+import { exportAuditCsv, listAuditEntries } from '../../../common/endpoints/audit';
 import { endpointUrl } from '../../../common/endpoints/endpoint';
 import type { AuditFilters } from '../../../common/schemas/audit';
 import { api } from '../../api';
@@ -9,6 +9,6 @@ interface ActivityQuery extends AuditFilters {
 
 export const activityQueryKey = (query: ActivityQuery) => ['audit', query] as const;
 
-export const fetchActivity = (query: ActivityQuery) => api.call(getAudit, { query });
+export const fetchActivity = (query: ActivityQuery) => api.call(listAuditEntries, { query });
 
-export const activityExportUrl = (filters: AuditFilters) => endpointUrl(getAuditExportCsv, {}, filters);
+export const activityExportUrl = (filters: AuditFilters) => endpointUrl(exportAuditCsv, {}, filters);

@@ -1,18 +1,12 @@
 import { queryOptions } from '@tanstack/react-query';
-import {
-  getInstitutions,
-  getUser,
-  postLogin,
-  postLogout,
-  postRegister,
-} from '../../../common/endpoints/auth';
+import * as endpoints from '../../../common/endpoints/auth';
 import type { CurrentUser, LoginRequest, RegisterRequest } from '../../../common/schemas/auth';
 import { type Api, api, hasErrorCode } from '../../api';
 
 /** The signed-in user, or null when nobody is signed in. */
 export async function fetchCurrentUser(client: Api = api): Promise<CurrentUser | null> {
   try {
-    return await client.call(getUser);
+    return await client.call(endpoints.getCurrentUser);
   } catch (error) {
     if (hasErrorCode(error, 'UNAUTHENTICATED')) return null;
     throw error;
@@ -20,19 +14,19 @@ export async function fetchCurrentUser(client: Api = api): Promise<CurrentUser |
 }
 
 export function login(credentials: LoginRequest) {
-  return api.call(postLogin, { body: credentials });
+  return api.call(endpoints.logIn, { body: credentials });
 }
 
 export function logout() {
-  return api.call(postLogout);
+  return api.call(endpoints.logOut);
 }
 
 export function register(request: RegisterRequest) {
-  return api.call(postRegister, { body: request });
+  return api.call(endpoints.register, { body: request });
 }
 
 function fetchInstitutions(client: Api) {
-  return client.call(getInstitutions);
+  return client.call(endpoints.listInstitutions);
 }
 
 /** The institutions a student may register with. */

@@ -1,4 +1,4 @@
-import { getCampaignsNotAnswered } from '../../../common/endpoints/campaigns';
+import { listNotAnswered } from '../../../common/endpoints/campaigns';
 import { api } from '../../api';
 
 export const notAnsweredQueryKey = (campaignId: number) => ['campaigns', campaignId, 'not-answered'] as const;
@@ -6,5 +6,5 @@ export const notAnsweredQueryKey = (campaignId: number) => ['campaigns', campaig
 export const notAnsweredPath = (campaignId: number) => `/admin/campaigns/${campaignId}/not-answered/`;
 
 export function fetchNotAnswered(campaignId: number) {
-  return api.call(getCampaignsNotAnswered, { params: { id: campaignId } });
+  return api.call(listNotAnswered, { params: { id: campaignId } });
 }

@@ -1,4 +1,4 @@
-import { getCampaignsResults } from '../../../common/endpoints/campaigns';
+import { getCampaignResults } from '../../../common/endpoints/campaigns';
 import { api } from '../../api';
 
 export const resultsQueryKey = (campaignId: number) => ['campaigns', campaignId, 'results'] as const;
@@ -6,5 +6,5 @@ export const resultsQueryKey = (campaignId: number) => ['campaigns', campaignId,
 export const resultsPath = (campaignId: number) => `/admin/campaigns/${campaignId}/results/`;
 
 export function fetchResults(campaignId: number) {
-  return api.call(getCampaignsResults, { params: { id: campaignId } });
+  return api.call(getCampaignResults, { params: { id: campaignId } });
 }

@@ -1,6 +1,6 @@
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
-import { getDashboardInstruments } from '../../../common/endpoints/dashboard';
+import { getInstrumentBands } from '../../../common/endpoints/dashboard';
 import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
 import { isSuppressed, type Suppressed, smallGroupRule } from '../../../common/small-groups';
@@ -21,7 +21,7 @@ type InstrumentMonths = InstrumentBandMonths['instruments'][number];
 type MonthFigures = InstrumentMonths['months'][number];
 
 function fetchInstrumentBands() {
-  return api.call(getDashboardInstruments);
+  return api.call(getInstrumentBands);
 }
 
 /** The bands met in any month, in the publisher's order, anything unnamed after them. */

@@ -1,10 +1,6 @@
-import { postErasures, postErasuresPreview } from '../../../common/endpoints/erasure';
-import {
-  getRecordsRequests,
-  postRecordsRequests,
-  postRecordsRequestsFulfil,
-} from '../../../common/endpoints/records-requests';
-import { getAccountRecords } from '../../../common/endpoints/student-records';
+import * as erasure from '../../../common/endpoints/erasure';
+import * as recordsRequests from '../../../common/endpoints/records-requests';
+import * as studentRecords from '../../../common/endpoints/student-records';
 import type { OpenRecordsRequest } from '../../../common/schemas/records';
 import { api } from '../../api';
 
@@ -12,25 +8,25 @@ export const RECORDS_REQUESTS_QUERY_KEY = ['records-requests'] as const;
 export const OWN_RECORDS_QUERY_KEY = ['own-records'] as const;
 
 export function previewErasure(email: string) {
-  return api.call(postErasuresPreview, { body: { email } });
+  return api.call(erasure.previewErasure, { body: { email } });
 }
 
 export function eraseStudent(email: string) {
-  return api.call(postErasures, { body: { email } });
+  return api.call(erasure.eraseStudent, { body: { email } });
 }
 
 export function fetchRecordsRequests() {
-  return api.call(getRecordsRequests);
+  return api.call(recordsRequests.listRecordsRequests);
 }
 
 export function openRecordsRequest(request: OpenRecordsRequest) {
-  return api.call(postRecordsRequests, { body: request });
+  return api.call(recordsRequests.openRecordsRequest, { body: request });
 }
 
 export function fulfilRecordsRequest(id: number) {
-  return api.call(postRecordsRequestsFulfil, { params: { id } });
+  return api.call(recordsRequests.fulfilRecordsRequest, { params: { id } });
 }
 
 export function fetchOwnRecords() {
-  return api.call(getAccountRecords);
+  return api.call(studentRecords.getOwnRecords);
 }

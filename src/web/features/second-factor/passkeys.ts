@@ -3,12 +3,7 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { useSyncExternalStore } from 'react';
-import {
-  postPasskeysAuthentication,
-  postPasskeysAuthenticationOptions,
-  postPasskeysRegistration,
-  postPasskeysRegistrationOptions,
-} from '../../../common/endpoints/passkeys';
+import * as endpoints from '../../../common/endpoints/passkeys';
 import type { PasskeyAuthentication, PasskeyRegistration } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
 
@@ -44,12 +39,12 @@ export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in anot
 
 /** Creates a passkey on this device for the signed-in staff member and registers it, named if given. */
 export async function addPasskey(name?: string) {
-  const { options } = await api.call(postPasskeysRegistrationOptions);
+  const { options } = await api.call(endpoints.startPasskeyRegistration);
   const { startRegistration } = await import('@simplewebauthn/browser');
   const credential = await startRegistration({
     optionsJSON: options as unknown as PublicKeyCredentialCreationOptionsJSON,
   });
-  return api.call(postPasskeysRegistration, {
+  return api.call(endpoints.addPasskey, {
     body: {
       // The same JSON: the library declares it as interfaces, the schema as open objects.
       credential: credential as PasskeyRegistration['credential'],
@@ -60,12 +55,12 @@ export async function addPasskey(name?: string) {
 
 /** Signs in with a passkey: alone, or as the second factor of a password sign-in. */
 export async function signInWithPasskey() {
-  const { options } = await api.call(postPasskeysAuthenticationOptions);
+  const { options } = await api.call(endpoints.startPasskeySignIn);
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const credential = await startAuthentication({
     optionsJSON: options as unknown as PublicKeyCredentialRequestOptionsJSON,
   });
-  return api.call(postPasskeysAuthentication, {
+  return api.call(endpoints.signInWithPasskey, {
     body: { credential: credential as PasskeyAuthentication['credential'] },
   });
 }

@@ -1,6 +1,6 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { getSsoCallback } from '../../../common/endpoints/sso';
+import { completeSso } from '../../../common/endpoints/sso';
 import type { SsoSettingsResponse } from '../../../common/schemas/sso';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
@@ -14,7 +14,7 @@ import styles from './Settings.module.css';
 import { disableSso, fetchSso, SSO_QUERY_KEY, saveSso, testSsoConnection } from './ssoApi';
 
 /** Where the provider sends people back: what the admin registers with the provider. */
-const callbackUrl = () => new URL(getSsoCallback.path, window.location.origin).href;
+const callbackUrl = () => new URL(completeSso.path, window.location.origin).href;
 
 /** Single sign-on through the institution's OpenID Connect provider (design section 11). */
 export function SingleSignOnSection() {

@@ -1,5 +1,5 @@
-import { getLegalHolds, postLegalHolds, postLegalHoldsLift } from '../../../common/endpoints/legal-holds';
-import { getInstitutionRetention, putInstitutionRetention } from '../../../common/endpoints/retention';
+import * as legalHolds from '../../../common/endpoints/legal-holds';
+import * as retention from '../../../common/endpoints/retention';
 import type { PlaceLegalHold, RetentionSettings } from '../../../common/schemas/retention';
 import { api } from '../../api';
 
@@ -7,21 +7,21 @@ export const RETENTION_QUERY_KEY = ['institution-retention'] as const;
 export const LEGAL_HOLDS_QUERY_KEY = ['legal-holds'] as const;
 
 export function fetchRetention() {
-  return api.call(getInstitutionRetention);
+  return api.call(retention.getRetention);
 }
 
 export function saveRetention(settings: RetentionSettings) {
-  return api.call(putInstitutionRetention, { body: settings });
+  return api.call(retention.updateRetention, { body: settings });
 }
 
 export function fetchLegalHolds() {
-  return api.call(getLegalHolds);
+  return api.call(legalHolds.listLegalHolds);
 }
 
 export function placeLegalHold(hold: PlaceLegalHold) {
-  return api.call(postLegalHolds, { body: hold });
+  return api.call(legalHolds.placeLegalHold, { body: hold });
 }
 
 export function liftLegalHold(id: number, reason: string) {
-  return api.call(postLegalHoldsLift, { params: { id }, body: { reason } });
+  return api.call(legalHolds.liftLegalHold, { params: { id }, body: { reason } });
 }

@@ -1,4 +1,4 @@
-import { getInstitutionSettings, putInstitutionSettings } from '../../../common/endpoints/institutions';
+import { getInstitutionSettings, updateInstitutionSettings } from '../../../common/endpoints/institutions';
 import type { InstitutionSettings } from '../../../common/schemas/settings';
 import { api } from '../../api';
 
@@ -9,5 +9,5 @@ export function fetchSettings() {
 }
 
 export function saveSettings(settings: InstitutionSettings) {
-  return api.call(putInstitutionSettings, { body: settings });
+  return api.call(updateInstitutionSettings, { body: settings });
 }

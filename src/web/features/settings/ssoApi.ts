@@ -1,26 +1,21 @@
-import {
-  deleteInstitutionSso,
-  getInstitutionSso,
-  postInstitutionSsoTest,
-  putInstitutionSso,
-} from '../../../common/endpoints/sso';
+import * as endpoints from '../../../common/endpoints/sso';
 import type { SsoConnectionTestRequest, SsoSettingsRequest } from '../../../common/schemas/sso';
 import { api } from '../../api';
 
 export const SSO_QUERY_KEY = ['institution-sso'] as const;
 
 export function fetchSso() {
-  return api.call(getInstitutionSso);
+  return api.call(endpoints.getSsoSettings);
 }
 
 export function saveSso(settings: SsoSettingsRequest) {
-  return api.call(putInstitutionSso, { body: settings });
+  return api.call(endpoints.updateSsoSettings, { body: settings });
 }
 
 export function disableSso() {
-  return api.call(deleteInstitutionSso);
+  return api.call(endpoints.disableSso);
 }
 
 export function testSsoConnection(provider: SsoConnectionTestRequest) {
-  return api.call(postInstitutionSsoTest, { body: provider });
+  return api.call(endpoints.testSsoConnection, { body: provider });
 }

@@ -1,11 +1,11 @@
-import { postVerifyCheck, postVerifyStart } from '../../../common/endpoints/verify';
+import { checkVerificationCode, sendVerificationCode } from '../../../common/endpoints/verify';
 import { PROOF_TOKENS_MAX, type VerifyStartRequest } from '../../../common/schemas/verify';
 import { api } from '../../api';
 
 /** Design section 12: a one-time code to the address, and the check that proves it for this browser. */
 
 export function startVerification(request: VerifyStartRequest) {
-  return api.call(postVerifyStart, { body: request });
+  return api.call(sendVerificationCode, { body: request });
 }
 
 /**
@@ -34,7 +34,7 @@ export function keepProofToken(email: string, token: string) {
 }
 
 export async function checkVerification(email: string, code: string) {
-  const response = await api.call(postVerifyCheck, {
+  const response = await api.call(checkVerificationCode, {
     body: {
       email,
       code,
