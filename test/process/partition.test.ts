@@ -28,12 +28,17 @@ import { type ServerProcess, startServer, stopServer } from '../helpers/server-p
 const postgresUrl = process.env.TEST_DATABASE_URL as string;
 const DOMAIN = 'north.edu';
 const STUDENTS_PER_SERVER = 2;
-/** Short, so that the test sees every timeout play out; the relation between them is the point. */
+/**
+ * Short, so that the test sees every timeout play out; the relation between them is the point.
+ * B's queries wait on A's locks until the database ends A's idle transaction, so B's own query
+ * limit leaves room for that second and for a loaded machine (seen: a 2 s limit ran out on B in
+ * a CI run sharing two cores, with a 1 s idle limit); A's stranded request still gets its 503.
+ */
 const TIMEOUTS = {
   DATABASE_IDLE_TRANSACTION_TIMEOUT_MS: '1000',
-  DATABASE_LOCK_TIMEOUT_MS: '2500',
-  DATABASE_QUERY_TIMEOUT_MS: '2000',
-  DATABASE_STATEMENT_TIMEOUT_MS: '5000',
+  DATABASE_LOCK_TIMEOUT_MS: '5000',
+  DATABASE_QUERY_TIMEOUT_MS: '4000',
+  DATABASE_STATEMENT_TIMEOUT_MS: '8000',
 };
 /** Only stops a hung run. */
 const TEST_LIMIT_MS = 300_000;
