@@ -75,7 +75,24 @@ export async function startServer(
     compiled?: boolean;
   } = {},
 ): Promise<ServerProcess> {
-  const port = await freePort();
+  // A free port can be taken by another test file between freePort() closing it and the server
+  // binding it: the server then exits with EADDRINUSE before it did anything, so a fresh port is tried.
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await startServerOnPort(await freePort(), env, options);
+    } catch (error) {
+      if (attempt >= 3 || !(error instanceof PortTakenError)) throw error;
+    }
+  }
+}
+
+class PortTakenError extends Error {}
+
+async function startServerOnPort(
+  port: number,
+  env: Record<string, string>,
+  options: Parameters<typeof startServer>[1] = {},
+): Promise<ServerProcess> {
   const clock = options.clockOffsetMs ? ['--import', path.join(ROOT, 'test/helpers/clock-offset.mjs')] : [];
   const entry = serverEntry(options.compiled);
   const child = spawn(process.execPath, [...clock, ...entry], {
@@ -110,7 +127,10 @@ export async function startServer(
   const baseUrl = `http://127.0.0.1:${port}`;
   const deadline = Date.now() + STARTUP_LIMIT_MS;
   for (;;) {
-    if (stopped) throw new Error(`server exited early (${JSON.stringify(stopped)}):\n${output}`);
+    if (stopped) {
+      const message = `server exited early (${JSON.stringify(stopped)}):\n${output}`;
+      throw output.includes('EADDRINUSE') ? new PortTakenError(message) : new Error(message);
+    }
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`server did not answer:\n${output}`);
