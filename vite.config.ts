@@ -1,5 +1,6 @@
 import { defineConfig, type Plugin } from 'vite';
 import { endpointEntriesForTheBrowser } from './scripts/vite-endpoint-entries.ts';
+import { linguiCatalogues, linguiMacros } from './scripts/vite-lingui.ts';
 import { precompress } from './scripts/vite-precompress.ts';
 
 /** The shared UI that only staff screens use (tables, confirmations, load errors, chart sizing). */
@@ -114,12 +115,15 @@ const BUILD_CHECKS = { bundlerTimings: false, moduleLevelDirective: false };
  * the browser's build, with React and the app's libraries bundled in, so production installs
  * none of the browser's libraries.
  */
-export default defineConfig(({ isSsrBuild }) => ({
+export default defineConfig(({ isSsrBuild, command }) => ({
   root: 'src/web',
   base: '/react-static/',
-  plugins: isSsrBuild
-    ? [endpointEntriesForTheBrowser()]
-    : [endpointEntriesForTheBrowser(), pureReactRouterComponents(), precompress()],
+  plugins: [
+    linguiMacros({ production: command === 'build' }),
+    linguiCatalogues(),
+    endpointEntriesForTheBrowser(),
+    ...(isSsrBuild ? [] : [pureReactRouterComponents(), precompress()]),
+  ],
   oxc: { jsx: { runtime: 'automatic', importSource: 'react' } },
   ...(isSsrBuild
     ? {
@@ -147,7 +151,16 @@ export default defineConfig(({ isSsrBuild }) => ({
           // not still runs the app, only without fetching ahead: not worth code on every page.
           modulePreload: { polyfill: false },
           rolldownOptions: {
-            output: { codeSplitting: { groups: CHUNK_GROUPS } },
+            output: {
+              codeSplitting: { groups: CHUNK_GROUPS },
+              // A catalogue's file says whose messages it holds (messages-es-survey-<hash>.js).
+              chunkFileNames: (chunk) => {
+                const catalogue = chunk.facadeModuleId?.match(/[\\/]locales[\\/]([\w-]+)[\\/]([\w-]+)\.po$/);
+                return catalogue
+                  ? `assets/messages-${catalogue[1]}-${catalogue[2]}-[hash].js`
+                  : 'assets/[name]-[hash].js';
+              },
+            },
             // zod's schema builders, chained checks included, have no side effects: a schema no
             // screen uses (a request only the server parses) is left out of the browser's code.
             treeshake: { manualPureFunctions: ['z'] },

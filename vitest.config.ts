@@ -1,5 +1,6 @@
 import os from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { linguiCatalogues, linguiMacros } from './scripts/vite-lingui.ts';
 
 /**
  * The projects, chosen by where a test file lives (see README, "Testing"):
@@ -34,6 +35,8 @@ const oneFilePerCore = os.availableParallelism();
 const hungTestLimits = { testTimeout: 60_000, hookTimeout: 90_000 };
 
 export default defineConfig({
+  // The web app's components and catalogues, as the build has them (vite.config.ts).
+  plugins: [linguiMacros({ production: false }), linguiCatalogues()],
   test: {
     exclude: ['test/e2e/**', 'node_modules/**'],
     projects: [

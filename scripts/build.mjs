@@ -1,8 +1,10 @@
 // `npm run build`: everything production runs, compiled to JavaScript:
 // - dist/web: the web app (Vite), with the server's renderer of its first paint in dist/web/.server;
-// - dist/server: the server, its command line and its SMTP thread (esbuild), run by `node`.
+// - dist/server: the server, its command line and its SMTP thread (esbuild), run by `node`, with
+//   its catalogues (dist/server/locales).
 // `node scripts/build.mjs web <folder>` builds the web app alone into another folder (the tests do).
 // Build tools are devDependencies: they are loaded only here, never by the running server.
+import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,6 +55,8 @@ export async function buildServer(outDir = SERVER_OUT) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // The server's catalogues (mail), read at run time; their folders are the languages it speaks.
+  fs.cpSync(path.join(ROOT, 'src/server/locales'), path.join(outDir, 'locales'), { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

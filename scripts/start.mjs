@@ -25,8 +25,17 @@ function isStale(built, sources) {
   return !fs.existsSync(at(built)) || newestSource > fs.statSync(at(built)).mtimeMs;
 }
 
-const webStale = isStale('dist/web/.server/entry-server.js', ['src/web', 'src/common', 'vite.config.ts']);
-const serverStale = isStale('dist/server/main.js', ['src/server', 'src/common']);
+const webStale = isStale('dist/web/.server/entry-server.js', [
+  'src/web',
+  'src/common',
+  'vite.config.ts',
+  'lingui.config.ts',
+]);
+const serverStale = isStale('dist/server/main.js', [
+  'src/server',
+  'src/common',
+  'src/web/app/catalogueAreas.ts',
+]);
 if (webStale || serverStale) {
   const { buildServer, buildWebApp } = await import('./build.mjs');
   if (webStale) {

@@ -7,6 +7,8 @@ import { renderToString } from 'react-dom/server';
 import { createStaticHandler, createStaticRouter, StaticRouterProvider } from 'react-router';
 import { createApi, type Transport } from './api';
 import { App, createQueryClient } from './app/App';
+import { CATALOGUE_AREAS, type CatalogueArea } from './app/catalogueAreas';
+import { loadCatalogues, spokenLanguage } from './app/catalogues';
 import {
   isFirstPaintScreen,
   loadFirstPaintData,
@@ -14,6 +16,7 @@ import {
   type RecordedAnswer,
   recordingTransport,
 } from './app/firstPaint';
+import { i18n } from './app/i18n';
 import { routes } from './app/routes';
 import { applyAppConfig } from './config';
 
@@ -24,6 +27,8 @@ export interface FirstPaintRequest {
   settings: unknown;
   /** Asks the API for a GET path on behalf of the visitor (their cookies). */
   transport: Transport;
+  /** The visitor's language (their choice, else their browser's), as `<html lang>` says. */
+  language: string;
 }
 
 export interface FirstPaint {
@@ -49,6 +54,7 @@ export async function renderFirstPaint({
   url,
   settings,
   transport,
+  language,
 }: FirstPaintRequest): Promise<FirstPaint | null> {
   const request = new Request(new URL(url, 'http://localhost'));
   const { pathname } = new URL(request.url);
@@ -61,6 +67,11 @@ export async function renderFirstPaint({
   // No route of the app redirects or answers on its own: anything else is left to the browser.
   if (context instanceof Response) return null;
   const router = createStaticRouter(handler.dataRoutes, context);
+  const spoken = spokenLanguage(language);
+  await loadCatalogues(i18n, spoken, Object.keys(CATALOGUE_AREAS) as CatalogueArea[]);
+  // Nothing awaits between choosing the language and rendering: no other page's render can
+  // interleave and switch it.
+  i18n.activate(spoken);
   const html = renderToString(
     <App queryClient={queryClient}>
       <StaticRouterProvider router={router} context={context} hydrate={false} />

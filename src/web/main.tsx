@@ -7,12 +7,14 @@ import { createBrowserRouter, matchRoutes, type RouteObject } from 'react-router
 import { RouterProvider } from 'react-router/dom';
 import { createApi, fetchTransport } from './api';
 import { App, createQueryClient } from './app/App';
+import { spokenLanguage } from './app/catalogues';
 import {
   loadFirstPaintData,
   RECORDED_ANSWERS_ID,
   type RecordedAnswer,
   replayingTransport,
 } from './app/firstPaint';
+import { activateLanguage } from './app/i18n';
 import { routes } from './app/routes';
 import { applyAppConfig, readAppConfigMeta } from './config';
 import { currentUserQuery } from './features/auth/useCurrentUser';
@@ -84,13 +86,19 @@ function reportHydrationMismatch(error: unknown, info: { componentStack?: string
  * The server rendered this public screen (src/web/entry-server.tsx): the app takes it over in
  * place (hydration) from the same data the server used, so nothing on the screen changes.
  */
-async function hydrateFirstPaint(root: HTMLElement, queryClient: QueryClient, answers: RecordedAnswer[]) {
+async function hydrateFirstPaint(
+  root: HTMLElement,
+  queryClient: QueryClient,
+  answers: RecordedAnswer[],
+  appMessages: Promise<void>,
+) {
   await loadFirstPaintData(
     queryClient,
     window.location.pathname,
     createApi(replayingTransport(answers, fetchTransport)),
   );
   await loadMatchedScreens(routes);
+  await appMessages;
   await nextTask();
   const router = createBrowserRouter(routes);
   // As a transition, React hydrates in slices of a few milliseconds and lets the browser answer a
@@ -112,14 +120,18 @@ async function hydrateFirstPaint(root: HTMLElement, queryClient: QueryClient, an
  */
 async function start(root: HTMLElement) {
   applyAppConfig(readAppConfigMeta(document));
+  // The server chose the page's language (the visitor's choice, else their browser's): the
+  // shell's messages in it load beside everything else, each screen's with its code (lazyScreen.ts).
+  const appMessages = activateLanguage(spokenLanguage(document.documentElement.lang), ['app']);
   const queryClient = createQueryClient();
   const answers = recordedAnswers();
   if (answers && root.childElementCount > 0) {
-    await hydrateFirstPaint(root, queryClient, answers);
+    await hydrateFirstPaint(root, queryClient, answers, appMessages);
     return;
   }
   // Every screen shows who is signed in: ask right away, while the screen's code is on its way.
   void queryClient.prefetchQuery(currentUserQuery());
+  await appMessages;
   await nextTask();
   const router = createBrowserRouter(routes);
   createRoot(root).render(

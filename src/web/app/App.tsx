@@ -1,6 +1,8 @@
+import { I18nProvider } from '@lingui/react';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { StrictMode, useEffect } from 'react';
 import { mayPassOnRetry } from '../api';
+import { i18n } from './i18n';
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -36,7 +38,9 @@ export function App({
 }) {
   return (
     <StrictMode>
-      <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      <I18nProvider i18n={i18n}>
+        <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
+      </I18nProvider>
       {onRunning && <Running onRunning={onRunning} />}
     </StrictMode>
   );

@@ -1,31 +1,34 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link, NavLink } from 'react-router';
 import { type Ability, can, type RoleName } from '../../common/roles';
 import { productName } from '../config';
 import { type AuthState, useAuthState } from '../features/auth/useCurrentUser';
 import { useLogout } from '../features/auth/useLogout';
 import styles from './Header.module.css';
+import { LanguageSwitcher } from './LanguageSwitcher';
 import { type MenuLink, UserMenu } from './UserMenu';
 
 const STUDENT_LINKS: readonly MenuLink[] = [
-  { label: 'New Survey', to: '/survey/' },
-  { label: 'My Records', to: '/account/records/' },
-  { label: 'Account', to: '/account/' },
+  { label: msg`New Survey`, to: '/survey/' },
+  { label: msg`My Records`, to: '/account/records/' },
+  { label: msg`Account`, to: '/account/' },
 ];
 
 /** Every staff screen, in menu order, with what opening it takes (common/roles.ts). */
 const STAFF_LINKS: readonly (MenuLink & { ability: Ability })[] = [
-  { label: 'Dashboard', to: '/dashboard/', ability: 'dashboard' },
-  { label: 'Edit Templates', to: '/admin/survey-templates/', ability: 'templates' },
-  { label: 'Preview Survey', to: '/survey/', ability: 'templates' },
-  { label: 'Cases', to: '/cases/', ability: 'cases' },
-  { label: 'Roster', to: '/admin/roster/', ability: 'schedule' },
-  { label: 'Campaigns', to: '/admin/campaigns/', ability: 'schedule' },
-  { label: 'Settings', to: '/admin/settings/', ability: 'settings' },
-  { label: 'Student Records', to: '/admin/records/', ability: 'settings' },
-  { label: 'Team', to: '/admin/team/', ability: 'team' },
-  { label: 'Activity', to: '/admin/activity/', ability: 'audit' },
+  { label: msg`Dashboard`, to: '/dashboard/', ability: 'dashboard' },
+  { label: msg`Edit Templates`, to: '/admin/survey-templates/', ability: 'templates' },
+  { label: msg`Preview Survey`, to: '/survey/', ability: 'templates' },
+  { label: msg`Cases`, to: '/cases/', ability: 'cases' },
+  { label: msg`Roster`, to: '/admin/roster/', ability: 'schedule' },
+  { label: msg`Campaigns`, to: '/admin/campaigns/', ability: 'schedule' },
+  { label: msg`Settings`, to: '/admin/settings/', ability: 'settings' },
+  { label: msg`Student Records`, to: '/admin/records/', ability: 'settings' },
+  { label: msg`Team`, to: '/admin/team/', ability: 'team' },
+  { label: msg`Activity`, to: '/admin/activity/', ability: 'audit' },
   // Every staff member's own account and sign-in: all of them see the dashboard.
-  { label: 'Account', to: '/account/', ability: 'dashboard' },
+  { label: msg`Account`, to: '/account/', ability: 'dashboard' },
 ];
 
 function staffLinks(role: RoleName): MenuLink[] {
@@ -37,37 +40,39 @@ function navLinkClass({ isActive }: { isActive: boolean }) {
 }
 
 function HeaderActions({ auth, onLogout }: { auth: AuthState; onLogout: () => void }) {
+  const { t } = useLingui();
   switch (auth.role) {
     case 'anonymous':
       return (
         <ul className={styles.navList}>
           <li>
             <NavLink className={navLinkClass} to="/demo-survey/">
-              Demo Survey
+              <Trans>Demo Survey</Trans>
             </NavLink>
           </li>
           <li>
             <NavLink className={styles.loginLink} to="/login/">
-              Login
+              <Trans>Login</Trans>
             </NavLink>
           </li>
         </ul>
       );
     case 'superuser':
-      return <UserMenu buttonLabel="Logged in as Superuser" badge links={[]} onLogout={onLogout} />;
+      return <UserMenu buttonLabel={t`Logged in as Superuser`} badge links={[]} onLogout={onLogout} />;
     case 'admin':
     case 'counsellor':
     case 'viewer':
       return (
-        <UserMenu buttonLabel={auth.email ?? 'Account'} links={staffLinks(auth.role)} onLogout={onLogout} />
+        <UserMenu buttonLabel={auth.email ?? t`Account`} links={staffLinks(auth.role)} onLogout={onLogout} />
       );
     case 'student':
-      return <UserMenu buttonLabel={auth.email ?? 'Account'} links={STUDENT_LINKS} onLogout={onLogout} />;
+      return <UserMenu buttonLabel={auth.email ?? t`Account`} links={STUDENT_LINKS} onLogout={onLogout} />;
   }
 }
 
 /** The site header: brand, and the navigation that matches who is signed in (spec section 2). */
 export function Header() {
+  const { t } = useLingui();
   const auth = useAuthState();
   const logout = useLogout();
 
@@ -81,9 +86,10 @@ export function Header() {
           </svg>
           <span>{productName}</span>
         </Link>
-        <nav aria-label="Main" className={styles.nav}>
+        <nav aria-label={t`Main`} className={styles.nav}>
           <HeaderActions auth={auth} onLogout={logout} />
         </nav>
+        <LanguageSwitcher />
       </div>
     </header>
   );

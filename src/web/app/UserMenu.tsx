@@ -1,9 +1,11 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useEffect, useId, useLayoutEffect, useRef, useState } from 'react';
 import { Link, useLocation } from 'react-router';
 import styles from './Header.module.css';
 
 export interface MenuLink {
-  label: string;
+  label: MessageDescriptor;
   to: string;
 }
 
@@ -21,6 +23,7 @@ interface UserMenuProps {
  * navigation. Arrow keys move between the items.
  */
 export function UserMenu({ buttonLabel, links, onLogout, badge = false }: UserMenuProps) {
+  const { i18n } = useLingui();
   const [open, setOpen] = useState(false);
   const containerRef = useRef<HTMLDivElement>(null);
   const buttonRef = useRef<HTMLButtonElement>(null);
@@ -96,13 +99,13 @@ export function UserMenu({ buttonLabel, links, onLogout, badge = false }: UserMe
         {links.map((link) => (
           <li key={link.to}>
             <Link data-menu-item="" className={styles.menuItem} to={link.to}>
-              {link.label}
+              {i18n._(link.label)}
             </Link>
           </li>
         ))}
         <li>
           <button data-menu-item="" type="button" className={styles.menuItem} onClick={onLogout}>
-            Logout
+            <Trans>Logout</Trans>
           </button>
         </li>
       </ul>

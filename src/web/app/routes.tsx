@@ -20,149 +20,165 @@ export const routes: RouteObject[] = [
         children: [
           {
             index: true,
-            lazy: lazyScreen(() => import('../features/landing/LandingScreen').then((m) => m.LandingScreen)),
+            lazy: lazyScreen('landing', () =>
+              import('../features/landing/LandingScreen').then((m) => m.LandingScreen),
+            ),
           },
           {
             path: 'login',
-            lazy: lazyScreen(() => import('../features/auth/LoginScreen').then((m) => m.LoginScreen)),
+            lazy: lazyScreen('sign-in', () =>
+              import('../features/auth/LoginScreen').then((m) => m.LoginScreen),
+            ),
           },
           {
             path: 'sign-in/second-factor',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('sign-in', () =>
               import('../features/second-factor/SecondFactorScreen').then((m) => m.SecondFactorScreen),
             ),
           },
           {
             path: 'forgot-password',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('sign-in', () =>
               import('../features/password-reset/ForgotPasswordScreen').then((m) => m.ForgotPasswordScreen),
             ),
           },
           {
             path: 'reset-password/:token',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('sign-in', () =>
               import('../features/password-reset/ResetPasswordScreen').then((m) => m.ResetPasswordScreen),
             ),
           },
           {
             path: 'register',
-            lazy: lazyScreen(() => import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen)),
+            lazy: lazyScreen('sign-in', () =>
+              import('../features/auth/RegisterScreen').then((m) => m.RegisterScreen),
+            ),
           },
           {
             path: 'demo-survey',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('survey', () =>
               import('../features/demo-survey/DemoSurveyScreen').then((m) => m.DemoSurveyScreen),
             ),
           },
           {
             path: 'survey',
-            lazy: lazyScreen(() => import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen)),
+            lazy: lazyScreen('survey', () =>
+              import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen),
+            ),
           },
           {
             path: 'survey/link/:hashLink',
-            lazy: lazyScreen(() => import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen)),
+            lazy: lazyScreen('survey', () =>
+              import('../features/survey/SurveyScreen').then((m) => m.SurveyScreen),
+            ),
           },
           {
             path: 'survey/invite/:token',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('survey', () =>
               import('../features/survey/InvitationSurveyScreen').then((m) => m.InvitationSurveyScreen),
             ),
           },
           {
             path: 'dashboard',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/dashboard/DashboardScreen').then((m) => m.DashboardScreen),
             ),
           },
           {
             path: 'admin/survey-templates',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/templates/TemplatesScreen').then((m) => m.TemplatesScreen),
             ),
           },
           {
             path: 'admin/team',
-            lazy: lazyScreen(() => import('../features/team/TeamScreen').then((m) => m.TeamScreen)),
+            lazy: lazyScreen('staff', () => import('../features/team/TeamScreen').then((m) => m.TeamScreen)),
           },
           {
             path: 'admin/activity',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/activity/ActivityScreen').then((m) => m.ActivityScreen),
             ),
           },
           {
             path: 'staff/invite/:token',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/team/InvitationScreen').then((m) => m.InvitationScreen),
             ),
           },
           {
             path: 'cases',
-            lazy: lazyScreen(() => import('../features/cases/CasesScreen').then((m) => m.CasesScreen)),
+            lazy: lazyScreen('staff', () =>
+              import('../features/cases/CasesScreen').then((m) => m.CasesScreen),
+            ),
           },
           {
             path: 'cases/:id',
-            lazy: lazyScreen(() => import('../features/cases/CaseScreen').then((m) => m.CaseScreen)),
+            lazy: lazyScreen('staff', () => import('../features/cases/CaseScreen').then((m) => m.CaseScreen)),
           },
           {
             path: 'students/:id/history',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/cases/StudentHistoryScreen').then((m) => m.StudentHistoryScreen),
             ),
           },
           {
             path: 'account',
-            lazy: lazyScreen(() => import('../features/account/AccountScreen').then((m) => m.AccountScreen)),
+            lazy: lazyScreen('staff', () =>
+              import('../features/account/AccountScreen').then((m) => m.AccountScreen),
+            ),
           },
           {
             path: 'account/records',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/records/OwnRecordsScreen').then((m) => m.OwnRecordsScreen),
             ),
           },
           {
             path: 'admin/records',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/records/StudentRecordsScreen').then((m) => m.StudentRecordsScreen),
             ),
           },
           {
             path: 'account/security',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/security/SecurityScreen').then((m) => m.SecurityScreen),
             ),
           },
           {
             path: 'admin/settings',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/settings/SettingsScreen').then((m) => m.SettingsScreen),
             ),
           },
           {
             path: 'schedule-survey',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/schedule/ScheduleScreen').then((m) => m.ScheduleScreen),
             ),
           },
           {
             path: 'admin/roster',
-            lazy: lazyScreen(() => import('../features/roster/RosterScreen').then((m) => m.RosterScreen)),
+            lazy: lazyScreen('staff', () =>
+              import('../features/roster/RosterScreen').then((m) => m.RosterScreen),
+            ),
           },
           {
             path: 'admin/campaigns',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/campaigns/CampaignsScreen').then((m) => m.CampaignsScreen),
             ),
           },
           {
             path: 'admin/campaigns/:id/not-answered',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/campaigns/NotAnsweredScreen').then((m) => m.NotAnsweredScreen),
             ),
           },
           {
             path: 'admin/campaigns/:id/results',
-            lazy: lazyScreen(() =>
+            lazy: lazyScreen('staff', () =>
               import('../features/campaigns/ResultsScreen').then((m) => m.ResultsScreen),
             ),
           },

@@ -2,7 +2,9 @@ import fs from 'node:fs';
 import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyPluginAsync, FastifyReply, FastifyRequest } from 'fastify';
+import { catalogueAreaOf, catalogueSource, screenCatalogueAreas } from '../../../web/app/catalogueAreas';
 import { unknownEndpoint } from '../../lib/errors';
+import { requestLanguage, supportedLanguages } from '../../lib/languages';
 import { escapeHtml } from './html';
 import { type BuildManifest, screenChunkKey, screenPreloadTags, shellAssetFiles } from './preload';
 import { loadRenderer, RENDERER_DIR, visitorTransport } from './render';
@@ -102,6 +104,7 @@ const CURRENT_USER_PRELOAD =
 const TITLE = /<title>[^<]*<\/title>/;
 const CONFIG_META = '<meta name="app-config" content="{}" />';
 const ROOT_ELEMENT = '<div id="root"></div>';
+const SHELL_LANGUAGE = '<html lang="en">';
 
 export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: string) => boolean }> = async (
   app,
@@ -157,14 +160,21 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
    * the browser to draw it (asking who is signed in at once), or around the first paint the
    * server rendered, with the styles that paint needs applied.
    */
-  const pagesFor = (screenSource: string) => {
+  const pagesFor = (screenSource: string, language: string) => {
     if (!shell || !manifest) return null;
     const screenKey = screenChunkKey(manifest, screenSource, GROUPED_SCREENS[screenSource]);
+    // The screen's messages in the page's language come with its code (lazyScreen.ts).
+    const catalogues = screenCatalogueAreas(catalogueAreaOf(screenSource)).map((area) =>
+      catalogueSource(language, area),
+    );
+    const preloads = (applyStyles: boolean) =>
+      [screenKey, ...catalogues]
+        .map((key) => screenPreloadTags(manifest, key, ASSET_BASE, { applyStyles, loadedByShell }))
+        .join('');
     const head = (applyStyles: boolean, extra: string) =>
-      shell.replace(
-        '</head>',
-        `${extra}${screenPreloadTags(manifest, screenKey, ASSET_BASE, { applyStyles, loadedByShell })}</head>`,
-      );
+      shell
+        .replace(SHELL_LANGUAGE, `<html lang="${escapeHtml(language)}">`)
+        .replace('</head>', `${extra}${preloads(applyStyles)}</head>`);
     const drawnByBrowser = head(false, CURRENT_USER_PRELOAD);
     const rendered = head(true, '');
     return {
@@ -181,6 +191,8 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
       .status(status)
       .type('text/html; charset=utf-8')
       .header('Cache-Control', SHELL_CACHE_CONTROL)
+      // The page is in the language its visitor chose (a cookie) or their browser asks for.
+      .header('Vary', 'Accept-Language, Cookie')
       .send(page);
 
   /**
@@ -193,6 +205,7 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     try {
       return await renderFirstPaint({
         url: request.url,
+        language: requestLanguage(request),
         settings: app.config.web,
         transport: visitorTransport(app, request, reply),
       });
@@ -204,8 +217,11 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
 
   for (const [route, screenSource] of Object.entries(SCREEN_ROUTES)) {
     const withoutSlash = route.replace(/\/$/, '');
-    const pages = pagesFor(screenSource);
+    const pagesByLanguage = new Map(
+      supportedLanguages().map((language) => [language, pagesFor(screenSource, language)]),
+    );
     const handler = async (request: FastifyRequest, reply: FastifyReply) => {
+      const pages = pagesByLanguage.get(requestLanguage(request));
       if (!pages) return notBuilt(reply);
       const rendered = await firstPaint(request, reply);
       return sendPage(
@@ -227,6 +243,12 @@ export const shellRoutes: FastifyPluginAsync<{ webRoot: string; exists: (file: s
     if (request.url.startsWith('/api/') || request.url.startsWith('/react-static/')) {
       throw unknownEndpoint('GET', request.url);
     }
-    return shell ? sendPage(reply, 404, shell) : notBuilt(reply);
+    return shell
+      ? sendPage(
+          reply,
+          404,
+          shell.replace(SHELL_LANGUAGE, `<html lang="${escapeHtml(requestLanguage(request))}">`),
+        )
+      : notBuilt(reply);
   });
 };
