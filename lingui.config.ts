@@ -18,7 +18,11 @@ const areas = Object.keys(CATALOGUE_AREAS) as CatalogueArea[];
 
 export default defineConfig({
   sourceLocale: 'en',
-  locales: fs.readdirSync(`${WEB}/locales`).sort(),
+  locales: fs
+    .readdirSync(`${WEB}/locales`, { withFileTypes: true })
+    .filter((entry) => entry.isDirectory())
+    .map((entry) => entry.name)
+    .sort(),
   fallbackLocales: { default: 'en' },
   format: formatter({ origins: false, lineNumbers: false }),
   catalogs: [
