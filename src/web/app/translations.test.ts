@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from '@babel/parser';
-import { type Catalog, getCatalogs } from '@lingui/cli/api';
-import { getConfig } from '@lingui/conf';
+import { getCatalogs } from '@lingui/cli/api';
+import { type CatalogType, getConfig } from '@lingui/conf';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -20,19 +20,19 @@ function placeholders(message: string): string[] {
 }
 
 describe('the catalogues', () => {
-  let catalogs: Catalog[];
+  let catalogs: Awaited<ReturnType<typeof getCatalogs>>;
   beforeAll(async () => {
     catalogs = await getCatalogs(config);
   }, 60_000);
 
   it('hold every message of the code and nothing else, in every language', async () => {
     for (const catalog of catalogs) {
-      const extracted = (await catalog.collect()) ?? {};
+      const extracted: CatalogType = (await catalog.collect()) ?? {};
       const inCode = Object.values(extracted)
         .map((message) => message.message ?? '')
         .sort();
       for (const locale of config.locales) {
-        const stored = await catalog.read(locale);
+        const stored: CatalogType = await catalog.read(locale);
         const inCatalogue = Object.values(stored)
           .filter((message) => !message.obsolete)
           .map((message) => message.message ?? '')
@@ -48,7 +48,8 @@ describe('the catalogues', () => {
   it('translate every message, keeping its placeholders, into something that compiles', async () => {
     for (const catalog of catalogs) {
       for (const locale of config.locales.filter((language) => language !== config.sourceLocale)) {
-        for (const message of Object.values(await catalog.read(locale))) {
+        const stored: CatalogType = await catalog.read(locale);
+        for (const message of Object.values(stored)) {
           const where = `${catalog.getFilename(locale)}: ${JSON.stringify(message.message)}`;
           expect(message.translation, where).toBeTruthy();
           expect(placeholders(message.translation ?? ''), where).toEqual(placeholders(message.message ?? ''));
