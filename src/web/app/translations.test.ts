@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { parse } from '@babel/parser';
 import { getCatalogs } from '@lingui/cli/api';
-import { type CatalogType, getConfig } from '@lingui/conf';
+import { type CatalogType, type ExtractedCatalogType, getConfig } from '@lingui/conf';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import { beforeAll, describe, expect, it } from 'vitest';
 
@@ -27,7 +27,7 @@ describe('the catalogues', () => {
 
   it('hold every message of the code and nothing else, in every language', async () => {
     for (const catalog of catalogs) {
-      const extracted: CatalogType = (await catalog.collect()) ?? {};
+      const extracted: ExtractedCatalogType = (await catalog.collect()) ?? {};
       const inCode = Object.values(extracted)
         .map((message) => message.message ?? '')
         .sort();
