@@ -3,6 +3,7 @@
 // - dist/server: the server, its command line and its SMTP thread (esbuild), run by `node`.
 // `node scripts/build.mjs web <folder>` builds the web app alone into another folder (the tests do).
 // Build tools are devDependencies: they are loaded only here, never by the running server.
+import { cp } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -53,6 +54,9 @@ export async function buildServer(outDir = SERVER_OUT) {
     sourcemap: true,
     logLevel: 'warning',
   });
+  // The languages the server offers are its catalogue folders (src/server/lib/languages.ts),
+  // read beside the bundle.
+  await cp(path.join(ROOT, 'src/server/locales'), path.join(outDir, 'locales'), { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

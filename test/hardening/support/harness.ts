@@ -457,6 +457,19 @@ async function institutionWorld(
     order: 1,
     answerChoices: null,
   });
+  // Translated already, so a request to delete its translation has one to delete.
+  await db.kysely
+    .insertInto('question_translations')
+    .values({
+      question_id: spareQuestion.id,
+      language: 'es',
+      question_text: `Pregunta de repuesto de ${name}`,
+      answer_choices: null,
+      source_fingerprint: 'seeded',
+      translated_by: null,
+      translated_at: Date.now(),
+    })
+    .execute();
   const spareMember = await makeUser(db.kysely, {
     email: `spare-viewer@${domain}`,
     role: 'viewer',
