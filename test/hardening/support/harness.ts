@@ -1021,6 +1021,14 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
         .where('template_id', 'in', templateIds.length ? templateIds : none)
         .execute(),
     ),
+    question_translations: json(
+      await k
+        .selectFrom('question_translations')
+        .innerJoin('questions', 'questions.id', 'question_translations.question_id')
+        .selectAll('question_translations')
+        .where('questions.template_id', 'in', templateIds.length ? templateIds : none)
+        .execute(),
+    ),
     respondents: json(
       await k.selectFrom('respondents').selectAll().where('institution_id', '=', institutionId).execute(),
     ),
