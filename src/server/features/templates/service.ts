@@ -6,6 +6,7 @@ import {
   AnswerChoices,
   INSTRUMENT_BLOCK,
   type InstrumentBlock,
+  isInstrumentBlock,
   isLikertValue,
   type ListedTemplateQuestion,
   likertLabel,
@@ -231,7 +232,7 @@ export async function listQuestions(options: {
   const languages = translationLanguages();
   return rows.map((row) => {
     const entry = toQuestion(row);
-    if (isInstrument(entry)) return entry;
+    if (isInstrumentBlock(entry)) return entry;
     const fingerprint = questionFingerprint(row);
     const translations = languages.map((language): QuestionTranslation => {
       const translation = saved.find((t) => t.question_id === row.id && t.language === language);
@@ -245,10 +246,6 @@ export async function listQuestions(options: {
     });
     return { ...entry, translations };
   });
-}
-
-function isInstrument(entry: TemplateQuestion): entry is InstrumentBlock {
-  return 'kind' in entry;
 }
 
 export const NOT_A_TRANSLATION_LANGUAGE = (language: string) =>
