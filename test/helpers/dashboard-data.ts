@@ -133,6 +133,7 @@ export async function addSubmission(
         questionType: answer.question.type,
         category: answer.question.category,
         value: String(answer.value),
+        language: 'en',
       })),
       instrumentBlocks: (options.instruments ?? []).map((block) =>
         checkInstrumentAnswers({ id: block.questionId, instrumentId: block.instrumentId }, block.answers),

@@ -5,6 +5,7 @@ import {
   InvitationSurveyResponse,
   SubmitSurveyRequest,
   SubmitSurveyResponse,
+  SurveyLanguageQuery,
 } from '../schemas/surveys';
 import { endpoint } from './endpoint';
 
@@ -24,6 +25,7 @@ export const getInvitationSurvey = /*#__PURE__*/ endpoint({
   description: 'The link is the proof of the address: no password, no code. It works until the next round.',
   tags,
   params: InvitationParams,
+  query: SurveyLanguageQuery,
   response: { status: 200, schema: InvitationSurveyResponse },
   errors: [400, 401, 403, 404, 409, 429],
   access: 'public',

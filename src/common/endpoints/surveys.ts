@@ -3,6 +3,7 @@ import {
   SubmitOwnSurveyRequest,
   SubmitSurveyRequest,
   SubmitSurveyResponse,
+  SurveyLanguageQuery,
   SurveyQuestionsResponse,
 } from '../schemas/surveys';
 import { endpoint } from './endpoint';
@@ -16,6 +17,7 @@ export const getOwnSurvey = /*#__PURE__*/ endpoint({
   path: '/api/get-user-survey-questions/',
   summary: "The logged-in user's survey: the institution's active template, else its first",
   tags,
+  query: SurveyLanguageQuery,
   response: { status: 200, schema: SurveyQuestionsResponse },
   errors: [400, 401, 403, 404, 409, 429],
   access: 'user',
@@ -27,6 +29,7 @@ export const getLinkSurvey = /*#__PURE__*/ endpoint({
   summary: "A shared link's survey; open to anyone holding the link",
   tags,
   params: LinkParams,
+  query: SurveyLanguageQuery,
   response: { status: 200, schema: SurveyQuestionsResponse },
   errors: [400, 401, 403, 404, 409, 429],
   access: 'public',

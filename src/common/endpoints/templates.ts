@@ -6,11 +6,14 @@ import {
   CreateTemplateResponse,
   DeleteQuestionRequest,
   DeleteTemplateRequest,
+  Language,
   MoveQuestionRequest,
   MoveQuestionResponse,
   NewInstrumentBlockRequest,
   NewQuestionRequest,
   QuestionListResponse,
+  SetTranslationRequest,
+  SetTranslationResponse,
   TemplateListResponse,
 } from '../schemas/templates';
 import { endpoint } from './endpoint';
@@ -18,6 +21,8 @@ import { endpoint } from './endpoint';
 const TemplateParams = /*#__PURE__*/ z.object({ id: IdParam });
 
 const TemplateQuestionParams = /*#__PURE__*/ z.object({ id: IdParam, questionId: IdParam });
+
+const TranslationParams = /*#__PURE__*/ z.object({ id: IdParam, questionId: IdParam, language: Language });
 
 const tags = ['templates'];
 
@@ -67,6 +72,8 @@ export const listQuestions = /*#__PURE__*/ endpoint({
   method: 'GET',
   path: '/api/survey-templates/:id/questions/',
   summary: "A template's questions, by order then id",
+  description:
+    'Each question lists, for every language the product offers besides the default, its translation and whether it is missing, outdated (the question changed after it was saved) or current.',
   tags,
   params: TemplateParams,
   response: { status: 200, schema: QuestionListResponse },
@@ -118,6 +125,31 @@ export const moveQuestion = /*#__PURE__*/ endpoint({
   params: TemplateQuestionParams,
   body: MoveQuestionRequest,
   response: { status: 200, schema: MoveQuestionResponse },
+  errors: [400, 401, 403, 404, 409],
+  access: { staff: 'templates' },
+});
+
+export const setQuestionTranslation = /*#__PURE__*/ endpoint({
+  method: 'PUT',
+  path: '/api/survey-templates/:id/questions/:questionId/translations/:language/',
+  summary: "Save a question's translation into a language the product offers",
+  description:
+    "Its text and, when the question has custom answer choices, each of them in that language. Replaces the translation there was. An instrument's items cannot be translated here: validated instruments are asked only in their official translations.",
+  tags,
+  params: TranslationParams,
+  body: SetTranslationRequest,
+  response: { status: 200, schema: SetTranslationResponse },
+  errors: [400, 401, 403, 404, 409],
+  access: { staff: 'templates' },
+});
+
+export const deleteQuestionTranslation = /*#__PURE__*/ endpoint({
+  method: 'DELETE',
+  path: '/api/survey-templates/:id/questions/:questionId/translations/:language/',
+  summary: "Delete a question's translation: students asking for that language see it in the default one",
+  tags,
+  params: TranslationParams,
+  response: { status: 200, schema: SuccessMessage },
   errors: [400, 401, 403, 404, 409],
   access: { staff: 'templates' },
 });

@@ -47,3 +47,11 @@ export type AnswerChoices = z.infer<typeof AnswerChoices>;
 export function likertLabel(value: LikertValue, custom: AnswerChoices | null | undefined): string {
   return custom?.[value]?.trim() || LIKERT_LABELS[value];
 }
+
+/**
+ * A language as a request names it: the rule of common/languages.ts's LanguageTag, in zod's small
+ * build (that module's full one would weigh on every page). Which languages exist, the server says.
+ */
+export const Language = z
+  .string({ error: 'Language must be text' })
+  .check(z.regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'Language must be a language tag such as "es" or "pt-BR"'));

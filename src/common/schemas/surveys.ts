@@ -10,7 +10,7 @@ import {
 import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
-import { AnswerChoices, INSTRUMENT_BLOCK, QuestionCategory, QuestionType } from './questions';
+import { AnswerChoices, INSTRUMENT_BLOCK, Language, QuestionCategory, QuestionType } from './questions';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
@@ -35,6 +35,8 @@ export const SurveyQuestion = z.object({
   /** Likert only; null when the default labels apply. */
   answer_choices: z.nullable(AnswerChoices),
   order: z.number().check(z.int()),
+  /** The language text and choices are in, all of them: the one asked for when the question has a translation into it, else the default. */
+  language: z.string(),
 });
 export type SurveyQuestion = z.infer<typeof SurveyQuestion>;
 
@@ -78,6 +80,8 @@ export const SurveyInstrumentBlock = z.object({
   instrument_id: z.enum(INSTRUMENT_IDS),
   instrument: InstrumentForm,
   order: z.number().check(z.int()),
+  /** Always the default language: an instrument is asked only in its official wording. */
+  language: z.string(),
 });
 export type SurveyInstrumentBlock = z.infer<typeof SurveyInstrumentBlock>;
 
@@ -87,6 +91,13 @@ export type SurveyEntry = z.infer<typeof SurveyEntry>;
 export function isSurveyInstrument(entry: SurveyEntry): entry is SurveyInstrumentBlock {
   return 'kind' in entry && entry.kind === INSTRUMENT_BLOCK;
 }
+
+/**
+ * The query of every survey a student opens: the language to show it in, one the product offers.
+ * Left out, the language the student chose for the site (or their browser's) is used.
+ */
+export const SurveyLanguageQuery = z.object({ language: z.optional(Language) });
+export type SurveyLanguageQuery = z.infer<typeof SurveyLanguageQuery>;
 
 export const SurveyQuestionsResponse = z.object({
   success: z.literal(true),
@@ -189,6 +200,11 @@ export const SubmitSurveyRequest = z.object({
   student_name: z.optional(StudentName),
   school_email: z.optional(SchoolEmail),
   answers: Answers,
+  /**
+   * The language the survey was opened in (as asked for when it was loaded): each answer records
+   * the language its question was shown in. Left out, the site's language for this visitor.
+   */
+  language: z.optional(Language),
   /** Client-generated (a UUID): a retried submit with the same id stores nothing new. */
   submission_id: z.optional(
     z

@@ -10,6 +10,7 @@ export {
   AnswerChoices,
   INSTRUMENT_BLOCK,
   isLikertValue,
+  Language,
   LIKERT_LABELS,
   LIKERT_MAX,
   LIKERT_MIN,
@@ -125,13 +126,40 @@ export type InstrumentBlock = z.infer<typeof InstrumentBlock>;
 export const TemplateQuestion = z.union([Question, InstrumentBlock]);
 export type TemplateQuestion = z.infer<typeof TemplateQuestion>;
 
-export function isInstrumentBlock(entry: TemplateQuestion): entry is InstrumentBlock {
+export function isInstrumentBlock(
+  entry: TemplateQuestion | ListedTemplateQuestion,
+): entry is InstrumentBlock {
   return 'kind' in entry && entry.kind === INSTRUMENT_BLOCK;
 }
 
+/**
+ * Where a question's translation into one language stands: none yet; saved for wording the
+ * question has since changed (still shown to students, until corrected); saved for its wording now.
+ */
+export const TRANSLATION_STATUSES = ['missing', 'outdated', 'current'] as const;
+export const TranslationStatus = z.enum(TRANSLATION_STATUSES);
+export type TranslationStatus = z.infer<typeof TranslationStatus>;
+
+export const QuestionTranslation = z.object({
+  language: z.string(),
+  status: TranslationStatus,
+  /** null when missing. */
+  question_text: z.nullable(z.string()),
+  /** The question's own choices in this language; null when it has none, or when missing. */
+  answer_choices: z.nullable(AnswerChoices),
+});
+export type QuestionTranslation = z.infer<typeof QuestionTranslation>;
+
+/** A question as the editor lists it: with one translation entry per language besides the default. */
+export const ListedQuestion = z.extend(Question, { translations: z.array(QuestionTranslation) });
+export type ListedQuestion = z.infer<typeof ListedQuestion>;
+
+export const ListedTemplateQuestion = z.union([ListedQuestion, InstrumentBlock]);
+export type ListedTemplateQuestion = z.infer<typeof ListedTemplateQuestion>;
+
 export const QuestionListResponse = z.object({
   success: z.literal(true),
-  questions: z.array(TemplateQuestion),
+  questions: z.array(ListedTemplateQuestion),
 });
 export type QuestionListResponse = z.infer<typeof QuestionListResponse>;
 
@@ -244,3 +272,21 @@ export const MoveQuestionResponse = z.object({
   question: TemplateQuestion,
 });
 export type MoveQuestionResponse = z.infer<typeof MoveQuestionResponse>;
+
+/**
+ * PUT /api/survey-templates/{id}/questions/{questionId}/translations/{language}/: a question's
+ * wording in that language. A question with custom answer choices needs each of them translated
+ * (the same keys); one without takes none.
+ */
+export const SetTranslationRequest = z.object({
+  question_text: NewQuestionRequest.shape.question_text,
+  answer_choices: z.nullish(AnswerChoicesInput),
+});
+export type SetTranslationRequest = z.input<typeof SetTranslationRequest>;
+
+export const SetTranslationResponse = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  translation: QuestionTranslation,
+});
+export type SetTranslationResponse = z.infer<typeof SetTranslationResponse>;

@@ -284,6 +284,22 @@ export interface AnswersTable {
   question_type: QuestionType;
   category: QuestionCategory;
   value: string;
+  /** The language the question was shown in: the one asked for when it had a translation in it, else the default. */
+  language: Generated<string>;
+}
+
+/** A question's wording in another language than the default (never an instrument's). */
+export interface QuestionTranslationsTable {
+  id: Generated<number>;
+  question_id: number;
+  language: string;
+  question_text: string;
+  /** JSON object { "1".."5": label } with the question's own keys; null when it has none. */
+  answer_choices: string | null;
+  /** questionFingerprint of the question's text and choices this was translated from. */
+  source_fingerprint: string;
+  translated_by: number | null;
+  translated_at: Millis;
 }
 
 /** One scored instrument block of a submission (design section 13). */
@@ -578,6 +594,7 @@ export interface Database {
   records_requests: RecordsRequestsTable;
   anonymous_submissions: AnonymousSubmissionsTable;
   anonymous_answers: AnonymousAnswersTable;
+  question_translations: QuestionTranslationsTable;
   contact_offers: ContactOffersTable;
   case_contacts: CaseContactsTable;
 }
@@ -606,6 +623,8 @@ export interface AnonymousAnswersTable {
   question_type: string;
   category: string | null;
   value: string;
+  /** As answers.language. */
+  language: Generated<string>;
 }
 
 /** The once-only offer of a counsellor to the tab that sent an anonymous answer; by its hash. */

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { FastifyRequest } from 'fastify';
-import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, pickLanguage } from '../../common/languages';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, LanguageTag, pickLanguage } from '../../common/languages';
 
 /**
  * The folder of the server's catalogues: src/server/locales beside the sources, or the copy the
@@ -24,7 +24,7 @@ export function supportedLanguages(): readonly string[] {
     const found = folder
       ? fs
           .readdirSync(folder, { withFileTypes: true })
-          .filter((entry) => entry.isDirectory())
+          .filter((entry) => entry.isDirectory() && LanguageTag.safeParse(entry.name).success)
           .map((entry) => entry.name)
       : [];
     languages = [...new Set([DEFAULT_LANGUAGE, ...found])].sort();

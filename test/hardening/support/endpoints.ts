@@ -151,6 +151,26 @@ export const REQUESTS: Record<RouteKey, Builder> = {
       body: { order: 7 },
     };
   },
+  'PUT /api/survey-templates/:id/questions/:questionId/translations/:language/': (context) => {
+    const { world, target } = context;
+    // A+B: A's own template with B's question, as if A's admin tried to reach across.
+    const question = target === 'A+B' ? world.B.spareQuestionId : inst(context).spareQuestionId;
+    const template = target === 'A+B' ? world.A.spareTemplateId : inst(context).spareTemplateId;
+    return {
+      method: 'PUT',
+      url: `/api/survey-templates/${template}/questions/${question}/translations/es/`,
+      body: { question_text: '¿Cómo te sientes?', answer_choices: null },
+    };
+  },
+  'DELETE /api/survey-templates/:id/questions/:questionId/translations/:language/': (context) => {
+    const { world, target } = context;
+    const question = target === 'A+B' ? world.B.spareQuestionId : inst(context).spareQuestionId;
+    const template = target === 'A+B' ? world.A.spareTemplateId : inst(context).spareTemplateId;
+    return {
+      method: 'DELETE',
+      url: `/api/survey-templates/${template}/questions/${question}/translations/es/`,
+    };
+  },
   'DELETE /api/survey-templates/:id/questions/': (context) => {
     const { world, target } = context;
     // A+B: A's own template with B's question, as if A's admin tried to reach across.
@@ -724,6 +744,20 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
       { actor: 'adminB', target: 'A+B', status: 404, why: "A's template with B's own question" },
     ],
   },
+  'PUT /api/survey-templates/:id/questions/:questionId/translations/:language/': {
+    ...ownerAdmin(200),
+    extra: [
+      { actor: 'adminA', target: 'A+B', status: 404, why: "A's own template with B's question" },
+      { actor: 'adminB', target: 'A+B', status: 404, why: "A's template with B's own question" },
+    ],
+  },
+  'DELETE /api/survey-templates/:id/questions/:questionId/translations/:language/': {
+    ...ownerAdmin(200),
+    extra: [
+      { actor: 'adminA', target: 'A+B', status: 404, why: "A's own template with B's question" },
+      { actor: 'adminB', target: 'A+B', status: 404, why: "A's template with B's own question" },
+    ],
+  },
   'DELETE /api/survey-templates/:id/questions/': {
     ...ownerAdmin(200),
     extra: [
@@ -951,6 +985,16 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'DELETE /api/survey-templates/:id/questions/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/survey-templates/:id/instruments/': { actor: 'adminA', target: 'A', control: 201 },
   'PATCH /api/survey-templates/:id/questions/:questionId/': { actor: 'adminA', target: 'A', control: 200 },
+  'PUT /api/survey-templates/:id/questions/:questionId/translations/:language/': {
+    actor: 'adminA',
+    target: 'A',
+    control: 200,
+  },
+  'DELETE /api/survey-templates/:id/questions/:questionId/translations/:language/': {
+    actor: 'adminA',
+    target: 'A',
+    control: 200,
+  },
   'POST /api/survey/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/survey/link/:hashLink/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/verify/start/': { actor: 'anonymous', target: 'A', control: 200 },
@@ -1060,6 +1104,8 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'DELETE /api/survey-templates/:id/questions/': as('adminA'),
   'POST /api/survey-templates/:id/instruments/': as('adminA'),
   'PATCH /api/survey-templates/:id/questions/:questionId/': as('adminA'),
+  'PUT /api/survey-templates/:id/questions/:questionId/translations/:language/': as('adminA'),
+  'DELETE /api/survey-templates/:id/questions/:questionId/translations/:language/': as('adminA'),
   'POST /api/survey/': as('studentA'),
   'POST /api/survey/link/:hashLink/': as('anonymous'),
   'POST /api/verify/start/': as('anonymous'),

@@ -457,6 +457,19 @@ async function institutionWorld(
     order: 1,
     answerChoices: null,
   });
+  // Translated already, so a request to delete its translation has one to delete.
+  await db.kysely
+    .insertInto('question_translations')
+    .values({
+      question_id: spareQuestion.id,
+      language: 'es',
+      question_text: `Pregunta de repuesto de ${name}`,
+      answer_choices: null,
+      source_fingerprint: 'seeded',
+      translated_by: null,
+      translated_at: Date.now(),
+    })
+    .execute();
   const spareMember = await makeUser(db.kysely, {
     email: `spare-viewer@${domain}`,
     role: 'viewer',
@@ -1006,6 +1019,14 @@ export async function institutionSlice(db: Db, institutionId: number): Promise<S
         .selectFrom('questions')
         .selectAll()
         .where('template_id', 'in', templateIds.length ? templateIds : none)
+        .execute(),
+    ),
+    question_translations: json(
+      await k
+        .selectFrom('question_translations')
+        .innerJoin('questions', 'questions.id', 'question_translations.question_id')
+        .selectAll('question_translations')
+        .where('questions.template_id', 'in', templateIds.length ? templateIds : none)
         .execute(),
     ),
     respondents: json(

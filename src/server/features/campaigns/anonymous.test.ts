@@ -494,4 +494,49 @@ describe.each(TEST_DIALECTS)('anonymous campaigns on %s', (dialect) => {
     // Nothing of any one answer's items is given.
     expect(many.text).not.toContain('phq9_1');
   });
+  it('shows a personal or anonymous link in the language asked for, and records the language of each answer', async () => {
+    const first = await ctx.db.kysely
+      .selectFrom('questions')
+      .select(['id'])
+      .where('template_id', '=', templateId)
+      .orderBy('position')
+      .orderBy('id')
+      .executeTakeFirstOrThrow();
+    const translated = await (await adminNow()).request({
+      method: 'PUT',
+      url: `/api/survey-templates/${templateId}/questions/${first.id}/translations/es/`,
+      payload: { question_text: '¿Cómo te sientes en general?' },
+    });
+    expect(translated.status, translated.text).toBe(200);
+
+    for (const anonymous of [true, false]) {
+      const { tokens } = await sendAnonymous(anonymous);
+      const token = tokens.get('bo@north.edu') as string;
+      const agent = new TestAgent(ctx.app);
+      const survey = await agent.get<{ questions: SurveyEntry[] }>(
+        `/api/survey/invite/${token}/?language=es`,
+      );
+      expect(survey.status, survey.text).toBe(200);
+      for (const entry of survey.body.questions) {
+        expect(entry.language).toBe(entry.id === first.id ? 'es' : 'en');
+      }
+      expect(survey.body.questions.find((entry) => entry.id === first.id)).toMatchObject({
+        text: '¿Cómo te sientes en general?',
+      });
+      const answers = Object.fromEntries(
+        survey.body.questions.map((entry) => [
+          String(entry.id),
+          'question_type' in entry && entry.question_type === 'text' ? 'Bien.' : '2',
+        ]),
+      );
+      const sent = await agent.post(`/api/survey/invite/${token}/`, { answers, language: 'es' });
+      expect(sent.status, sent.text).toBe(200);
+      const stored = await ctx.db.kysely
+        .selectFrom(anonymous ? 'anonymous_answers' : 'answers')
+        .select(['question_id', 'language'])
+        .execute();
+      expect(stored.length).toBeGreaterThan(1);
+      for (const row of stored) expect(row.language).toBe(row.question_id === first.id ? 'es' : 'en');
+    }
+  });
 });

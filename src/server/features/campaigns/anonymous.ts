@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Kysely } from 'kysely';
 import type { z } from 'zod/mini';
+import { DEFAULT_LANGUAGE } from '../../../common/languages';
 import { LEXICON_VERSION } from '../../../common/risk';
 import type { AnswerValue, ContactRequest, SubmitSurveyResponse } from '../../../common/schemas/surveys';
 import type { Executor } from '../../db/executor';
@@ -9,7 +10,13 @@ import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { DAY, HOUR, now } from '../../lib/time';
 import type { ContactAsked } from '../cases';
-import { findTemplateById, reply, SURVEY_NOT_FOUND, screenAnonymousAnswers } from '../surveys';
+import {
+  answerLanguages,
+  findTemplateById,
+  reply,
+  SURVEY_NOT_FOUND,
+  screenAnonymousAnswers,
+} from '../surveys';
 
 /**
  * The answers of an anonymous campaign (design section 14). The link proves only that its holder
@@ -76,6 +83,8 @@ export async function submitAnonymousAnswers(options: {
   /** anonymousRetryKey of the link and the tab's submission id, when the tab sent one. */
   retryKey?: string;
   answers: Record<string, AnswerValue>;
+  /** The language the survey was shown in, checked as one the product offers. */
+  language: string;
 }): Promise<SubmitSurveyResponse> {
   const { invitation, retryKey } = options;
   return options.runTransaction(async (trx) => {
@@ -87,6 +96,7 @@ export async function submitAnonymousAnswers(options: {
       invitation.template_id,
       options.answers,
     );
+    const languageOf = await answerLanguages(trx, template.id, options.language);
     const submission = await trx
       .insertInto('anonymous_submissions')
       .values({
@@ -109,6 +119,7 @@ export async function submitAnonymousAnswers(options: {
         question_type: question.question_type,
         category: question.category,
         value,
+        language: languageOf(question.id),
       })),
       ...blocks.map((block) => ({
         submission_id: submission.id,
@@ -117,6 +128,7 @@ export async function submitAnonymousAnswers(options: {
         question_type: 'instrument',
         category: null,
         value: JSON.stringify(block.answers),
+        language: DEFAULT_LANGUAGE,
       })),
     ];
     if (rows.length > 0) await trx.insertInto('anonymous_answers').values(rows).execute();

@@ -4,10 +4,11 @@ import * as endpoints from '../../../common/endpoints/campaigns';
 import { can, roleName } from '../../../common/roles';
 import { writerFor } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { contactCase } from '../cases';
-import type { SubmissionEvents } from '../surveys';
+import { type SubmissionEvents, surveyLanguage } from '../surveys';
 import { askForContact } from './anonymous';
 import type { InvitationContext } from './invitations';
 import { campaignJobs } from './jobs';
@@ -98,6 +99,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
         db: db.kysely,
         token: request.params.token,
         user: request.session?.user ?? null,
+        language: surveyLanguage(request.query.language, () => requestLanguage(request)),
       }),
     { config: { secretParams: ['token'] } },
   );
@@ -140,6 +142,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
         user: request.session?.user ?? null,
         ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),
         answers: body.answers,
+        language: surveyLanguage(body.language, () => requestLanguage(request)),
         ...(body.submission_id === undefined ? {} : { clientSubmissionId: body.submission_id }),
       });
     },

@@ -328,10 +328,16 @@ export async function getInvitationSurvey(options: {
   db: Kysely<Database>;
   token: string;
   user: SessionUser | null;
+  /** Checked as one the product offers (surveyLanguage). */
+  language: string;
 }) {
   const invitation = await usableInvitation(options.db, options.token, now());
   refuseOthers(options.user, invitation);
-  const survey = await getSurveyOfTemplate({ db: options.db, templateId: invitation.template_id });
+  const survey = await getSurveyOfTemplate({
+    db: options.db,
+    templateId: invitation.template_id,
+    language: options.language,
+  });
   // Anonymous: the screen does not say whom the link was sent to, so nothing on it names them.
   if (invitation.anonymous === 1) return { ...survey, anonymous: true, student_name: '', school_email: '' };
   return { ...survey, anonymous: false, student_name: invitation.name, school_email: invitation.email };
@@ -349,6 +355,8 @@ export async function submitInvitationSurvey(options: {
   user: SessionUser | null;
   schoolEmail?: string;
   answers: Record<string, AnswerValue>;
+  /** The language the survey was shown in, checked as one the product offers (surveyLanguage). */
+  language: string;
   clientSubmissionId?: string;
 }) {
   const { db, token } = options;
@@ -369,6 +377,7 @@ export async function submitInvitationSurvey(options: {
       runTransaction: options.runTransaction,
       invitation: { ...invitation, invited_at: Number(invitation.invited_at) },
       answers: options.answers,
+      language: options.language,
       ...(retryOf === undefined ? {} : { retryKey: anonymousRetryKey(token, retryOf) }),
       useInvitation: async (trx) => {
         // Under lock: two tabs submitting at once use the invitation once. Marked with the time
@@ -395,6 +404,7 @@ export async function submitInvitationSurvey(options: {
     studentName: invitation.name,
     schoolEmail: invitation.email,
     answers: options.answers,
+    language: options.language,
     ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
     addressProven: true,
     events: options.events,

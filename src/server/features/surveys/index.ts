@@ -10,6 +10,7 @@ export { findCurrentTemplate, findTemplateById, UNCONFIRMED_NAME, upsertResponde
 export { surveyRoutes } from './routes';
 export type { SurveyTarget } from './service';
 export {
+  answerLanguages,
   getSurveyOfTemplate,
   promoteOnProof,
   refuseNonStudentRole,
@@ -20,4 +21,5 @@ export {
   saveScreenedSubmission,
   screenAnonymousAnswers,
   submitSurvey,
+  surveyLanguage,
 } from './service';

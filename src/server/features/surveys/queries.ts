@@ -159,11 +159,14 @@ export async function insertSubmission(
   return rows[0]?.id;
 }
 
-const insertAnswersQuery = reusableQuery((db, answers: Omit<AnswersTable, 'id'>[]) =>
+/** An answer as stored: the language it was shown in is always decided, never left to the column's default. */
+type NewAnswer = Omit<Insertable<AnswersTable>, 'id'> & { language: string };
+
+const insertAnswersQuery = reusableQuery((db, answers: NewAnswer[]) =>
   db.insertInto('answers').values(answers),
 );
 
-export async function insertAnswers(db: Executor, answers: Omit<AnswersTable, 'id'>[]) {
+export async function insertAnswers(db: Executor, answers: NewAnswer[]) {
   if (answers.length === 0) return;
   await insertAnswersQuery(db, answers);
 }

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/surveys';
 import { writerFor } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -21,13 +22,22 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
   const { events } = options;
 
   route(app, endpoints.getOwnSurvey, async (request) =>
-    service.getSurveyForUser({ db: db.kysely, user: requireUser(request) }),
+    service.getSurveyForUser({
+      db: db.kysely,
+      user: requireUser(request),
+      language: service.surveyLanguage(request.query.language, () => requestLanguage(request)),
+    }),
   );
 
   route(
     app,
     endpoints.getLinkSurvey,
-    async (request) => service.getSurveyForLink({ db: db.kysely, hashLink: request.params.hashLink }),
+    async (request) =>
+      service.getSurveyForLink({
+        db: db.kysely,
+        hashLink: request.params.hashLink,
+        language: service.surveyLanguage(request.query.language, () => requestLanguage(request)),
+      }),
     { config: { secretParams: ['hashLink'] } },
   );
 
@@ -44,6 +54,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
         studentName: body.student_name,
         schoolEmail: body.school_email,
         answers: body.answers,
+        language: service.surveyLanguage(body.language, () => requestLanguage(request)),
         clientSubmissionId: body.submission_id,
       });
     },
@@ -65,6 +76,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
         studentName: body.student_name,
         schoolEmail: body.school_email,
         answers: body.answers,
+        language: service.surveyLanguage(body.language, () => requestLanguage(request)),
         clientSubmissionId: body.submission_id,
       });
     },

@@ -1,5 +1,6 @@
 import type { Transaction } from 'kysely';
 import { instrumentForm } from '../../../common/instruments';
+import { DEFAULT_LANGUAGE } from '../../../common/languages';
 import {
   crisisHelpFor,
   LEXICON_VERSION,
@@ -13,17 +14,29 @@ import {
   type SubmitSurveyResponse,
   type SurveyEntry,
 } from '../../../common/schemas/surveys';
-import { INSTRUMENT_BLOCK, isLikertValue, type QuestionType } from '../../../common/schemas/templates';
+import {
+  type AnswerChoices,
+  INSTRUMENT_BLOCK,
+  isLikertValue,
+  type QuestionType,
+} from '../../../common/schemas/templates';
 import type { Executor } from '../../db/executor';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
 import { AppError } from '../../lib/errors';
+import { supportedLanguages } from '../../lib/languages';
 import type { SessionUser } from '../../lib/sessions';
 import { now } from '../../lib/time';
 import type { TransactionSubscriber } from '../../lib/transaction-event';
 import { deleteDraft } from '../drafts';
 import { readOwnCrisisResources, requireInstitutionEmail } from '../institutions';
-import { answerLabelOf, instrumentOf, listQuestions, parseAnswerChoices } from '../templates';
+import {
+  answerLabelOf,
+  instrumentOf,
+  listQuestions,
+  parseAnswerChoices,
+  templateTranslationsIn,
+} from '../templates';
 import { type AddressProven, isProvenBy } from '../verify';
 import type { ProvenSubmission, StoredAnswer, SubmissionEvents } from './events';
 import {
@@ -62,7 +75,46 @@ export const CONFIRM_ADDRESS =
 
 type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
 
-function toSurveyQuestion(row: QuestionRow): SurveyEntry {
+/** A question's wording in the language asked for, when it has a translation into it. */
+interface ShownTranslation {
+  question_text: string;
+  answer_choices: string | null;
+}
+
+export const unsupportedLanguage = (language: string) =>
+  `Surveys are not available in "${language}": ask for one of ${supportedLanguages().join(', ')}.`;
+
+/**
+ * The language a survey is shown (or was shown) in: the one the student asked for, which must be
+ * one the product offers; else the one the site speaks to them in (`fallback`).
+ */
+export function surveyLanguage(asked: string | undefined, fallback: () => string): string {
+  if (asked === undefined) return fallback();
+  if (!supportedLanguages().includes(asked)) throw new AppError('BAD_REQUEST', unsupportedLanguage(asked));
+  return asked;
+}
+
+/** The template's questions translated into the language, by question id (none for the default language). */
+async function translationsIn(
+  db: Executor,
+  templateId: number,
+  language: string,
+): Promise<Map<number, ShownTranslation>> {
+  if (language === DEFAULT_LANGUAGE) return new Map();
+  const rows = await templateTranslationsIn(db, templateId, language);
+  return new Map(rows.map((row) => [row.question_id, row]));
+}
+
+/**
+ * A question whole in one language: in the one asked for when it has a translation there (an
+ * outdated one too: better than none), else in the default; never its text in one and its
+ * choices in another. Instruments are always in their own wording.
+ */
+function toSurveyQuestion(
+  row: QuestionRow,
+  translations: ReadonlyMap<number, ShownTranslation>,
+  language: string,
+): SurveyEntry {
   const instrumentId = instrumentOf(row);
   if (instrumentId) {
     return {
@@ -71,44 +123,69 @@ function toSurveyQuestion(row: QuestionRow): SurveyEntry {
       instrument_id: instrumentId,
       instrument: instrumentForm(instrumentId),
       order: row.position,
+      language: DEFAULT_LANGUAGE,
     };
   }
+  const translation = translations.get(row.id);
+  const choices: AnswerChoices | null = parseAnswerChoices(row.answer_choices);
   return {
     id: row.id,
-    text: row.question_text,
+    text: translation ? translation.question_text : row.question_text,
     question_type: row.question_type as QuestionType,
     category: row.category,
-    answer_choices: parseAnswerChoices(row.answer_choices),
+    // Translated choices have the question's own keys (saved so); when the question's choices
+    // changed since, the translation keeps its own, whole, rather than mixing the two languages.
+    answer_choices: translation ? parseAnswerChoices(translation.answer_choices) : choices,
     order: row.position,
+    language: translation ? language : DEFAULT_LANGUAGE,
   };
 }
 
-async function surveyOf(db: Executor, template: SurveyTemplate) {
+async function surveyOf(db: Executor, template: SurveyTemplate, language: string) {
   const rows = await listQuestions(db, template.id);
-  return { success: true as const, template_id: template.id, questions: rows.map(toSurveyQuestion) };
+  const translations = await translationsIn(db, template.id, language);
+  return {
+    success: true as const,
+    template_id: template.id,
+    questions: rows.map((row) => toSurveyQuestion(row, translations, language)),
+  };
 }
 
 /** The logged-in user's survey: the institution's active template, else its first. */
-export async function getSurveyForUser(options: { db: Executor; user: SessionUser }) {
+export async function getSurveyForUser(options: { db: Executor; user: SessionUser; language: string }) {
   const { db, user } = options;
   const template =
     user.institutionId === null ? undefined : await queries.findCurrentTemplate(db, user.institutionId);
   if (!template) throw new AppError('NOT_FOUND', NO_SURVEY_FOR_INSTITUTION);
-  return surveyOf(db, template);
+  return surveyOf(db, template, options.language);
 }
 
 /** A template's survey, for a caller that has checked who may see it (a personal invitation). */
-export async function getSurveyOfTemplate(options: { db: Executor; templateId: number }) {
+export async function getSurveyOfTemplate(options: { db: Executor; templateId: number; language: string }) {
   const template = await queries.findTemplateById(options.db, options.templateId);
   if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
-  return surveyOf(options.db, template);
+  return surveyOf(options.db, template, options.language);
 }
 
 /** Anyone holding the link may see its questions. */
-export async function getSurveyForLink(options: { db: Executor; hashLink: string }) {
+export async function getSurveyForLink(options: { db: Executor; hashLink: string; language: string }) {
   const template = await queries.findTemplateByHashLink(options.db, options.hashLink);
   if (!template) throw new AppError('NOT_FOUND', LINK_NOT_FOUND);
-  return surveyOf(options.db, template);
+  return surveyOf(options.db, template, options.language);
+}
+
+/**
+ * The language each answer records: the one the survey was asked for in, for a question that has
+ * a translation into it (so it was shown so), else the default. Decided here from what is stored,
+ * never from what the form says of each question.
+ */
+export async function answerLanguages(
+  db: Executor,
+  templateId: number,
+  language: string,
+): Promise<(questionId: number) => string> {
+  const translations = await translationsIn(db, templateId, language);
+  return (questionId) => (translations.has(questionId) ? language : DEFAULT_LANGUAGE);
 }
 
 /** Which survey is being answered: a template of the user's institution, or a shared link. */
@@ -122,6 +199,8 @@ interface SubmissionInput {
   /** Lower-cased already (the contract's schema does it). */
   schoolEmail?: string;
   answers: Record<string, AnswerValue>;
+  /** The language the survey was shown in (checked as one the product offers); the default when left out. */
+  language?: string;
   clientSubmissionId?: string;
   /** When the submission happened; only the demo seed sets it (back-dated samples). */
   createdAt?: number;
@@ -344,6 +423,8 @@ interface ScreenedSubmission {
     questionType: StoredAnswer['questionType'];
     category: StoredAnswer['category'];
     value: string;
+    /** The language the question was shown in (answerLanguages). */
+    language: string;
   }[];
   /** Scored instrument blocks, stored with the submission (none for a survey without any). */
   instrumentBlocks?: readonly ScoredBlock[];
@@ -389,6 +470,7 @@ export async function saveScreenedSubmission(
       question_type: answer.questionType,
       category: answer.category,
       value: answer.value,
+      language: answer.language,
     })),
   );
   // Unproven, it waits out of the counts until promoteProvenSubmissions announces it proven.
@@ -437,6 +519,7 @@ async function storeSubmission(
   });
   const proof = respondent.proven ? undefined : newProofToken();
   const screened = withInstrumentFollowUp(screenedAnswers, blocks);
+  const languageOf = await answerLanguages(trx, template.id, input.language ?? DEFAULT_LANGUAGE);
   const submissionId = await saveScreenedSubmission(trx, hooks, {
     institutionId: template.institution_id,
     templateId: template.id,
@@ -456,6 +539,7 @@ async function storeSubmission(
       questionType: question.question_type,
       category: question.category,
       value,
+      language: languageOf(question.id),
     })),
   });
   if (submissionId === undefined) {

@@ -108,6 +108,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
         category: 'general',
         answer_choices: null,
         order: 1,
+        language: 'en',
       });
       expect(response.body.questions.map((q) => q.order)).toEqual([1, 2, 3, 4, 5, 6, 7]);
       expect(response.body.questions.find((q) => q.category === 'safety')?.answer_choices).toMatchObject({
@@ -185,6 +186,7 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
             category: 'sleep',
             answer_choices: { '1': 'Fully rested' },
             order: 1,
+            language: 'en',
           },
         ],
       });

@@ -1,6 +1,6 @@
 // The front door of this feature: all the rest of the server may use of it (src/server/feature-doors.unit.test.ts).
 export { createDefaultTemplate, DEFAULT_QUESTIONS } from './default-template';
-export { findTemplate, institutionOfLink, listQuestions } from './queries';
+export { findTemplate, institutionOfLink, listQuestions, templateTranslationsIn } from './queries';
 export { templateRoutes } from './routes';
 export {
   addInstrumentBlock,

@@ -1,6 +1,6 @@
 import { type Insertable, sql } from 'kysely';
 import type { Executor } from '../../db/executor';
-import type { QuestionsTable } from '../../db/types';
+import type { QuestionsTable, QuestionTranslationsTable } from '../../db/types';
 
 const questionColumns = [
   'questions.id',
@@ -219,4 +219,75 @@ export function institutionOfLink(db: Executor, hashLink: string) {
     .select(['institutions.id', 'institutions.name'])
     .where('survey_templates.hash_link', '=', hashLink)
     .executeTakeFirst();
+}
+
+/** One question of the template, or undefined when the template has no such question. */
+export function findQuestion(db: Executor, templateId: number, questionId: number) {
+  return db
+    .selectFrom('questions')
+    .select(questionColumns)
+    .where('id', '=', questionId)
+    .where('template_id', '=', templateId)
+    .executeTakeFirst();
+}
+
+/** Every translation of the template's questions (into every language). */
+export function translationsOfTemplate(db: Executor, templateId: number) {
+  return db
+    .selectFrom('question_translations')
+    .innerJoin('questions', 'questions.id', 'question_translations.question_id')
+    .select([
+      'question_translations.question_id',
+      'question_translations.language',
+      'question_translations.question_text',
+      'question_translations.answer_choices',
+      'question_translations.source_fingerprint',
+    ])
+    .where('questions.template_id', '=', templateId)
+    .execute();
+}
+
+/** The template's question translations into one language. */
+export function templateTranslationsIn(db: Executor, templateId: number, language: string) {
+  return db
+    .selectFrom('question_translations')
+    .innerJoin('questions', 'questions.id', 'question_translations.question_id')
+    .select([
+      'question_translations.question_id',
+      'question_translations.question_text',
+      'question_translations.answer_choices',
+    ])
+    .where('questions.template_id', '=', templateId)
+    .where('question_translations.language', '=', language)
+    .execute();
+}
+
+/** Saves the question's translation into its language, replacing the one there was. */
+export async function saveTranslation(db: Executor, translation: Insertable<QuestionTranslationsTable>) {
+  await db
+    .insertInto('question_translations')
+    .values(translation)
+    .onConflict((oc) =>
+      oc.columns(['question_id', 'language']).doUpdateSet({
+        question_text: translation.question_text,
+        answer_choices: translation.answer_choices ?? null,
+        source_fingerprint: translation.source_fingerprint,
+        translated_by: translation.translated_by ?? null,
+        translated_at: translation.translated_at,
+      }),
+    )
+    .execute();
+}
+
+export async function deleteTranslation(
+  db: Executor,
+  questionId: number,
+  language: string,
+): Promise<boolean> {
+  const result = await db
+    .deleteFrom('question_translations')
+    .where('question_id', '=', questionId)
+    .where('language', '=', language)
+    .executeTakeFirst();
+  return result.numDeletedRows > 0n;
 }

@@ -101,4 +101,31 @@ export const templateRoutes: FastifyPluginAsyncZod = async (app) => {
     });
     return { success: true as const, message: 'Question moved!', question };
   });
+
+  route(app, endpoints.setQuestionTranslation, async (request, _reply, admin) => {
+    const translation = await service.setQuestionTranslation({
+      db: db.kysely,
+      actor: auditActor(request, admin),
+      institutionId: admin.institutionId,
+      templateId: request.params.id,
+      questionId: request.params.questionId,
+      language: request.params.language,
+      questionText: request.body.question_text,
+      answerChoices: request.body.answer_choices,
+      translatedBy: admin.id,
+    });
+    return { success: true as const, message: 'Translation saved!', translation };
+  });
+
+  route(app, endpoints.deleteQuestionTranslation, async (request, _reply, admin) => {
+    await service.deleteQuestionTranslation({
+      db: db.kysely,
+      actor: auditActor(request, admin),
+      institutionId: admin.institutionId,
+      templateId: request.params.id,
+      questionId: request.params.questionId,
+      language: request.params.language,
+    });
+    return { success: true as const, message: 'Translation deleted!' };
+  });
 };

@@ -1,15 +1,20 @@
+import { createHash } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
+import { DEFAULT_LANGUAGE } from '../../../common/languages';
 import {
   AnswerChoices,
   INSTRUMENT_BLOCK,
   type InstrumentBlock,
+  isInstrumentBlock,
   isLikertValue,
+  type ListedTemplateQuestion,
   likertLabel,
   MAX_QUESTIONS_PER_TEMPLATE,
   MAX_TEMPLATES_PER_INSTITUTION,
   type Question,
   type QuestionCategory,
+  type QuestionTranslation,
   type QuestionType,
   type StoredQuestionType,
   type TemplateQuestion,
@@ -21,6 +26,7 @@ import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, QuestionsTable } from '../../db/types';
 import { type AuditActor, type AuditEntry, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { supportedLanguages } from '../../lib/languages';
 import { now } from '../../lib/time';
 import { newHashLink } from './default-template';
 import * as queries from './queries';
@@ -196,15 +202,157 @@ async function requireTemplate(db: Executor, institutionId: number, templateId: 
   return template;
 }
 
+/**
+ * The fingerprint of a question's wording (text and custom choices): a translation keeps the one
+ * it was made from, and is outdated once the question's differs.
+ */
+export function questionFingerprint(question: Pick<QuestionRow, 'question_text' | 'answer_choices'>): string {
+  const choices = parseAnswerChoices(question.answer_choices) ?? {};
+  const sorted = Object.entries(choices).sort(([a], [b]) => a.localeCompare(b));
+  return createHash('sha256')
+    .update(JSON.stringify([question.question_text, sorted]))
+    .digest('hex');
+}
+
+/** The languages a question may be translated into: every one the product offers but the default. */
+export function translationLanguages(): string[] {
+  return supportedLanguages().filter((language) => language !== DEFAULT_LANGUAGE);
+}
+
+/** The template's questions, each with where its translations stand (an instrument block has none). */
 export async function listQuestions(options: {
   db: Executor;
   institutionId: number;
   templateId: number;
-}): Promise<TemplateQuestion[]> {
+}): Promise<ListedTemplateQuestion[]> {
   const { db, institutionId, templateId } = options;
   await requireTemplate(db, institutionId, templateId);
   const rows = await queries.listQuestions(db, templateId);
-  return rows.map(toQuestion);
+  const saved = await queries.translationsOfTemplate(db, templateId);
+  const languages = translationLanguages();
+  return rows.map((row) => {
+    const entry = toQuestion(row);
+    if (isInstrumentBlock(entry)) return entry;
+    const fingerprint = questionFingerprint(row);
+    const translations = languages.map((language): QuestionTranslation => {
+      const translation = saved.find((t) => t.question_id === row.id && t.language === language);
+      if (!translation) return { language, status: 'missing', question_text: null, answer_choices: null };
+      return {
+        language,
+        status: translation.source_fingerprint === fingerprint ? 'current' : 'outdated',
+        question_text: translation.question_text,
+        answer_choices: parseAnswerChoices(translation.answer_choices),
+      };
+    });
+    return { ...entry, translations };
+  });
+}
+
+export const NOT_A_TRANSLATION_LANGUAGE = (language: string) =>
+  `Questions cannot be translated into "${language}": translate into ${translationLanguages().join(', ') || 'no language yet'}.`;
+export const DEFAULT_LANGUAGE_IS_THE_QUESTION = `${DEFAULT_LANGUAGE} is the language questions are written in: change the question itself instead.`;
+export const INSTRUMENT_NOT_TRANSLATABLE =
+  'A validated instrument is asked only in its official translations, and none is available here: its items cannot be translated.';
+
+function requireTranslationLanguage(language: string) {
+  if (language === DEFAULT_LANGUAGE) throw new AppError('BAD_REQUEST', DEFAULT_LANGUAGE_IS_THE_QUESTION);
+  if (!translationLanguages().includes(language)) {
+    throw new AppError('BAD_REQUEST', NOT_A_TRANSLATION_LANGUAGE(language));
+  }
+}
+
+/** The template's question (of the caller's institution), never an instrument block's items. */
+async function requireTranslatableQuestion(
+  trx: Executor,
+  institutionId: number,
+  templateId: number,
+  questionId: number,
+) {
+  await requireTemplate(trx, institutionId, templateId);
+  const row = await queries.findQuestion(trx, templateId, questionId);
+  if (!row) throw new AppError('NOT_FOUND', QUESTION_NOT_FOUND);
+  if (instrumentOf(row)) throw new AppError('BAD_REQUEST', INSTRUMENT_NOT_TRANSLATABLE);
+  return row;
+}
+
+/** The translated choices, held to the question's own: the same answers, each translated. */
+function checkTranslatedChoices(
+  own: AnswerChoices | null,
+  given: AnswerChoices | null | undefined,
+): AnswerChoices | null {
+  const ownKeys = Object.keys(own ?? {}).sort();
+  const givenKeys = Object.keys(given ?? {}).sort();
+  if (ownKeys.length !== givenKeys.length || ownKeys.some((key, index) => key !== givenKeys[index])) {
+    throw new AppError(
+      'BAD_REQUEST',
+      ownKeys.length === 0
+        ? 'This question uses the standard answer labels: send no answer_choices with its translation.'
+        : `This question has ${ownKeys.length} custom answer choice${ownKeys.length === 1 ? '' : 's'} (${ownKeys.join(', ')}): translate each of them, and no other.`,
+    );
+  }
+  return ownKeys.length === 0 ? null : (given as AnswerChoices);
+}
+
+/** Saves a question's translation into a language, replacing any there was; it is current from now. */
+export async function setQuestionTranslation(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    questionId: number;
+    language: string;
+    questionText: string;
+    answerChoices: AnswerChoices | null | undefined;
+    translatedBy: number | null;
+  } & Audited,
+): Promise<QuestionTranslation> {
+  const { db, institutionId, templateId, questionId, language } = options;
+  requireTranslationLanguage(language);
+  return writeTransaction(db, async (trx) => {
+    const question = await requireTranslatableQuestion(trx, institutionId, templateId, questionId);
+    const choices = checkTranslatedChoices(
+      parseAnswerChoices(question.answer_choices),
+      options.answerChoices,
+    );
+    await queries.saveTranslation(trx, {
+      question_id: questionId,
+      language,
+      question_text: options.questionText,
+      answer_choices: choices ? JSON.stringify(choices) : null,
+      source_fingerprint: questionFingerprint(question),
+      translated_by: options.translatedBy,
+      translated_at: now(),
+    });
+    await audit(trx, options, {
+      action: 'question.translate',
+      subject: { type: 'question', id: questionId },
+      detail: { template_id: templateId, language },
+    });
+    return { language, status: 'current', question_text: options.questionText, answer_choices: choices };
+  });
+}
+
+export async function deleteQuestionTranslation(
+  options: {
+    db: Kysely<Database>;
+    institutionId: number;
+    templateId: number;
+    questionId: number;
+    language: string;
+  } & Audited,
+): Promise<void> {
+  const { db, institutionId, templateId, questionId, language } = options;
+  requireTranslationLanguage(language);
+  await writeTransaction(db, async (trx) => {
+    await requireTranslatableQuestion(trx, institutionId, templateId, questionId);
+    const deleted = await queries.deleteTranslation(trx, questionId, language);
+    if (!deleted) throw new AppError('NOT_FOUND', 'This question has no translation into that language');
+    await audit(trx, options, {
+      action: 'question.translation.delete',
+      subject: { type: 'question', id: questionId },
+      detail: { template_id: templateId, language },
+    });
+  });
 }
 
 export async function addQuestion(

@@ -288,6 +288,7 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
         question_type: 'likert',
         category: 'general',
         answer_choices: null,
+        translations: [{ language: 'es', status: 'missing', question_text: null, answer_choices: null }],
       });
       const safety = list.find((q) => q.category === 'safety');
       expect(safety?.answer_choices).toMatchObject({ '1': 'Never', '5': 'Almost always' });
@@ -346,7 +347,12 @@ describe.each(TEST_DIALECTS)('template management on %s', (dialect) => {
           answer_choices: { '1': 'Always', '5': 'Never' },
         },
       });
-      expect(await questions(templateId)).toEqual([response.body.question]);
+      expect(await questions(templateId)).toEqual([
+        {
+          ...response.body.question,
+          translations: [{ language: 'es', status: 'missing', question_text: null, answer_choices: null }],
+        },
+      ]);
     });
 
     it('adds a text question in the general category, which is the default', async () => {

@@ -64,6 +64,8 @@ const LABELS: Record<string, string> = {
   'question.add': 'Added a question',
   'question.delete': 'Deleted a question',
   'question.move': 'Moved a question',
+  'question.translate': 'Saved a translation of a question',
+  'question.translation.delete': 'Deleted a translation of a question',
   'legal_hold.list': 'Read the legal holds',
   'legal_hold.place': 'Placed a legal hold',
   'legal_hold.lift': 'Lifted a legal hold',

@@ -19,6 +19,7 @@ const likert = (id: number): SurveyQuestion => ({
   category: 'general',
   answer_choices: null,
   order: id,
+  language: 'en',
 });
 const text = (id: number): SurveyQuestion => ({ ...likert(id), question_type: 'text' });
 const QUESTIONS = [likert(1), likert(2), text(3)];

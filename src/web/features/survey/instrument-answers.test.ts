@@ -15,6 +15,7 @@ const PHQ2: SurveyInstrumentBlock = {
   instrument_id: 'phq2',
   instrument: instrumentForm('phq2'),
   order: 1,
+  language: 'en',
 };
 const ASQ: SurveyInstrumentBlock = {
   id: 8,
@@ -22,6 +23,7 @@ const ASQ: SurveyInstrumentBlock = {
   instrument_id: 'asq',
   instrument: instrumentForm('asq'),
   order: 2,
+  language: 'en',
 };
 
 describe('instrument answers on the survey screen', () => {

@@ -19,6 +19,7 @@ const likert = (id: number): SurveyQuestion => ({
   category: 'general',
   answer_choices: null,
   order: id,
+  language: 'en',
 });
 const QUESTIONS = [likert(1), likert(2), { ...likert(3), question_type: 'text' as const }];
 

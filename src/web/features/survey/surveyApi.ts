@@ -14,10 +14,23 @@ import type {
 } from '../../../common/schemas/surveys';
 import { type Api, api, hasErrorCode, mayPassOnRetry } from '../../api';
 
-/** The survey calls of spec section 7. A shared link's token only ever travels as one path segment. */
+/**
+ * The survey calls of spec section 7. A shared link's token only ever travels as one path segment.
+ * `language`, where given, asks for the survey in that language (each question comes in it when
+ * it has a translation, else in English, and says which); left out, the server uses the site's
+ * language for this visitor. Send the same `language` with the submission.
+ */
 
-export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api) {
-  return hashLink ? client.call(getLinkSurvey, { params: { hashLink } }) : client.call(getOwnSurvey);
+/** The query of a survey in a language; none when left to the server. */
+const inLanguage = (language: string | undefined) => (language ? { query: { language } } : {});
+
+/** A survey's cache key gains its language only when one is asked for, so the first paint's key stays. */
+const languageKey = (language: string | undefined) => (language ? [language] : []);
+
+export function fetchSurveyQuestions(hashLink: string | undefined, client: Api = api, language?: string) {
+  return hashLink
+    ? client.call(getLinkSurvey, { params: { hashLink }, ...inLanguage(language) })
+    : client.call(getOwnSurvey, inLanguage(language));
 }
 
 /**
@@ -28,20 +41,20 @@ export function fetchSurveyQuestions(hashLink: string | undefined, client: Api =
 const SHOW_FAILURE_ON_MOUNT = { retryOnMount: false } as const;
 
 /** A shared link's survey (anyone holding the link may open it). */
-export function linkSurveyQuery(hashLink: string, client: Api = api) {
+export function linkSurveyQuery(hashLink: string, client: Api = api, language?: string) {
   return queryOptions({
-    queryKey: ['survey-questions', 'link', hashLink],
-    queryFn: () => fetchSurveyQuestions(hashLink, client),
+    queryKey: ['survey-questions', 'link', hashLink, ...languageKey(language)],
+    queryFn: () => fetchSurveyQuestions(hashLink, client, language),
     staleTime: 60_000,
     ...SHOW_FAILURE_ON_MOUNT,
   });
 }
 
 /** The survey of the signed-in student's institution, once someone (`email`) is signed in. */
-export function ownSurveyQuery(email: string | undefined) {
+export function ownSurveyQuery(email: string | undefined, language?: string) {
   return queryOptions({
-    queryKey: ['survey-questions', 'own', email ?? ''],
-    queryFn: () => fetchSurveyQuestions(undefined),
+    queryKey: ['survey-questions', 'own', email ?? '', ...languageKey(language)],
+    queryFn: () => fetchSurveyQuestions(undefined, api, language),
     enabled: email !== undefined,
     staleTime: 60_000,
   });
@@ -54,15 +67,15 @@ export function submitSurvey(hashLink: string | undefined, request: SubmitOwnSur
 }
 
 /** A personal invitation's survey: the questions and the student it was sent to. */
-export function fetchInvitationSurvey(token: string, client: Api = api) {
-  return client.call(invitations.getInvitationSurvey, { params: { token } });
+export function fetchInvitationSurvey(token: string, client: Api = api, language?: string) {
+  return client.call(invitations.getInvitationSurvey, { params: { token }, ...inLanguage(language) });
 }
 
 /** A personal invitation's survey; a failed load is tried twice more when that may help. */
-export function invitationSurveyQuery(token: string, client: Api = api) {
+export function invitationSurveyQuery(token: string, client: Api = api, language?: string) {
   return queryOptions({
-    queryKey: ['survey-questions', 'invitation', token],
-    queryFn: () => fetchInvitationSurvey(token, client),
+    queryKey: ['survey-questions', 'invitation', token, ...languageKey(language)],
+    queryFn: () => fetchInvitationSurvey(token, client, language),
     retry: (count, error) => count < 2 && mayPassOnRetry(error),
     ...SHOW_FAILURE_ON_MOUNT,
   });

@@ -7,8 +7,8 @@ import {
   isInstrumentBlock,
   LIKERT_LABELS,
   LIKERT_VALUES,
-  type Question,
-  type TemplateQuestion,
+  type ListedQuestion,
+  type ListedTemplateQuestion,
   type TemplateSummary,
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
@@ -17,6 +17,7 @@ import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type MoveDirection, moveChanges } from './blockMove';
+import { QuestionTranslations } from './QuestionTranslations';
 import { CATEGORY_LABELS } from './questionOptions';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
@@ -99,7 +100,7 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
     setFocusAfterMove(null);
   }, [focusAfterMove]);
 
-  function confirmDelete(question: TemplateQuestion) {
+  function confirmDelete(question: ListedTemplateQuestion) {
     setConfirmation({
       title: `Delete question Q${question.order}?`,
       text: DELETE_QUESTION_CONFIRMATION,
@@ -150,9 +151,12 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
             ) : (
               <QuestionItem
                 key={question.id}
+                templateId={template.id}
                 question={question}
                 deleting={remove.isPending && remove.variables === question.id}
                 onDelete={() => confirmDelete(question)}
+                showFlash={showFlash}
+                onTranslationsChanged={() => void queryClient.invalidateQueries({ queryKey })}
               />
             ),
           )}
@@ -179,13 +183,19 @@ function customAnswers(choices: AnswerChoices | null) {
 }
 
 function QuestionItem({
+  templateId,
   question,
   deleting,
   onDelete,
+  showFlash,
+  onTranslationsChanged,
 }: {
-  question: Question;
+  templateId: number;
+  question: ListedQuestion;
   deleting: boolean;
   onDelete: () => void;
+  showFlash: ShowFlash;
+  onTranslationsChanged: () => void;
 }) {
   const custom = question.question_type === 'likert' ? customAnswers(question.answer_choices) : [];
   const number = `Q${question.order}`;
@@ -220,6 +230,12 @@ function QuestionItem({
             </ul>
           </div>
         )}
+        <QuestionTranslations
+          templateId={templateId}
+          question={question}
+          showFlash={showFlash}
+          onChanged={onTranslationsChanged}
+        />
       </div>
       <Button
         variant="secondary"

@@ -1,5 +1,9 @@
 import * as endpoints from '../../../common/endpoints/templates';
-import type { NewInstrumentBlockRequest, NewQuestionRequest } from '../../../common/schemas/templates';
+import type {
+  NewInstrumentBlockRequest,
+  NewQuestionRequest,
+  SetTranslationRequest,
+} from '../../../common/schemas/templates';
 import { ApiError, api, hasErrorCode } from '../../api';
 
 /** Cache keys: the dashboard reads the same template list for its Copy Survey Link button. */
@@ -67,4 +71,21 @@ export function failureMessage(error: unknown, failed: string, errored: string):
 
 export function isUnauthenticated(error: unknown): boolean {
   return hasErrorCode(error, 'UNAUTHENTICATED');
+}
+
+/** Saves a question's translation into a language (its text, and its custom choices when it has them). */
+export function saveTranslation(
+  templateId: number,
+  questionId: number,
+  language: string,
+  translation: SetTranslationRequest,
+) {
+  return api.call(endpoints.setQuestionTranslation, {
+    params: { id: templateId, questionId, language },
+    body: translation,
+  });
+}
+
+export function deleteTranslation(templateId: number, questionId: number, language: string) {
+  return api.call(endpoints.deleteQuestionTranslation, { params: { id: templateId, questionId, language } });
 }
