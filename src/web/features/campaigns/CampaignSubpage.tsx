@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { type QueryKey, useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { can } from '../../../common/roles';
@@ -29,11 +30,11 @@ export function CampaignSubpageHeader({ title }: { title: string }) {
       <div className={styles.actions}>
         {mayScheduleCampaigns ? (
           <ButtonLink variant="ghost" to="/admin/campaigns/">
-            All campaigns
+            <Trans>All campaigns</Trans>
           </ButtonLink>
         ) : (
           <ButtonLink variant="ghost" to="/dashboard/">
-            Back to Dashboard
+            <Trans>Back to Dashboard</Trans>
           </ButtonLink>
         )}
       </div>

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { NOT_ANSWERED_MAX_LISTED, type NotAnsweredResponse } from '../../../common/schemas/campaigns';
 import { errorMessage } from '../../api';
 import { LoadError } from '../../ui/LoadError';
@@ -11,7 +13,7 @@ import { CampaignSubpageHeader, useCampaignQuery } from './CampaignSubpage';
 import { audienceText } from './CampaignsScreen';
 import { fetchNotAnswered, notAnsweredQueryKey } from './notAnsweredApi';
 
-const TITLE = 'Not answered yet';
+const TITLE = msg`Not answered yet`;
 
 const STUDENT_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'inline' }, styles.table);
 
@@ -20,24 +22,28 @@ const STUDENT_TABLE = tableClassName({ cardsBelow: '40rem', labels: 'inline' }, 
  * names, for those who may see students (the server decides, and records the reading).
  */
 export function NotAnsweredScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="dashboard" title={TITLE} loadingText="Loading who has not answered...">
+    <AdminOnly ability="dashboard" title={i18n._(TITLE)} loadingText={t`Loading who has not answered...`}>
       <NotAnswered />
     </AdminOnly>
   );
 }
 
 function NotAnswered() {
+  const { t, i18n } = useLingui();
   const { valid, query } = useCampaignQuery(notAnsweredQueryKey, fetchNotAnswered);
   if (!valid) return <NotFoundScreen />;
   return (
     <Page>
-      <CampaignSubpageHeader title={TITLE} />
+      <CampaignSubpageHeader title={i18n._(TITLE)} />
       {query.isPending ? (
-        <LoadingStatus>Loading who has not answered...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading who has not answered...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
         <LoadError
-          message={errorMessage(query.error, 'The list could not be loaded.')}
+          message={errorMessage(query.error, t`The list could not be loaded.`)}
           onRetry={() => void query.refetch()}
         />
       ) : (
@@ -48,58 +54,92 @@ function NotAnswered() {
 }
 
 function NotAnsweredView({ data }: { data: NotAnsweredResponse }) {
+  const { t, i18n } = useLingui();
   const { campaign } = data;
   const students = data.students;
+  const template = campaign.template_name;
+  const audience = audienceText(campaign);
+  const round = data.round;
+  const notAnswered = data.not_answered;
+  const invited = data.invited;
+  const shown = students?.length.toLocaleString(i18n.locale);
+  const most = NOT_ANSWERED_MAX_LISTED.toLocaleString(i18n.locale);
   return (
     <>
       <Lead>
-        {campaign.template_name} to {audienceText(campaign)}.{' '}
+        <Trans>
+          {template} to {audience}.
+        </Trans>{' '}
         {data.round === 0 ? (
-          'No round has been sent yet.'
+          t`No round has been sent yet.`
         ) : (
-          <>
-            Round {data.round}, sent <ZonedTime at={campaign.last_run_at} />.
-          </>
+          <Trans>
+            Round {round}, sent <ZonedTime at={campaign.last_run_at} />.
+          </Trans>
         )}
       </Lead>
       <Card className={styles.card}>
         <p>
-          <strong>
-            {data.not_answered} of {data.invited}
-          </strong>{' '}
-          invited {data.invited === 1 ? 'student has' : 'students have'} not answered this round yet.
+          {invited === 1 ? (
+            <Trans>
+              <strong>
+                {notAnswered} of {invited}
+              </strong>{' '}
+              invited student has not answered this round yet.
+            </Trans>
+          ) : (
+            <Trans>
+              <strong>
+                {notAnswered} of {invited}
+              </strong>{' '}
+              invited students have not answered this round yet.
+            </Trans>
+          )}
         </p>
         {students === undefined ? (
           <p className={styles.empty}>
-            Names and email addresses are shown to counsellors and administrators only.
+            <Trans>Names and email addresses are shown to counsellors and administrators only.</Trans>
           </p>
         ) : students.length === 0 ? (
-          <p className={styles.empty}>Everyone invited this round has answered.</p>
+          <p className={styles.empty}>
+            <Trans>Everyone invited this round has answered.</Trans>
+          </p>
         ) : (
           <>
             {data.not_answered > students.length && (
               <p>
-                Showing the first {students.length.toLocaleString()} by name (at most{' '}
-                {NOT_ANSWERED_MAX_LISTED.toLocaleString()}).
+                <Trans>
+                  Showing the first {shown} by name (at most {most}).
+                </Trans>
               </p>
             )}
             <table className={STUDENT_TABLE}>
-              <caption className="visually-hidden">Students who have not answered yet</caption>
+              <caption className="visually-hidden">
+                <Trans>Students who have not answered yet</Trans>
+              </caption>
               <thead>
                 <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Email</th>
-                  <th scope="col">Group</th>
-                  <th scope="col">Reminders sent</th>
+                  <th scope="col">
+                    <Trans>Name</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Email</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Group</Trans>
+                  </th>
+                  <th scope="col">
+                    <Trans>Reminders sent</Trans>
+                  </th>
                 </tr>
               </thead>
               <tbody>
                 {students.map((student) => (
                   <tr key={student.email}>
                     <th scope="row">{student.name}</th>
-                    <td data-label="Email">{student.email}</td>
-                    <td data-label="Group">{student.group ?? 'No group'}</td>
-                    <td data-label="Reminders sent">{student.reminders}</td>
+                    <td data-label={t`Email`}>{student.email}</td>
+                    <td data-label={t`Group`}>{student.group ?? t`No group`}</td>
+                    <td data-label={t`Reminders sent`}>{student.reminders}</td>
                   </tr>
                 ))}
               </tbody>

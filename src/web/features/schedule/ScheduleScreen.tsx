@@ -1,5 +1,9 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useState } from 'react';
 import { NavLink } from 'react-router';
+import { WEEKDAYS } from '../../../common/schemas/campaigns';
 import type { TemplateSummary } from '../../../common/schemas/templates';
 import { errorMessage } from '../../api';
 import { Button } from '../../ui/Button';
@@ -10,11 +14,12 @@ import { AdminOnly } from '../admin/AdminOnly';
 import { fetchRoster } from '../roster/rosterApi';
 import { fetchTemplates } from '../templates/templatesApi';
 import { createCampaign } from './campaignsApi';
+import { weekdayLabel, weekdayName } from './clock';
 import styles from './Schedule.module.css';
 
-const TITLE = 'Schedule Survey';
+const TITLE = msg`Schedule Survey`;
 
-const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'] as const;
+const DAYS = WEEKDAYS;
 
 type DemoProvider = 'Gmail' | 'Outlook';
 /** The roster's groups are real (design section 10): a campaign is created for them. */
@@ -26,18 +31,31 @@ const EMAIL_GROUPS: Record<DemoProvider, readonly string[]> = {
   Outlook: ['Department 1', 'Department 2', 'Administrators'],
 };
 
+/** The demo groups as the page's language names them (their values stay the spec's). */
+const EMAIL_GROUP_LABELS: Record<string, MessageDescriptor> = {
+  Students: msg`Students`,
+  Faculty: msg`Faculty`,
+  Staff: msg`Staff`,
+  'All Users': msg`All Users`,
+  'Department 1': msg`Department 1`,
+  'Department 2': msg`Department 2`,
+  Administrators: msg`Administrators`,
+};
+
 /** Spec section 5: hour and minute inputs keep at most two characters. */
 const twoCharacters = (value: string) => value.slice(0, 2);
 
 export function ScheduleScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="schedule" title={TITLE} loadingText="Loading...">
+    <AdminOnly ability="schedule" title={i18n._(TITLE)} loadingText={t`Loading...`}>
       <ScheduleForm />
     </AdminOnly>
   );
 }
 
 function ScheduleForm() {
+  const { t, i18n } = useLingui();
   const [day, setDay] = useState('');
   const [hour, setHour] = useState('');
   const [minute, setMinute] = useState('');
@@ -61,6 +79,13 @@ function ScheduleForm() {
   const toggleGroup = (name: string, on: boolean) =>
     setChosenGroups((current) => (on ? [...current, name] : current.filter((other) => other !== name)));
   const groups = provider === 'Roster' ? (roster?.groups ?? []) : provider ? EMAIL_GROUPS[provider] : [];
+  /** Before or after noon, as the page's language writes it beside a time. */
+  const periodLabel = (value: 'AM' | 'PM') => (value === 'AM' ? t`AM` : t`PM`);
+  /** A roster group keeps the roster's name; a demo group is named in the page's language. */
+  const groupLabel = (name: string) => {
+    const label = provider === 'Roster' ? undefined : EMAIL_GROUP_LABELS[name];
+    return label ? i18n._(label) : name;
+  };
 
   function connect(next: DemoProvider) {
     setProvider(next);
@@ -71,7 +96,7 @@ function ScheduleForm() {
   async function loadRoster() {
     setProvider('Roster');
     setGroup('');
-    setRosterStatus('Loading the roster groups...');
+    setRosterStatus(t`Loading the roster groups...`);
     try {
       const [page, templates] = await Promise.all([
         fetchRoster({ q: '', group: '', offset: 0, limit: 1 }),
@@ -79,14 +104,17 @@ function ScheduleForm() {
       ]);
       setRoster({ groups: page.groups, templates });
       setTemplateId(String((templates.find((template) => template.used) ?? templates[0])?.id ?? ''));
+      const count = page.groups.length;
       setRosterStatus(
-        page.groups.length === 0
-          ? 'The roster has no groups yet. Import the registrar\u2019s file on the Roster page first.'
-          : `Roster: ${page.groups.length} group${page.groups.length === 1 ? '' : 's'} loaded.`,
+        count === 0
+          ? t`The roster has no groups yet. Import the registrar’s file on the Roster page first.`
+          : count === 1
+            ? t`Roster: ${count} group loaded.`
+            : t`Roster: ${count} groups loaded.`,
       );
     } catch (error) {
       setRoster(null);
-      setRosterStatus(errorMessage(error, 'The roster could not be loaded. Please try again.'));
+      setRosterStatus(errorMessage(error, t`The roster could not be loaded. Please try again.`));
     }
   }
 
@@ -109,11 +137,11 @@ function ScheduleForm() {
         anonymous,
         reminder_after_days: Number(reminderDays),
       });
-      setMessage({ title: 'Survey scheduled', text: answer.message, tone: 'success' });
+      setMessage({ title: t`Survey scheduled`, text: answer.message, tone: 'success' });
     } catch (error) {
       setMessage({
-        title: 'Survey not scheduled',
-        text: errorMessage(error, 'The campaign could not be created. Please try again.'),
+        title: t`Survey not scheduled`,
+        text: errorMessage(error, t`The campaign could not be created. Please try again.`),
         tone: 'error',
       });
     } finally {
@@ -128,28 +156,35 @@ function ScheduleForm() {
       void createRosterCampaign();
       return;
     }
-    const time = `${Number(hour)}:${minute.padStart(2, '0')} ${period}`;
-    const when = recurring ? `every ${day} at ${time}` : `on ${day} at ${time}`;
-    const audience = group ? ` for ${group} (${provider})` : '';
-    setMessage({
-      title: 'Survey scheduled',
-      text: `Survey scheduled successfully ${when}${audience}. This is a demo: nothing was saved and no email will be sent.`,
-      tone: 'success',
-    });
+    const time = `${Number(hour)}:${minute.padStart(2, '0')} ${periodLabel(period)}`;
+    const weekday = (DAYS as readonly string[]).includes(day)
+      ? weekdayName(day as (typeof DAYS)[number], i18n.locale)
+      : day;
+    const chosen = groupLabel(group);
+    let text: string;
+    if (group && recurring)
+      text = t`Survey scheduled successfully every ${weekday} at ${time} for ${chosen} (${provider}). This is a demo: nothing was saved and no email will be sent.`;
+    else if (group)
+      text = t`Survey scheduled successfully on ${weekday} at ${time} for ${chosen} (${provider}). This is a demo: nothing was saved and no email will be sent.`;
+    else if (recurring)
+      text = t`Survey scheduled successfully every ${weekday} at ${time}. This is a demo: nothing was saved and no email will be sent.`;
+    else
+      text = t`Survey scheduled successfully on ${weekday} at ${time}. This is a demo: nothing was saved and no email will be sent.`;
+    setMessage({ title: t`Survey scheduled`, text, tone: 'success' });
   }
 
   return (
     <Page>
       <div className={styles.layout}>
         <aside className={styles.sidebar}>
-          <nav aria-label="Schedule">
+          <nav aria-label={t`Schedule`}>
             <ul className={styles.sideLinks}>
               <li>
                 <NavLink to="/dashboard/" className={styles.sideLink}>
                   <svg className={styles.sideIcon} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
                     <path d="M3 17h14v-1.5H3zM4 14h3V8H4zm4.5 0h3V4h-3zm4.5 0h3v-4h-3z" fill="currentColor" />
                   </svg>
-                  Analytics
+                  <Trans>Analytics</Trans>
                 </NavLink>
               </li>
               <li>
@@ -157,7 +192,7 @@ function ScheduleForm() {
                   <svg className={styles.sideIcon} viewBox="0 0 20 20" aria-hidden="true" focusable="false">
                     <path d="M8.5 4.5 3 10l5.5 5.5 1-1L5.8 10.7H17V9.3H5.8l3.7-3.8z" fill="currentColor" />
                   </svg>
-                  Back to Homepage
+                  <Trans>Back to Homepage</Trans>
                 </NavLink>
               </li>
             </ul>
@@ -165,41 +200,49 @@ function ScheduleForm() {
         </aside>
 
         <Card className={styles.card}>
-          <h1>{TITLE}</h1>
-          <Lead>Choose when the wellness check-in goes out and who receives it.</Lead>
+          <h1>{i18n._(TITLE)}</h1>
+          <Lead>
+            <Trans>Choose when the wellness check-in goes out and who receives it.</Trans>
+          </Lead>
           {provider === 'Roster' ? (
             <p className={styles.rosterNote}>
-              Each student of the roster group gets a personal link by email. Times are in your
-              institution&apos;s time zone.
+              <Trans>
+                Each student of the roster group gets a personal link by email. Times are in your
+                institution&apos;s time zone.
+              </Trans>
             </p>
           ) : (
             <p className={styles.demoNote}>
-              <strong>Demo only.</strong> Scheduling with Gmail or Outlook groups is a preview: nothing is
-              saved and no emails are sent. Choose &ldquo;Use the roster&rdquo; to send real invitations.
+              <Trans>
+                <strong>Demo only.</strong> Scheduling with Gmail or Outlook groups is a preview: nothing is
+                saved and no emails are sent. Choose &ldquo;Use the roster&rdquo; to send real invitations.
+              </Trans>
             </p>
           )}
 
           <form className={styles.form} onSubmit={schedule}>
             <SelectField
-              label="Day"
+              label={t`Day`}
               name="day"
               required
               value={day}
               onChange={(event) => setDay(event.currentTarget.value)}
             >
-              <option value="">Select a day</option>
+              <option value="">{t`Select a day`}</option>
               {DAYS.map((name) => (
                 <option key={name} value={name}>
-                  {name}
+                  {weekdayLabel(name, i18n.locale)}
                 </option>
               ))}
             </SelectField>
 
             <fieldset className={styles.timeFieldset}>
-              <legend>Time</legend>
+              <legend>
+                <Trans>Time</Trans>
+              </legend>
               <div className={styles.timeRow}>
                 <TextField
-                  label="Hour"
+                  label={t`Hour`}
                   name="hour"
                   type="number"
                   inputMode="numeric"
@@ -211,7 +254,7 @@ function ScheduleForm() {
                   onChange={(event) => setHour(twoCharacters(event.currentTarget.value))}
                 />
                 <TextField
-                  label="Minute"
+                  label={t`Minute`}
                   name="minute"
                   type="number"
                   inputMode="numeric"
@@ -223,13 +266,13 @@ function ScheduleForm() {
                   onChange={(event) => setMinute(twoCharacters(event.currentTarget.value))}
                 />
                 <SelectField
-                  label="AM/PM"
+                  label={t`AM/PM`}
                   name="period"
                   value={period}
                   onChange={(event) => setPeriod(event.currentTarget.value === 'PM' ? 'PM' : 'AM')}
                 >
-                  <option value="AM">AM</option>
-                  <option value="PM">PM</option>
+                  <option value="AM">{periodLabel('AM')}</option>
+                  <option value="PM">{periodLabel('PM')}</option>
                 </SelectField>
               </div>
             </fieldset>
@@ -241,44 +284,48 @@ function ScheduleForm() {
                 checked={recurring}
                 onChange={(event) => setRecurring(event.currentTarget.checked)}
               />
-              Make this a recurring survey
+              <Trans>Make this a recurring survey</Trans>
             </label>
 
             <fieldset className={styles.emailFieldset}>
-              <legend>Email recipients</legend>
+              <legend>
+                <Trans>Email recipients</Trans>
+              </legend>
               <div className={styles.providers}>
                 <Button
                   variant={provider === 'Gmail' ? 'primary' : 'secondary'}
                   aria-pressed={provider === 'Gmail'}
                   onClick={() => connect('Gmail')}
                 >
-                  Connect to Gmail
+                  <Trans>Connect to Gmail</Trans>
                 </Button>
                 <Button
                   variant={provider === 'Outlook' ? 'primary' : 'secondary'}
                   aria-pressed={provider === 'Outlook'}
                   onClick={() => connect('Outlook')}
                 >
-                  Connect to Outlook
+                  <Trans>Connect to Outlook</Trans>
                 </Button>
                 <Button
                   variant={provider === 'Roster' ? 'primary' : 'secondary'}
                   aria-pressed={provider === 'Roster'}
                   onClick={() => void loadRoster()}
                 >
-                  Use the roster
+                  <Trans>Use the roster</Trans>
                 </Button>
               </div>
               <p className={styles.connection} role="status">
                 {provider === 'Roster'
                   ? rosterStatus
                   : provider
-                    ? `Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
-                    : 'Connect an email account to choose a group.'}
+                    ? t`Connected to ${provider} (demo): ${EMAIL_GROUPS[provider].length} groups loaded.`
+                    : t`Connect an email account to choose a group.`}
               </p>
               {provider === 'Roster' && roster ? (
                 <fieldset className={styles.timeFieldset}>
-                  <legend>Roster groups</legend>
+                  <legend>
+                    <Trans>Roster groups</Trans>
+                  </legend>
                   <label className={styles.checkbox}>
                     <input
                       type="checkbox"
@@ -286,7 +333,7 @@ function ScheduleForm() {
                       checked={allStudents}
                       onChange={(event) => setAllStudents(event.currentTarget.checked)}
                     />
-                    All students
+                    <Trans>All students</Trans>
                   </label>
                   {roster.groups.map((name) => (
                     <label key={name} className={styles.checkbox}>
@@ -309,21 +356,21 @@ function ScheduleForm() {
                       checked={allStudents || noGroup}
                       onChange={(event) => setNoGroup(event.currentTarget.checked)}
                     />
-                    Students with no group
+                    <Trans>Students with no group</Trans>
                   </label>
                 </fieldset>
               ) : (
                 <SelectField
-                  label="Email Group"
+                  label={t`Email Group`}
                   name="email_group"
                   value={group}
                   disabled={!provider}
                   onChange={(event) => setGroup(event.currentTarget.value)}
                 >
-                  <option value="">{provider ? 'Select a group' : 'No account connected'}</option>
+                  <option value="">{provider ? t`Select a group` : t`No account connected`}</option>
                   {groups.map((name) => (
                     <option key={name} value={name}>
-                      {name}
+                      {groupLabel(name)}
                     </option>
                   ))}
                 </SelectField>
@@ -332,10 +379,12 @@ function ScheduleForm() {
 
             {provider === 'Roster' && roster && (
               <fieldset className={styles.emailFieldset}>
-                <legend>Campaign</legend>
+                <legend>
+                  <Trans>Campaign</Trans>
+                </legend>
                 <div className={styles.campaignFields}>
                   <SelectField
-                    label="Survey template"
+                    label={t`Survey template`}
                     name="template_id"
                     required
                     value={templateId}
@@ -343,14 +392,15 @@ function ScheduleForm() {
                   >
                     {roster.templates.map((template) => (
                       <option key={template.id} value={template.id}>
-                        Template {template.id}
-                        {template.used ? ' (currently used)' : ''}
+                        {template.used
+                          ? t`Template ${template.id} (currently used)`
+                          : t`Template ${template.id}`}
                       </option>
                     ))}
                   </SelectField>
                   <TextField
-                    label="Remind those who have not answered after (days)"
-                    hint="At most 2 reminders per round; 0 sends none."
+                    label={t`Remind those who have not answered after (days)`}
+                    hint={t`At most 2 reminders per round; 0 sends none.`}
                     name="reminder_after_days"
                     type="number"
                     inputMode="numeric"
@@ -368,7 +418,7 @@ function ScheduleForm() {
                     checked={sendNow}
                     onChange={(event) => setSendNow(event.currentTarget.checked)}
                   />
-                  Send now
+                  <Trans>Send now</Trans>
                 </label>
                 <label className={styles.checkbox}>
                   <input
@@ -377,8 +427,10 @@ function ScheduleForm() {
                     checked={anonymous}
                     onChange={(event) => setAnonymous(event.currentTarget.checked)}
                   />
-                  Anonymous: keep no name, email or network address with the answers, and show them only as
-                  totals over groups of students. A student may still ask a counsellor to contact them.
+                  <Trans>
+                    Anonymous: keep no name, email or network address with the answers, and show them only as
+                    totals over groups of students. A student may still ask a counsellor to contact them.
+                  </Trans>
                 </label>
               </fieldset>
             )}
@@ -386,10 +438,12 @@ function ScheduleForm() {
             <div>
               {provider === 'Roster' ? (
                 <Button type="submit" busy={busy} disabled={!rosterAudienceChosen || !templateId}>
-                  {sendNow ? 'Send Survey Now' : 'Schedule Survey'}
+                  {sendNow ? t`Send Survey Now` : t`Schedule Survey`}
                 </Button>
               ) : (
-                <Button type="submit">Schedule Survey (Demo Only)</Button>
+                <Button type="submit">
+                  <Trans>Schedule Survey (Demo Only)</Trans>
+                </Button>
               )}
             </div>
           </form>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { errorMessage } from '../../api';
@@ -17,6 +18,7 @@ import styles from './Settings.module.css';
 
 /** Students whose data no purge touches, with the forms that place and lift a hold. */
 export function LegalHolds() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const query = useQuery({ queryKey: LEGAL_HOLDS_QUERY_KEY, queryFn: fetchLegalHolds });
@@ -33,17 +35,17 @@ export function LegalHolds() {
     onSuccess: () => {
       setEmail('');
       setReason('');
-      changed('Legal hold placed.');
+      changed(t`Legal hold placed.`);
     },
-    onError: (error) => showFlash(errorMessage(error, 'The legal hold could not be placed.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`The legal hold could not be placed.`), 'error'),
   });
   const lift = useMutation({
     mutationFn: (id: number) => liftLegalHold(id, liftReason.trim()),
     onSuccess: () => {
       setLiftReason('');
-      changed('Legal hold lifted.');
+      changed(t`Legal hold lifted.`);
     },
-    onError: (error) => showFlash(errorMessage(error, 'The legal hold could not be lifted.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`The legal hold could not be lifted.`), 'error'),
   });
 
   function submit(event: FormEvent) {
@@ -55,19 +57,23 @@ export function LegalHolds() {
     <>
       <Flash flash={flash} floating />
       <h3 className={styles.subheading} id="legal-holds-heading">
-        Legal holds
+        <Trans>Legal holds</Trans>
       </h3>
       {query.isPending ? (
-        <LoadingStatus>Loading legal holds...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading legal holds...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
-        <LoadError message="Failed to load legal holds" onRetry={() => void query.refetch()} />
+        <LoadError message={t`Failed to load legal holds`} onRetry={() => void query.refetch()} />
       ) : query.data.holds.length === 0 ? (
-        <p className={styles.muted}>No student is under a legal hold.</p>
+        <p className={styles.muted}>
+          <Trans>No student is under a legal hold.</Trans>
+        </p>
       ) : (
         <>
           <TextField
-            label="Reason for lifting a hold"
-            hint="Required to lift any hold below."
+            label={t`Reason for lifting a hold`}
+            hint={t`Required to lift any hold below.`}
             value={liftReason}
             onChange={(event) => setLiftReason(event.target.value)}
           />
@@ -81,29 +87,29 @@ export function LegalHolds() {
                   variant="secondary"
                   busy={lift.isPending && lift.variables === hold.id}
                   onClick={() => lift.mutate(hold.id)}
-                  aria-label={`Lift the legal hold on ${hold.email}`}
+                  aria-label={t`Lift the legal hold on ${hold.email}`}
                 >
-                  Lift
+                  <Trans>Lift</Trans>
                 </Button>
               </li>
             ))}
           </ul>
         </>
       )}
-      <form className={styles.form} onSubmit={submit} noValidate aria-label="Place a legal hold">
+      <form className={styles.form} onSubmit={submit} noValidate aria-label={t`Place a legal hold`}>
         <div className={styles.pair}>
           <TextField
-            label="Student email"
+            label={t`Student email`}
             type="email"
             autoComplete="off"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
-          <TextField label="Reason" value={reason} onChange={(event) => setReason(event.target.value)} />
+          <TextField label={t`Reason`} value={reason} onChange={(event) => setReason(event.target.value)} />
         </div>
         <div className={styles.buttons}>
           <Button type="submit" variant="secondary" busy={place.isPending}>
-            Place legal hold
+            <Trans>Place legal hold</Trans>
           </Button>
         </div>
       </form>

@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { RetentionSettingsResponse } from '../../../common/schemas/retention';
@@ -12,8 +14,8 @@ import { LegalHolds } from './LegalHolds';
 import { fetchRetention, RETENTION_QUERY_KEY, saveRetention } from './retentionApi';
 import styles from './Settings.module.css';
 
-const day = (iso: string) =>
-  new Date(iso).toLocaleDateString(undefined, {
+const day = (iso: string, locale: string) =>
+  new Date(iso).toLocaleDateString(locale, {
     year: 'numeric',
     month: 'long',
     day: 'numeric',
@@ -22,16 +24,19 @@ const day = (iso: string) =>
 
 /** How long answers, closed cases and the audit log are kept (design section 14), and legal holds. */
 export function RetentionSection() {
+  const { t } = useLingui();
   const query = useQuery({ queryKey: RETENTION_QUERY_KEY, queryFn: fetchRetention });
   return (
     <Card className={styles.section}>
       <h2 className={styles.sectionTitle} id="retention-heading">
-        Data retention
+        <Trans>Data retention</Trans>
       </h2>
       {query.isPending ? (
-        <LoadingStatus>Loading data retention...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading data retention...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
-        <LoadError message="Failed to load data retention" onRetry={() => void query.refetch()} />
+        <LoadError message={t`Failed to load data retention`} onRetry={() => void query.refetch()} />
       ) : (
         <RetentionForm initial={query.data} />
       )}
@@ -41,6 +46,7 @@ export function RetentionSection() {
 }
 
 function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [answers, setAnswers] = useState(String(initial.answers_months));
@@ -50,9 +56,9 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
     mutationFn: saveRetention,
     onSuccess: (answer) => {
       queryClient.setQueryData(RETENTION_QUERY_KEY, answer);
-      showFlash('Retention periods saved.');
+      showFlash(t`Retention periods saved.`);
     },
-    onError: (error) => showFlash(errorMessage(error, 'Retention periods could not be saved.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`Retention periods could not be saved.`), 'error'),
   });
 
   function submit(event: FormEvent) {
@@ -65,18 +71,32 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
   }
 
   const next = initial.next_purge;
+  const date = (iso: string) => day(iso, i18n.locale);
+  const purgeDay = date(next.at);
+  const submissionsCount = next.submissions.count;
+  const submissionsBefore = date(next.submissions.before);
+  const anonymousCount = next.anonymous_answers.count;
+  const anonymousBefore = date(next.anonymous_answers.before);
+  const draftsCount = next.drafts.count;
+  const draftsBefore = date(next.drafts.before);
+  const casesCount = next.closed_cases.count;
+  const casesBefore = date(next.closed_cases.before);
+  const auditCount = next.audit_log.count;
+  const auditBefore = date(next.audit_log.before);
   return (
     <>
       <Flash flash={flash} floating />
       <p className={`${styles.muted} ${styles.intro}`}>
-        A daily purge deletes what is older than these periods, except the data of students under a legal
-        hold.
+        <Trans>
+          A daily purge deletes what is older than these periods, except the data of students under a legal
+          hold.
+        </Trans>
       </p>
       <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="retention-heading">
         <div className={styles.pair}>
           <TextField
-            label="Answers (months)"
-            hint="Check-ins, their answers and scores, anonymous campaigns' answers, and unsent drafts."
+            label={t`Answers (months)`}
+            hint={t`Check-ins, their answers and scores, anonymous campaigns' answers, and unsent drafts.`}
             type="number"
             inputMode="numeric"
             min={1}
@@ -86,8 +106,8 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
             onChange={(event) => setAnswers(event.target.value)}
           />
           <TextField
-            label="Closed cases (months)"
-            hint="Counted from when a case was resolved."
+            label={t`Closed cases (months)`}
+            hint={t`Counted from when a case was resolved.`}
             type="number"
             inputMode="numeric"
             min={1}
@@ -98,8 +118,8 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
           />
         </div>
         <TextField
-          label="Activity log (months)"
-          hint="At least 12; 84 months is 7 years."
+          label={t`Activity log (months)`}
+          hint={t`At least 12; 84 months is 7 years.`}
           type="number"
           inputMode="numeric"
           min={12}
@@ -110,34 +130,46 @@ function RetentionForm({ initial }: { initial: RetentionSettingsResponse }) {
         />
         <div className={styles.buttons}>
           <Button type="submit" busy={save.isPending}>
-            Save retention periods
+            <Trans>Save retention periods</Trans>
           </Button>
         </div>
       </form>
-      <h3 className={styles.subheading}>Next purge: {day(next.at)}</h3>
-      <ul className={styles.purgeList} aria-label="What the next purge deletes">
+      <h3 className={styles.subheading}>
+        <Trans>Next purge: {purgeDay}</Trans>
+      </h3>
+      <ul className={styles.purgeList} aria-label={t`What the next purge deletes`}>
         <li>
-          {next.submissions.count} check-ins from before {day(next.submissions.before)}
+          <Trans>
+            {submissionsCount} check-ins from before {submissionsBefore}
+          </Trans>
         </li>
         <li>
-          {next.anonymous_answers.count} anonymous campaign answers from before{' '}
-          {day(next.anonymous_answers.before)}
+          <Trans>
+            {anonymousCount} anonymous campaign answers from before {anonymousBefore}
+          </Trans>
         </li>
         <li>
-          {next.drafts.count} unsent drafts last saved before {day(next.drafts.before)}
+          <Trans>
+            {draftsCount} unsent drafts last saved before {draftsBefore}
+          </Trans>
         </li>
         <li>
-          {next.closed_cases.count} cases resolved before {day(next.closed_cases.before)}
+          <Trans>
+            {casesCount} cases resolved before {casesBefore}
+          </Trans>
         </li>
         <li>
-          {next.audit_log.count} activity log entries from before {day(next.audit_log.before)}
+          <Trans>
+            {auditCount} activity log entries from before {auditBefore}
+          </Trans>
         </li>
       </ul>
       {next.held_students > 0 && (
         <p className={styles.muted}>
-          {next.held_students === 1
-            ? '1 student is under a legal hold: nothing of theirs is deleted.'
-            : `${next.held_students} students are under a legal hold: nothing of theirs is deleted.`}
+          {t`${plural(next.held_students, {
+            one: '# student is under a legal hold: nothing of theirs is deleted.',
+            other: '# students are under a legal hold: nothing of theirs is deleted.',
+          })}`}
         </p>
       )}
     </>

@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import { ALWAYS_OPEN_CRISIS_LINES, crisisHelpFor } from '../../../common/risk/crisis-lines';
@@ -21,38 +23,44 @@ import { SingleSignOnSection } from './SingleSignOnSection';
 import { fetchSettings, SETTINGS_QUERY_KEY, saveSettings } from './settingsApi';
 import { type SettingsProblem, serverProblem, settingsProblem } from './settingsProblem';
 
-const TITLE = 'Institution settings';
+const TITLE = msg`Institution settings`;
 
 export function SettingsScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="settings" title={TITLE} loadingText="Loading settings...">
+    <AdminOnly ability="settings" title={i18n._(TITLE)} loadingText={t`Loading settings...`}>
       <Settings />
     </AdminOnly>
   );
 }
 
 function Settings() {
+  const { t, i18n } = useLingui();
   const query = useQuery({ queryKey: SETTINGS_QUERY_KEY, queryFn: fetchSettings });
   return (
     <Page width="medium">
       <div className={layout.heading}>
         <div>
-          <h1>{TITLE}</h1>
-          <Lead>Who hears of flagged check-ins, and how soon a case must be acknowledged.</Lead>
+          <h1>{i18n._(TITLE)}</h1>
+          <Lead>
+            <Trans>Who hears of flagged check-ins, and how soon a case must be acknowledged.</Trans>
+          </Lead>
         </div>
-        <nav className={layout.toolbar} aria-label="Settings links">
+        <nav className={layout.toolbar} aria-label={t`Settings links`}>
           <ButtonLink variant="secondary" to="/cases/">
-            Cases
+            <Trans>Cases</Trans>
           </ButtonLink>
           <ButtonLink variant="secondary" to="/dashboard/">
-            Dashboard
+            <Trans>Dashboard</Trans>
           </ButtonLink>
         </nav>
       </div>
       {query.isPending ? (
-        <LoadingStatus>Loading settings...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading settings...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
-        <LoadError message="Failed to load settings" onRetry={() => void query.refetch()} />
+        <LoadError message={t`Failed to load settings`} onRetry={() => void query.refetch()} />
       ) : (
         <SettingsForm initial={query.data} />
       )}
@@ -102,6 +110,7 @@ function fromDraft(draft: ResourceDraft): InstitutionCrisisResource {
 const ALWAYS_OPEN_NAMES = ALWAYS_OPEN_CRISIS_LINES.map((line) => line.name).join(', ');
 
 function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [alertEmails, setAlertEmails] = useState(initial.alert_emails.join('\n'));
@@ -139,9 +148,9 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
       setProblem(null);
       // The signed-in user carries the time zone every staff screen shows times in.
       void queryClient.invalidateQueries({ queryKey: CURRENT_USER_QUERY_KEY });
-      showFlash('Settings saved.');
+      showFlash(t`Settings saved.`);
     },
-    onError: (error) => refuse(serverProblem(errorMessage(error, 'The settings could not be saved.'))),
+    onError: (error) => refuse(serverProblem(errorMessage(error, t`The settings could not be saved.`))),
   });
 
   function submit(event: FormEvent) {
@@ -171,31 +180,35 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
       <Flash flash={flash} floating />
       <form ref={formRef} className={styles.form} onSubmit={submit} noValidate>
         <fieldset className={styles.group}>
-          <legend>Contacts</legend>
+          <legend>
+            <Trans>Contacts</Trans>
+          </legend>
           <TextAreaField
-            label="Alert addresses"
+            label={t`Alert addresses`}
             name="alert_emails"
             {...invalid('alert_emails')}
-            hint="Mailed at once when a check-in is urgent, and daily about new cases. One per line. Without any, your admins are mailed."
+            hint={t`Mailed at once when a check-in is urgent, and daily about new cases. One per line. Without any, your admins are mailed.`}
             rows={3}
             value={alertEmails}
             onChange={(event) => setAlertEmails(event.target.value)}
           />
           <TextAreaField
-            label="Escalation addresses"
+            label={t`Escalation addresses`}
             name="escalation_emails"
             {...invalid('escalation_emails')}
-            hint="Mailed when a case is not acknowledged in time, and again while it stays overdue. Without any, your admins are mailed."
+            hint={t`Mailed when a case is not acknowledged in time, and again while it stays overdue. Without any, your admins are mailed.`}
             rows={3}
             value={escalationEmails}
             onChange={(event) => setEscalationEmails(event.target.value)}
           />
         </fieldset>
         <fieldset className={styles.group}>
-          <legend>Deadlines</legend>
+          <legend>
+            <Trans>Deadlines</Trans>
+          </legend>
           <div className={styles.pair}>
             <TextField
-              label="Urgent: acknowledge within (minutes)"
+              label={t`Urgent: acknowledge within (minutes)`}
               name="urgent_ack_minutes"
               {...invalid('urgent_ack_minutes')}
               type="number"
@@ -207,10 +220,10 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               onChange={(event) => setUrgentMinutes(event.target.value)}
             />
             <TextField
-              label="Elevated: acknowledge within (hours)"
+              label={t`Elevated: acknowledge within (hours)`}
               name="elevated_ack_hours"
               {...invalid('elevated_ack_hours')}
-              hint="Hours to the minute, e.g. 0.5 for 30 minutes; at most 720 (30 days)."
+              hint={t`Hours to the minute, e.g. 0.5 for 30 minutes; at most 720 (30 days).`}
               type="number"
               inputMode="decimal"
               min={0}
@@ -221,10 +234,10 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
             />
           </div>
           <SelectField
-            label="Time zone"
+            label={t`Time zone`}
             name="time_zone"
             {...invalid('time_zone')}
-            hint="Deadlines, escalations and the daily digest (08:00) follow this calendar."
+            hint={t`Deadlines, escalations and the daily digest (08:00) follow this calendar.`}
             value={timeZone}
             onChange={(event) => setTimeZone(event.target.value)}
           >
@@ -240,11 +253,13 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           </SelectField>
         </fieldset>
         <fieldset className={styles.group}>
-          <legend>Privacy</legend>
+          <legend>
+            <Trans>Privacy</Trans>
+          </legend>
           <TextField
             name="small_group_threshold"
-            label="Smallest group shown to viewers (students)"
-            hint={`Viewers see a figure over fewer students as "Fewer than" this number, and figures that would give it away are hidden too. Admins and counsellors see every figure. At least ${MIN_SMALL_GROUP_THRESHOLD}.`}
+            label={t`Smallest group shown to viewers (students)`}
+            hint={t`Viewers see a figure over fewer students as "Fewer than" this number, and figures that would give it away are hidden too. Admins and counsellors see every figure. At least ${MIN_SMALL_GROUP_THRESHOLD}.`}
             type="number"
             inputMode="numeric"
             min={MIN_SMALL_GROUP_THRESHOLD}
@@ -256,84 +271,93 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           />
         </fieldset>
         <fieldset className={styles.group}>
-          <legend>Crisis resources</legend>
+          <legend>
+            <Trans>Crisis resources</Trans>
+          </legend>
           <p className={styles.muted}>
-            Shown at once to a student whose answers are urgent. The national lines that are always open (
-            {ALWAYS_OPEN_NAMES}) are always shown; your own services are added to them, each with its hours.
+            <Trans>
+              Shown at once to a student whose answers are urgent. The national lines that are always open (
+              {ALWAYS_OPEN_NAMES}) are always shown; your own services are added to them, each with its hours.
+            </Trans>
           </p>
-          {resources.map((resource, index) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; their place is who they are.
-            <div key={index} className={styles.resource}>
-              <h3>Resource {index + 1}</h3>
-              <TextField
-                label="Name"
-                name={`crisis_resources.${index}.name`}
-                {...invalid(`crisis_resources.${index}.name`)}
-                value={resource.name}
-                onChange={(event) => updateResource(index, 'name', event.target.value)}
-              />
-              <TextField
-                label="Description"
-                name={`crisis_resources.${index}.description`}
-                {...invalid(`crisis_resources.${index}.description`)}
-                value={resource.description}
-                onChange={(event) => updateResource(index, 'description', event.target.value)}
-              />
-              <TextField
-                label="Hours"
-                name={`crisis_resources.${index}.hours`}
-                {...invalid(`crisis_resources.${index}.hours`)}
-                hint='When it is open, as students should read it: "weekdays 8am-6pm", or "always open".'
-                value={resource.hours}
-                onChange={(event) => updateResource(index, 'hours', event.target.value)}
-              />
-              <div className={styles.pair}>
+          {resources.map((resource, index) => {
+            const number = index + 1;
+            return (
+              // biome-ignore lint/suspicious/noArrayIndexKey: drafts have no id; their place is who they are.
+              <div key={index} className={styles.resource}>
+                <h3>
+                  <Trans>Resource {number}</Trans>
+                </h3>
                 <TextField
-                  label="Phone"
-                  name={`crisis_resources.${index}.phone`}
-                  {...invalid(`crisis_resources.${index}.phone`)}
-                  hint="As you write it, e.g. (617) 555-0100"
-                  inputMode="tel"
-                  autoComplete="off"
-                  value={resource.phone}
-                  onChange={(event) => updateResource(index, 'phone', event.target.value)}
+                  label={t`Name`}
+                  name={`crisis_resources.${index}.name`}
+                  {...invalid(`crisis_resources.${index}.name`)}
+                  value={resource.name}
+                  onChange={(event) => updateResource(index, 'name', event.target.value)}
                 />
                 <TextField
-                  label="Text number"
-                  name={`crisis_resources.${index}.sms`}
-                  {...invalid(`crisis_resources.${index}.sms`)}
-                  hint="For text messages, if it takes them"
-                  inputMode="tel"
-                  autoComplete="off"
-                  value={resource.sms}
-                  onChange={(event) => updateResource(index, 'sms', event.target.value)}
+                  label={t`Description`}
+                  name={`crisis_resources.${index}.description`}
+                  {...invalid(`crisis_resources.${index}.description`)}
+                  value={resource.description}
+                  onChange={(event) => updateResource(index, 'description', event.target.value)}
                 />
+                <TextField
+                  label={t`Hours`}
+                  name={`crisis_resources.${index}.hours`}
+                  {...invalid(`crisis_resources.${index}.hours`)}
+                  hint={t`When it is open, as students should read it: "weekdays 8am-6pm", or "always open".`}
+                  value={resource.hours}
+                  onChange={(event) => updateResource(index, 'hours', event.target.value)}
+                />
+                <div className={styles.pair}>
+                  <TextField
+                    label={t`Phone`}
+                    name={`crisis_resources.${index}.phone`}
+                    {...invalid(`crisis_resources.${index}.phone`)}
+                    hint={t`As you write it, e.g. (617) 555-0100`}
+                    inputMode="tel"
+                    autoComplete="off"
+                    value={resource.phone}
+                    onChange={(event) => updateResource(index, 'phone', event.target.value)}
+                  />
+                  <TextField
+                    label={t`Text number`}
+                    name={`crisis_resources.${index}.sms`}
+                    {...invalid(`crisis_resources.${index}.sms`)}
+                    hint={t`For text messages, if it takes them`}
+                    inputMode="tel"
+                    autoComplete="off"
+                    value={resource.sms}
+                    onChange={(event) => updateResource(index, 'sms', event.target.value)}
+                  />
+                </div>
+                <TextField
+                  label={t`Web address`}
+                  name={`crisis_resources.${index}.url`}
+                  {...invalid(`crisis_resources.${index}.url`)}
+                  type="url"
+                  value={resource.url}
+                  onChange={(event) => updateResource(index, 'url', event.target.value)}
+                />
+                <Button
+                  variant="secondary"
+                  size="small"
+                  className={styles.fit}
+                  onClick={() => setResources((list) => list.filter((_, at) => at !== index))}
+                >
+                  <Trans>Remove resource {number}</Trans>
+                </Button>
               </div>
-              <TextField
-                label="Web address"
-                name={`crisis_resources.${index}.url`}
-                {...invalid(`crisis_resources.${index}.url`)}
-                type="url"
-                value={resource.url}
-                onChange={(event) => updateResource(index, 'url', event.target.value)}
-              />
-              <Button
-                variant="secondary"
-                size="small"
-                className={styles.fit}
-                onClick={() => setResources((list) => list.filter((_, at) => at !== index))}
-              >
-                Remove resource {index + 1}
-              </Button>
-            </div>
-          ))}
+            );
+          })}
           <Button
             variant="secondary"
             size="small"
             className={styles.fit}
             onClick={() => setResources((list) => [...list, EMPTY_DRAFT])}
           >
-            Add a crisis resource
+            <Trans>Add a crisis resource</Trans>
           </Button>
           <label className={styles.checkbox}>
             <input
@@ -341,15 +365,15 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
               checked={resourcesFirst}
               onChange={(event) => setResourcesFirst(event.target.checked)}
             />
-            List our own services before the national lines
+            <Trans>List our own services before the national lines</Trans>
           </label>
           <figure className={styles.preview} aria-labelledby={previewHeadingId}>
             <figcaption id={previewHeadingId} className={styles.previewCaption}>
-              Preview: what a student whose answers are urgent sees
+              <Trans>Preview: what a student whose answers are urgent sees</Trans>
             </figcaption>
             <CrisisSupport help={preview} headingId={`${previewHeadingId}-panel`}>
               <Button variant="secondary" disabled>
-                Back to Homepage
+                <Trans>Back to Homepage</Trans>
               </Button>
             </CrisisSupport>
           </figure>
@@ -360,7 +384,7 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
           </p>
         )}
         <Button type="submit" className={styles.submit} busy={save.isPending}>
-          Save settings
+          <Trans>Save settings</Trans>
         </Button>
       </form>
     </Card>

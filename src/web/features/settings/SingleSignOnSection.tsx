@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { completeSso } from '../../../common/endpoints/sso';
@@ -18,16 +19,19 @@ const callbackUrl = () => new URL(completeSso.path, window.location.origin).href
 
 /** Single sign-on through the institution's OpenID Connect provider (design section 11). */
 export function SingleSignOnSection() {
+  const { t } = useLingui();
   const query = useQuery({ queryKey: SSO_QUERY_KEY, queryFn: fetchSso });
   return (
     <Card className={styles.section}>
       <h2 className={styles.sectionTitle} id="sso-heading">
-        Single sign-on
+        <Trans>Single sign-on</Trans>
       </h2>
       {query.isPending ? (
-        <LoadingStatus>Loading single sign-on...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading single sign-on...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
-        <LoadError message="Failed to load single sign-on" onRetry={() => void query.refetch()} />
+        <LoadError message={t`Failed to load single sign-on`} onRetry={() => void query.refetch()} />
       ) : (
         <SingleSignOnForm initial={query.data} />
       )}
@@ -42,6 +46,7 @@ const domainList = (text: string) =>
     .filter(Boolean);
 
 function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const sso = initial.sso;
@@ -66,9 +71,9 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
   const [tested, setTested] = useState<{ provider: string; ok: boolean; message: string } | null>(null);
   const save = useMutation({
     mutationFn: (settings: Parameters<typeof saveSso>[0]) => confirmed(() => saveSso(settings)),
-    onSuccess: (answer) => saved(answer, 'Single sign-on saved.'),
+    onSuccess: (answer) => saved(answer, t`Single sign-on saved.`),
     onError: (error, settings) => {
-      const message = errorMessage(error, 'Single sign-on could not be saved.');
+      const message = errorMessage(error, t`Single sign-on could not be saved.`);
       // The server holds the test that counts (it lapses after an hour, and another admin may test
       // other settings since): its refusal replaces this screen's pass, so the note says what to do.
       if (hasErrorCode(error, 'CONNECTION_UNTESTED'))
@@ -83,12 +88,12 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
     mutationFn: () => testSsoConnection({ issuer: issuer.trim(), client_id: clientId.trim() }),
     onSuccess: (answer) => setTested({ provider, ok: true, message: answer.message }),
     onError: (error) =>
-      setTested({ provider, ok: false, message: errorMessage(error, 'The provider could not be tested.') }),
+      setTested({ provider, ok: false, message: errorMessage(error, t`The provider could not be tested.`) }),
   });
   const switchOff = useMutation({
     mutationFn: () => confirmed(disableSso),
-    onSuccess: (answer) => saved(answer, 'Single sign-on is off: everyone signs in with a password.'),
-    onError: (error) => showFlash(errorMessage(error, 'Single sign-on could not be switched off.'), 'error'),
+    onSuccess: (answer) => saved(answer, t`Single sign-on is off: everyone signs in with a password.`),
+    onError: (error) => showFlash(errorMessage(error, t`Single sign-on could not be switched off.`), 'error'),
   });
 
   function submit(event: FormEvent) {
@@ -103,20 +108,24 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
     });
   }
 
+  const signInAddress = callbackUrl();
   return (
     <>
       <Flash flash={flash} floating />
       {dialog}
       <p className={`${styles.muted} ${styles.intro}`}>
         {sso
-          ? 'On: people with these addresses can sign in with their university account.'
-          : 'Off: everyone signs in with a password.'}{' '}
-        Register this sign-in address with your provider: <code className={styles.code}>{callbackUrl()}</code>
+          ? t`On: people with these addresses can sign in with their university account.`
+          : t`Off: everyone signs in with a password.`}{' '}
+        <Trans>
+          Register this sign-in address with your provider:{' '}
+          <code className={styles.code}>{signInAddress}</code>
+        </Trans>
       </p>
       <form className={styles.form} onSubmit={submit} noValidate aria-labelledby="sso-heading">
         <TextField
-          label="Issuer URL"
-          hint="Your provider's issuer, exactly as it names itself, e.g. https://login.example.edu"
+          label={t`Issuer URL`}
+          hint={t`Your provider's issuer, exactly as it names itself, e.g. https://login.example.edu`}
           type="url"
           inputMode="url"
           autoComplete="off"
@@ -124,17 +133,17 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
           onChange={(event) => setIssuer(event.target.value)}
         />
         <TextField
-          label="Client ID"
+          label={t`Client ID`}
           autoComplete="off"
           value={clientId}
           onChange={(event) => setClientId(event.target.value)}
         />
         <TextField
-          label="Client secret"
+          label={t`Client secret`}
           hint={
             sso?.has_client_secret
-              ? 'A secret is stored. Leave empty to keep it; type a new one to replace it.'
-              : 'No secret is stored.'
+              ? t`A secret is stored. Leave empty to keep it; type a new one to replace it.`
+              : t`No secret is stored.`
           }
           type="password"
           autoComplete="new-password"
@@ -142,8 +151,8 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
           onChange={(event) => setClientSecret(event.target.value)}
         />
         <TextAreaField
-          label="Email domains"
-          hint="Addresses of these domains sign in this way. One per line, e.g. example.edu."
+          label={t`Email domains`}
+          hint={t`Addresses of these domains sign in this way. One per line, e.g. example.edu.`}
           rows={2}
           value={domains}
           onChange={(event) => setDomains(event.target.value)}
@@ -154,7 +163,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
             checked={studentPasswords}
             onChange={(event) => setStudentPasswords(event.currentTarget.checked)}
           />
-          Students may also sign in with a password
+          <Trans>Students may also sign in with a password</Trans>
         </label>
         <div className={styles.buttons}>
           <Button
@@ -163,7 +172,7 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
             disabled={!issuer.trim() || !clientId.trim()}
             onClick={() => !test.isPending && test.mutate()}
           >
-            Test connection
+            <Trans>Test connection</Trans>
           </Button>
           {/* aria-disabled, not disabled: it stays in the tab order, and its note says why. */}
           <Button
@@ -172,11 +181,11 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
             aria-disabled={!mayEnable || undefined}
             aria-describedby={testNoteId}
           >
-            {sso ? 'Save single sign-on' : 'Switch single sign-on on'}
+            {sso ? t`Save single sign-on` : t`Switch single sign-on on`}
           </Button>
           {sso && (
             <Button variant="secondary" busy={switchOff.isPending} onClick={() => switchOff.mutate()}>
-              Switch single sign-on off
+              <Trans>Switch single sign-on off</Trans>
             </Button>
           )}
         </div>
@@ -188,8 +197,8 @@ function SingleSignOnForm({ initial }: { initial: SsoSettingsResponse }) {
           {testedNow
             ? testedNow.message
             : changesProvider
-              ? 'Test the connection to this provider before single sign-on can be switched on.'
-              : 'The provider is unchanged.'}
+              ? t`Test the connection to this provider before single sign-on can be switched on.`
+              : t`The provider is unchanged.`}
         </p>
       </form>
     </>

@@ -1,23 +1,26 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import { InstitutionSettings } from '../../../common/schemas/settings';
+import { i18n } from '../../app/i18n';
 
 /** The settings form's labels, by the field names the API uses. */
 export const SETTINGS_FIELD_LABELS = {
-  alert_emails: 'Alert addresses',
-  escalation_emails: 'Escalation addresses',
-  urgent_ack_minutes: 'Urgent: acknowledge within (minutes)',
-  elevated_ack_hours: 'Elevated: acknowledge within (hours)',
-  time_zone: 'Time zone',
-  crisis_resources: 'Crisis resources',
-  small_group_threshold: 'Smallest group shown to viewers (students)',
-} as const;
+  alert_emails: msg`Alert addresses`,
+  escalation_emails: msg`Escalation addresses`,
+  urgent_ack_minutes: msg`Urgent: acknowledge within (minutes)`,
+  elevated_ack_hours: msg`Elevated: acknowledge within (hours)`,
+  time_zone: msg`Time zone`,
+  crisis_resources: msg`Crisis resources`,
+  small_group_threshold: msg`Smallest group shown to viewers (students)`,
+} as const satisfies Record<string, MessageDescriptor>;
 
-const RESOURCE_FIELD_LABELS: Record<string, string> = {
-  name: 'Name',
-  description: 'Description',
-  hours: 'Hours',
-  phone: 'Phone',
-  sms: 'Text number',
-  url: 'Web address',
+const RESOURCE_FIELD_LABELS: Record<string, MessageDescriptor> = {
+  name: msg`Name`,
+  description: msg`Description`,
+  hours: msg`Hours`,
+  phone: msg`Phone`,
+  sms: msg`Text number`,
+  url: msg`Web address`,
 };
 
 export interface SettingsProblem {
@@ -40,16 +43,20 @@ function describe(
 ) {
   const [key, index, part] = path;
   if (key === 'crisis_resources' && typeof index === 'number') {
-    const label = typeof part === 'string' ? RESOURCE_FIELD_LABELS[part] : undefined;
+    const descriptor = typeof part === 'string' ? RESOURCE_FIELD_LABELS[part] : undefined;
+    const label = descriptor ? i18n._(descriptor) : undefined;
     // "Name is required" names its field already.
     const named = !label || message.startsWith(label);
+    const number = index + 1;
     return {
-      label: `Crisis resource ${index + 1}${named ? '' : `, ${label}`}`,
+      label: named
+        ? i18n._(msg`Crisis resource ${number}`)
+        : i18n._(msg`Crisis resource ${number}, ${label}`),
       field: `crisis_resources.${index}.${typeof part === 'string' ? part : 'name'}`,
     };
   }
   if (typeof key === 'string' && key in SETTINGS_FIELD_LABELS) {
-    const label = SETTINGS_FIELD_LABELS[key as keyof typeof SETTINGS_FIELD_LABELS];
+    const label = i18n._(SETTINGS_FIELD_LABELS[key as keyof typeof SETTINGS_FIELD_LABELS]);
     const list = key === 'alert_emails' ? items.alert : key === 'escalation_emails' ? items.escalation : null;
     const entry = list && typeof index === 'number' ? list[index] : undefined;
     return { label: entry === undefined ? label : `${label} (${entry})`, field: key };
@@ -79,7 +86,10 @@ export function settingsProblem(body: InstitutionSettings): SettingsProblem | nu
 export function serverProblem(message: string): SettingsProblem {
   for (const [key, label] of Object.entries(SETTINGS_FIELD_LABELS)) {
     if (message.startsWith(`${key} `) || message.startsWith(`${key}.`) || message.startsWith(`${key}:`))
-      return { field: key, message: `${label}: ${withoutKey(message, key).replace(/^[.:\d\s]+/, '')}` };
+      return {
+        field: key,
+        message: `${i18n._(label)}: ${withoutKey(message, key).replace(/^[.:\d\s]+/, '')}`,
+      };
   }
   return { field: null, message };
 }

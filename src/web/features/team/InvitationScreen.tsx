@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { ROLE_LABELS } from '../../../common/roles';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
@@ -16,14 +17,15 @@ import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from '../auth/redirects
 import { CURRENT_USER_QUERY_KEY } from '../auth/useCurrentUser';
 import { acceptInvitation, fetchInvitation } from './teamApi';
 
-const TITLE = 'Join your team';
+const TITLE = msg`Join your team`;
 
 /**
  * Where an invitation mail leads (design section 9): the invited person sees whom the link is
  * for, chooses their own password (the registration rules) and is signed in.
  */
 export function InvitationScreen() {
-  useDocumentTitle(pageTitle(TITLE));
+  const { t, i18n } = useLingui();
+  useDocumentTitle(pageTitle(i18n._(TITLE)));
   const { token = '' } = useParams();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
@@ -49,14 +51,18 @@ export function InvitationScreen() {
         String(form.get('password') ?? ''),
         String(form.get('confirm_password') ?? ''),
       );
-      setMessage({ title: 'Welcome', text: 'Your password is set and you are signed in.', tone: 'success' });
+      setMessage({
+        title: t`Welcome`,
+        text: t`Your password is set and you are signed in.`,
+        tone: 'success',
+      });
       redirectTimer.current = window.setTimeout(() => {
         queryClient.clear();
         queryClient.setQueryData(CURRENT_USER_QUERY_KEY, user);
         navigate(destinationAfterLogin(user, null), { replace: true });
       }, AUTH_REDIRECT_DELAY_MS);
     } catch (error) {
-      setMessage({ title: 'Could not join', text: errorMessage(error, 'Joining failed'), tone: 'error' });
+      setMessage({ title: t`Could not join`, text: errorMessage(error, t`Joining failed`), tone: 'error' });
       setSubmitting(false);
     }
   }
@@ -64,7 +70,9 @@ export function InvitationScreen() {
   if (invitation.isPending)
     return (
       <Page width="narrow">
-        <LoadingStatus>Checking your invitation...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Checking your invitation...</Trans>
+        </LoadingStatus>
       </Page>
     );
 
@@ -72,32 +80,38 @@ export function InvitationScreen() {
     return (
       <Page width="narrow">
         <Card>
-          <h1>{TITLE}</h1>
-          <p role="alert">{errorMessage(invitation.error, 'This invitation cannot be used.')}</p>
+          <h1>{i18n._(TITLE)}</h1>
+          <p role="alert">{errorMessage(invitation.error, t`This invitation cannot be used.`)}</p>
           <p className={styles.alternate}>
-            <Link to="/login/">Go to the login page</Link>
+            <Link to="/login/">
+              <Trans>Go to the login page</Trans>
+            </Link>
           </p>
         </Card>
       </Page>
     );
 
   const details = invitation.data;
-  const article = details.role === 'admin' ? 'an' : 'a';
+  const institution = details.institution_name;
+  const invitedAs = {
+    admin: t`${institution} invited you as an admin.`,
+    counsellor: t`${institution} invited you as a counsellor.`,
+    viewer: t`${institution} invited you as a viewer.`,
+  }[details.role];
   return (
     <Page width="narrow">
       <Card>
-        <h1>{TITLE}</h1>
+        <h1>{i18n._(TITLE)}</h1>
         <Lead>
-          {details.institution_name} invited you as {article} {ROLE_LABELS[details.role].toLowerCase()}.
-          Choose a password to finish.
+          {invitedAs} <Trans>Choose a password to finish.</Trans>
         </Lead>
         <form className={styles.form} onSubmit={join}>
-          <TextField label="Name" value={details.name} readOnly />
-          <TextField label="Email" type="email" value={details.email} autoComplete="username" readOnly />
+          <TextField label={t`Name`} value={details.name} readOnly />
+          <TextField label={t`Email`} type="email" value={details.email} autoComplete="username" readOnly />
           <NewPasswordFields />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
-              Set password and sign in
+              <Trans>Set password and sign in</Trans>
             </Button>
           </div>
         </form>

@@ -1,6 +1,8 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
-import { ROLE_LABELS, ROLE_SEES, STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
+import { STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import type { PendingInvitation, TeamMember } from '../../../common/schemas/staff';
 import { errorMessage, hasErrorCode } from '../../api';
@@ -16,6 +18,7 @@ import layout from '../admin/AdminPage.module.css';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import { useStepUp } from '../security/StepUp';
 import { useZonedFormat } from '../time/ZonedTime';
+import { ROLE_LABEL, ROLE_SEES_TEXT } from './roleLabels';
 import styles from './Team.module.css';
 import {
   allowSsoLink,
@@ -30,21 +33,22 @@ import {
   TEAM_QUERY_KEY,
 } from './teamApi';
 
-const TITLE = 'Team';
+const TITLE = msg`Team`;
 
 /** What each role may open, said where the admin chooses one. */
-const ROLE_HINT =
-  'Admins: everything. Counsellors: the dashboard with names, the CSV export, cases and student history. Viewers: the dashboard numbers only, never a name.';
+const ROLE_HINT = msg`Admins: everything. Counsellors: the dashboard with names, the CSV export, cases and student history. Viewers: the dashboard numbers only, never a name.`;
 
 export function TeamScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="team" title={TITLE} loadingText="Loading team...">
+    <AdminOnly ability="team" title={i18n._(TITLE)} loadingText={t`Loading team...`}>
       <Team />
     </AdminOnly>
   );
 }
 
 function Team() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
@@ -58,7 +62,7 @@ function Team() {
   const change = useMutation({
     mutationFn: (run: () => Promise<{ message: string }>) => run(),
     onSuccess: (result) => showFlash(result.message),
-    onError: (error) => showFlash(errorMessage(error, 'The change could not be made.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`The change could not be made.`), 'error'),
     onSettled: () => queryClient.invalidateQueries({ queryKey: TEAM_QUERY_KEY }),
   });
 
@@ -67,8 +71,10 @@ function Team() {
       <Flash flash={flash} floating />
       <div className={layout.heading}>
         <div>
-          <h1>{TITLE}</h1>
-          <Lead>Invite colleagues, choose what each may open, and remove access.</Lead>
+          <h1>{i18n._(TITLE)}</h1>
+          <Lead>
+            <Trans>Invite colleagues, choose what each may open, and remove access.</Trans>
+          </Lead>
         </div>
       </div>
       <InviteForm
@@ -76,45 +82,57 @@ function Team() {
         onFailed={(message) => showFlash(message, 'error')}
       />
       {team.isPending ? (
-        <LoadingStatus>Loading team...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading team...</Trans>
+        </LoadingStatus>
       ) : team.isError ? (
-        <LoadError message="Failed to load the team." onRetry={() => void team.refetch()} />
+        <LoadError message={t`Failed to load the team.`} onRetry={() => void team.refetch()} />
       ) : (
         <>
           <Members
             members={team.data.members}
             singleSignOn={team.data.single_sign_on}
             myEmail={me?.email ?? null}
-            onRole={(member, role) =>
+            onRole={(member, role) => {
+              const name = member.name;
+              const question = {
+                admin: t`Make ${name} an Admin?`,
+                counsellor: t`Make ${name} a Counsellor?`,
+                viewer: t`Make ${name} a Viewer?`,
+              }[role];
               setConfirmation({
-                title: 'Change role',
-                text: `Make ${member.name} ${role === 'admin' ? 'an' : 'a'} ${ROLE_LABELS[role]}? ${ROLE_SEES[role]}`,
-                confirmLabel: `Make ${ROLE_LABELS[role]}`,
+                title: t`Change role`,
+                text: `${question} ${i18n._(ROLE_SEES_TEXT[role])}`,
+                confirmLabel: {
+                  admin: t`Make Admin`,
+                  counsellor: t`Make Counsellor`,
+                  viewer: t`Make Viewer`,
+                }[role],
                 onConfirm: () => change.mutate(() => changeRole(member.id, role)),
-              })
-            }
+              });
+            }}
             onAllowSsoLink={(member) => change.mutate(() => allowSsoLink(member.id))}
             onLinkOwnSso={() =>
               void stepUp.confirmed(startOwnSsoLink).then(
                 (answer) => window.location.assign(answer.authorization_url),
                 (error: unknown) =>
-                  showFlash(errorMessage(error, 'Single sign-on could not start.'), 'error'),
+                  showFlash(errorMessage(error, t`Single sign-on could not start.`), 'error'),
               )
             }
             onResetSecondFactor={(member) =>
               setConfirmation({
-                title: 'Reset second factor',
-                text: `Reset ${member.name}'s second factor? They will set one up again at their next sign-in.`,
-                confirmLabel: 'Reset second factor',
+                title: t`Reset second factor`,
+                text: t`Reset ${member.name}'s second factor? They will set one up again at their next sign-in.`,
+                confirmLabel: t`Reset second factor`,
                 confirmVariant: 'danger',
                 onConfirm: () => change.mutate(() => resetSecondFactor(member.id)),
               })
             }
             onRemove={(member) =>
               setConfirmation({
-                title: 'Remove access',
-                text: `Remove ${member.name}'s access? They are signed out at once and can no longer sign in.`,
-                confirmLabel: 'Remove access',
+                title: t`Remove access`,
+                text: t`Remove ${member.name}'s access? They are signed out at once and can no longer sign in.`,
+                confirmLabel: t`Remove access`,
                 confirmVariant: 'danger',
                 onConfirm: () => change.mutate(() => removeMember(member.id)),
               })
@@ -125,9 +143,9 @@ function Team() {
             onResend={(invitation) => change.mutate(() => resendInvitation(invitation.id))}
             onRevoke={(invitation) =>
               setConfirmation({
-                title: 'Withdraw invitation',
-                text: `Withdraw the invitation to ${invitation.email}? Its link stops working.`,
-                confirmLabel: 'Withdraw',
+                title: t`Withdraw invitation`,
+                text: t`Withdraw the invitation to ${invitation.email}? Its link stops working.`,
+                confirmLabel: t`Withdraw`,
                 confirmVariant: 'danger',
                 onConfirm: () => change.mutate(() => revokeInvitation(invitation.id)),
               })
@@ -142,11 +160,12 @@ function Team() {
 }
 
 function RoleOptions() {
+  const { i18n } = useLingui();
   return (
     <>
       {STAFF_ROLES.map((role) => (
         <option key={role} value={role}>
-          {ROLE_LABELS[role]}
+          {i18n._(ROLE_LABEL[role])}
         </option>
       ))}
     </>
@@ -160,6 +179,7 @@ function InviteForm({
   onInvited: (message: string) => void;
   onFailed: (message: string) => void;
 }) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const headingId = useId();
   const [busy, setBusy] = useState(false);
@@ -180,7 +200,7 @@ function InviteForm({
       setRole('counsellor');
       onInvited(message);
     } catch (error) {
-      onFailed(errorMessage(error, 'The invitation could not be sent.'));
+      onFailed(errorMessage(error, t`The invitation could not be sent.`));
     } finally {
       setBusy(false);
       void queryClient.invalidateQueries({ queryKey: TEAM_QUERY_KEY });
@@ -190,12 +210,12 @@ function InviteForm({
   return (
     <section className={styles.section} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.sectionTitle}>
-        Invite someone
+        <Trans>Invite someone</Trans>
       </h2>
       <form className={styles.inviteForm} onSubmit={submit}>
-        <TextField label="Name" name="name" required maxLength={200} autoComplete="off" />
+        <TextField label={t`Name`} name="name" required maxLength={200} autoComplete="off" />
         <TextField
-          label="Email"
+          label={t`Email`}
           name="email"
           type="email"
           required
@@ -203,7 +223,7 @@ function InviteForm({
           autoComplete="off"
         />
         <SelectField
-          label="Role"
+          label={t`Role`}
           name="role"
           value={role}
           onChange={(event) => setRole(event.currentTarget.value as StaffRoleName)}
@@ -211,10 +231,10 @@ function InviteForm({
           <RoleOptions />
         </SelectField>
         <Button type="submit" busy={busy}>
-          Send invitation
+          <Trans>Send invitation</Trans>
         </Button>
       </form>
-      <p className={styles.roleHint}>{ROLE_HINT}</p>
+      <p className={styles.roleHint}>{i18n._(ROLE_HINT)}</p>
     </section>
   );
 }
@@ -240,29 +260,32 @@ function Members({
   onAllowSsoLink: (member: TeamMember) => void;
   onLinkOwnSso: () => void;
 }) {
+  const { t } = useLingui();
   const formatDate = useZonedFormat();
   const headingId = useId();
+  const count = members.length;
   return (
     <section className={styles.section} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.sectionTitle}>
-        Members ({members.length})
+        <Trans>Members ({count})</Trans>
       </h2>
       <ul className={styles.list}>
         {members.map((member) => (
           <li key={member.id} className={styles.row}>
             <div className={styles.who}>
               <span className={styles.name}>
-                {member.name}
-                {member.email === myEmail ? ' (you)' : ''}
+                {member.email === myEmail ? t`${member.name} (you)` : member.name}
               </span>
               <span className={styles.email}>{member.email}</span>
-              <span className={styles.meta}>Joined {formatDate(member.joined_at)}</span>
+              <span className={styles.meta}>
+                <Trans>Joined {formatDate(member.joined_at)}</Trans>
+              </span>
               <SsoStatus member={member} />
             </div>
             <div className={styles.controls}>
               <select
                 className={`${fieldStyles.control} ${styles.roleSelect}`}
-                aria-label={`Role of ${member.name}`}
+                aria-label={t`Role of ${member.name}`}
                 value={member.role}
                 onChange={(event) => onRole(member, event.currentTarget.value as StaffRoleName)}
               >
@@ -270,23 +293,26 @@ function Members({
               </select>
               {!singleSignOn || member.sso_linked ? null : member.email === myEmail ? (
                 <Button variant="secondary" size="small" onClick={onLinkOwnSso}>
-                  Link single sign-on
+                  <Trans>Link single sign-on</Trans>
                 </Button>
               ) : (
                 <Button variant="secondary" size="small" onClick={() => onAllowSsoLink(member)}>
-                  Allow single sign-on link
-                  <span className="visually-hidden"> for {member.name}</span>
+                  <Trans>
+                    Allow single sign-on link<span className="visually-hidden"> for {member.name}</span>
+                  </Trans>
                 </Button>
               )}
               {member.email === myEmail ? null : (
                 <Button variant="secondary" size="small" onClick={() => onResetSecondFactor(member)}>
-                  Reset second factor
-                  <span className="visually-hidden"> of {member.name}</span>
+                  <Trans>
+                    Reset second factor<span className="visually-hidden"> of {member.name}</span>
+                  </Trans>
                 </Button>
               )}
               <Button variant="danger" size="small" onClick={() => onRemove(member)}>
-                Remove access
-                <span className="visually-hidden"> of {member.name}</span>
+                <Trans>
+                  Remove access<span className="visually-hidden"> of {member.name}</span>
+                </Trans>
               </Button>
             </div>
           </li>
@@ -305,36 +331,44 @@ function Invitations({
   onResend: (invitation: PendingInvitation) => void;
   onRevoke: (invitation: PendingInvitation) => void;
 }) {
+  const { t, i18n } = useLingui();
   const headingId = useId();
   const formatDate = useZonedFormat();
+  const count = invitations.length;
   return (
     <section className={styles.section} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.sectionTitle}>
-        Invitations waiting ({invitations.length})
+        <Trans>Invitations waiting ({count})</Trans>
       </h2>
       {invitations.length === 0 ? (
-        <p className={styles.empty}>No invitation is waiting for an answer.</p>
+        <p className={styles.empty}>
+          <Trans>No invitation is waiting for an answer.</Trans>
+        </p>
       ) : (
         <ul className={styles.list}>
           {invitations.map((invitation) => (
             <li key={invitation.id} className={styles.row}>
               <div className={styles.who}>
                 <span className={styles.name}>
-                  {invitation.name} · {ROLE_LABELS[invitation.role]}
+                  {invitation.name} · {i18n._(ROLE_LABEL[invitation.role])}
                 </span>
                 <span className={styles.email}>{invitation.email}</span>
                 <span className={invitation.expired ? styles.expired : styles.meta}>
                   {invitation.expired
-                    ? `Expired ${formatDate(invitation.expires_at)}`
-                    : `Sent ${formatDate(invitation.invited_at)}, link works until ${formatDate(invitation.expires_at)}`}
+                    ? t`Expired ${formatDate(invitation.expires_at)}`
+                    : t`Sent ${formatDate(invitation.invited_at)}, link works until ${formatDate(invitation.expires_at)}`}
                 </span>
               </div>
               <div className={styles.controls}>
                 <Button variant="secondary" size="small" onClick={() => onResend(invitation)}>
-                  Re-send<span className="visually-hidden"> to {invitation.email}</span>
+                  <Trans>
+                    Re-send<span className="visually-hidden"> to {invitation.email}</span>
+                  </Trans>
                 </Button>
                 <Button variant="ghost" size="small" onClick={() => onRevoke(invitation)}>
-                  Withdraw<span className="visually-hidden"> the invitation to {invitation.email}</span>
+                  <Trans>
+                    Withdraw<span className="visually-hidden"> the invitation to {invitation.email}</span>
+                  </Trans>
                 </Button>
               </div>
             </li>
@@ -348,12 +382,19 @@ function Invitations({
 /** How the member stands with single sign-on, when there is anything to say. */
 function SsoStatus({ member }: { member: TeamMember }) {
   const formatTime = useZonedFormat();
-  if (member.sso_linked) return <span className={styles.meta}>Signs in with single sign-on</span>;
-  if (member.sso_link_allowed_until)
+  if (member.sso_linked)
     return (
       <span className={styles.meta}>
-        Their next single sign-on links it, until {formatTime(member.sso_link_allowed_until)}
+        <Trans>Signs in with single sign-on</Trans>
       </span>
     );
+  if (member.sso_link_allowed_until) {
+    const until = formatTime(member.sso_link_allowed_until);
+    return (
+      <span className={styles.meta}>
+        <Trans>Their next single sign-on links it, until {until}</Trans>
+      </span>
+    );
+  }
   return null;
 }
