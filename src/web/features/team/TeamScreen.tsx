@@ -1,8 +1,8 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { ROLE_LABELS, ROLE_SEES, STAFF_ROLES, type StaffRoleName } from '../../../common/roles';
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
 import type { PendingInvitation, TeamMember } from '../../../common/schemas/staff';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
 import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
