@@ -16,18 +16,22 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
  * screens share (the spinner, a field, a redirect rule: 0.1 to 1 KiB each), and every response
  * costs about 1 KiB of headers: the survey link loaded 12 scripts. Measured with
  * `npm run bench -- pages`.
+ * - zod: the schema library, on its own: no public page loads it to draw itself or to take the
+ *   server's first paint over. Answers are parsed with the contract's own copy of their
+ *   endpoint's module, which a call loads the first time it parses one (api.ts and
+ *   contractModules in scripts/vite-endpoint-entries.ts), and the answers the server rendered a
+ *   page from are not parsed again. The screens take the contract's plain values from
+ *   schemas/values.ts. The sign-in pages load it, for the forms they check before sending.
  * - app: the browser's entry (main.tsx) with the libraries every screen runs on, the shell, the
  *   shared UI and the small shared pieces of features (sign-in state, asking for a code). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
  * - survey: what the survey screens share (form, answers, crisis support, the rule of which
- *   instrument items are asked, the survey and question schemas with the crisis resources and
- *   risk tiers they name): about 10 KB, not loaded by the other public pages. Neither the
- *   template schemas, which staff screens alone need beyond a question's words
- *   (schemas/questions.ts), nor the instrument library: a survey brings its own instruments'
- *   forms (schemas/surveys.ts), and the library's texts load only with the staff screens that
- *   show them. The staff screens that show instruments or templates (dashboard, templates,
- *   cases, settings) load this chunk too, with the survey form they do not use: one script for
- *   them rather than a public page's second one.
+ *   instrument items are asked): about 10 KB, not loaded by the other public pages. No schema:
+ *   a survey's answers are parsed with the contract's copy of its modules, and the stored draft
+ *   only when there is one (storage.ts). Nor the instrument library: a survey brings its own
+ *   instruments' forms, and the library's texts load only with the staff screens that show
+ *   them. The staff screens that show survey questions (templates, settings) load this chunk
+ *   too, with the survey form they do not use.
  * - sign-in: what the login, registration and password-reset screens share (single sign-on,
  *   passkeys, the new-password fields, the step that takes an emailed code). A survey loads the
  *   code step only once its answers wait for one (SurveyForm.tsx): it is no part of the first paint.
@@ -37,14 +41,22 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
  * a screen only by its own chunk, and the server preloads a screen's code from that (preload.ts).
  * Not the survey screens: they are in the survey group, whose chunk the server preloads for them
  * by its name (GROUPED_SCREENS in src/server/features/shell/routes.ts), one script less.
- * A group also takes what its modules import, and the higher priority chooses first: app comes
- * first, so the libraries and the common schemas stay in it rather than in a screen's group.
+ * A group also takes what its modules import, and the higher priority chooses first: zod comes
+ * first, and imports nothing of ours; then app, so the libraries and the shared values stay in
+ * it rather than in a screen's group. The schemas' modules belong to no group: the screens that
+ * build forms from them (sign-in, staff) take them, and each endpoint module's copy is a chunk
+ * its first parse loads.
  * What one screen alone uses stays in its chunk: the dashboard's charts load only there.
  */
 const CHUNK_GROUPS = [
   {
+    name: 'zod',
+    test: /[\\/]node_modules[\\/]zod[\\/]/,
+    priority: 3,
+  },
+  {
     name: 'survey',
-    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/]|crisis[\\/])|common[\\/](instruments[\\/](types|conditional)\.ts$|risk[\\/](crisis-resources|tiers)\.ts$|schemas[\\/](surveys|questions)\.ts$))/,
+    test: /[\\/]src[\\/](web[\\/]features[\\/](survey[\\/]|crisis[\\/])|common[\\/]instruments[\\/](types|conditional)\.ts$)/,
     priority: 1,
   },
   {
@@ -59,7 +71,7 @@ const CHUNK_GROUPS = [
   {
     name: 'app',
     test: (id: string) =>
-      /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack|zod)[\\/]/.test(id) ||
+      /[\\/]node_modules[\\/](react|react-dom|scheduler|react-router|@tanstack)[\\/]/.test(id) ||
       (/[\\/]src[\\/]web[\\/](main\.tsx|(ui|app)[\\/]|(api|config|features[\\/](survey[\\/]likert|auth[\\/]loginPath|verify[\\/]verifyApi))\.ts$)/.test(
         id,
       ) &&

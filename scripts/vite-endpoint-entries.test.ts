@@ -20,7 +20,7 @@ const HEAD = "import { endpoint } from './endpoint';\nimport { Answer, Body } fr
 describe("the browser's endpoint entries", () => {
   it('keep of every entry of the table only its method, path and answer schema', async () => {
     const lean =
-      /= (?:\(\{|\/\* @__PURE__ \*\/ Object\.assign\(\{\},\w+,\{)method:"[A-Z]+",path:"[^"]*"(?:,response:(?:\{schema:\w+\}|\w+))?\}\)+;$/;
+      /= (?:\(\{|\/\* @__PURE__ \*\/ Object\.assign\(\{\},\w+,\{)method:"[A-Z]+",path:"[^"]*"(?:,response:\{schema:\(\)=>import\("\.\/[\w-]+\.ts\?contract"\)\.then\(\(m\)=>m\.(\w+)\.response\.schema\)\})?\}\)+;$/;
     let entries = 0;
     for (const file of fs.readdirSync(TABLE).filter((name) => /^[\w-]+\.ts$/.test(name))) {
       const id = path.join(TABLE, file);
@@ -28,6 +28,10 @@ describe("the browser's endpoint entries", () => {
       expect(result).not.toMatch(/\bendpoint\(/);
       for (const line of result.split('\n').filter((text) => text.includes('method:"'))) {
         expect(line, file).toMatch(lean);
+        // A schema is the entry's own, in the contract's copy of the same module.
+        const [, exported] = /^export const (\w+) =/.exec(line) ?? [];
+        const [, loaded] = lean.exec(line) ?? [];
+        if (loaded) expect([loaded, line.includes(`"./${file}?contract"`)], file).toEqual([exported, true]);
         entries += 1;
       }
     }
@@ -57,9 +61,22 @@ describe("the browser's endpoint entries", () => {
       });`,
     );
     expect(result?.replace(/\s+/g, ' ')).toContain(
-      'export const save = ({method:"POST",path:"/api/things/",response:{schema:Answer}});',
+      'export const save = ({method:"POST",path:"/api/things/",response:{schema:()=>import("./module.ts?contract").then((m)=>m.save.response.schema)}});',
     );
     expect(result).not.toContain('__PURE__');
+    // Nothing left uses the schemas' module (nor `endpoint`): the page does not import it.
+    expect(result).not.toMatch(/\bimport\b(?!\()/);
+  });
+
+  it("leave out a path's parameters built by a pure call, and the import only they used", async () => {
+    const result = await lean(
+      `import { z } from 'zod/mini';\n${HEAD}import { Id } from './ids';
+      const Params = /*#__PURE__*/ z.object({ id: Id });
+      const tags = ['things'];
+      export const read = /*#__PURE__*/ endpoint({ method: 'GET', path: '/api/things/:id/', tags, params: Params, response: { status: 200, schema: Answer } });`,
+    );
+    expect(result).not.toMatch(/Params|zod|'\.\/ids'|'\.\/schemas'/);
+    expect(result).toContain('m.read.response.schema');
   });
 
   it('keep a page or a redirect as its method and path alone', async () => {
@@ -71,7 +88,7 @@ describe("the browser's endpoint entries", () => {
 
   it('make a variant of another entry a call marked pure', async () => {
     const result = await lean(
-      `${HEAD}const base = endpoint({ method: 'GET', path: '/a', summary: 'A', tags: [], response: { status: 200, schema: Answer }, errors: [], access: 'public' });
+      `${HEAD}export const base = endpoint({ method: 'GET', path: '/a', summary: 'A', tags: [], response: { status: 200, schema: Answer }, errors: [], access: 'public' });
       export const variant = endpoint({ ...base, path: '/a/' });`,
     );
     expect(result).toContain('/* @__PURE__ */ Object.assign({},base,{path:"/a/"})');
@@ -87,6 +104,11 @@ describe("the browser's endpoint entries", () => {
       lean(`${HEAD}const entry = { method: 'GET', path: '/a' };\nexport const odd = endpoint(entry);`),
     ).rejects.toThrow(/cannot read: Identifier/);
     await expect(lean(`${HEAD}export const declare = endpoint;`)).rejects.toThrow(/other than called/);
+    await expect(
+      lean(
+        `${HEAD}const hidden = endpoint({ method: 'GET', path: '/a', response: { status: 200, schema: Answer } });`,
+      ),
+    ).rejects.toThrow(/not an exported constant/);
     await expect(
       lean(`${HEAD}const key = 'path';\nexport const odd = endpoint({ method: 'GET', [key]: '/a' });`),
     ).rejects.toThrow(/cannot read/);

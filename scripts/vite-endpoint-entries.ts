@@ -1,3 +1,5 @@
+import fs from 'node:fs';
+import path from 'node:path';
 import type { Plugin } from 'vite';
 
 /**
@@ -10,7 +12,8 @@ import type { Plugin } from 'vite';
  *
  * So the browser's build rewrites each `endpoint({...})` call of the table's modules into a plain
  * object of what the app reads, found in the module's syntax tree once TypeScript is compiled:
- * however an entry is formatted, nothing of the rest stays. A shape this does not know (a computed
+ * however an entry is formatted, nothing of the rest stays. The success's schema becomes a
+ * function that loads it, with zod, the first time an answer is parsed (contractModules). A shape this does not know (a computed
  * or unknown property, an argument that is not an object literal, `endpoint` used other than
  * called) stops the build, rather than keeping bytes unnoticed.
  */
@@ -69,24 +72,30 @@ function keyOf(property: Node, id: string): string {
   return key.name as string;
 }
 
-/** The browser's `response`: the success's schema, or nothing for a page or a redirect. */
-function leanResponse(value: Node, code: string, id: string): string | null {
-  // A success declared once for several entries (cases.ts): a few bytes, kept as it is.
-  if (value.type === 'Identifier') return `response:${code.slice(value.start, value.end)}`;
+/** The query that loads a module of the contract as it is written, schemas and all (contractModules). */
+export const CONTRACT = '?contract';
+
+/**
+ * The browser's `response`: for a success with a body, a function that loads its schema with the
+ * contract's own copy of the entry's module (contractModules); nothing for a page or a redirect.
+ */
+function leanResponse(value: Node, id: string, name: string): string | null {
+  const lazy = `response:{schema:()=>import(${JSON.stringify(`./${path.basename(id)}${CONTRACT}`)}).then((m)=>m.${name}.response.schema)}`;
+  // A success declared once for several entries (cases.ts): loaded the same way.
+  if (value.type === 'Identifier') return lazy;
   if (value.type !== 'ObjectExpression')
     throw new Error(`${id}: an endpoint's response the web build cannot read: ${value.type}`);
-  let schema: string | null = null;
+  let schema = false;
   for (const property of value.properties as Node[]) {
     const key = keyOf(property, id);
     if (!SUCCESS.has(key)) throw new Error(`${id}: an endpoint's response names an unknown ${key}`);
-    const inner = property.value as Node;
-    if (key === 'schema') schema = code.slice(inner.start, inner.end);
+    if (key === 'schema') schema = true;
   }
-  return schema === null ? null : `response:{schema:${schema}}`;
+  return schema ? lazy : null;
 }
 
 /** The entry's object with only what the browser reads. */
-function leanEntry(entry: Node, code: string, id: string): string {
+function leanEntry(entry: Node, code: string, id: string, name: string): string {
   if (code[entry.start] !== '{' || code[entry.end - 1] !== '}')
     throw new Error(`${id}: the syntax tree's positions do not match the module's text`);
   const kept: string[] = [];
@@ -103,7 +112,7 @@ function leanEntry(entry: Node, code: string, id: string): string {
     const value = property.value as Node;
     if (KEPT.has(key)) kept.push(`${key}:${code.slice(value.start, value.end)}`);
     else if (key === 'response') {
-      const response = leanResponse(value, code, id);
+      const response = leanResponse(value, id, name);
       if (response) kept.push(response);
     } else if (!LEFT_OUT.has(key)) throw new Error(`${id}: an endpoint entry names an unknown ${key}`);
   }
@@ -113,6 +122,41 @@ function leanEntry(entry: Node, code: string, id: string): string {
   return spread.length > 0
     ? `/* @__PURE__ */ Object.assign({},${spread.join(',')},${object})`
     : `(${object})`;
+}
+
+/** The names a top-level statement declares that may go when nothing else uses them. */
+function removableNames(statement: Node, code: string): string[] {
+  if (statement.type === 'ImportDeclaration')
+    return (statement.specifiers as Node[]).map((specifier) => (specifier.local as Node).name as string);
+  // A schema of the module's own, built by a call marked pure (the path's parameters).
+  const [declaration, ...more] = (statement.declarations as Node[] | undefined) ?? [];
+  const init = declaration?.init as Node | undefined;
+  const id = declaration?.id as Node | undefined;
+  if (statement.type !== 'VariableDeclaration' || more.length > 0 || !init || id?.type !== 'Identifier')
+    return [];
+  return PURE_MARK.test(code.slice(Math.max(0, init.start - 40), init.start)) ? [id.name as string] : [];
+}
+
+/**
+ * `code` less the imports, and the module's own schemas built by pure calls, that nothing in it
+ * uses any more: what only the left-out properties used (a request's schemas, a path's
+ * parameters). Their modules are the contract's, loaded with its own copy (contractModules), not
+ * with the page, which would otherwise take them in with their zod.
+ */
+function withoutUnused(code: string, parse: (code: string) => unknown): string {
+  for (;;) {
+    const program = parse(code) as unknown as Node;
+    const unused = (program.body as Node[]).filter((statement) => {
+      const names = removableNames(statement, code);
+      const rest = code.slice(0, statement.start) + code.slice(statement.end);
+      return (
+        names.length > 0 && !names.some((name) => new RegExp(`(?<![\\w$.])${name}(?![\\w$])`).test(rest))
+      );
+    });
+    if (unused.length === 0) return code;
+    for (const statement of unused.reverse())
+      code = code.slice(0, statement.start) + code.slice(statement.end);
+  }
 }
 
 /**
@@ -127,6 +171,17 @@ export function leanEndpointModule(
   if (/[\\/]endpoint\.ts$/.test(id)) return null;
   const program = parse(code) as unknown as Node;
   const replacements: Array<{ start: number; end: number; text: string }> = [];
+  // The name each entry is exported by: the contract's copy of the module has it under the same.
+  const names = new Map<Node, string>();
+  for (const statement of program.body as Node[]) {
+    const declaration = statement.declaration as Node | null | undefined;
+    if (statement.type !== 'ExportNamedDeclaration' || declaration?.type !== 'VariableDeclaration') continue;
+    for (const declarator of declaration.declarations as Node[]) {
+      const name = declarator.id as Node;
+      if (isNode(declarator.init) && name.type === 'Identifier')
+        names.set(declarator.init, name.name as string);
+    }
+  }
   for (const [node, parent] of walk(program)) {
     if (node.type !== 'Identifier' || node.name !== 'endpoint') continue;
     if (parent?.type === 'ImportSpecifier') continue;
@@ -139,7 +194,9 @@ export function leanEndpointModule(
     // The call's pure mark goes with it: before an object it would mean nothing.
     const mark = PURE_MARK.exec(code.slice(Math.max(0, parent.start - 40), parent.start));
     const start = parent.start - (mark?.[0].length ?? 0);
-    replacements.push({ start, end: parent.end, text: leanEntry(entry, code, id) });
+    const name = names.get(parent);
+    if (!name) throw new Error(`${id}: an endpoint entry that is not an exported constant of its own`);
+    replacements.push({ start, end: parent.end, text: leanEntry(entry, code, id, name) });
   }
   if (replacements.length === 0) return null;
   // From the end, so that each range still points at its text.
@@ -147,20 +204,54 @@ export function leanEndpointModule(
   for (const { start, end, text } of replacements.sort((a, b) => b.start - a.start)) {
     lean = lean.slice(0, start) + text + lean.slice(end);
   }
-  return lean;
+  return withoutUnused(lean, parse);
 }
 
-export function endpointEntriesForTheBrowser(): Plugin {
+/**
+ * The contract's own copy of its modules (a module's id with CONTRACT): what a lean entry's
+ * response schema loads, the first time the browser parses such an answer. Its modules, and the
+ * ones they import in turn, are read as they are written, apart from the ones the page's own code
+ * imports: the screens take constants and small rules from the schemas' modules, and zod's schema
+ * builders in those modules, unused there, are left out of the page's code. A page parses no
+ * answer the server rendered it from (api.ts): a public page loads no zod until it sends a form.
+ */
+function contractModules(): Plugin {
   return {
-    name: 'wellspring:endpoint-entries-for-the-browser',
+    name: 'wellspring:contract-modules',
     apply: 'build',
-    // No `enforce: 'pre'`: the module reaches this as JavaScript, whatever TypeScript it was.
-    transform: {
-      filter: { id: /[\\/]src[\\/]common[\\/]endpoints[\\/]\w[\w-]*\.ts$/ },
-      handler(code, id) {
-        const lean = leanEndpointModule(code, id, (source) => this.parse(source));
-        return lean === null ? null : { code: lean, map: null };
-      },
+    // Before Vite's resolver, which would resolve a copy's imports to the page's own modules.
+    enforce: 'pre',
+    async resolveId(source, importer) {
+      if (!importer) return null;
+      const ownCopy = source.endsWith(CONTRACT);
+      if (!ownCopy && !(importer.endsWith(CONTRACT) && source.startsWith('.'))) return null;
+      const resolved = await this.resolve(
+        ownCopy ? source.slice(0, -CONTRACT.length) : source,
+        importer.endsWith(CONTRACT) ? importer.slice(0, -CONTRACT.length) : importer,
+        { skipSelf: true },
+      );
+      return resolved ? `${resolved.id}${CONTRACT}` : null;
+    },
+    load(id) {
+      return id.endsWith(CONTRACT) ? fs.readFileSync(id.slice(0, -CONTRACT.length), 'utf8') : null;
     },
   };
+}
+
+export function endpointEntriesForTheBrowser(): Plugin[] {
+  return [
+    contractModules(),
+    {
+      name: 'wellspring:endpoint-entries-for-the-browser',
+      apply: 'build',
+      // No `enforce: 'pre'`: the module reaches this as JavaScript, whatever TypeScript it was.
+      transform: {
+        filter: { id: /[\\/]src[\\/]common[\\/]endpoints[\\/]\w[\w-]*\.ts$/ },
+        handler(code, id) {
+          const lean = leanEndpointModule(code, id, (source) => this.parse(source));
+          return lean === null ? null : { code: lean, map: null };
+        },
+      },
+    },
+  ];
 }

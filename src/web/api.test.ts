@@ -3,7 +3,16 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { endpoint, type Method } from '../common/endpoints/endpoint';
 import { SuccessMessage } from '../common/schemas/common';
-import { ApiError, api, errorMessage, hasErrorCode, mayPassOnRetry } from './api';
+import {
+  ApiError,
+  api,
+  createApi,
+  errorMessage,
+  fetchTransport,
+  hasErrorCode,
+  mayPassOnRetry,
+  parsedOnTheServer,
+} from './api';
 
 /** An endpoint that answers a success message, for the client's own behaviour. */
 const answering = <M extends Method>(method: M, path: string) =>
@@ -209,5 +218,43 @@ describe('trying again soon', () => {
   it('goes by the status only when the answer names no code', async () => {
     expect(mayPassOnRetry(await failure(502, undefined))).toBe(true);
     expect(mayPassOnRetry(await failure(400, undefined))).toBe(false);
+  });
+});
+
+describe("an answer's schema", () => {
+  /** getCurrentUser as the browser's build has it: a function that loads the schema. */
+  const loadingItsSchema = (load: () => Promise<typeof SuccessMessage>) =>
+    ({
+      ...getCurrentUser,
+      response: { ...getCurrentUser.response, schema: load },
+    }) as unknown as typeof getCurrentUser;
+
+  it('is loaded when the entry has a function in its place, and parses the answer', async () => {
+    serve({ '/api/user/': [DONE, { status: 200, body: { success: true } }] });
+    const load = vi.fn(async () => SuccessMessage);
+    const entry = loadingItsSchema(load);
+    expect(await api.call(entry)).toEqual(DONE.body);
+    expect((await failureOf(api.call(entry))).status).toBe(200);
+    expect(load).toHaveBeenCalled();
+  });
+
+  it('that cannot be loaded makes the call fail as a server out of reach', async () => {
+    serve({ '/api/user/': [DONE] });
+    vi.spyOn(console, 'error').mockImplementation(() => {});
+    const error = await failureOf(api.call(loadingItsSchema(() => Promise.reject(new TypeError('offline')))));
+    expect(error.status).toBe(0);
+  });
+
+  it("is not loaded for an answer the server's render parsed, which is taken as it is", async () => {
+    serve({});
+    const load = vi.fn(async () => SuccessMessage);
+    const recorded = { success: true, message: 'Recorded' };
+    const replaying = createApi(async (path, init) =>
+      path === '/api/user/'
+        ? parsedOnTheServer(new Response(JSON.stringify(recorded), { status: 200 }))
+        : fetchTransport(path, init),
+    );
+    expect(await replaying.call(loadingItsSchema(load))).toEqual(recorded);
+    expect(load).not.toHaveBeenCalled();
   });
 });

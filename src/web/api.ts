@@ -1,13 +1,41 @@
 import type { z } from 'zod/mini';
 import { getCsrfToken } from '../common/endpoints/auth';
 import { endpointUrl, type JsonEndpoint, type Method, type Schema } from '../common/endpoints/endpoint';
-import { CsrfResponse } from '../common/schemas/auth';
-import { ErrorCode, ErrorResponse } from '../common/schemas/common';
+import type { ErrorCode } from '../common/schemas/common';
+import { ERROR_CODES } from '../common/schemas/values';
 
 /**
  * The one HTTP client of the web app. Every response is parsed with the shared zod schema of
- * its endpoint, so a screen never works with a shape the server did not promise.
+ * its endpoint, so a screen never works with a shape the server did not promise. The answers a
+ * page's first paint was rendered from are the exception: the server's render parsed them with
+ * the same schemas (firstPaint.ts), and so a public page needs no zod to take its paint over.
  */
+
+/**
+ * An entry's response schema, or, in the browser's build, a function that loads it: the schemas
+ * load with zod the first time an answer is parsed (scripts/vite-endpoint-entries.ts).
+ */
+type SchemaOrLoader<S extends z.ZodMiniType> = S | (() => Promise<S>);
+
+/** The schema; a failure to load it (the network went away) is a server out of reach. */
+async function loadSchema<S extends z.ZodMiniType>(schema: SchemaOrLoader<S>): Promise<S> {
+  if (typeof schema !== 'function') return schema;
+  try {
+    return await schema();
+  } catch (error) {
+    console.error('Could not load the schemas of an answer', error);
+    throw new ApiError(0);
+  }
+}
+
+/** Answers the server's render of the first paint received and parsed (firstPaint.ts). */
+const parsedByTheServer = new WeakSet<Response>();
+
+/** Marks `response` as one the server's render received and parsed: it is not parsed again. */
+export function parsedOnTheServer(response: Response): Response {
+  parsedByTheServer.add(response);
+  return response;
+}
 
 const CSRF_COOKIE = 'csrftoken';
 const CSRF_HEADER = 'X-CSRFToken';
@@ -29,8 +57,8 @@ function failureOf(json: unknown): Failure {
   if (typeof json !== 'object' || json === null) return NO_FAILURE_BODY;
   const { code, message } = json as Record<string, unknown>;
   return {
-    code: ErrorCode.safeParse(code).data ?? null,
-    message: ErrorResponse.shape.message.safeParse(message).data ?? null,
+    code: ERROR_CODES.find((known) => known === code) ?? null,
+    message: typeof message === 'string' ? message : null,
   };
 }
 
@@ -106,7 +134,8 @@ function fetchCsrfCookie(): Promise<void> {
   })
     .then(async (response) => {
       if (!response.ok) throw new Error(`CSRF token request failed (${response.status})`);
-      CsrfResponse.parse(await response.json());
+      const json: unknown = await response.json();
+      (await loadSchema(getCsrfToken.response.schema)).parse(json);
     })
     .catch((error: unknown) => console.error('Could not fetch a CSRF token', error))
     .finally(() => {
@@ -205,9 +234,13 @@ async function apiRequest<Schema extends z.ZodMiniType>(
   transport: Transport,
   method: Method,
   path: string,
-  schema: Schema,
+  schema: SchemaOrLoader<Schema>,
   options: RequestOptions = {},
 ): Promise<z.output<Schema>> {
+  // The browser's own calls load the schema while the request is on its way; a call that may be
+  // answered from the first paint's recorded answers waits to know whether it must parse at all.
+  const schemaLoad = transport === fetchTransport ? loadSchema(schema) : null;
+  schemaLoad?.catch(() => {});
   // Every method but GET changes state, and carries the CSRF token.
   const unsafe = method !== 'GET';
   if (unsafe) await ensureCsrfCookie();
@@ -220,7 +253,8 @@ async function apiRequest<Schema extends z.ZodMiniType>(
 
   const { response, json, failure } = reply;
   if (!response.ok) throw new ApiError(response.status, failure);
-  const parsed = schema.safeParse(json);
+  if (parsedByTheServer.has(response)) return json as z.output<Schema>;
+  const parsed = (await (schemaLoad ?? loadSchema(schema))).safeParse(json);
   if (!parsed.success) {
     console.error(`Unexpected response from ${method} ${path}`, parsed.error);
     throw new ApiError(response.status);
@@ -267,7 +301,7 @@ export function createApi(transport: Transport = fetchTransport) {
         transport,
         entry.method,
         endpointUrl(entry, params, query),
-        entry.response.schema as z.ZodMiniType<CallOutput<E>>,
+        entry.response.schema as SchemaOrLoader<z.ZodMiniType<CallOutput<E>>>,
         options,
       );
     },

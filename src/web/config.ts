@@ -1,4 +1,3 @@
-import { z } from 'zod/mini';
 import { BRAND_NAME_MAX_LENGTH, DEFAULT_BRAND_NAME } from '../common/brand';
 import { requestQuote } from '../common/endpoints/contact';
 
@@ -7,34 +6,36 @@ import { requestQuote } from '../common/endpoints/contact';
  * into `<meta name="app-config" content="...">` of the HTML shell for the browser. Reading them at
  * runtime (not at build time) lets one build serve every institution's deployment. Each field
  * falls back to its default on its own, so one bad value never takes the others down with it.
+ * Read without zod: every page reads them before it draws, and a public page loads no zod until
+ * it parses an answer of its own (api.ts).
  */
 
 const DEFAULT_CONTACT_FORM_URL = requestQuote.path;
 
 /** Only http(s) URLs may reach an iframe `src` or a script `src`; anything else is dropped. */
-const HttpUrl = z.string().check(
-  z.refine((value) => {
-    try {
-      // Relative URLs are this site's own: any base of the right protocol resolves them.
-      const { protocol } = new URL(value, 'http://localhost/');
-      return protocol === 'https:' || protocol === 'http:';
-    } catch {
-      return false;
-    }
-  }),
-);
+function httpUrl(value: unknown): string | null {
+  if (typeof value !== 'string') return null;
+  try {
+    // Relative URLs are this site's own: any base of the right protocol resolves them.
+    const { protocol } = new URL(value, 'http://localhost/');
+    return protocol === 'https:' || protocol === 'http:' ? value : null;
+  } catch {
+    return null;
+  }
+}
 
-const AppConfig = z.object({
-  brandName: z.catch(
-    z.string().check(z.trim(), z.minLength(1), z.maxLength(BRAND_NAME_MAX_LENGTH)),
-    DEFAULT_BRAND_NAME,
-  ),
-  demoVideoUrl: z.catch(z.nullable(HttpUrl), null),
-  contactFormUrl: z.catch(HttpUrl, DEFAULT_CONTACT_FORM_URL),
-  analyticsScriptUrl: z.catch(z.nullable(HttpUrl), null),
-  publicUrl: z.catch(z.nullable(HttpUrl), null),
-});
-type AppConfig = z.infer<typeof AppConfig>;
+function brandName(value: unknown): string {
+  const name = typeof value === 'string' ? value.trim() : '';
+  return name.length >= 1 && name.length <= BRAND_NAME_MAX_LENGTH ? name : DEFAULT_BRAND_NAME;
+}
+
+interface AppConfig {
+  brandName: string;
+  demoVideoUrl: string | null;
+  contactFormUrl: string;
+  analyticsScriptUrl: string | null;
+  publicUrl: string | null;
+}
 
 function parseConfigJson(raw: string | null | undefined): unknown {
   if (!raw) return {};
@@ -52,7 +53,14 @@ export function readAppConfigMeta(doc: Document): unknown {
 }
 
 function parsedAppConfig(json: unknown): AppConfig {
-  return AppConfig.parse(typeof json === 'object' && json !== null ? json : {});
+  const settings = (typeof json === 'object' && json !== null ? json : {}) as Record<string, unknown>;
+  return {
+    brandName: brandName(settings.brandName),
+    demoVideoUrl: httpUrl(settings.demoVideoUrl),
+    contactFormUrl: httpUrl(settings.contactFormUrl) ?? DEFAULT_CONTACT_FORM_URL,
+    analyticsScriptUrl: httpUrl(settings.analyticsScriptUrl),
+    publicUrl: httpUrl(settings.publicUrl),
+  };
 }
 
 /**

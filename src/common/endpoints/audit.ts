@@ -1,6 +1,6 @@
 import { AuditFilters, AuditPage, AuditQuery } from '../schemas/audit';
+import { StudentDataCsv } from '../schemas/identity';
 import { endpoint } from './endpoint';
-import { StudentDataCsv } from './shared';
 
 const tags = ['audit'];
 

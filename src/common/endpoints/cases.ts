@@ -9,8 +9,9 @@ import {
   ResolveCaseRequest,
   StudentHistoryResponse,
 } from '../schemas/cases';
+import { StudentDataCsv } from '../schemas/identity';
 import { endpoint } from './endpoint';
-import { IdParams, StudentDataCsv } from './shared';
+import { IdParams } from './shared';
 
 /** Case work and student history (design sections 9 and 12): admins and counsellors. */
 

@@ -1,4 +1,5 @@
 import { z } from 'zod/mini';
+import { dialString } from '../schemas/values';
 
 /**
  * A phone or text number as people write it: digits with spaces, dashes, dots or brackets
@@ -10,11 +11,7 @@ const MIN_DIGITS = 3;
 const MAX_DIGITS = 15;
 const MAX_WRITTEN_LENGTH = 30;
 
-/** The number as a phone dials it: its digits, after a "+" when it was written with one. */
-export function dialString(written: string): string {
-  const trimmed = written.trim();
-  return `${trimmed.startsWith('+') ? '+' : ''}${trimmed.replace(/\D/g, '')}`;
-}
+export { dialString };
 
 function isWrittenNumber(written: string): boolean {
   const digits = written.replace(/\D/g, '').length;

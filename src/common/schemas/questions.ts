@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { LIKERT_LABELS } from './likert-labels';
+import { INSTRUMENT_BLOCK, isLikertValue, LIKERT_VALUES } from './values';
 
 /**
  * The words of a survey question as both a template and the survey that asks it use them: its
@@ -15,7 +16,7 @@ export type QuestionType = z.infer<typeof QuestionType>;
  * A validated instrument in a template is stored as a question of this type (design section 13):
  * a locked block whose wording, item order and scale come from src/common/instruments only.
  */
-export const INSTRUMENT_BLOCK = 'instrument';
+export { INSTRUMENT_BLOCK };
 export type StoredQuestionType = QuestionType | typeof INSTRUMENT_BLOCK;
 
 /** safety is ours (design section 5): items about self-harm, screened as urgent from 2 up. */
@@ -25,19 +26,13 @@ export const QuestionCategory = z.enum(QUESTION_CATEGORIES, {
 });
 export type QuestionCategory = z.infer<typeof QuestionCategory>;
 
-/** The Likert values in the order the survey lists them: 1 = Excellent ... 5 = Very Poor. */
-export const LIKERT_VALUES = ['1', '2', '3', '4', '5'] as const;
+export { LIKERT_VALUES };
 export const LikertValue = z.enum(LIKERT_VALUES);
 export type LikertValue = z.infer<typeof LikertValue>;
 export const LIKERT_MIN = 1;
 export const LIKERT_MAX = LIKERT_VALUES.length;
 
-/** Whether an answer, as stored or sent, is one of the Likert values ("1" to "5", nothing else). */
-export function isLikertValue(value: unknown): value is LikertValue {
-  return LikertValue.safeParse(value).success;
-}
-
-export { LIKERT_LABELS };
+export { isLikertValue, LIKERT_LABELS };
 
 /** Custom label text for some of the Likert values; the emoji stay fixed (spec section 2). */
 export const AnswerChoices = z.partialRecord(LikertValue, z.string());

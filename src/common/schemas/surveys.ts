@@ -11,16 +11,18 @@ import { CrisisHelp } from '../risk/crisis-resources';
 import { databaseId, EMAIL_MAX_LENGTH } from './common';
 import { ownData } from './identity';
 import { AnswerChoices, INSTRUMENT_BLOCK, Language, QuestionCategory, QuestionType } from './questions';
+import {
+  isSurveyInstrument,
+  LINK_NOT_FOUND,
+  NO_SURVEY_FOR_INSTITUTION,
+  STUDENT_NAME_MAX_LENGTH,
+  TEXT_ANSWER_MAX_LENGTH,
+} from './values';
 
 /** The contract of taking a survey, submitting it and its drafts (spec sections 3, 4 and 7; design section 5). */
 
-/** Spec sections 2 and 8: the server answers with these, and the screens show them in the same states. */
-export const LINK_NOT_FOUND = 'Survey link not found or has expired.';
-export const NO_SURVEY_FOR_INSTITUTION =
-  'No survey questions are currently available for your institution. Please contact your administrator.';
+export { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION, STUDENT_NAME_MAX_LENGTH, TEXT_ANSWER_MAX_LENGTH };
 
-export const TEXT_ANSWER_MAX_LENGTH = 5000;
-export const STUDENT_NAME_MAX_LENGTH = 200;
 /** More answers than any template can hold questions is not a survey, it is abuse. */
 const MAX_ANSWERS = 200;
 
@@ -88,9 +90,7 @@ export type SurveyInstrumentBlock = z.infer<typeof SurveyInstrumentBlock>;
 export const SurveyEntry = z.union([SurveyQuestion, SurveyInstrumentBlock]);
 export type SurveyEntry = z.infer<typeof SurveyEntry>;
 
-export function isSurveyInstrument(entry: SurveyEntry): entry is SurveyInstrumentBlock {
-  return 'kind' in entry && entry.kind === INSTRUMENT_BLOCK;
-}
+export { isSurveyInstrument };
 
 /**
  * The query of every survey a student opens: the language to show it in, one the product offers.

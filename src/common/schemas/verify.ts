@@ -1,9 +1,10 @@
 import { z } from 'zod/mini';
 import { Email } from './common';
+import { PROOF_TOKENS_MAX, VERIFICATION_CODE_LENGTH } from './values';
 
 /** Proving an address with a one-time code (design section 8, contract section 12). */
 
-export const VERIFICATION_CODE_LENGTH = 6;
+export { PROOF_TOKENS_MAX, VERIFICATION_CODE_LENGTH };
 
 export const VerifyStartRequest = z.object({
   email: Email,
@@ -24,9 +25,6 @@ export const VerificationCode = z
       `The code is the ${VERIFICATION_CODE_LENGTH} digits from the mail`,
     ),
   );
-
-/** Most unproven submissions one tab may ask a proof to promote. */
-export const PROOF_TOKENS_MAX = 20;
 
 export const VerifyCheckRequest = z.object({
   email: Email,

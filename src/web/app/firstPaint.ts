@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { matchPath } from 'react-router';
-import type { Api, Transport } from '../api';
+import { type Api, parsedOnTheServer, type Transport } from '../api';
 import { institutionsQuery } from '../features/auth/authApi';
 import { currentUserQuery } from '../features/auth/useCurrentUser';
 
@@ -69,7 +69,9 @@ export function recordingTransport(transport: Transport, into: RecordedAnswer[])
 
 /**
  * A transport that answers each recorded GET once with the server's answer, and asks the server
- * for anything else.
+ * for anything else. The server's render parsed its answers with the same schemas, and drew the
+ * page from what they gave: the browser takes them as they are, which is what lets a public page
+ * be taken over without loading zod.
  */
 export function replayingTransport(answers: readonly RecordedAnswer[], transport: Transport): Transport {
   const remaining = [...answers];
@@ -79,10 +81,12 @@ export function replayingTransport(answers: readonly RecordedAnswer[], transport
     const [answer] = index === -1 ? [] : remaining.splice(index, 1);
     if (!answer) return transport(path, init);
     return Promise.resolve(
-      new Response(answer.body || null, {
-        status: answer.status,
-        headers: { 'Content-Type': 'application/json' },
-      }),
+      parsedOnTheServer(
+        new Response(answer.body || null, {
+          status: answer.status,
+          headers: { 'Content-Type': 'application/json' },
+        }),
+      ),
     );
   };
 }

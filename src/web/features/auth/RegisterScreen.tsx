@@ -2,7 +2,7 @@ import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
 import type { RegisterRequest } from '../../../common/schemas/auth';
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';

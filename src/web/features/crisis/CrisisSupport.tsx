@@ -1,5 +1,6 @@
 import { type ReactNode, useId } from 'react';
-import { type CrisisHelp, type CrisisResource, dialString } from '../../../common/risk/crisis-resources';
+import type { CrisisHelp, CrisisResource } from '../../../common/risk/crisis-resources';
+import { dialString } from '../../../common/schemas/values';
 import { buttonClassName } from '../../ui/Button';
 import styles from './CrisisSupport.module.css';
 

@@ -1,4 +1,4 @@
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
 import { appConfig } from '../../config';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';

@@ -1,6 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
+import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
 import { errorMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';

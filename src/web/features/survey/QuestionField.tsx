@@ -1,5 +1,5 @@
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
-import { TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/surveys';
+import { TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/values';
 import { ChoiceGroup, TextAreaField } from '../../ui/Field';
 import { likertChoices } from './likert';
 import styles from './Survey.module.css';

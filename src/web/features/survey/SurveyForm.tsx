@@ -13,15 +13,17 @@ import {
 import { Link, useLocation, useNavigate } from 'react-router';
 import type { ItemAnswer } from '../../../common/instruments/types';
 import type { CurrentUser } from '../../../common/schemas/auth';
-import { EMAIL_MAX_LENGTH } from '../../../common/schemas/common';
-import {
-  type DraftContent,
-  isSurveyInstrument,
-  type SavedDraft,
-  STUDENT_NAME_MAX_LENGTH,
-  type SubmitSurveyResponse,
-  type SurveyEntry,
+import type {
+  DraftContent,
+  SavedDraft,
+  SubmitSurveyResponse,
+  SurveyEntry,
 } from '../../../common/schemas/surveys';
+import {
+  EMAIL_MAX_LENGTH,
+  isSurveyInstrument,
+  STUDENT_NAME_MAX_LENGTH,
+} from '../../../common/schemas/values';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button, ButtonLink } from '../../ui/Button';
 import { TextField } from '../../ui/Field';

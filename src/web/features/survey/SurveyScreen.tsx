@@ -1,7 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION } from '../../../common/schemas/surveys';
+import { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION } from '../../../common/schemas/values';
 import { hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';

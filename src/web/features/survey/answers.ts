@@ -7,15 +7,8 @@ import {
   type InstrumentForm,
   type ItemAnswer,
 } from '../../../common/instruments/types';
-import { isLikertValue } from '../../../common/schemas/questions';
-import {
-  type Answers,
-  type AnswerValue,
-  type DraftContent,
-  isSurveyInstrument,
-  type SurveyEntry,
-  TEXT_ANSWER_MAX_LENGTH,
-} from '../../../common/schemas/surveys';
+import type { Answers, AnswerValue, DraftContent, SurveyEntry } from '../../../common/schemas/surveys';
+import { isLikertValue, isSurveyInstrument, TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/values';
 
 /**
  * What the student has entered so far, keyed by question id: text kept as typed, or for an

@@ -175,7 +175,7 @@ describe('restoring from this tab', () => {
       source: 'pending',
     });
     expect(sessionStorage.getItem(PENDING_ANSWERS_KEY)).toBeNull();
-    expect(readLocalDraft(4)).not.toBeNull();
+    expect(await readLocalDraft(4)).not.toBeNull();
     expect(await restoreSurvey(options)).toMatchObject({ answers: { '1': '1' }, source: 'local' });
   });
 

@@ -108,9 +108,9 @@ export async function restoreSurvey({
   user,
   serverDrafts,
 }: RestoreOptions): Promise<RestoredSurvey> {
-  const pending = takePendingAnswers(templateId);
+  const pending = await takePendingAnswers(templateId);
   if (pending) return chooseRestored(questions, user, { pending, local: null, server: null });
-  const local = readLocalDraft(templateId);
+  const local = await readLocalDraft(templateId);
   const server = serverDrafts ? await loadServerDraft(templateId) : null;
   return chooseRestored(questions, user, { pending: null, local, server });
 }

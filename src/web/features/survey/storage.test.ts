@@ -38,47 +38,47 @@ afterEach(() => {
 });
 
 describe('local draft', () => {
-  it('is kept under its template key as the spec describes it: the draft and when it was saved', () => {
+  it('is kept under its template key as the spec describes it: the draft and when it was saved', async () => {
     writeLocalDraft(DRAFT);
     expect(stored('wellness-survey-draft:7')).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
     expect(sessionStorage).toHaveLength(1);
   });
 
-  it('reads back exactly as written, half-typed name and address included', () => {
+  it('reads back exactly as written, half-typed name and address included', async () => {
     writeLocalDraft(DRAFT);
-    expect(readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
+    expect(await readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
   });
 
-  it('is one per template: another survey has none, and a later write replaces the earlier', () => {
+  it('is one per template: another survey has none, and a later write replaces the earlier', async () => {
     writeLocalDraft(DRAFT);
     writeLocalDraft({ ...DRAFT, template_id: 8, answers: { '5': '1' } });
-    expect(readLocalDraft(9)).toBeNull();
+    expect(await readLocalDraft(9)).toBeNull();
 
     vi.setSystemTime(SAVED_AT.getTime() + 60_000);
     writeLocalDraft({ ...DRAFT, answers: { '1': '2' } });
-    expect(readLocalDraft(7)).toEqual({
+    expect(await readLocalDraft(7)).toEqual({
       ...DRAFT,
       answers: { '1': '2' },
       lastSaved: SAVED_AT.getTime() + 60_000,
     });
-    expect(readLocalDraft(8)?.answers).toEqual({ '5': '1' });
+    expect((await readLocalDraft(8))?.answers).toEqual({ '5': '1' });
   });
 
-  it('is removed for its template only', () => {
+  it('is removed for its template only', async () => {
     writeLocalDraft(DRAFT);
     writeLocalDraft({ ...DRAFT, template_id: 8 });
     removeLocalDraft(7);
-    expect(readLocalDraft(7)).toBeNull();
+    expect(await readLocalDraft(7)).toBeNull();
     expect(sessionStorage.getItem('wellness-survey-draft:7')).toBeNull();
-    expect(readLocalDraft(8)).not.toBeNull();
+    expect(await readLocalDraft(8)).not.toBeNull();
   });
 
-  it('is ignored when the entry under the key names another template', () => {
+  it('is ignored when the entry under the key names another template', async () => {
     sessionStorage.setItem(
       'wellness-survey-draft:7',
       JSON.stringify({ ...DRAFT, template_id: 8, lastSaved: SAVED_AT.getTime() }),
     );
-    expect(readLocalDraft(7)).toBeNull();
+    expect(await readLocalDraft(7)).toBeNull();
   });
 
   it.each([
@@ -92,25 +92,25 @@ describe('local draft', () => {
       'a template id that is not a whole number',
       JSON.stringify({ ...DRAFT, template_id: 7.5, lastSaved: 1 }),
     ],
-  ])('is not restored from %s', (_case, raw) => {
+  ])('is not restored from %s', async (_case, raw) => {
     sessionStorage.setItem('wellness-survey-draft:7', raw);
-    expect(readLocalDraft(7)).toBeNull();
+    expect(await readLocalDraft(7)).toBeNull();
   });
 
-  it('costs only the convenience when storage is switched off: nothing throws, the failure is logged', () => {
+  it('costs only the convenience when storage is switched off: nothing throws, the failure is logged', async () => {
     // What a browser with site data blocked does on every use of session storage.
     vi.spyOn(window, 'sessionStorage', 'get').mockImplementation(() => {
       throw new DOMException('Access is denied for this document.', 'SecurityError');
     });
     expect(() => writeLocalDraft(DRAFT)).not.toThrow();
-    expect(readLocalDraft(7)).toBeNull();
+    expect(await readLocalDraft(7)).toBeNull();
     expect(() => removeLocalDraft(7)).not.toThrow();
     expect(() => storePendingAnswers(PENDING)).not.toThrow();
-    expect(takePendingAnswers(7)).toBeNull();
+    expect(await takePendingAnswers(7)).toBeNull();
     expect(logged).toHaveBeenCalledTimes(5);
   });
 
-  it('keeps the earlier copy when a write does not fit', () => {
+  it('keeps the earlier copy when a write does not fit', async () => {
     writeLocalDraft(DRAFT);
     const real = window.sessionStorage;
     const full = {
@@ -124,37 +124,37 @@ describe('local draft', () => {
     vi.setSystemTime(SAVED_AT.getTime() + 60_000);
     expect(() => writeLocalDraft({ ...DRAFT, answers: { '1': '1' } })).not.toThrow();
     expect(logged).toHaveBeenCalledTimes(1);
-    expect(readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
+    expect(await readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
   });
 });
 
 describe('pending answers (kept across a login)', () => {
-  it('are handed over once, with the path they belong to, and leave storage as they are', () => {
+  it('are handed over once, with the path they belong to, and leave storage as they are', async () => {
     storePendingAnswers(PENDING);
     expect(stored(PENDING_ANSWERS_KEY)).toEqual(PENDING);
-    expect(takePendingAnswers(7)).toEqual(PENDING);
+    expect(await takePendingAnswers(7)).toEqual(PENDING);
     expect(sessionStorage.getItem(PENDING_ANSWERS_KEY)).toBeNull();
-    expect(takePendingAnswers(7)).toBeNull();
+    expect(await takePendingAnswers(7)).toBeNull();
   });
 
-  it('for another survey stay where they are', () => {
+  it('for another survey stay where they are', async () => {
     storePendingAnswers(PENDING);
-    expect(takePendingAnswers(8)).toBeNull();
+    expect(await takePendingAnswers(8)).toBeNull();
     expect(stored(PENDING_ANSWERS_KEY)).toEqual(PENDING);
   });
 
-  it('are not handed over without the path or in a shape that is not a draft', () => {
+  it('are not handed over without the path or in a shape that is not a draft', async () => {
     const { path: _path, ...withoutPath } = PENDING;
     sessionStorage.setItem(PENDING_ANSWERS_KEY, JSON.stringify(withoutPath));
-    expect(takePendingAnswers(7)).toBeNull();
+    expect(await takePendingAnswers(7)).toBeNull();
     sessionStorage.setItem(PENDING_ANSWERS_KEY, JSON.stringify({ ...PENDING, answers: ['4'] }));
-    expect(takePendingAnswers(7)).toBeNull();
+    expect(await takePendingAnswers(7)).toBeNull();
   });
 
-  it('do not touch the local draft of the same survey', () => {
+  it('do not touch the local draft of the same survey', async () => {
     writeLocalDraft(DRAFT);
     storePendingAnswers(PENDING);
-    takePendingAnswers(7);
-    expect(readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
+    await takePendingAnswers(7);
+    expect(await readLocalDraft(7)).toEqual({ ...DRAFT, lastSaved: SAVED_AT.getTime() });
   });
 });

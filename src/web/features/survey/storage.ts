@@ -1,4 +1,4 @@
-import { DraftContent } from '../../../common/schemas/surveys';
+import type { DraftContent } from '../../../common/schemas/surveys';
 
 /**
  * Survey data kept in this tab's session storage: it never outlives the tab, and logout clears
@@ -25,13 +25,24 @@ interface StoredEntry {
 
 const NO_ENTRY: StoredEntry = { draft: null, extra: {} };
 
+/**
+ * The schema of a stored draft, from the contract's own copy of its module (loaded with zod):
+ * read only when there is an entry, so that a survey with nothing stored loads no zod.
+ */
+async function draftContent() {
+  const schemas = (await import(
+    '../../../common/schemas/surveys.ts?contract'
+  )) as typeof import('../../../common/schemas/surveys');
+  return schemas.DraftContent;
+}
+
 /** Reads an entry; what another version of the app, or a hand, left there never reaches the form. */
-function read(key: string): StoredEntry {
+async function read(key: string): Promise<StoredEntry> {
   try {
     const raw = window.sessionStorage.getItem(key);
     if (raw === null) return NO_ENTRY;
     const value: unknown = JSON.parse(raw);
-    const parsed = DraftContent.safeParse(value);
+    const parsed = (await draftContent()).safeParse(value);
     return parsed.success ? { draft: parsed.data, extra: value as Record<string, unknown> } : NO_ENTRY;
   } catch (error) {
     console.error(`Could not read ${key} from session storage`, error);
@@ -57,8 +68,8 @@ function remove(key: string): void {
 
 const draftKey = (templateId: number) => `${DRAFT_KEY_PREFIX}${templateId}`;
 
-export function readLocalDraft(templateId: number): StoredDraft | null {
-  const { draft, extra } = read(draftKey(templateId));
+export async function readLocalDraft(templateId: number): Promise<StoredDraft | null> {
+  const { draft, extra } = await read(draftKey(templateId));
   if (draft?.template_id !== templateId || typeof extra.lastSaved !== 'number') return null;
   return { ...draft, lastSaved: extra.lastSaved };
 }
@@ -79,8 +90,8 @@ export function storePendingAnswers(pending: PendingAnswers): void {
  * The pending answers of this survey, removed from storage as they are handed over. Answers
  * waiting for another survey stay where they are.
  */
-export function takePendingAnswers(templateId: number): PendingAnswers | null {
-  const { draft, extra } = read(PENDING_ANSWERS_KEY);
+export async function takePendingAnswers(templateId: number): Promise<PendingAnswers | null> {
+  const { draft, extra } = await read(PENDING_ANSWERS_KEY);
   if (draft?.template_id !== templateId || typeof extra.path !== 'string') return null;
   remove(PENDING_ANSWERS_KEY);
   return { ...draft, path: extra.path };

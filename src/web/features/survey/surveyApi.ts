@@ -71,12 +71,17 @@ export function fetchInvitationSurvey(token: string, client: Api = api, language
   return client.call(invitations.getInvitationSurvey, { params: { token }, ...inLanguage(language) });
 }
 
-/** A personal invitation's survey; a failed load is tried twice more when that may help. */
+/**
+ * A personal invitation's survey; a failed load is tried twice more when that may help. Fresh for
+ * a minute, as a link's: the page that takes over the server's first paint does not ask again for
+ * what the server has just answered.
+ */
 export function invitationSurveyQuery(token: string, client: Api = api, language?: string) {
   return queryOptions({
     queryKey: ['survey-questions', 'invitation', token, ...languageKey(language)],
     queryFn: () => fetchInvitationSurvey(token, client, language),
     retry: (count, error) => count < 2 && mayPassOnRetry(error),
+    staleTime: 60_000,
     ...SHOW_FAILURE_ON_MOUNT,
   });
 }

@@ -1,5 +1,6 @@
 import { checkVerificationCode, sendVerificationCode } from '../../../common/endpoints/verify';
-import { PROOF_TOKENS_MAX, type VerifyStartRequest } from '../../../common/schemas/verify';
+import { PROOF_TOKENS_MAX } from '../../../common/schemas/values';
+import type { VerifyStartRequest } from '../../../common/schemas/verify';
 import { api } from '../../api';
 
 /** Design section 12: a one-time code to the address, and the check that proves it for this browser. */
