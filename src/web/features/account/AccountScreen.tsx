@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useId, useState } from 'react';
 import { Link } from 'react-router';
@@ -27,11 +29,12 @@ import styles from '../settings/Settings.module.css';
 import { useZonedFormat } from '../time/ZonedTime';
 import { changePassword, fetchSessions, SESSIONS_QUERY_KEY, signOutOtherSessions } from './accountApi';
 
-const TITLE = 'Your account';
+const TITLE = msg`Your account`;
 
 /** Every signed-in user's own account: their password and sessions; for staff, how they sign in. */
 export function AccountScreen() {
-  useDocumentTitle(pageTitle(TITLE));
+  const { i18n } = useLingui();
+  useDocumentTitle(pageTitle(i18n._(TITLE)));
   const { data: user, isPending } = useCurrentUser();
   useLoginRedirect(user === null);
   const { flash, showFlash } = useFlash();
@@ -44,18 +47,28 @@ export function AccountScreen() {
     );
   }
   const isStaff = user.role !== 'student' && !user.is_superuser;
+  const { name, email } = user;
   return (
     <Page width="medium">
-      <h1>{TITLE}</h1>
+      <h1>{i18n._(TITLE)}</h1>
       <Lead>
-        Signed in as {user.name} ({user.email}).
-        {isStaff ? ' Changes to how you sign in are mailed to you and need your second factor again.' : ''}
+        <Trans>
+          Signed in as {name} ({email}).
+        </Trans>
+        {isStaff && (
+          <>
+            {' '}
+            <Trans>Changes to how you sign in are mailed to you and need your second factor again.</Trans>
+          </>
+        )}
       </Lead>
       <Flash flash={flash} floating />
       {user.role === 'student' && (
         <p>
-          <Link to="/account/records/">See and download your records</Link>: everything your institution holds
-          about you here.
+          <Trans>
+            <Link to="/account/records/">See and download your records</Link>: everything your institution
+            holds about you here.
+          </Trans>
         </p>
       )}
       <PasswordSection confirmed={stepUp.confirmed} showFlash={showFlash} />
@@ -78,6 +91,7 @@ interface SectionProps {
 }
 
 function PasswordSection({ confirmed, showFlash }: SectionProps) {
+  const { t } = useLingui();
   const headingId = useId();
   const queryClient = useQueryClient();
   const change = useMutation({
@@ -91,8 +105,8 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
     onError: (error) =>
       showFlash(
         hasErrorCode(error, 'TOO_MANY_REQUESTS')
-          ? errorMessage(error, 'Too many tries. Please wait and try again.')
-          : errorMessage(error, 'The password could not be changed.'),
+          ? errorMessage(error, t`Too many tries. Please wait and try again.`)
+          : errorMessage(error, t`The password could not be changed.`),
         'error',
       ),
   });
@@ -112,38 +126,41 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
     });
   }
 
+  const minLength = PASSWORD_MIN_LENGTH;
   return (
     <Card className={styles.section}>
       <section aria-labelledby={headingId}>
         <h2 className={styles.sectionTitle} id={headingId}>
-          Password
+          <Trans>Password</Trans>
         </h2>
-        <p className={styles.muted}>Changing it signs out every other browser where you are signed in.</p>
+        <p className={styles.muted}>
+          <Trans>Changing it signs out every other browser where you are signed in.</Trans>
+        </p>
         <form onSubmit={submit} aria-labelledby={headingId}>
           <TextField
-            label="Current password"
+            label={t`Current password`}
             name="current_password"
             type="password"
             autoComplete="current-password"
             required
           />
           <TextField
-            label="New password"
+            label={t`New password`}
             name="new_password"
             type="password"
             autoComplete="new-password"
-            hint={`At least ${PASSWORD_MIN_LENGTH} characters; a few uncommon words work well.`}
+            hint={t`At least ${minLength} characters; a few uncommon words work well.`}
             required
           />
           <TextField
-            label="Confirm new password"
+            label={t`Confirm new password`}
             name="confirm_password"
             type="password"
             autoComplete="new-password"
             required
           />
           <Button type="submit" busy={change.isPending}>
-            Change password
+            <Trans>Change password</Trans>
           </Button>
         </form>
       </section>
@@ -158,6 +175,7 @@ function PasswordSection({ confirmed, showFlash }: SectionProps) {
  * by mail and records it; a replaced app works until its successor's first code is confirmed.
  */
 function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
+  const { t } = useLingui();
   const headingId = useId();
   const queryClient = useQueryClient();
   const query = useQuery({ queryKey: SECOND_FACTOR_QUERY_KEY, queryFn: fetchSecondFactorStatus });
@@ -168,17 +186,21 @@ function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
     <Card className={styles.section}>
       <section aria-labelledby={headingId}>
         <h2 className={styles.sectionTitle} id={headingId}>
-          Authenticator app
+          <Trans>Authenticator app</Trans>
         </h2>
         {query.isPending ? (
-          <LoadingStatus>Loading your second factors...</LoadingStatus>
+          <LoadingStatus>
+            <Trans>Loading your second factors...</Trans>
+          </LoadingStatus>
         ) : query.isError ? (
-          <LoadError message="Failed to load your second factors" onRetry={() => void query.refetch()} />
+          <LoadError message={t`Failed to load your second factors`} onRetry={() => void query.refetch()} />
         ) : query.data.totp && replacing ? (
           <>
             <p>
-              Set up the new app below. Your current app keeps working until you confirm the new one with its
-              first code; then it stops working.
+              <Trans>
+                Set up the new app below. Your current app keeps working until you confirm the new one with
+                its first code; then it stops working.
+              </Trans>
             </p>
             <AppEnrolment
               start={() => confirmed(startAppReplacement)}
@@ -190,17 +212,19 @@ function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
               }}
               actions={
                 <Button variant="secondary" onClick={() => setReplacing(false)}>
-                  Cancel
+                  <Trans>Cancel</Trans>
                 </Button>
               }
             />
           </>
         ) : query.data.totp ? (
           <>
-            <p className={styles.muted}>An authenticator app is set up for your account.</p>
+            <p className={styles.muted}>
+              <Trans>An authenticator app is set up for your account.</Trans>
+            </p>
             <div className={styles.buttons}>
               <Button variant="secondary" onClick={() => setReplacing(true)}>
-                Replace authenticator app
+                <Trans>Replace authenticator app</Trans>
               </Button>
             </div>
           </>
@@ -216,17 +240,23 @@ function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
           />
         ) : (
           <>
-            <p className={styles.muted}>You have no authenticator app.</p>
+            <p className={styles.muted}>
+              <Trans>You have no authenticator app.</Trans>
+            </p>
             <div className={styles.buttons}>
               <Button variant="secondary" onClick={() => setAdding(true)}>
-                Add an authenticator app
+                <Trans>Add an authenticator app</Trans>
               </Button>
             </div>
           </>
         )}
         {codes && (
           <>
-            <p>Your recovery codes are new: keep these somewhere safe, they are shown only this once.</p>
+            <p>
+              <Trans>
+                Your recovery codes are new: keep these somewhere safe, they are shown only this once.
+              </Trans>
+            </p>
             <RecoveryCodeList codes={codes} />
           </>
         )}
@@ -236,6 +266,7 @@ function AuthenticatorAppSection({ confirmed, showFlash }: SectionProps) {
 }
 
 function SessionsSection({ showFlash }: Pick<SectionProps, 'showFlash'>) {
+  const { t } = useLingui();
   const headingId = useId();
   const when = useZonedFormat();
   const queryClient = useQueryClient();
@@ -247,30 +278,45 @@ function SessionsSection({ showFlash }: Pick<SectionProps, 'showFlash'>) {
       void queryClient.invalidateQueries({ queryKey: SESSIONS_QUERY_KEY });
     },
     onError: (error) =>
-      showFlash(errorMessage(error, 'The other sessions could not be signed out.'), 'error'),
+      showFlash(errorMessage(error, t`The other sessions could not be signed out.`), 'error'),
   });
   const others = query.data?.sessions.filter((session) => !session.current) ?? [];
+  const otherCount = others.length;
   return (
     <Card className={styles.section}>
       <section aria-labelledby={headingId}>
         <h2 className={styles.sectionTitle} id={headingId}>
-          Where you are signed in
+          <Trans>Where you are signed in</Trans>
         </h2>
         {query.isPending ? (
-          <LoadingStatus>Loading sessions...</LoadingStatus>
+          <LoadingStatus>
+            <Trans>Loading sessions...</Trans>
+          </LoadingStatus>
         ) : query.isError ? (
-          <LoadError message="Failed to load your sessions" onRetry={() => void query.refetch()} />
+          <LoadError message={t`Failed to load your sessions`} onRetry={() => void query.refetch()} />
         ) : (
           <>
             <ul aria-labelledby={headingId}>
-              {query.data.sessions.map((session) => (
-                <li key={`${session.created_at}-${session.last_seen_at}-${session.current}`}>
-                  {session.current ? <strong>This browser</strong> : 'Another browser'}{' '}
-                  <span className={styles.muted}>
-                    signed in {when(session.created_at)}, last seen {when(session.last_seen_at)}
-                  </span>
-                </li>
-              ))}
+              {query.data.sessions.map((session) => {
+                const signedIn = when(session.created_at);
+                const lastSeen = when(session.last_seen_at);
+                return (
+                  <li key={`${session.created_at}-${session.last_seen_at}-${session.current}`}>
+                    {session.current ? (
+                      <strong>
+                        <Trans>This browser</Trans>
+                      </strong>
+                    ) : (
+                      t`Another browser`
+                    )}{' '}
+                    <span className={styles.muted}>
+                      <Trans>
+                        signed in {signedIn}, last seen {lastSeen}
+                      </Trans>
+                    </span>
+                  </li>
+                );
+              })}
             </ul>
             <Button
               variant="secondary"
@@ -278,7 +324,7 @@ function SessionsSection({ showFlash }: Pick<SectionProps, 'showFlash'>) {
               disabled={others.length === 0}
               onClick={() => end.mutate()}
             >
-              Sign out other sessions ({others.length})
+              <Trans>Sign out other sessions ({otherCount})</Trans>
             </Button>
           </>
         )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type ReactNode, useId } from 'react';
 import type { CrisisHelp, CrisisResource } from '../../../common/risk/crisis-resources';
 import { dialString } from '../../../common/schemas/values';
@@ -10,33 +11,38 @@ function smsHref(number: string, body: string | undefined): string {
   return body ? `sms:${to}?&body=${encodeURIComponent(body)}` : `sms:${to}`;
 }
 
-function siteName(url: string): string {
+/** A link's host name, or null when the address cannot be read. */
+function siteName(url: string): string | null {
   try {
     return new URL(url).hostname.replace(/^www\./, '');
   } catch {
-    return 'website';
+    return null;
   }
 }
 
 /** One service: its name, when it is open, what it offers, and a tap to call, text or visit. */
 function Resource({ resource }: { resource: CrisisResource }) {
+  const { t } = useLingui();
+  const { hours, phone, sms, sms_body: smsBody } = resource;
+  const site = resource.url ? (siteName(resource.url) ?? t`website`) : '';
   return (
     <li className={styles.resource}>
       <h4 className={styles.resourceName}>{resource.name}</h4>
-      {resource.hours && <p className={styles.resourceHours}>Open {resource.hours}</p>}
+      {hours && (
+        <p className={styles.resourceHours}>
+          <Trans>Open {hours}</Trans>
+        </p>
+      )}
       <p className={styles.resourceDescription}>{resource.description}</p>
       <div className={styles.resourceActions}>
-        {resource.phone && (
-          <a className={buttonClassName({ variant: 'primary' })} href={`tel:${dialString(resource.phone)}`}>
-            Call {resource.phone}
+        {phone && (
+          <a className={buttonClassName({ variant: 'primary' })} href={`tel:${dialString(phone)}`}>
+            <Trans>Call {phone}</Trans>
           </a>
         )}
-        {resource.sms && (
-          <a
-            className={buttonClassName({ variant: 'secondary' })}
-            href={smsHref(resource.sms, resource.sms_body)}
-          >
-            {resource.sms_body ? `Text ${resource.sms_body} to ${resource.sms}` : `Text ${resource.sms}`}
+        {sms && (
+          <a className={buttonClassName({ variant: 'secondary' })} href={smsHref(sms, smsBody)}>
+            {smsBody ? t`Text ${smsBody} to ${sms}` : t`Text ${sms}`}
           </a>
         )}
         {resource.url && (
@@ -46,8 +52,11 @@ function Resource({ resource }: { resource: CrisisResource }) {
             target="_blank"
             rel="noopener noreferrer"
           >
-            Visit {siteName(resource.url)}
-            <span className="visually-hidden"> (opens in a new tab)</span>
+            <Trans>Visit {site}</Trans>
+            <span className="visually-hidden">
+              {' '}
+              <Trans>(opens in a new tab)</Trans>
+            </span>
           </a>
         )}
       </div>
@@ -96,31 +105,34 @@ export function CrisisSupport({
   headingId: string;
   children?: ReactNode;
 }) {
+  const { t } = useLingui();
   const alwaysOpen = (
     <ResourceGroup
       key="always-open"
-      heading="Any time, day or night"
-      intro="These services are free, confidential and there for you at any time, day or night."
+      heading={t`Any time, day or night`}
+      intro={t`These services are free, confidential and there for you at any time, day or night.`}
       resources={help.always_open}
     />
   );
   const institution = help.institution.length > 0 && (
     <ResourceGroup
       key="institution"
-      heading="At your institution"
-      intro="Your institution's own support services, open at the times shown."
+      heading={t`At your institution`}
+      intro={t`Your institution's own support services, open at the times shown.`}
       resources={help.institution}
     />
   );
   return (
     <section className={styles.crisis} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.crisisHeading}>
-        You don't have to go through this alone
+        <Trans>You don't have to go through this alone</Trans>
       </h2>
-      <p>If things feel hard right now, talking with someone can help.</p>
+      <p>
+        <Trans>If things feel hard right now, talking with someone can help.</Trans>
+      </p>
       {help.institution_first ? [institution, alwaysOpen] : [alwaysOpen, institution]}
       <p className={styles.crisisClosing}>
-        Take your time. When you are ready, you can return to the homepage.
+        <Trans>Take your time. When you are ready, you can return to the homepage.</Trans>
       </p>
       {children}
     </section>

@@ -1,47 +1,68 @@
-import { FREQUENCY_LABELS } from '../../../common/schemas/likert-labels';
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { LikertValue } from '../../../common/schemas/templates';
-import type { Choice } from '../../ui/Field';
-import { LIKERT_CHOICES } from '../survey/likert';
+import { LIKERT_LABEL_MESSAGES } from '../survey/likert';
+
+interface DemoChoice {
+  value: LikertValue;
+  label: MessageDescriptor;
+  emoji?: string;
+}
 
 interface DemoQuestion {
   id: string;
-  text: string;
-  choices: readonly Choice[];
+  text: MessageDescriptor;
+  choices: readonly DemoChoice[];
 }
+
+/** The wellness scale with its emojis, listed from 5 to 1 as the real survey lists every scale. */
+const LIKERT: readonly DemoChoice[] = [
+  { value: '5', emoji: '😞', label: LIKERT_LABEL_MESSAGES['5'] },
+  { value: '4', emoji: '😟', label: LIKERT_LABEL_MESSAGES['4'] },
+  { value: '3', emoji: '😐', label: LIKERT_LABEL_MESSAGES['3'] },
+  { value: '2', emoji: '😊', label: LIKERT_LABEL_MESSAGES['2'] },
+  { value: '1', emoji: '😄', label: LIKERT_LABEL_MESSAGES['1'] },
+];
 
 /** The five questions of the static demo (spec section 2), each scored 1 (best) to 5. */
 export const DEMO_QUESTIONS: readonly DemoQuestion[] = [
   {
     id: 'wellbeing',
-    text: 'How would you rate your overall well-being over the past two weeks?',
-    choices: LIKERT_CHOICES,
+    text: msg`How would you rate your overall well-being over the past two weeks?`,
+    choices: LIKERT,
   },
   {
     id: 'self_harm',
-    text: 'Over the past two weeks, how often have you had thoughts of harming yourself?',
-    // A frequency scale: emojis would trivialise this question. Listed from 5 to 1, as the real
-    // survey lists every scale.
-    choices: LIKERT_CHOICES.map(({ value }) => ({ value, label: FREQUENCY_LABELS[value as LikertValue] })),
+    text: msg`Over the past two weeks, how often have you had thoughts of harming yourself?`,
+    // A frequency scale (FREQUENCY_LABELS, common/schemas/likert-labels.ts): emojis would
+    // trivialise this question.
+    choices: [
+      { value: '5', label: msg`Almost always` },
+      { value: '4', label: msg`Often` },
+      { value: '3', label: msg`Sometimes` },
+      { value: '2', label: msg`Rarely` },
+      { value: '1', label: msg`Never` },
+    ],
   },
   {
     id: 'campus_support',
-    text: 'How supported do you feel by your campus community?',
-    choices: LIKERT_CHOICES,
+    text: msg`How supported do you feel by your campus community?`,
+    choices: LIKERT,
   },
   {
     id: 'sleep_quality',
-    text: 'How would you rate the quality of your sleep over the past two weeks?',
-    choices: LIKERT_CHOICES,
+    text: msg`How would you rate the quality of your sleep over the past two weeks?`,
+    choices: LIKERT,
   },
   {
     id: 'seeking_support',
-    text: 'How comfortable do you feel reaching out for support when you need it?',
+    text: msg`How comfortable do you feel reaching out for support when you need it?`,
     choices: [
-      { value: '5', label: 'Very uncomfortable' },
-      { value: '4', label: 'Uncomfortable' },
-      { value: '3', label: 'Neutral' },
-      { value: '2', label: 'Comfortable' },
-      { value: '1', label: 'Very comfortable' },
+      { value: '5', label: msg`Very uncomfortable` },
+      { value: '4', label: msg`Uncomfortable` },
+      { value: '3', label: msg`Neutral` },
+      { value: '2', label: msg`Comfortable` },
+      { value: '1', label: msg`Very comfortable` },
     ],
   },
 ];

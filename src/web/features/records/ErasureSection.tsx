@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { ErasureCounts, ErasurePreviewResponse } from '../../../common/schemas/records';
@@ -11,33 +14,38 @@ import styles from './Records.module.css';
 import { eraseStudent, previewErasure, RECORDS_REQUESTS_QUERY_KEY } from './recordsApi';
 
 /** Each kind an erasure removes, as the confirmation names it. */
-const KINDS: Record<keyof ErasureCounts, [one: string, many: string]> = {
-  accounts: ['sign-in account', 'sign-in accounts'],
-  submissions: ['check-in', 'check-ins'],
-  question_answers: ['answer', 'answers'],
-  screening_results: ['screening result', 'screening results'],
-  drafts: ['unsent draft', 'unsent drafts'],
-  verification: ['email code or proven address', 'email codes and proven addresses'],
-  invitations: ['personal survey link', 'personal survey links'],
-  roster_entries: ['roster entry', 'roster entries'],
-  cases: ['case', 'cases'],
-  case_entries: ['case note or history entry', 'case notes and history entries'],
-  pending_mail: ['unsent mail', 'unsent mails'],
+const KINDS: Record<keyof ErasureCounts, (count: number) => MessageDescriptor> = {
+  accounts: (count) => msg`${plural(count, { one: '# sign-in account', other: '# sign-in accounts' })}`,
+  submissions: (count) => msg`${plural(count, { one: '# check-in', other: '# check-ins' })}`,
+  question_answers: (count) => msg`${plural(count, { one: '# answer', other: '# answers' })}`,
+  screening_results: (count) =>
+    msg`${plural(count, { one: '# screening result', other: '# screening results' })}`,
+  drafts: (count) => msg`${plural(count, { one: '# unsent draft', other: '# unsent drafts' })}`,
+  verification: (count) =>
+    msg`${plural(count, { one: '# email code or proven address', other: '# email codes and proven addresses' })}`,
+  invitations: (count) =>
+    msg`${plural(count, { one: '# personal survey link', other: '# personal survey links' })}`,
+  roster_entries: (count) => msg`${plural(count, { one: '# roster entry', other: '# roster entries' })}`,
+  cases: (count) => msg`${plural(count, { one: '# case', other: '# cases' })}`,
+  case_entries: (count) =>
+    msg`${plural(count, { one: '# case note or history entry', other: '# case notes and history entries' })}`,
+  pending_mail: (count) => msg`${plural(count, { one: '# unsent mail', other: '# unsent mails' })}`,
 };
 
 const BLOCKED = {
-  legal_hold: "This student's data is under a legal hold. Lift the hold before erasing it.",
-  records_request: 'This student has an open records request. Mark it fulfilled before erasing their data.',
+  legal_hold: msg`This student's data is under a legal hold. Lift the hold before erasing it.`,
+  records_request: msg`This student has an open records request. Mark it fulfilled before erasing their data.`,
 } as const;
 
-function countLines(counts: ErasureCounts): string[] {
+function countLines(counts: ErasureCounts): MessageDescriptor[] {
   return (Object.keys(KINDS) as (keyof ErasureCounts)[])
     .filter((kind) => counts[kind] > 0)
-    .map((kind) => `${counts[kind]} ${KINDS[kind][counts[kind] === 1 ? 0 : 1]}`);
+    .map((kind) => KINDS[kind](counts[kind]));
 }
 
 /** Erasure on request: the admin names the student, reads what will go, and confirms. */
 export function ErasureSection() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [email, setEmail] = useState('');
@@ -46,7 +54,7 @@ export function ErasureSection() {
     mutationFn: (address: string) =>
       previewErasure(address).then((answer) => ({ ...answer, email: address })),
     onSuccess: setPreview,
-    onError: (error) => showFlash(errorMessage(error, 'What would be erased could not be read.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`What would be erased could not be read.`), 'error'),
   });
   const erase = useMutation({
     mutationFn: eraseStudent,
@@ -58,7 +66,7 @@ export function ErasureSection() {
     },
     onError: (error) => {
       setPreview(null);
-      showFlash(errorMessage(error, "The student's data could not be erased."), 'error');
+      showFlash(errorMessage(error, t`The student's data could not be erased.`), 'error');
     },
   });
 
@@ -67,42 +75,45 @@ export function ErasureSection() {
     review.mutate(email.trim());
   }
 
-  const lines = preview ? countLines(preview.counts) : [];
-  const blocked = preview?.blocked_by ? BLOCKED[preview.blocked_by] : null;
+  const lines = preview ? countLines(preview.counts).map((line) => i18n._(line)) : [];
+  const blocked = preview?.blocked_by ? i18n._(BLOCKED[preview.blocked_by]) : null;
+  const previewEmail = preview?.email ?? '';
   return (
     <Card className={styles.section}>
       <section aria-labelledby="erasure-heading">
         <h2 className={styles.sectionTitle} id="erasure-heading">
-          Erase a student&apos;s data
+          <Trans>Erase a student&apos;s data</Trans>
         </h2>
         <p className={styles.muted}>
-          On the student&apos;s request. Their answers, drafts, sign-in, roster entry, personal links and
-          cases go for good; the dashboard is recounted without them. The activity log keeps that an erasure
-          happened, not what was erased.
+          <Trans>
+            On the student&apos;s request. Their answers, drafts, sign-in, roster entry, personal links and
+            cases go for good; the dashboard is recounted without them. The activity log keeps that an erasure
+            happened, not what was erased.
+          </Trans>
         </p>
         <Flash flash={flash} floating />
-        <form className={styles.form} onSubmit={submit} noValidate aria-label="Erase a student's data">
+        <form className={styles.form} onSubmit={submit} noValidate aria-label={t`Erase a student's data`}>
           <TextField
-            label="Student email"
+            label={t`Student email`}
             type="email"
             autoComplete="off"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
           <Button type="submit" variant="secondary" className={styles.fit} busy={review.isPending}>
-            Review what will be erased
+            <Trans>Review what will be erased</Trans>
           </Button>
         </form>
       </section>
       <Modal
         open={preview !== null}
-        title={blocked ? 'Erasure not possible now' : `Erase ${preview?.email ?? ''}?`}
+        title={blocked ? t`Erasure not possible now` : t`Erase ${previewEmail}?`}
         role="alertdialog"
         onClose={() => setPreview(null)}
         actions={
           <>
             <Button variant="secondary" onClick={() => setPreview(null)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             {!blocked && (
               <Button
@@ -110,7 +121,7 @@ export function ErasureSection() {
                 busy={erase.isPending}
                 onClick={() => preview && erase.mutate(preview.email)}
               >
-                Erase permanently
+                <Trans>Erase permanently</Trans>
               </Button>
             )}
           </>
@@ -119,10 +130,16 @@ export function ErasureSection() {
         {blocked ? (
           <p className={styles.blocked}>{blocked}</p>
         ) : lines.length === 0 ? (
-          <p>Nothing is held about this address. Erasing records that the request was carried out.</p>
+          <p>
+            <Trans>
+              Nothing is held about this address. Erasing records that the request was carried out.
+            </Trans>
+          </p>
         ) : (
           <>
-            <p>This removes, and cannot be undone:</p>
+            <p>
+              <Trans>This removes, and cannot be undone:</Trans>
+            </p>
             <ul className={styles.counts}>
               {lines.map((line) => (
                 <li key={line}>{line}</li>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { RECORDS_REQUEST_DAYS } from '../../../common/schemas/records';
@@ -19,6 +20,7 @@ import {
 
 /** Students' requests for their records, each with its deadline until it is fulfilled. */
 export function RecordsRequestsSection() {
+  const { t } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const query = useQuery({ queryKey: RECORDS_REQUESTS_QUERY_KEY, queryFn: fetchRecordsRequests });
@@ -33,14 +35,14 @@ export function RecordsRequestsSection() {
     onSuccess: () => {
       setEmail('');
       setNote('');
-      changed('Records request opened.');
+      changed(t`Records request opened.`);
     },
-    onError: (error) => showFlash(errorMessage(error, 'The records request could not be opened.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`The records request could not be opened.`), 'error'),
   });
   const fulfil = useMutation({
     mutationFn: fulfilRecordsRequest,
     onSuccess: (answer) => changed(answer.message),
-    onError: (error) => showFlash(errorMessage(error, 'The records request could not be updated.'), 'error'),
+    onError: (error) => showFlash(errorMessage(error, t`The records request could not be updated.`), 'error'),
   });
 
   function submit(event: FormEvent) {
@@ -48,75 +50,101 @@ export function RecordsRequestsSection() {
     open.mutate({ email: email.trim(), ...(note.trim() ? { note: note.trim() } : {}) });
   }
 
+  const days = RECORDS_REQUEST_DAYS;
   return (
     <Card className={styles.section}>
       <section aria-labelledby="records-requests-heading">
         <h2 className={styles.sectionTitle} id="records-requests-heading">
-          Records requests
+          <Trans>Records requests</Trans>
         </h2>
         <p className={styles.muted}>
-          A student&apos;s request to see their records is answered within {RECORDS_REQUEST_DAYS} days. While
-          one is open, the student&apos;s data cannot be erased.
+          <Trans>
+            A student&apos;s request to see their records is answered within {days} days. While one is open,
+            the student&apos;s data cannot be erased.
+          </Trans>
         </p>
         <Flash flash={flash} floating />
         {query.isPending ? (
-          <LoadingStatus>Loading records requests...</LoadingStatus>
+          <LoadingStatus>
+            <Trans>Loading records requests...</Trans>
+          </LoadingStatus>
         ) : query.isError ? (
-          <LoadError message="Failed to load records requests" onRetry={() => void query.refetch()} />
+          <LoadError message={t`Failed to load records requests`} onRetry={() => void query.refetch()} />
         ) : query.data.requests.length === 0 ? (
-          <p className={styles.muted}>No records request yet.</p>
+          <p className={styles.muted}>
+            <Trans>No records request yet.</Trans>
+          </p>
         ) : (
           <ul className={styles.list} aria-labelledby="records-requests-heading">
-            {query.data.requests.map((request) => (
-              <li key={request.id} className={styles.item}>
-                <span className={styles.itemText}>
-                  <strong>{request.email}</strong>
-                  {request.note && <span>{request.note}</span>}
-                  <span>
-                    Opened <ZonedTime at={request.opened_at} />
-                    {request.opened_by ? ` by ${request.opened_by}` : ''}
-                  </span>
-                  {request.fulfilled_at ? (
+            {query.data.requests.map((request) => {
+              const { email: requestEmail, opened_by: openedBy } = request;
+              return (
+                <li key={request.id} className={styles.item}>
+                  <span className={styles.itemText}>
+                    <strong>{requestEmail}</strong>
+                    {request.note && <span>{request.note}</span>}
                     <span>
-                      Fulfilled <ZonedTime at={request.fulfilled_at} />
+                      {openedBy ? (
+                        <Trans>
+                          Opened <ZonedTime at={request.opened_at} /> by {openedBy}
+                        </Trans>
+                      ) : (
+                        <Trans>
+                          Opened <ZonedTime at={request.opened_at} />
+                        </Trans>
+                      )}
                     </span>
-                  ) : (
-                    <span className={request.overdue ? styles.overdue : undefined}>
-                      {request.overdue ? 'Overdue: was due ' : 'Due '}
-                      <ZonedTime at={request.due_at} />
-                    </span>
+                    {request.fulfilled_at ? (
+                      <span>
+                        <Trans>
+                          Fulfilled <ZonedTime at={request.fulfilled_at} />
+                        </Trans>
+                      </span>
+                    ) : (
+                      <span className={request.overdue ? styles.overdue : undefined}>
+                        {request.overdue ? (
+                          <Trans>
+                            Overdue: was due <ZonedTime at={request.due_at} />
+                          </Trans>
+                        ) : (
+                          <Trans>
+                            Due <ZonedTime at={request.due_at} />
+                          </Trans>
+                        )}
+                      </span>
+                    )}
+                  </span>
+                  {!request.fulfilled_at && (
+                    <Button
+                      variant="secondary"
+                      busy={fulfil.isPending && fulfil.variables === request.id}
+                      onClick={() => fulfil.mutate(request.id)}
+                      aria-label={t`Mark the records request of ${requestEmail} fulfilled`}
+                    >
+                      <Trans>Mark fulfilled</Trans>
+                    </Button>
                   )}
-                </span>
-                {!request.fulfilled_at && (
-                  <Button
-                    variant="secondary"
-                    busy={fulfil.isPending && fulfil.variables === request.id}
-                    onClick={() => fulfil.mutate(request.id)}
-                    aria-label={`Mark the records request of ${request.email} fulfilled`}
-                  >
-                    Mark fulfilled
-                  </Button>
-                )}
-              </li>
-            ))}
+                </li>
+              );
+            })}
           </ul>
         )}
-        <form className={styles.form} onSubmit={submit} noValidate aria-label="Open a records request">
+        <form className={styles.form} onSubmit={submit} noValidate aria-label={t`Open a records request`}>
           <TextField
-            label="Student email"
+            label={t`Student email`}
             type="email"
             autoComplete="off"
             value={email}
             onChange={(event) => setEmail(event.target.value)}
           />
           <TextField
-            label="Note (optional)"
-            hint="How the request arrived, for instance."
+            label={t`Note (optional)`}
+            hint={t`How the request arrived, for instance.`}
             value={note}
             onChange={(event) => setNote(event.target.value)}
           />
           <Button type="submit" variant="secondary" className={styles.fit} busy={open.isPending}>
-            Open records request
+            <Trans>Open records request</Trans>
           </Button>
         </form>
       </section>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { ButtonLink } from '../../ui/Button';
 import { Lead, Page } from '../../ui/Page';
 import { AdminOnly } from '../admin/AdminOnly';
@@ -5,24 +6,26 @@ import layout from '../admin/AdminPage.module.css';
 import { ErasureSection } from './ErasureSection';
 import { RecordsRequestsSection } from './RecordsRequestsSection';
 
-const TITLE = 'Student records';
-
 /** Students' rights over their data (design section 14): records requests and erasure. */
 export function StudentRecordsScreen() {
+  const { t } = useLingui();
+  const title = t`Student records`;
   return (
-    <AdminOnly ability="settings" title={TITLE} loadingText="Loading student records...">
+    <AdminOnly ability="settings" title={title} loadingText={t`Loading student records...`}>
       <Page width="medium">
         <div className={layout.heading}>
           <div>
-            <h1>{TITLE}</h1>
-            <Lead>Answer a student&apos;s request to see their records, or to erase them.</Lead>
+            <h1>{title}</h1>
+            <Lead>
+              <Trans>Answer a student&apos;s request to see their records, or to erase them.</Trans>
+            </Lead>
           </div>
-          <nav className={layout.toolbar} aria-label="Student records links">
+          <nav className={layout.toolbar} aria-label={t`Student records links`}>
             <ButtonLink variant="secondary" to="/admin/settings/">
-              Settings
+              <Trans>Settings</Trans>
             </ButtonLink>
             <ButtonLink variant="secondary" to="/admin/activity/">
-              Activity
+              <Trans>Activity</Trans>
             </ButtonLink>
           </nav>
         </div>

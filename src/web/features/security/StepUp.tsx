@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, type ReactNode, useCallback, useState } from 'react';
 import { errorMessage, hasErrorCode } from '../../api';
 import { Button } from '../../ui/Button';
@@ -7,7 +9,7 @@ import { isBrowserRefusal, PASSKEY_NOT_USED, usePasskeysSupported } from '../sec
 import { stepUpWithCode, stepUpWithPasskey } from './securityApi';
 
 /** The refusal a change gets when the person closes the confirmation without confirming. */
-export const STEP_UP_CANCELLED = 'Nothing was changed: confirm it is you to make this change.';
+export const STEP_UP_CANCELLED = msg`Nothing was changed: confirm it is you to make this change.`;
 
 interface Pending {
   retry: () => Promise<unknown>;
@@ -21,6 +23,7 @@ interface Pending {
  * code (or a passkey), and the call is sent again once it is proven. Render `dialog` once.
  */
 export function useStepUp(): { confirmed: <T>(call: () => Promise<T>) => Promise<T>; dialog: ReactNode } {
+  const { i18n } = useLingui();
   const [pending, setPending] = useState<Pending | null>(null);
   const confirmed = useCallback(async <T,>(call: () => Promise<T>): Promise<T> => {
     try {
@@ -45,7 +48,7 @@ export function useStepUp(): { confirmed: <T>(call: () => Promise<T>) => Promise
           current.retry().then(current.resolve, current.reject);
         })
       }
-      onCancel={() => finish((current) => current.reject(new Error(STEP_UP_CANCELLED)))}
+      onCancel={() => finish((current) => current.reject(new Error(i18n._(STEP_UP_CANCELLED))))}
     />
   );
   return { confirmed, dialog };
@@ -60,6 +63,7 @@ function StepUpDialog({
   onProven: () => void;
   onCancel: () => void;
 }) {
+  const { t } = useLingui();
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -76,7 +80,7 @@ function StepUpDialog({
       setProblem(
         isBrowserRefusal(error)
           ? PASSKEY_NOT_USED
-          : errorMessage(error, 'That could not be checked. Try again.'),
+          : errorMessage(error, t`That could not be checked. Try again.`),
       );
     } finally {
       setBusy(false);
@@ -91,28 +95,30 @@ function StepUpDialog({
   return (
     <Modal
       open={open}
-      title="Confirm it is you"
+      title={t`Confirm it is you`}
       onClose={onCancel}
       actions={
         <>
           <Button type="submit" form="step-up-form" busy={busy}>
-            Confirm
+            <Trans>Confirm</Trans>
           </Button>
           {passkeys && (
             <Button variant="secondary" disabled={busy} onClick={() => void prove(stepUpWithPasskey)}>
-              Use a passkey instead
+              <Trans>Use a passkey instead</Trans>
             </Button>
           )}
           <Button variant="secondary" onClick={onCancel}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
         </>
       }
     >
       <form id="step-up-form" onSubmit={submit} noValidate>
-        <p>Changing how your account signs in needs your second factor again.</p>
+        <p>
+          <Trans>Changing how your account signs in needs your second factor again.</Trans>
+        </p>
         <TextField
-          label="Code from your authenticator app, or a recovery code"
+          label={t`Code from your authenticator app, or a recovery code`}
           autoComplete="one-time-code"
           inputMode="text"
           value={code}

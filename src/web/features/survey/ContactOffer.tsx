@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useId, useState } from 'react';
 import { requestContact } from '../../../common/endpoints/campaign-invitations';
 import { api, errorMessage } from '../../api';
@@ -11,6 +12,7 @@ import styles from './Survey.module.css';
  * request alone opens a case. Everything is optional but one way of contact.
  */
 export function ContactOffer({ token }: { token: string }) {
+  const { t } = useLingui();
   const headingId = useId();
   const [name, setName] = useState('');
   const [email, setEmail] = useState('');
@@ -24,7 +26,7 @@ export function ContactOffer({ token }: { token: string }) {
     event.preventDefault();
     if (busy) return;
     if (email.trim() === '' && phone.trim() === '') {
-      setError('Give an email address or a phone number, so a counsellor can reach you.');
+      setError(t`Give an email address or a phone number, so a counsellor can reach you.`);
       return;
     }
     setBusy(true);
@@ -41,7 +43,7 @@ export function ContactOffer({ token }: { token: string }) {
       });
       setDone(answer.message);
     } catch (failure) {
-      setError(errorMessage(failure, 'Your request could not be sent. Please try again.'));
+      setError(errorMessage(failure, t`Your request could not be sent. Please try again.`));
     } finally {
       setBusy(false);
     }
@@ -49,17 +51,21 @@ export function ContactOffer({ token }: { token: string }) {
 
   return (
     <section className={styles.contactOffer} aria-labelledby={headingId}>
-      <h3 id={headingId}>I would like a counsellor to contact me</h3>
+      <h3 id={headingId}>
+        <Trans>I would like a counsellor to contact me</Trans>
+      </h3>
       {done ? (
         <p role="status">{done}</p>
       ) : (
         <form onSubmit={send} noValidate className={styles.contactOffer}>
           <p>
-            Your answers stay anonymous. Only what you give here goes to a counsellor: an email address or a
-            phone number at least, your name if you like.
+            <Trans>
+              Your answers stay anonymous. Only what you give here goes to a counsellor: an email address or a
+              phone number at least, your name if you like.
+            </Trans>
           </p>
           <TextField
-            label="Your name (optional)"
+            label={t`Your name (optional)`}
             name="contact_name"
             autoComplete="name"
             value={name}
@@ -67,7 +73,7 @@ export function ContactOffer({ token }: { token: string }) {
             maxLength={200}
           />
           <TextField
-            label="Email"
+            label={t`Email`}
             name="contact_email"
             type="email"
             autoComplete="email"
@@ -76,7 +82,7 @@ export function ContactOffer({ token }: { token: string }) {
             maxLength={254}
           />
           <TextField
-            label="Phone"
+            label={t`Phone`}
             name="contact_phone"
             type="tel"
             autoComplete="tel"
@@ -91,12 +97,12 @@ export function ContactOffer({ token }: { token: string }) {
               checked={shareAnswers}
               onChange={(event) => setShareAnswers(event.currentTarget.checked)}
             />{' '}
-            Let the counsellor read the answers I just gave
+            <Trans>Let the counsellor read the answers I just gave</Trans>
           </label>
           <div role="alert">{error && <p className={styles.error}>{error}</p>}</div>
           <div>
             <Button type="submit" busy={busy}>
-              Ask to be contacted
+              <Trans>Ask to be contacted</Trans>
             </Button>
           </div>
         </form>

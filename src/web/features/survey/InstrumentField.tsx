@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import { itemsToAsk } from '../../../common/instruments/conditional';
 import { DECLINED, type InstrumentAnswers, type ItemAnswer } from '../../../common/instruments/types';
@@ -7,7 +9,7 @@ import { questionBlockId } from './QuestionField';
 import styles from './Survey.module.css';
 
 /** The words of a refusal, offered only on the items the instrument lets a respondent decline. */
-export const PREFER_NOT_TO_ANSWER = 'Prefer not to answer';
+export const PREFER_NOT_TO_ANSWER = msg`Prefer not to answer`;
 
 interface InstrumentFieldProps {
   block: SurveyInstrumentBlock;
@@ -40,6 +42,7 @@ export function InstrumentField({
   missing,
   isNew = false,
 }: InstrumentFieldProps) {
+  const { i18n } = useLingui();
   const { instrument } = block;
   const headingId = useId();
   const choices = instrument.scale.map((option) => ({ value: String(option.value), label: option.label }));
@@ -52,12 +55,20 @@ export function InstrumentField({
     >
       <p id={headingId}>
         <span className={styles.questionNumber}>
-          Question {number} of {total}
-          {isNew && <span className={styles.newBadge}>New</span>}
+          <Trans>
+            Question {number} of {total}
+          </Trans>
+          {isNew && (
+            <span className={styles.newBadge}>
+              <Trans>New</Trans>
+            </span>
+          )}
         </span>
         {instrument.instructions && <span className={styles.questionText}>{instrument.instructions}</span>}
         {missing && (
-          <span className={styles.questionError}>Please answer every question in this section.</span>
+          <span className={styles.questionError}>
+            <Trans>Please answer every question in this section.</Trans>
+          </span>
         )}
       </p>
       <div className={styles.instrumentItems}>
@@ -70,7 +81,9 @@ export function InstrumentField({
               legend={<span className={styles.instrumentItem}>{`${item.number}. ${item.text}`}</span>}
               name={`question-${block.id}-${item.id}`}
               choices={
-                item.declinable ? [...choices, { value: DECLINED, label: PREFER_NOT_TO_ANSWER }] : choices
+                item.declinable
+                  ? [...choices, { value: DECLINED, label: i18n._(PREFER_NOT_TO_ANSWER) }]
+                  : choices
               }
               value={answer === undefined ? '' : String(answer)}
               onChange={(choice) => onChange(block.id, item.id, parseChoice(choice))}

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
 import { errorMessage, hasErrorCode, mayPassOnRetry } from '../../api';
@@ -13,13 +14,15 @@ import { invitationSurveyQuery } from './surveyApi';
  * as the student it was mailed to, without a password or a code, once per round.
  */
 export function InvitationSurveyScreen() {
-  useDocumentTitle(pageTitle('Student Wellness Check'));
+  const { t, i18n } = useLingui();
+  useDocumentTitle(pageTitle(t`Student Wellness Check`));
   const { token = '' } = useParams();
   const currentUser = useCurrentUser();
   const survey = useQuery(invitationSurveyQuery(token));
 
   // A personal link is not the shared link: its frame has no "accessed via shared link" note, in
   // every state, so nothing moves when the form replaces the loading state.
+  const unavailable = i18n._(LINK_UNAVAILABLE_MESSAGE);
   if (survey.isPending || currentUser.isPending) return <SurveyLoading viaLink={false} />;
   if (survey.error) {
     // The server says why: not a link of ours, expired, already answered, or someone else's.
@@ -27,7 +30,7 @@ export function InvitationSurveyScreen() {
     return (
       <SurveyUnavailable
         viaLink={false}
-        message={known ? errorMessage(survey.error, LINK_UNAVAILABLE_MESSAGE) : LINK_UNAVAILABLE_MESSAGE}
+        message={known ? errorMessage(survey.error, unavailable) : unavailable}
         onRetry={mayPassOnRetry(survey.error) ? () => void survey.refetch() : undefined}
       />
     );
@@ -39,7 +42,7 @@ export function InvitationSurveyScreen() {
     school_email: email,
     anonymous,
   } = survey.data;
-  if (questions.length === 0) return <SurveyUnavailable viaLink={false} message={LINK_UNAVAILABLE_MESSAGE} />;
+  if (questions.length === 0) return <SurveyUnavailable viaLink={false} message={unavailable} />;
   return (
     <SurveyForm
       key={`${templateId}:${token}`}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import styles from './Survey.module.css';
 
 /**
@@ -12,41 +15,35 @@ export type SurveyIdentity = 'account' | 'invitation' | 'typed' | 'anonymous';
  * confidential: its answers carry the student's name, and only the counsellors and administrators
  * of this service see them with it; other staff see figures over groups of students only.
  */
-const KIND: Record<SurveyIdentity, { name: string; text: string }> = {
+const CONFIDENTIAL = {
+  name: msg`Confidential survey`,
+  text: msg`Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.`,
+};
+const KIND: Record<SurveyIdentity, { name: MessageDescriptor; text: MessageDescriptor }> = {
   anonymous: {
-    name: 'Anonymous survey',
-    text: 'Your answers are kept without your name, email or network address, and staff see them only as totals over groups of students.',
+    name: msg`Anonymous survey`,
+    text: msg`Your answers are kept without your name, email or network address, and staff see them only as totals over groups of students.`,
   },
-  account: {
-    name: 'Confidential survey',
-    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
-  },
-  invitation: {
-    name: 'Confidential survey',
-    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
-  },
-  typed: {
-    name: 'Confidential survey',
-    text: 'Your answers are kept with your name. Only counselling staff and the administrators of this service at your school see them.',
-  },
+  account: CONFIDENTIAL,
+  invitation: CONFIDENTIAL,
+  typed: CONFIDENTIAL,
 };
 
 /** The kind of survey, near the top of the form. */
 export function SurveyKind({ identity }: { identity: SurveyIdentity }) {
+  const { i18n } = useLingui();
   const kind = KIND[identity];
   return (
     <p className={styles.kind}>
-      <strong>{kind.name}.</strong> {kind.text}
+      <strong>{i18n._(kind.name)}.</strong> {i18n._(kind.text)}
     </p>
   );
 }
 
-const IDENTIFIED: Record<Exclude<SurveyIdentity, 'anonymous'>, string> = {
-  account:
-    'This survey is not anonymous: your answers are kept with the name and school email of your account.',
-  invitation:
-    'This survey is not anonymous: your answers are kept with the name and school email your invitation was sent to.',
-  typed: 'This survey is not anonymous: your answers are kept with the name and school email you give above.',
+const IDENTIFIED: Record<Exclude<SurveyIdentity, 'anonymous'>, MessageDescriptor> = {
+  account: msg`This survey is not anonymous: your answers are kept with the name and school email of your account.`,
+  invitation: msg`This survey is not anonymous: your answers are kept with the name and school email your invitation was sent to.`,
+  typed: msg`This survey is not anonymous: your answers are kept with the name and school email you give above.`,
 };
 
 /**
@@ -54,6 +51,7 @@ const IDENTIFIED: Record<Exclude<SurveyIdentity, 'anonymous'>, string> = {
  * in plain words: who they are kept with, and whether a counsellor may get in touch.
  */
 export function PrivacyNote({ identity }: { identity: SurveyIdentity }) {
+  const { i18n } = useLingui();
   return (
     <div className={styles.privacy}>
       <svg className={styles.privacyIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -68,25 +66,33 @@ export function PrivacyNote({ identity }: { identity: SurveyIdentity }) {
       {identity === 'anonymous' ? (
         <div className={styles.privacyText}>
           <p>
-            This survey is anonymous: your invitation link shows only that you are one of the students
-            invited, once. Your answers are not kept with your name, email or network address, and no one can
-            tell which answers are yours.
+            <Trans>
+              This survey is anonymous: your invitation link shows only that you are one of the students
+              invited, once. Your answers are not kept with your name, email or network address, and no one
+              can tell which answers are yours.
+            </Trans>
           </p>
           <p>
-            No one will contact you because of your answers. If you would like a counsellor to get in touch,
-            you can ask for it after you submit, with the contact details you choose to give.
+            <Trans>
+              No one will contact you because of your answers. If you would like a counsellor to get in touch,
+              you can ask for it after you submit, with the contact details you choose to give.
+            </Trans>
           </p>
         </div>
       ) : (
         <div className={styles.privacyText}>
           <p>
-            Your responses are confidential and protected under FERPA. They are used only to improve student
-            support services.
+            <Trans>
+              Your responses are confidential and protected under FERPA. They are used only to improve student
+              support services.
+            </Trans>
           </p>
-          <p>{IDENTIFIED[identity]}</p>
+          <p>{i18n._(IDENTIFIED[identity])}</p>
           <p>
-            Counselling staff at your school can read your answers. If they suggest you could use some
-            support, a counsellor may reach out to you.
+            <Trans>
+              Counselling staff at your school can read your answers. If they suggest you could use some
+              support, a counsellor may reach out to you.
+            </Trans>
           </p>
         </div>
       )}

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
 import { TEXT_ANSWER_MAX_LENGTH } from '../../../common/schemas/values';
 import { ChoiceGroup, TextAreaField } from '../../ui/Field';
@@ -34,14 +35,26 @@ export function QuestionField({
   missing,
   isNew = false,
 }: QuestionFieldProps) {
+  // Also draws the scale's labels again when the language changes (likert.ts reads them then).
+  const { t } = useLingui();
   const heading = (
     <>
       <span className={styles.questionNumber}>
-        Question {number} of {total}
-        {isNew && <span className={styles.newBadge}>New</span>}
+        <Trans>
+          Question {number} of {total}
+        </Trans>
+        {isNew && (
+          <span className={styles.newBadge}>
+            <Trans>New</Trans>
+          </span>
+        )}
       </span>
       <span className={styles.questionText}>{question.text}</span>
-      {missing && <span className={styles.questionError}>Please answer this question.</span>}
+      {missing && (
+        <span className={styles.questionError}>
+          <Trans>Please answer this question.</Trans>
+        </span>
+      )}
     </>
   );
 
@@ -64,7 +77,7 @@ export function QuestionField({
           label={heading}
           name={`question-${question.id}`}
           rows={4}
-          placeholder="Enter your answer here..."
+          placeholder={t`Enter your answer here...`}
           maxLength={TEXT_ANSWER_MAX_LENGTH}
           value={value}
           onChange={(event) => onChange(question.id, event.currentTarget.value)}

@@ -1,3 +1,6 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import {
   type FormEvent,
@@ -65,9 +68,9 @@ const CodeStep = lazy(() => import('../verify/CodeStep').then((module) => ({ def
 /** Spec section 9: the pause between a successful submit and the way home. */
 const SUBMIT_REDIRECT_DELAY_MS = 3000;
 
-const MISSING_ANSWERS_MESSAGE = 'Please fill in all required fields';
-const SUBMIT_FAILED_MESSAGE = 'Survey submission failed';
-const START_FRESH_CONFIRMATION = 'Are you sure you want to start over? This will clear all your answers.';
+const MISSING_ANSWERS_MESSAGE = msg`Please fill in all required fields`;
+const SUBMIT_FAILED_MESSAGE = msg`Survey submission failed`;
+const START_FRESH_CONFIRMATION = msg`Are you sure you want to start over? This will clear all your answers.`;
 
 type Phase = 'restoring' | 'filling' | 'submitting' | 'submitted';
 
@@ -88,8 +91,8 @@ interface SurveyFormProps {
 const NAME_FIELD = 'student_name';
 const EMAIL_FIELD = 'school_email';
 
-function formatTime(date: Date): string {
-  return date.toLocaleTimeString([], { hour: 'numeric', minute: '2-digit' });
+function formatTime(date: Date, locale: string): string {
+  return date.toLocaleTimeString(locale, { hour: 'numeric', minute: '2-digit' });
 }
 
 /** Moves keyboard focus into a block of the form (a question, or a name/email field). */
@@ -114,18 +117,25 @@ function DraftNote({
   failure: AutosaveFailure | null;
   onLogIn: () => void;
 }) {
+  const { t, i18n } = useLingui();
   if (!serverDrafts) {
-    return <p className={styles.draftNote}>Your answers are kept in this browser tab until you submit.</p>;
+    return (
+      <p className={styles.draftNote}>
+        <Trans>Your answers are kept in this browser tab until you submit.</Trans>
+      </p>
+    );
   }
   if (failure === 'session-ended') {
     return (
       <div className={styles.saveProblem} role="alert">
         <p>
-          <strong>Saving stopped: your session has ended.</strong> Your answers are still kept in this browser
-          tab. Log in again to continue where you left off.
+          <Trans>
+            <strong>Saving stopped: your session has ended.</strong> Your answers are still kept in this
+            browser tab. Log in again to continue where you left off.
+          </Trans>
         </p>
         <Button variant="secondary" size="small" onClick={onLogIn}>
-          Log in again
+          <Trans>Log in again</Trans>
         </Button>
       </div>
     );
@@ -134,11 +144,13 @@ function DraftNote({
     return (
       <div className={styles.saveProblem} role="alert">
         <p>
-          <strong>Saving stopped: this survey was submitted or started afresh in another window.</strong>{' '}
-          These answers are no longer saved. Reload the survey to start again.
+          <Trans>
+            <strong>Saving stopped: this survey was submitted or started afresh in another window.</strong>{' '}
+            These answers are no longer saved. Reload the survey to start again.
+          </Trans>
         </p>
         <Button variant="secondary" size="small" onClick={() => window.location.reload()}>
-          Reload the survey
+          <Trans>Reload the survey</Trans>
         </Button>
       </div>
     );
@@ -146,29 +158,34 @@ function DraftNote({
   if (failure === 'failed') {
     return (
       <p className={styles.saveProblem} role="alert">
-        <strong>Saving failed: your latest answers could not be saved to the server.</strong> They are still
-        kept in this browser tab: keep it open, and saving will be tried again every few seconds. You can also
-        submit when you are done.
+        <Trans>
+          <strong>Saving failed: your latest answers could not be saved to the server.</strong> They are still
+          kept in this browser tab: keep it open, and saving will be tried again every few seconds. You can
+          also submit when you are done.
+        </Trans>
       </p>
     );
   }
+  const time = savedAt ? formatTime(savedAt, i18n.locale) : '';
   return (
     <p className={styles.draftNote}>
       {savedAt
-        ? `Your answers are saved as you go. Last saved at ${formatTime(savedAt)}.`
-        : 'Your answers are saved as you go, so you can finish later.'}
+        ? t`Your answers are saved as you go. Last saved at ${time}.`
+        : t`Your answers are saved as you go, so you can finish later.`}
     </p>
   );
 }
 
 /** What the student is told when the survey changed while they had it open. */
-function surveyChangedMessage(added: number): string {
+function surveyChangedMessage(added: number): MessageDescriptor {
   if (added === 0) {
-    return 'This survey was updated while you had it open. Your answers are kept: please check them and submit again.';
+    return msg`This survey was updated while you had it open. Your answers are kept: please check them and submit again.`;
   }
-  const what = added === 1 ? 'A new question has' : `${added} new questions have`;
-  const them = added === 1 ? 'it' : 'them';
-  return `This survey was updated while you had it open. ${what} been added, marked "New". Your answers are kept: answer ${them} and submit again.`;
+  return msg`${plural(added, {
+    one: 'This survey was updated while you had it open. A new question has been added, marked "New". Your answers are kept: answer it and submit again.',
+    other:
+      'This survey was updated while you had it open. # new questions have been added, marked "New". Your answers are kept: answer them and submit again.',
+  })}`;
 }
 
 export function SurveyForm({
@@ -179,6 +196,7 @@ export function SurveyForm({
   invitation,
   onSurveyChanged,
 }: SurveyFormProps) {
+  const { t, i18n } = useLingui();
   const navigate = useNavigate();
   const queryClient = useQueryClient();
   const { pathname } = useLocation();
@@ -229,9 +247,9 @@ export function SurveyForm({
   const onDraftConflict = useCallback(
     (base: AnswerMap, theirs: SavedDraft) => {
       setAnswers((current) => mergeAnswers(base, current, answersFitting(questions, theirs.answers)));
-      showFlash('Answers saved in another window have been added here.', 'info');
+      showFlash(t`Answers saved in another window have been added here.`, 'info');
     },
-    [questions, showFlash],
+    [questions, showFlash, t],
   );
   const autosave = useAutosave({
     enabled: serverDrafts && phase === 'filling',
@@ -265,11 +283,11 @@ export function SurveyForm({
         );
       }
       if (restored.source !== 'none' && hasAnswers(restored.answers)) {
-        showFlash('Your saved answers have been restored.', 'info');
+        showFlash(t`Your saved answers have been restored.`, 'info');
       }
       setPhase('filling');
     });
-  }, [questions, templateId, user, serverDrafts, markSaved, showFlash]);
+  }, [questions, templateId, user, serverDrafts, markSaved, showFlash, t]);
 
   // This tab's copy of the draft follows every change until the survey is submitted.
   // Not once the draft was submitted or cleared in another window: it must not come back.
@@ -326,7 +344,8 @@ export function SurveyForm({
   const nameMissing = checked && !identityGiven && studentName.trim() === '';
   const emailMissing = checked && !identityGiven && schoolEmail.trim() === '';
   const showMissingMessage = missingAnswers.size > 0 || nameMissing || emailMissing;
-  const answeredCount = questions.length - unanswered.length;
+  const questionCount = questions.length;
+  const answeredCount = questionCount - unanswered.length;
 
   const onAnswer = useCallback((questionId: number, value: string) => {
     setAnswers((current) => withAnswer(current, questionId, value));
@@ -408,7 +427,7 @@ export function SurveyForm({
         keepAnswersAndLogIn();
         return;
       }
-      setServerError(errorMessage(error, SUBMIT_FAILED_MESSAGE));
+      setServerError(errorMessage(error, i18n._(SUBMIT_FAILED_MESSAGE)));
       setPhase('filling');
       if (hasErrorCode(error, 'CONFLICT')) {
         // The survey changed since it was loaded: load it again; the new questions show up here.
@@ -428,7 +447,7 @@ export function SurveyForm({
     submissionId.current = newSubmissionId();
     const firstQuestion = questions[0];
     if (firstQuestion) setFocusTarget(`#${questionBlockId(firstQuestion.id)} :is(input, textarea)`);
-    showFlash('Your answers have been cleared.', 'info');
+    showFlash(t`Your answers have been cleared.`, 'info');
     if (serverDrafts) {
       await autosave.settle();
       autosave.reset();
@@ -439,7 +458,7 @@ export function SurveyForm({
   const startFreshButton =
     hasAnswers(answers) && phase === 'filling' ? (
       <Button variant="secondary" size="small" onClick={() => setConfirmingStartFresh(true)}>
-        Start fresh
+        <Trans>Start fresh</Trans>
       </Button>
     ) : null;
 
@@ -448,8 +467,10 @@ export function SurveyForm({
       <SurveyKind identity={identity} />
       {phase !== 'submitted' && (
         <p className={styles.intro}>
-          A short check-in on how you have been doing lately. Choose the answer that fits best for each
-          question; there are no right or wrong answers.
+          <Trans>
+            A short check-in on how you have been doing lately. Choose the answer that fits best for each
+            question; there are no right or wrong answers.
+          </Trans>
         </p>
       )}
       <Flash flash={flash} />
@@ -471,11 +492,15 @@ export function SurveyForm({
               <h2 id={resultHeadingId} className={styles.successHeading}>
                 {result.message}
               </h2>
-              <p className={styles.successText}>We appreciate you taking the time to check in.</p>
+              <p className={styles.successText}>
+                <Trans>We appreciate you taking the time to check in.</Trans>
+              </p>
               {confirmedMessage && <p className={styles.successText}>{confirmedMessage}</p>}
               {!urgent && !awaitingCode && !result.contact_token && (
                 <p className={styles.successText}>
-                  Taking you to the homepage... <Link to="/">Go now</Link>
+                  <Trans>
+                    Taking you to the homepage... <Link to="/">Go now</Link>
+                  </Trans>
                 </p>
               )}
             </div>
@@ -483,7 +508,7 @@ export function SurveyForm({
           {result.crisis_resources && (
             <CrisisSupport help={result.crisis_resources} headingId={crisisHeadingId}>
               <ButtonLink variant="secondary" to="/">
-                Back to Homepage
+                <Trans>Back to Homepage</Trans>
               </ButtonLink>
             </CrisisSupport>
           )}
@@ -493,7 +518,7 @@ export function SurveyForm({
               <CodeStep
                 email={schoolEmail.trim().toLowerCase()}
                 hashLink={hashLink}
-                purpose="Enter it here to confirm this is your address, so your answers count as yours. Your answers are kept in this tab meanwhile."
+                purpose={t`Enter it here to confirm this is your address, so your answers count as yours. Your answers are kept in this tab meanwhile.`}
                 onConfirmed={(confirmation) => {
                   removeLocalDraft(templateId);
                   setConfirmedMessage(confirmation.message);
@@ -511,8 +536,12 @@ export function SurveyForm({
             <TextField
               label={
                 <>
-                  Full Name
-                  {nameMissing && <span className={styles.questionError}>Please enter your full name.</span>}
+                  <Trans>Full Name</Trans>
+                  {nameMissing && (
+                    <span className={styles.questionError}>
+                      <Trans>Please enter your full name.</Trans>
+                    </span>
+                  )}
                 </>
               }
               name={NAME_FIELD}
@@ -527,9 +556,11 @@ export function SurveyForm({
             <TextField
               label={
                 <>
-                  School Email
+                  <Trans>School Email</Trans>
                   {emailMissing && (
-                    <span className={styles.questionError}>Please enter your school email.</span>
+                    <span className={styles.questionError}>
+                      <Trans>Please enter your school email.</Trans>
+                    </span>
                   )}
                 </>
               }
@@ -580,23 +611,29 @@ export function SurveyForm({
         <div className={styles.submitArea}>
           <div role="alert" className={styles.alertRegion}>
             {phase !== 'submitted' && surveyChange && (
-              <p className={styles.error}>{surveyChangedMessage(surveyChange.added.size)}</p>
+              <p className={styles.error}>{i18n._(surveyChangedMessage(surveyChange.added.size))}</p>
             )}
             {phase !== 'submitted' && showMissingMessage && !surveyChange && (
-              <p className={styles.error}>{MISSING_ANSWERS_MESSAGE}</p>
+              <p className={styles.error}>{i18n._(MISSING_ANSWERS_MESSAGE)}</p>
             )}
             {phase !== 'submitted' && serverError && <p className={styles.error}>{serverError}</p>}
           </div>
           <p className={styles.progressText}>
-            {answeredCount} of {questions.length} questions answered
+            <Trans>
+              {answeredCount} of {questionCount} questions answered
+            </Trans>
           </p>
           {isStaff ? (
-            <Button disabled>Admins cannot submit surveys</Button>
+            <Button disabled>
+              <Trans>Admins cannot submit surveys</Trans>
+            </Button>
           ) : phase === 'submitted' ? (
-            <Button disabled>Submitted</Button>
+            <Button disabled>
+              <Trans>Submitted</Trans>
+            </Button>
           ) : (
             <Button type="submit" aria-disabled={phase === 'submitting' || undefined}>
-              {phase === 'submitting' ? 'Submitting...' : 'Submit Survey'}
+              {phase === 'submitting' ? <Trans>Submitting...</Trans> : <Trans>Submit Survey</Trans>}
             </Button>
           )}
           {phase !== 'submitted' && !isStaff && (
@@ -614,21 +651,21 @@ export function SurveyForm({
 
       <Modal
         open={confirmingStartFresh}
-        title="Start fresh?"
+        title={t`Start fresh?`}
         role="alertdialog"
         onClose={() => setConfirmingStartFresh(false)}
         actions={
           <>
             <Button variant="secondary" onClick={() => setConfirmingStartFresh(false)}>
-              Cancel
+              <Trans>Cancel</Trans>
             </Button>
             <Button variant="danger" onClick={() => void startFresh()}>
-              Start fresh
+              <Trans>Start fresh</Trans>
             </Button>
           </>
         }
       >
-        <p>{START_FRESH_CONFIRMATION}</p>
+        <p>{i18n._(START_FRESH_CONFIRMATION)}</p>
       </Modal>
     </SurveyFrame>
   );

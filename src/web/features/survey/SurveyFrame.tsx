@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { Button } from '../../ui/Button';
@@ -27,11 +29,13 @@ export function SurveyFrame({ viaLink, actions, children }: SurveyFrameProps) {
       <Card className={styles.card}>
         <div className={styles.toolbar}>
           <Button variant="ghost" size="small" onClick={goBack}>
-            <span aria-hidden="true">←</span> Back
+            <span aria-hidden="true">←</span> <Trans>Back</Trans>
           </Button>
           {actions}
         </div>
-        <h1 className={styles.title}>Student Wellness Check</h1>
+        <h1 className={styles.title}>
+          <Trans>Student Wellness Check</Trans>
+        </h1>
         {viaLink && (
           <p className={styles.linkNote}>
             <svg className={styles.linkIcon} viewBox="0 0 24 24" aria-hidden="true" focusable="false">
@@ -43,7 +47,7 @@ export function SurveyFrame({ viaLink, actions, children }: SurveyFrameProps) {
                 strokeLinecap="round"
               />
             </svg>
-            Survey accessed via shared link
+            <Trans>Survey accessed via shared link</Trans>
           </p>
         )}
         {children}
@@ -57,14 +61,14 @@ export function SurveyLoading({ viaLink }: { viaLink: boolean }) {
     <SurveyFrame viaLink={viaLink}>
       <div className={styles.loading} role="status">
         <Spinner />
-        Loading survey...
+        <Trans>Loading survey...</Trans>
       </div>
     </SurveyFrame>
   );
 }
 
 /** Spec section 2: the text of a link's survey that cannot be taken (the server has no such reply). */
-export const LINK_UNAVAILABLE_MESSAGE = 'This survey is not available or may have expired.';
+export const LINK_UNAVAILABLE_MESSAGE = msg`This survey is not available or may have expired.`;
 
 export function SurveyUnavailable({
   viaLink,
@@ -80,10 +84,12 @@ export function SurveyUnavailable({
       <div className={styles.unavailable}>
         <p className={styles.unavailableMessage}>{message}</p>
         <div className={styles.unavailableActions}>
-          <Button disabled>Survey not available</Button>
+          <Button disabled>
+            <Trans>Survey not available</Trans>
+          </Button>
           {onRetry && (
             <Button variant="secondary" onClick={onRetry}>
-              Try again
+              <Trans>Try again</Trans>
             </Button>
           )}
         </div>

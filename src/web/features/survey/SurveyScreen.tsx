@@ -1,7 +1,8 @@
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION } from '../../../common/schemas/values';
 import { hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
@@ -12,11 +13,19 @@ import { LINK_UNAVAILABLE_MESSAGE, SurveyLoading, SurveyUnavailable } from './Su
 import { linkSurveyQuery, ownSurveyQuery } from './surveyApi';
 
 /**
+ * The server's own words (common/schemas/surveys.ts: LINK_NOT_FOUND, NO_SURVEY_FOR_INSTITUTION),
+ * shown here without asking it, in the page's language.
+ */
+const LINK_NOT_FOUND = msg`Survey link not found or has expired.`;
+const NO_SURVEY_FOR_INSTITUTION = msg`No survey questions are currently available for your institution. Please contact your administrator.`;
+
+/**
  * The survey at /survey/ (the logged-in user's institution) and /survey/link/{hashLink}/ (anyone
  * holding the link): loading, then available, unavailable or, after a submit, submitted.
  */
 export function SurveyScreen() {
-  useDocumentTitle(pageTitle('Student Wellness Check'));
+  const { t, i18n } = useLingui();
+  useDocumentTitle(pageTitle(t`Student Wellness Check`));
   const { hashLink } = useParams();
   const { pathname } = useLocation();
   const queryClient = useQueryClient();
@@ -37,7 +46,7 @@ export function SurveyScreen() {
   if ((!viaLink && user === null) || sessionEnded) {
     return <Navigate to={loginPathFor(pathname)} replace />;
   }
-  const unavailableMessage = viaLink ? LINK_UNAVAILABLE_MESSAGE : NO_SURVEY_FOR_INSTITUTION;
+  const unavailableMessage = i18n._(viaLink ? LINK_UNAVAILABLE_MESSAGE : NO_SURVEY_FOR_INSTITUTION);
   if (!viaLink && currentUser.isError) {
     return (
       <SurveyUnavailable
@@ -51,7 +60,7 @@ export function SurveyScreen() {
 
   if (questions.error) {
     if (viaLink && hasErrorCode(questions.error, 'NOT_FOUND')) {
-      return <SurveyUnavailable viaLink message={LINK_NOT_FOUND} />;
+      return <SurveyUnavailable viaLink message={i18n._(LINK_NOT_FOUND)} />;
     }
     return (
       <SurveyUnavailable

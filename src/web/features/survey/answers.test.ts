@@ -1,5 +1,6 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { SurveyQuestion } from '../../../common/schemas/surveys';
+import { i18n } from '../../app/i18n';
 import { loginPathFor } from '../auth/loginPath';
 import {
   answersFitting,
@@ -67,6 +68,9 @@ describe('answers', () => {
 });
 
 describe('likert choices', () => {
+  // The scale's labels are read in the page's language; a page always has one (main.tsx).
+  beforeAll(() => i18n.loadAndActivate({ locale: 'en', messages: {} }));
+
   it('lists 5 Very Poor to 1 Excellent with fixed emoji', () => {
     expect(LIKERT_CHOICES.map(({ value, label }) => `${value} ${label}`)).toEqual([
       '5 Very Poor',
