@@ -31,7 +31,11 @@ export default defineConfig({
       include: inWeb(CATALOGUE_AREAS[area]),
       // An area takes what no area before it took (staff: every feature the others leave).
       exclude: [
-        ...areas.slice(0, areas.indexOf(area)).flatMap((before) => inWeb(CATALOGUE_AREAS[before])),
+        ...areas
+          .slice(0, areas.indexOf(area))
+          .flatMap((before) => inWeb(CATALOGUE_AREAS[before]))
+          // A folder is left out with everything in it.
+          .map((source) => (/\.tsx?$/.test(source) ? source : `${source}/**`)),
         ...TESTS,
       ],
     })),
