@@ -62,12 +62,12 @@ export async function renderFirstPaint({
   applyAppConfig(settings);
   const answers: RecordedAnswer[] = [];
   const queryClient = createQueryClient();
-  await loadFirstPaintData(queryClient, pathname, createApi(recordingTransport(transport, answers)));
+  const spoken = spokenLanguage(language);
+  await loadFirstPaintData(queryClient, pathname, createApi(recordingTransport(transport, answers)), spoken);
   const context = await handler.query(request);
   // No route of the app redirects or answers on its own: anything else is left to the browser.
   if (context instanceof Response) return null;
   const router = createStaticRouter(handler.dataRoutes, context);
-  const spoken = spokenLanguage(language);
   await loadCatalogues(i18n, spoken, Object.keys(CATALOGUE_AREAS) as CatalogueArea[]);
   // Nothing awaits between choosing the language and rendering: no other page's render can
   // interleave and switch it.

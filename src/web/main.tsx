@@ -96,6 +96,7 @@ async function hydrateFirstPaint(
     queryClient,
     window.location.pathname,
     createApi(replayingTransport(answers, fetchTransport)),
+    spokenLanguage(document.documentElement.lang),
   );
   await loadMatchedScreens(routes);
   await appMessages;

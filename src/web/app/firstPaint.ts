@@ -26,12 +26,17 @@ export function isFirstPaintScreen(pathname: string): boolean {
  * Loads what the screen at `pathname` shows into `queryClient` over `client`: who is signed in,
  * and the screen's own data (the institutions to register with, a link's survey). The server runs
  * it before rendering, and the browser, from the answers the server recorded, before hydrating,
- * so both render from the same data. A failure is kept as the query's error, shown the same way
+ * so both render from the same data, a survey in the page's language. A failure is kept as the query's error, shown the same way
  * on both sides; no retry, which the browser may do later.
  * A survey's queries come with the survey's code, imported here only for a survey: its schemas
  * are no part of the code every page loads.
  */
-export async function loadFirstPaintData(queryClient: QueryClient, pathname: string, client: Api) {
+export async function loadFirstPaintData(
+  queryClient: QueryClient,
+  pathname: string,
+  client: Api,
+  language: string,
+) {
   const once = { retry: false } as const;
   const loads: Promise<void>[] = [queryClient.prefetchQuery({ ...currentUserQuery(client), ...once })];
   const link = matchPath('/survey/link/:hashLink', pathname)?.params.hashLink;
@@ -40,9 +45,11 @@ export async function loadFirstPaintData(queryClient: QueryClient, pathname: str
     loads.push(queryClient.prefetchQuery({ ...institutionsQuery(client), ...once }));
   if (link || invitation) {
     const { invitationSurveyQuery, linkSurveyQuery } = await import('../features/survey/surveyApi');
-    if (link) loads.push(queryClient.prefetchQuery({ ...linkSurveyQuery(link, client), ...once }));
+    if (link) loads.push(queryClient.prefetchQuery({ ...linkSurveyQuery(link, client, language), ...once }));
     if (invitation)
-      loads.push(queryClient.prefetchQuery({ ...invitationSurveyQuery(invitation, client), ...once }));
+      loads.push(
+        queryClient.prefetchQuery({ ...invitationSurveyQuery(invitation, client, language), ...once }),
+      );
   }
   await Promise.all(loads);
 }

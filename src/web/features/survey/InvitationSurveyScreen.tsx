@@ -1,7 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useParams } from 'react-router';
-import { errorMessage, hasErrorCode, mayPassOnRetry } from '../../api';
+import { api, errorMessage, hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { useCurrentUser } from '../auth/useCurrentUser';
@@ -18,7 +18,7 @@ export function InvitationSurveyScreen() {
   useDocumentTitle(pageTitle(t`Student Wellness Check`));
   const { token = '' } = useParams();
   const currentUser = useCurrentUser();
-  const survey = useQuery(invitationSurveyQuery(token));
+  const survey = useQuery(invitationSurveyQuery(token, api, i18n.locale));
 
   // A personal link is not the shared link: its frame has no "accessed via shared link" note, in
   // every state, so nothing moves when the form replaces the loading state.

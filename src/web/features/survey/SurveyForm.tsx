@@ -400,6 +400,8 @@ export function SurveyForm({
       school_email: schoolEmail.trim(),
       answers: answersForSubmit(questions, answers),
       submission_id: submissionId.current,
+      // The language the questions were shown in: each answer records it.
+      language: i18n.locale,
     };
     // An autosave landing after the submit would bring back the draft the submit clears.
     await autosave.settle();

@@ -3,7 +3,7 @@ import { useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
 import { Navigate, useLocation, useParams } from 'react-router';
-import { hasErrorCode, mayPassOnRetry } from '../../api';
+import { api, hasErrorCode, mayPassOnRetry } from '../../api';
 import { pageTitle } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { loginPathFor } from '../auth/loginPath';
@@ -34,7 +34,9 @@ export function SurveyScreen() {
   const viaLink = hashLink !== undefined;
 
   const questions = useQuery(
-    hashLink !== undefined ? linkSurveyQuery(hashLink) : ownSurveyQuery(user?.email),
+    hashLink !== undefined
+      ? linkSurveyQuery(hashLink, api, i18n.locale)
+      : ownSurveyQuery(user?.email, i18n.locale),
   );
 
   const sessionEnded = hasErrorCode(questions.error, 'UNAUTHENTICATED');
