@@ -7,10 +7,18 @@
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatFor(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
+/**
+ * English reads "Tue 3 Nov 2026, 14:05": the day before the month and a 24-hour clock, as
+ * British English writes them. Another language writes the names its own way.
+ */
+const ENGLISH = 'en-GB';
+
+function formatFor(timeZone: string, language: string): Intl.DateTimeFormat {
+  const locale = language === 'en' || language.startsWith('en-') ? ENGLISH : language;
+  const key = `${locale} ${timeZone}`;
+  let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
+    format = new Intl.DateTimeFormat(locale, {
       timeZone,
       weekday: 'short',
       day: 'numeric',
@@ -20,14 +28,14 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       hourCycle: 'h23',
     });
-    formats.set(timeZone, format);
+    formats.set(key, format);
   }
   return format;
 }
 
 function safeZone(timeZone: string): string {
   try {
-    formatFor(timeZone);
+    formatFor(timeZone, ENGLISH);
     return timeZone;
   } catch {
     // A zone this platform does not know (a stored name from a newer database): UTC, said so.
@@ -39,13 +47,14 @@ function safeZone(timeZone: string): string {
 function zonedParts(
   at: string | number | null | undefined,
   timeZone: string,
+  language: string,
 ): (Partial<Record<Intl.DateTimeFormatPartTypes, string>> & { zone: string }) | null {
   if (at === null || at === undefined || at === '') return null;
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return null;
   const zone = safeZone(timeZone);
   const parts = Object.fromEntries(
-    formatFor(zone)
+    formatFor(zone, language)
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
@@ -53,18 +62,26 @@ function zonedParts(
 }
 
 /**
- * `at` (an ISO string or epoch milliseconds) on `timeZone`'s clock, naming the zone; empty for
- * no time or an unreadable one.
+ * `at` (an ISO string or epoch milliseconds) on `timeZone`'s clock, naming the zone, with the
+ * day and month named in `language` (English unless given); empty for no time or an unreadable one.
  */
-export function formatZonedDateTime(at: string | number | null | undefined, timeZone: string): string {
-  const parts = zonedParts(at, timeZone);
+export function formatZonedDateTime(
+  at: string | number | null | undefined,
+  timeZone: string,
+  language = ENGLISH,
+): string {
+  const parts = zonedParts(at, timeZone, language);
   if (!parts) return '';
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${parts.zone})`;
 }
 
 /** The time of day alone, for what happened moments ago ("14:05 (America/New_York)"); empty for no time. */
-export function formatZonedTime(at: string | number | null | undefined, timeZone: string): string {
-  const parts = zonedParts(at, timeZone);
+export function formatZonedTime(
+  at: string | number | null | undefined,
+  timeZone: string,
+  language = ENGLISH,
+): string {
+  const parts = zonedParts(at, timeZone, language);
   if (!parts) return '';
   return `${parts.hour}:${parts.minute} (${parts.zone})`;
 }

@@ -1,4 +1,5 @@
 // @vitest-environment happy-dom
+import { msg } from '@lingui/core/macro';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { z } from 'zod/mini';
 import { endpoint, type Method } from '../common/endpoints/endpoint';
@@ -12,7 +13,9 @@ import {
   hasErrorCode,
   mayPassOnRetry,
   parsedOnTheServer,
+  successMessage,
 } from './api';
+import { i18n } from './app/i18n';
 
 /** An endpoint that answers a success message, for the client's own behaviour. */
 const answering = <M extends Method>(method: M, path: string) =>
@@ -256,5 +259,86 @@ describe("an answer's schema", () => {
     );
     expect(await replaying.call(loadingItsSchema(load))).toEqual(recorded);
     expect(load).not.toHaveBeenCalled();
+  });
+});
+
+describe('a failure shown in another language than the server’s', () => {
+  const throttled = msg`Too many attempts. Please wait a little and try again.`;
+  const unreachable = msg`The server could not be reached. Please check your connection and try again.`;
+
+  beforeEach(() => {
+    i18n.load('es', {
+      [throttled.id]: 'Demasiados intentos. Espera un poco e inténtalo de nuevo.',
+      [unreachable.id]: 'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
+    });
+    i18n.activate('es');
+  });
+
+  afterEach(() => {
+    i18n.load('en', {});
+    i18n.activate('en');
+  });
+
+  const failing = async (status: number, body: unknown) => {
+    serve({ '/api/dashboard/': [{ status, body }] });
+    return failureOf(api.call(getDashboard));
+  };
+
+  it('shows the screen’s own words, never the server’s English', async () => {
+    const error = await failing(401, {
+      success: false,
+      code: 'UNAUTHENTICATED',
+      message: 'Invalid email or password',
+    });
+    expect(error.serverMessage).toBe('Invalid email or password');
+    expect(errorMessage(error, 'No se pudo iniciar sesión')).toBe('No se pudo iniciar sesión');
+  });
+
+  it('without a code shows the screen’s words too', async () => {
+    const error = await failing(409, { success: false, message: 'Busy, try later' });
+    expect(errorMessage(error, 'No se pudo guardar')).toBe('No se pudo guardar');
+  });
+
+  it('tells a throttled call in its own words', async () => {
+    const error = await failing(429, {
+      success: false,
+      code: 'TOO_MANY_REQUESTS',
+      message: 'Too many requests. Please wait a minute and try again.',
+    });
+    expect(errorMessage(error, 'No se pudo iniciar sesión')).toBe(
+      'Demasiados intentos. Espera un poco e inténtalo de nuevo.',
+    );
+  });
+
+  it('tells a server out of reach in its own words', async () => {
+    serve({});
+    const error = await failureOf(api.call(getDashboard));
+    expect(error.status).toBe(0);
+    expect(errorMessage(error, 'No se pudo cargar el panel')).toBe(
+      'No se pudo conectar con el servidor. Revisa tu conexión e inténtalo de nuevo.',
+    );
+  });
+
+  it('with a self-explanatory code not yet translated, shows its own message, not the server’s', async () => {
+    const error = await failing(413, {
+      success: false,
+      code: 'PAYLOAD_TOO_LARGE',
+      message: 'Request body is too large',
+    });
+    expect(errorMessage(error, 'No se pudo guardar')).toBe('What you sent is too large.');
+  });
+
+  it('that is not the API’s shows the screen’s words', () => {
+    expect(errorMessage(new Error('boom'), 'Algo salió mal')).toBe('Algo salió mal');
+  });
+
+  it('and a success is told in the screen’s words', () => {
+    expect(successMessage('Login successful', 'Sesión iniciada')).toBe('Sesión iniciada');
+  });
+});
+
+describe('in the server’s language', () => {
+  it('a success is told in the server’s words', () => {
+    expect(successMessage('Login successful', 'Signed in')).toBe('Login successful');
   });
 });

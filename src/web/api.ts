@@ -1,8 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { z } from 'zod/mini';
 import { getCsrfToken } from '../common/endpoints/auth';
 import { endpointUrl, type JsonEndpoint, type Method, type Schema } from '../common/endpoints/endpoint';
+import { DEFAULT_LANGUAGE } from '../common/languages';
 import type { ErrorCode } from '../common/schemas/common';
 import { ERROR_CODES } from '../common/schemas/values';
+import { i18n } from './app/i18n';
 
 /**
  * The one HTTP client of the web app. Every response is parsed with the shared zod schema of
@@ -102,9 +106,50 @@ export function mayPassOnRetry(error: unknown): boolean {
   return error.status === 0 || error.status >= 500;
 }
 
-/** The message to show for a failed call: the server's words when it gave some, else `fallback`. */
+/** Whether the page speaks the language the server writes its messages in. */
+function speaksServerLanguage(): boolean {
+  return !i18n.locale || i18n.locale === DEFAULT_LANGUAGE;
+}
+
+/** A server that could not be reached: nothing was said, and this is all there is to say. */
+const UNREACHABLE = msg`The server could not be reached. Please check your connection and try again.`;
+
+/**
+ * The failures whose code says all a person needs to know, whatever the call was: in another
+ * language than the server's, each is told in these words rather than a screen's general one.
+ */
+const SELF_EXPLANATORY: Partial<Record<ErrorCode, MessageDescriptor>> = {
+  TOO_MANY_REQUESTS: msg`Too many attempts. Please wait a little and try again.`,
+  CSRF_FAILED: msg`Your session has changed. Reload the page and try again.`,
+  PAYLOAD_TOO_LARGE: msg`What you sent is too large.`,
+  REQUEST_TIMEOUT: msg`The request took too long to arrive. Please try again.`,
+  HEADERS_TOO_LARGE: msg`The request headers are too large.`,
+  URI_TOO_LONG: msg`The address is too long.`,
+  INTERNAL: msg`Something went wrong on our side. Please try again.`,
+  DATABASE_UNAVAILABLE: msg`The service is briefly unavailable. Please try again in a few seconds.`,
+  SHUTTING_DOWN: msg`The service is restarting. Please try again in a few seconds.`,
+};
+
+/**
+ * The message to show for a failed call. In the server's language: its words when it gave
+ * some, else `fallback`. In any other, never its words: the failure's own message when its code
+ * says it all (or the server could not be reached), else `fallback`, which screens pass translated.
+ */
 export function errorMessage(error: unknown, fallback: string): string {
-  return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+  if (speaksServerLanguage()) {
+    return error instanceof ApiError && error.serverMessage ? error.serverMessage : fallback;
+  }
+  if (!(error instanceof ApiError)) return fallback;
+  const own = error.status === 0 ? UNREACHABLE : error.code && SELF_EXPLANATORY[error.code];
+  return own ? i18n._(own) : fallback;
+}
+
+/**
+ * The message to show for a call that worked: the server's words in its language, else the
+ * screen's own (translated) words for the same outcome.
+ */
+export function successMessage(serverMessage: string, translated: string): string {
+  return speaksServerLanguage() ? serverMessage : translated;
 }
 
 export function readCookie(name: string): string | null {

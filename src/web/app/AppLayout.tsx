@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { useEffect, useRef } from 'react';
 import { Outlet, ScrollRestoration, useLocation, useNavigation } from 'react-router';
 import styles from './AppLayout.module.css';
@@ -28,7 +29,7 @@ export function AppLayout() {
   return (
     <div className={styles.app}>
       <a className={styles.skipLink} href="#main">
-        Skip to main content
+        <Trans>Skip to main content</Trans>
       </a>
       <div className={styles.progress} data-active={loadingScreen} aria-hidden="true" />
       <Header />
@@ -45,7 +46,7 @@ export function AppLayout() {
 export function AppLoading() {
   return (
     <p className={styles.appLoading} role="status">
-      Loading...
+      <Trans>Loading...</Trans>
     </p>
   );
 }

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'react-router';
 import { productName } from '../config';
 import { useAuthState } from '../features/auth/useCurrentUser';
@@ -8,28 +9,37 @@ import styles from './AppLayout.module.css';
  * (spec section 2); a signed-in user reaches their screens from the account menu instead.
  */
 export function Footer() {
+  const { t } = useLingui();
   const signedIn = useAuthState().role !== 'anonymous';
+  const year = new Date().getFullYear();
 
   return (
     <footer className={styles.footer}>
       <div className={styles.footerInner}>
         <p className={styles.footerText}>
-          © {new Date().getFullYear()} {productName}. Student responses are confidential and protected under
-          FERPA.
+          <Trans>
+            © {year} {productName}. Student responses are confidential and protected under FERPA.
+          </Trans>
         </p>
-        <nav aria-label="Footer">
+        <nav aria-label={t`Footer`}>
           <ul className={styles.footerLinks}>
             {!signedIn && (
               <li>
-                <Link to="/demo-survey/">Demo Survey</Link>
+                <Link to="/demo-survey/">
+                  <Trans>Demo Survey</Trans>
+                </Link>
               </li>
             )}
             <li>
-              <Link to="/#contact">Contact</Link>
+              <Link to="/#contact">
+                <Trans>Contact</Trans>
+              </Link>
             </li>
             {!signedIn && (
               <li>
-                <Link to="/login/">Login</Link>
+                <Link to="/login/">
+                  <Trans>Login</Trans>
+                </Link>
               </li>
             )}
           </ul>

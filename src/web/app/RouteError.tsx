@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { isRouteErrorResponse, useRouteError } from 'react-router';
 import { pageTitle } from '../config';
 import { NotFoundScreen } from '../features/not-found/NotFoundScreen';
@@ -10,19 +11,26 @@ import { useDocumentTitle } from '../ui/useDocumentTitle';
  * new release replacing the chunk an open tab asks for, which a reload fixes.
  */
 export function RouteError() {
+  const { t } = useLingui();
   const error = useRouteError();
-  useDocumentTitle(pageTitle('Something went wrong'));
+  useDocumentTitle(pageTitle(t`Something went wrong`));
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundScreen />;
   console.error('Screen failed', error);
 
   return (
     <Page width="narrow">
-      <h1>Something went wrong</h1>
-      <p>This page could not be loaded. Please check your connection and try again.</p>
+      <h1>
+        <Trans>Something went wrong</Trans>
+      </h1>
       <p>
-        <Button onClick={() => window.location.reload()}>Reload the page</Button>{' '}
+        <Trans>This page could not be loaded. Please check your connection and try again.</Trans>
+      </p>
+      <p>
+        <Button onClick={() => window.location.reload()}>
+          <Trans>Reload the page</Trans>
+        </Button>{' '}
         <ButtonLink variant="ghost" to="/" reloadDocument>
-          Go to the homepage
+          <Trans>Go to the homepage</Trans>
         </ButtonLink>
       </p>
     </Page>

@@ -16,7 +16,7 @@ const config = getConfig({ configPath: path.join(ROOT, 'lingui.config.ts'), skip
 
 /** A message's placeholders and tags (`{name}`, `<0>`): a translation keeps the same ones. */
 function placeholders(message: string): string[] {
-  return [...message.matchAll(/\{(\w+)|<\/?(\d+)\/?>/g)].map((match) => match[0]).sort();
+  return [...message.matchAll(/\{\w+(?=[,}])|<\/?\d+\/?>/g)].map((match) => match[0]).sort();
 }
 
 describe('the catalogues', () => {

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button, type ButtonVariant } from './Button';
 import { Modal } from './Modal';
 
@@ -30,7 +31,7 @@ export function ConfirmDialog({
       actions={
         <>
           <Button variant="secondary" onClick={onClose}>
-            Cancel
+            <Trans>Cancel</Trans>
           </Button>
           <Button
             variant={confirmation?.confirmVariant ?? 'primary'}

@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { Button } from './Button';
 import styles from './LoadError.module.css';
 
@@ -7,7 +8,7 @@ export function LoadError({ message, onRetry }: { message: string; onRetry: () =
     <div className={styles.loadError} role="alert">
       <p>{message}</p>
       <Button variant="secondary" size="small" onClick={onRetry}>
-        Try again
+        <Trans>Try again</Trans>
       </Button>
     </div>
   );

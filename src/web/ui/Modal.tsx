@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { type ReactNode, useEffect, useId, useLayoutEffect, useRef } from 'react';
 import { Button } from './Button';
 import styles from './Modal.module.css';
@@ -125,7 +126,11 @@ export function MessageModal({ message, onClose }: MessageModalProps) {
       tone={message?.tone}
       role={message?.tone === 'error' ? 'alertdialog' : 'dialog'}
       onClose={onClose}
-      actions={<Button onClick={onClose}>Close</Button>}
+      actions={
+        <Button onClick={onClose}>
+          <Trans>Close</Trans>
+        </Button>
+      }
     >
       <p>{message?.text}</p>
     </Modal>

@@ -1,10 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import type { CurrentUser } from '../../../common/schemas/auth';
-import { SSO_ERROR_MESSAGES, SSO_ERRORS, type SsoError } from '../../../common/schemas/sso';
+import { SSO_ERRORS, type SsoError } from '../../../common/schemas/sso';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
-import { errorMessage, hasErrorCode } from '../../api';
+import { errorMessage, hasErrorCode, successMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button, buttonClassName } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -15,7 +17,7 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { resendRegistrationCode } from '../password-reset/passwordResetApi';
 import {
   isBrowserRefusal,
-  PASSKEY_NOT_USED,
+  passkeyNotUsed,
   signInWithPasskey,
   usePasskeysSupported,
 } from '../second-factor/passkeys';
@@ -24,14 +26,15 @@ import styles from './Auth.module.css';
 import { login } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS, destinationAfterLogin } from './redirects';
 import { safeNextPath } from './safeNext';
+import { SSO_ERROR_TEXTS } from './ssoErrors';
 import { CURRENT_USER_QUERY_KEY, useCurrentUser } from './useCurrentUser';
 import { type SsoOffer, useSsoDiscovery } from './useSsoDiscovery';
 
 /** Why the last sign-in through the institution failed, from the address it sent the browser back to. */
-function ssoErrorOf(raw: string | null): string | null {
+function ssoErrorOf(raw: string | null): MessageDescriptor | null {
   if (raw === null) return null;
   const reason = (SSO_ERRORS as readonly string[]).includes(raw) ? (raw as SsoError) : 'failed';
-  return SSO_ERROR_MESSAGES[reason];
+  return SSO_ERROR_TEXTS[reason];
 }
 
 /** Where the institution's sign-in starts, carrying the page the visitor was going to. */
@@ -39,17 +42,11 @@ function ssoStartUrl(offer: SsoOffer, next: string | null): string {
   return next ? `${offer.start_url}&next=${encodeURIComponent(next)}` : offer.start_url;
 }
 
-const SUPERUSER_PAGE_REFUSAL: ModalMessage = {
-  title: 'Access denied',
-  text: 'Super users cannot access this page',
-  tone: 'error',
-};
-
 export function CheckingAuthentication() {
   return (
     <div className={styles.checking} role="status">
       <Spinner />
-      Checking authentication...
+      <Trans>Checking authentication...</Trans>
     </div>
   );
 }
@@ -62,7 +59,8 @@ function useGoBack() {
 }
 
 export function LoginScreen() {
-  useDocumentTitle(pageTitle('Login'));
+  const { t, i18n } = useLingui();
+  useDocumentTitle(pageTitle(t`Login`));
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   const ssoError = ssoErrorOf(searchParams.get('sso_error'));
@@ -89,9 +87,10 @@ export function LoginScreen() {
   const alreadySignedIn = currentUser.data;
   useEffect(() => {
     if (!alreadySignedIn || loggedInHere.current) return;
-    if (alreadySignedIn.is_superuser) setMessage(SUPERUSER_PAGE_REFUSAL);
+    if (alreadySignedIn.is_superuser)
+      setMessage({ title: t`Access denied`, text: t`Super users cannot access this page`, tone: 'error' });
     else navigate(destinationAfterLogin(alreadySignedIn, next), { replace: true });
-  }, [alreadySignedIn, navigate, next]);
+  }, [alreadySignedIn, navigate, next, t]);
 
   /** Runs one way of signing in; on success, the message and then the redirect. */
   async function attempt(
@@ -104,7 +103,11 @@ export function LoginScreen() {
     try {
       const { user, message: serverMessage } = await signInWith();
       loggedInHere.current = true;
-      setMessage({ title: 'Signed in', text: serverMessage, tone: 'success' });
+      setMessage({
+        title: t`Signed in`,
+        text: successMessage(serverMessage, t`You are signed in.`),
+        tone: 'success',
+      });
       redirectTimer.current = window.setTimeout(() => {
         // Nothing cached for the visitor before login may leak into the signed-in screens.
         queryClient.clear();
@@ -113,11 +116,21 @@ export function LoginScreen() {
       }, AUTH_REDIRECT_DELAY_MS);
     } catch (error) {
       if (!hasErrorCode(error, 'ADDRESS_UNCONFIRMED')) setUnconfirmed(null);
-      const text = isBrowserRefusal(error) ? PASSKEY_NOT_USED : errorMessage(error, fallback);
-      setMessage({ title: 'Sign in failed', text, tone: 'error' });
+      const text = isBrowserRefusal(error)
+        ? passkeyNotUsed()
+        : errorMessage(error, signInFailureText(error, fallback));
+      setMessage({ title: t`Sign in failed`, text, tone: 'error' });
       inFlight.current = false;
       setSubmitting(false);
     }
+  }
+
+  /** The screen's words for a refused sign-in, where the refusal says more than that it failed. */
+  function signInFailureText(error: unknown, fallback: string): string {
+    if (hasErrorCode(error, 'UNAUTHENTICATED')) return t`Invalid email or password`;
+    if (hasErrorCode(error, 'ADDRESS_UNCONFIRMED'))
+      return t`Your email address is not confirmed yet. Send a new code to your address and enter it to finish registering.`;
+    return fallback;
   }
 
   function signIn(event: FormEvent<HTMLFormElement>) {
@@ -133,7 +146,7 @@ export function LoginScreen() {
           if (hasErrorCode(error, 'ADDRESS_UNCONFIRMED')) setUnconfirmed(credentials);
           throw error;
         }),
-      'Login failed',
+      t`Login failed`,
     );
   }
 
@@ -144,12 +157,14 @@ export function LoginScreen() {
       setCodeSentTo(unconfirmed.email);
     } catch (error) {
       setMessage({
-        title: 'No code sent',
-        text: errorMessage(error, 'A new code could not be sent'),
+        title: t`No code sent`,
+        text: errorMessage(error, t`A new code could not be sent`),
         tone: 'error',
       });
     }
   }
+
+  const institutionName = sso?.institution_name;
 
   if (currentUser.isPending) {
     return (
@@ -162,35 +177,37 @@ export function LoginScreen() {
   return (
     <Page width="narrow">
       <Card>
-        <h1>Login</h1>
-        <Lead>{next ? 'Please sign in to continue.' : 'Sign in with your institution account.'}</Lead>
+        <h1>
+          <Trans>Login</Trans>
+        </h1>
+        <Lead>{next ? t`Please sign in to continue.` : t`Sign in with your institution account.`}</Lead>
         {ssoError && (
           <p className={styles.ssoError} role="alert">
-            {ssoError}
+            {i18n._(ssoError)}
           </p>
         )}
         {codeSentTo && unconfirmed && (
           <CodeStep
             email={codeSentTo}
-            purpose="Enter it here to confirm your address, then sign in."
+            purpose={t`Enter it here to confirm your address, then sign in.`}
             requestCode={() => resendRegistrationCode(unconfirmed)}
             onConfirmed={(confirmation) => {
               setCodeSentTo(null);
               setUnconfirmed(null);
-              setMessage({ title: 'Address confirmed', text: confirmation.message, tone: 'success' });
+              setMessage({ title: t`Address confirmed`, text: confirmation.message, tone: 'success' });
             }}
           />
         )}
         {unconfirmed && !codeSentTo && (
           <p className={styles.alternate}>
             <Button variant="secondary" onClick={() => void sendNewCode()}>
-              Send a new code
+              <Trans>Send a new code</Trans>
             </Button>
           </p>
         )}
         <form className={styles.form} onSubmit={signIn}>
           <TextField
-            label="Email"
+            label={t`Email`}
             name="email"
             type="email"
             autoComplete="username"
@@ -205,13 +222,15 @@ export function LoginScreen() {
                 className={buttonClassName({ variant: 'primary', fullWidth: true })}
                 href={ssoStartUrl(sso, next)}
               >
-                Sign in with {sso.institution_name}
+                <Trans>Sign in with {institutionName}</Trans>
               </a>
-              <span className={styles.ssoOr}>or with your password:</span>
+              <span className={styles.ssoOr}>
+                <Trans>or with your password:</Trans>
+              </span>
             </p>
           )}
           <TextField
-            label="Password"
+            label={t`Password`}
             name="password"
             type="password"
             autoComplete="current-password"
@@ -219,25 +238,29 @@ export function LoginScreen() {
           />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
-              Sign In
+              <Trans>Sign In</Trans>
             </Button>
             <Button variant="secondary" onClick={goBack}>
-              Back
+              <Trans>Back</Trans>
             </Button>
           </div>
         </form>
         {passkeys && (
           <p className={styles.alternate}>
-            <Button variant="secondary" onClick={() => attempt(signInWithPasskey, PASSKEY_NOT_USED)}>
-              Use a passkey
+            <Button variant="secondary" onClick={() => attempt(signInWithPasskey, passkeyNotUsed())}>
+              <Trans>Use a passkey</Trans>
             </Button>
           </p>
         )}
         <p className={styles.alternate}>
-          <Link to="/forgot-password/">Forgot password?</Link>
+          <Link to="/forgot-password/">
+            <Trans>Forgot password?</Trans>
+          </Link>
         </p>
         <p className={styles.alternate}>
-          <Link to="/register/">No Account? Register Now!</Link>
+          <Link to="/register/">
+            <Trans>No Account? Register Now!</Trans>
+          </Link>
         </p>
       </Card>
       <MessageModal message={message} onClose={() => setMessage(null)} />

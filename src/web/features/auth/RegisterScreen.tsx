@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useNavigate } from 'react-router';
@@ -16,7 +18,7 @@ import { institutionsQuery, register } from './authApi';
 import { AUTH_REDIRECT_DELAY_MS } from './redirects';
 import { StepIndicator } from './StepIndicator';
 
-const STEPS = ['Institution', 'Account'] as const;
+const STEPS = [msg`Institution`, msg`Account`] as const;
 
 type Registration = RegisterRequest;
 
@@ -28,12 +30,6 @@ const EMPTY_REGISTRATION: Registration = {
   confirm_password: '',
 };
 
-const missingInformation = (text: string): ModalMessage => ({
-  title: 'Missing information',
-  text,
-  tone: 'error',
-});
-
 function useInstitutions() {
   const query = useQuery(institutionsQuery());
   useEffect(() => {
@@ -44,7 +40,9 @@ function useInstitutions() {
 }
 
 export function RegisterScreen() {
-  useDocumentTitle(pageTitle('Register'));
+  const { t, i18n } = useLingui();
+  const stepCount = STEPS.length;
+  useDocumentTitle(pageTitle(t`Register`));
   const navigate = useNavigate();
   const institutions = useInstitutions();
   const [step, setStep] = useState<1 | 2>(1);
@@ -72,6 +70,12 @@ export function RegisterScreen() {
     setValues((current) => ({ ...current, [field]: value }));
   };
 
+  const missingInformation = (text: string): ModalMessage => ({
+    title: t`Missing information`,
+    text,
+    tone: 'error',
+  });
+
   function goToStep(target: 1 | 2) {
     movedStep.current = true;
     setStep(target);
@@ -79,7 +83,7 @@ export function RegisterScreen() {
 
   async function submit() {
     if (Object.values(values).some((value) => value.trim() === '')) {
-      setMessage(missingInformation('Please fill in all required fields'));
+      setMessage(missingInformation(t`Please fill in all required fields`));
       return;
     }
     inFlight.current = true;
@@ -89,8 +93,8 @@ export function RegisterScreen() {
       setAwaitingCode(values.email.trim().toLowerCase());
     } catch (error) {
       setMessage({
-        title: 'Registration failed',
-        text: errorMessage(error, 'Registration failed'),
+        title: t`Registration failed`,
+        text: errorMessage(error, t`Registration failed`),
         tone: 'error',
       });
       inFlight.current = false;
@@ -104,7 +108,7 @@ export function RegisterScreen() {
     if (step === 2) {
       void submit();
     } else if (!values.institution_name || values.name.trim() === '') {
-      setMessage(missingInformation('Please select an institution and enter your full name'));
+      setMessage(missingInformation(t`Please select an institution and enter your full name`));
     } else {
       goToStep(2);
     }
@@ -113,15 +117,19 @@ export function RegisterScreen() {
   return (
     <Page width="narrow">
       <Card>
-        <h1>Register</h1>
-        <Lead>Create your account to take wellness check-ins.</Lead>
-        <StepIndicator steps={STEPS} current={step} />
+        <h1>
+          <Trans>Register</Trans>
+        </h1>
+        <Lead>
+          <Trans>Create your account to take wellness check-ins.</Trans>
+        </Lead>
+        <StepIndicator steps={STEPS.map((label) => i18n._(label))} current={step} />
         {awaitingCode && (
           <CodeStep
             email={awaitingCode}
-            purpose="Enter it here to confirm your address. Your account can sign in once it is confirmed."
+            purpose={t`Enter it here to confirm your address. Your account can sign in once it is confirmed.`}
             onConfirmed={(confirmation) => {
-              setMessage({ title: 'Account created', text: confirmation.message, tone: 'success' });
+              setMessage({ title: t`Account created`, text: confirmation.message, tone: 'success' });
               redirectTimer.current = window.setTimeout(() => navigate('/login/'), AUTH_REDIRECT_DELAY_MS);
             }}
           />
@@ -131,24 +139,32 @@ export function RegisterScreen() {
             {/* The spec's messages replace browser validation here, so the form opts out of it. */}
             <form className={styles.form} onSubmit={onSubmit} noValidate>
               <h2 ref={stepHeading} tabIndex={-1} className={styles.stepHeading}>
-                Step {step} of {STEPS.length}: {step === 1 ? 'Your institution' : 'Your account'}
+                {step === 1 ? (
+                  <Trans>
+                    Step {step} of {stepCount}: Your institution
+                  </Trans>
+                ) : (
+                  <Trans>
+                    Step {step} of {stepCount}: Your account
+                  </Trans>
+                )}
               </h2>
               {step === 1 ? (
                 <>
                   <SelectField
-                    label="Institution"
+                    label={t`Institution`}
                     name="institution_name"
                     value={values.institution_name}
                     onChange={update('institution_name')}
                     hint={
-                      <>
+                      <Trans>
                         Don't see your institution? <Link to="/#contact">Contact sales</Link> to add it.
-                      </>
+                      </Trans>
                     }
                     required
                   >
                     <option value="">
-                      {institutions.isPending ? 'Loading institutions...' : 'Select your institution'}
+                      {institutions.isPending ? t`Loading institutions...` : t`Select your institution`}
                     </option>
                     {institutions.data?.map((institution) => (
                       <option key={institution.id} value={institution.institution_name}>
@@ -157,7 +173,7 @@ export function RegisterScreen() {
                     ))}
                   </SelectField>
                   <TextField
-                    label="Full Name"
+                    label={t`Full Name`}
                     name="name"
                     autoComplete="name"
                     value={values.name}
@@ -168,35 +184,35 @@ export function RegisterScreen() {
                   {/* Keyed buttons: the click on Previous must not find itself turned into Next. */}
                   <div className={styles.actions}>
                     <Button key="next" type="submit">
-                      Next
+                      <Trans>Next</Trans>
                     </Button>
                   </div>
                 </>
               ) : (
                 <>
                   <TextField
-                    label="Email"
+                    label={t`Email`}
                     name="email"
                     type="email"
                     autoComplete="email"
-                    hint="Use your institution email address."
+                    hint={t`Use your institution email address.`}
                     value={values.email}
                     onChange={update('email')}
                     maxLength={EMAIL_MAX_LENGTH}
                     required
                   />
                   <TextField
-                    label="Password"
+                    label={t`Password`}
                     name="password"
                     type="password"
                     autoComplete="new-password"
-                    hint="At least 8 characters."
+                    hint={t`At least 8 characters.`}
                     value={values.password}
                     onChange={update('password')}
                     required
                   />
                   <TextField
-                    label="Confirm Password"
+                    label={t`Confirm Password`}
                     name="confirm_password"
                     type="password"
                     autoComplete="new-password"
@@ -206,10 +222,10 @@ export function RegisterScreen() {
                   />
                   <div className={styles.actions}>
                     <Button key="previous" variant="secondary" onClick={() => goToStep(1)}>
-                      Previous
+                      <Trans>Previous</Trans>
                     </Button>
                     <Button key="submit" type="submit" busy={submitting}>
-                      Submit
+                      <Trans>Submit</Trans>
                     </Button>
                   </div>
                 </>
@@ -218,7 +234,9 @@ export function RegisterScreen() {
           </>
         )}
         <p className={styles.alternate}>
-          Already have an account? <Link to="/login/">Login</Link>
+          <Trans>
+            Already have an account? <Link to="/login/">Login</Link>
+          </Trans>
         </p>
       </Card>
       <MessageModal message={message} onClose={() => setMessage(null)} />

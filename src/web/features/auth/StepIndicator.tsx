@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import styles from './Auth.module.css';
 
 interface StepIndicatorProps {
@@ -8,8 +9,9 @@ interface StepIndicatorProps {
 
 /** The numbered progress of a multi-step form; the current step carries aria-current="step". */
 export function StepIndicator({ steps, current }: StepIndicatorProps) {
+  const { t } = useLingui();
   return (
-    <ol className={styles.steps} aria-label="Registration progress">
+    <ol className={styles.steps} aria-label={t`Registration progress`}>
       {steps.map((label, index) => {
         const number = index + 1;
         const state =
@@ -21,7 +23,12 @@ export function StepIndicator({ steps, current }: StepIndicatorProps) {
             aria-current={number === current ? 'step' : undefined}
           >
             {label}
-            {number < current && <span className="visually-hidden"> (completed)</span>}
+            {number < current && (
+              <span className="visually-hidden">
+                {' '}
+                <Trans>(completed)</Trans>
+              </span>
+            )}
           </li>
         );
       })}

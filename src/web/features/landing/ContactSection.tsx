@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
 import { appConfig } from '../../config';
 import { Button } from '../../ui/Button';
@@ -10,24 +11,34 @@ import styles from './Landing.module.css';
  * browser's own (spec section 5).
  */
 export function ContactSection() {
+  const { t } = useLingui();
   return (
     <section id="contact" className={styles.section} aria-labelledby="contact-heading" tabIndex={-1}>
       <div className={`${styles.sectionInner} ${styles.contactLayout}`}>
         <div>
           <h2 id="contact-heading" className={styles.sectionHeading}>
-            Get a Quote
+            <Trans>Get a Quote</Trans>
           </h2>
           <p className={styles.sectionLead}>
-            Tell us about your institution and we will get back to you with pricing and a live walkthrough.
+            <Trans>
+              Tell us about your institution and we will get back to you with pricing and a live walkthrough.
+            </Trans>
           </p>
-          <p className={styles.contactNote}>Name, email and message are required.</p>
+          <p className={styles.contactNote}>
+            <Trans>Name, email and message are required.</Trans>
+          </p>
         </div>
         <form className={styles.contactForm} action={appConfig.contactFormUrl} method="post">
-          <TextField label="Institution *" name="institution" autoComplete="organization" maxLength={200} />
+          <TextField
+            label={t`Institution *`}
+            name="institution"
+            autoComplete="organization"
+            maxLength={200}
+          />
           <div className={styles.formRow}>
-            <TextField label="Name" name="name" autoComplete="name" required maxLength={200} />
+            <TextField label={t`Name`} name="name" autoComplete="name" required maxLength={200} />
             <TextField
-              label="Email"
+              label={t`Email`}
               name="email"
               type="email"
               autoComplete="email"
@@ -36,17 +47,19 @@ export function ContactSection() {
             />
           </div>
           <TextField
-            label="Number of students"
-            hint="An estimate is fine."
+            label={t`Number of students`}
+            hint={t`An estimate is fine.`}
             name="students"
             type="number"
             inputMode="numeric"
             min={0}
             step={1}
           />
-          <TextAreaField label="Message" name="message" rows={5} required maxLength={5000} />
+          <TextAreaField label={t`Message`} name="message" rows={5} required maxLength={5000} />
           <div>
-            <Button type="submit">Request a Quote</Button>
+            <Button type="submit">
+              <Trans>Request a Quote</Trans>
+            </Button>
           </div>
         </form>
       </div>

@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { appConfig, productName } from '../../config';
 import { DemoWalkthrough } from './DemoWalkthrough';
 import styles from './Landing.module.css';
@@ -8,7 +9,8 @@ const VIDEO_HEIGHT = 450;
 const isVideoFile = (url: string) => /\.(mp4|webm|ogg)(\?|#|$)/i.test(url);
 
 function DemoVideo({ url }: { url: string }) {
-  const title = `${productName} product demo`;
+  const { t } = useLingui();
+  const title = t`${productName} product demo`;
   if (isVideoFile(url)) {
     return (
       // biome-ignore lint/a11y/useMediaCaption: captions come with the deployment's own video file.
@@ -42,10 +44,12 @@ export function DemoSection() {
     <section id="demo" className={styles.sectionMuted} aria-labelledby="demo-heading" tabIndex={-1}>
       <div className={styles.sectionInner}>
         <h2 id="demo-heading" className={styles.sectionHeading}>
-          See it in action
+          <Trans>See it in action</Trans>
         </h2>
         <p className={styles.sectionLead}>
-          A short tour of a student check-in and the dashboard your counselling team works from.
+          <Trans>
+            A short tour of a student check-in and the dashboard your counselling team works from.
+          </Trans>
         </p>
         {appConfig.demoVideoUrl ? <DemoVideo url={appConfig.demoVideoUrl} /> : <DemoWalkthrough />}
       </div>

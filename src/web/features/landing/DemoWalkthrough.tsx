@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { Link } from 'react-router';
 import { LIKERT_CHOICES } from '../survey/likert';
 import styles from './DemoWalkthrough.module.css';
@@ -11,8 +13,12 @@ import styles from './DemoWalkthrough.module.css';
 function SurveyMiniature() {
   return (
     <div className={styles.screen}>
-      <p className={styles.screenTitle}>Student Wellness Check</p>
-      <p className={styles.question}>How would you rate your overall well-being?</p>
+      <p className={styles.screenTitle}>
+        <Trans>Student Wellness Check</Trans>
+      </p>
+      <p className={styles.question}>
+        <Trans>How would you rate your overall well-being?</Trans>
+      </p>
       <div className={styles.choices}>
         {LIKERT_CHOICES.map(({ value, label }) => (
           <span key={value} className={value === '2' ? styles.choiceChosen : styles.choice}>
@@ -20,8 +26,12 @@ function SurveyMiniature() {
           </span>
         ))}
       </div>
-      <p className={styles.progress}>6 of 7 questions answered</p>
-      <span className={styles.button}>Submit Survey</span>
+      <p className={styles.progress}>
+        <Trans>6 of 7 questions answered</Trans>
+      </p>
+      <span className={styles.button}>
+        <Trans>Submit Survey</Trans>
+      </span>
     </div>
   );
 }
@@ -29,11 +39,19 @@ function SurveyMiniature() {
 function SupportMiniature() {
   return (
     <div className={styles.screen}>
-      <p className={styles.thanks}>Thank you! Your responses have been submitted.</p>
+      <p className={styles.thanks}>
+        <Trans>Thank you! Your responses have been submitted.</Trans>
+      </p>
       <div className={styles.help}>
-        <p className={styles.helpTitle}>You don&apos;t have to go through this alone</p>
-        <p className={styles.helpLine}>Call or text 988, any time</p>
-        <p className={styles.helpLine}>Campus counselling, walk in today</p>
+        <p className={styles.helpTitle}>
+          <Trans>You don&apos;t have to go through this alone</Trans>
+        </p>
+        <p className={styles.helpLine}>
+          <Trans>Call or text 988, any time</Trans>
+        </p>
+        <p className={styles.helpLine}>
+          <Trans>Campus counselling, walk in today</Trans>
+        </p>
       </div>
     </div>
   );
@@ -42,24 +60,36 @@ function SupportMiniature() {
 function DashboardMiniature() {
   return (
     <div className={styles.screen}>
-      <p className={styles.screenTitle}>Student Wellness Dashboard</p>
+      <p className={styles.screenTitle}>
+        <Trans>Student Wellness Dashboard</Trans>
+      </p>
       <div className={styles.metrics}>
         <span>
-          <strong>128</strong> surveys
+          <Trans>
+            <strong>128</strong> surveys
+          </Trans>
         </span>
         <span className={styles.metricAlert}>
-          <strong>4</strong> at risk
+          <Trans>
+            <strong>4</strong> at risk
+          </Trans>
         </span>
         <span>
-          <strong>72%</strong> responded
+          <Trans>
+            <strong>72%</strong> responded
+          </Trans>
         </span>
       </div>
       <ul className={styles.flagged}>
         <li>
-          <span className={styles.urgent}>Urgent</span> Student A.
+          <Trans>
+            <span className={styles.urgent}>Urgent</span> Student A.
+          </Trans>
         </li>
         <li>
-          <span className={styles.elevated}>Follow up</span> Student B.
+          <Trans>
+            <span className={styles.elevated}>Follow up</span> Student B.
+          </Trans>
         </li>
       </ul>
       <div className={styles.bars}>
@@ -73,42 +103,45 @@ function DashboardMiniature() {
 
 const STEPS = [
   {
-    title: 'A student checks in',
-    text: 'Seven short questions, on a phone or a laptop, through their account or a shared link. Answers are saved as they go.',
+    title: msg`A student checks in`,
+    text: msg`Seven short questions, on a phone or a laptop, through their account or a shared link. Answers are saved as they go.`,
     screen: <SurveyMiniature />,
   },
   {
-    title: 'Help shows up at once',
-    text: 'Every answer is screened the moment it lands. A student in crisis is shown where to get help right away.',
+    title: msg`Help shows up at once`,
+    text: msg`Every answer is screened the moment it lands. A student in crisis is shown where to get help right away.`,
     screen: <SupportMiniature />,
   },
   {
-    title: 'Your team sees who needs outreach',
-    text: 'The live dashboard lists the students to contact first, with the trends of your whole campus.',
+    title: msg`Your team sees who needs outreach`,
+    text: msg`The live dashboard lists the students to contact first, with the trends of your whole campus.`,
     screen: <DashboardMiniature />,
   },
 ];
 
 export function DemoWalkthrough() {
+  const { t, i18n } = useLingui();
   return (
     <div className={styles.walkthrough}>
-      <ol className={styles.steps} aria-label="Product walkthrough">
+      <ol className={styles.steps} aria-label={t`Product walkthrough`}>
         {STEPS.map((step, index) => (
-          <li key={step.title} className={styles.step}>
+          <li key={step.title.id} className={styles.step}>
             <div className={styles.frame} aria-hidden="true">
               {step.screen}
             </div>
             <h3 className={styles.stepTitle}>
               <span className={styles.stepNumber}>{index + 1}</span>
-              {step.title}
+              {i18n._(step.title)}
             </h3>
-            <p className={styles.stepText}>{step.text}</p>
+            <p className={styles.stepText}>{i18n._(step.text)}</p>
           </li>
         ))}
       </ol>
       <p className={styles.next}>
-        <Link to="/demo-survey/">Try the demo survey</Link> or{' '}
-        <a href="#contact">ask us for a live walkthrough</a>.
+        <Trans>
+          <Link to="/demo-survey/">Try the demo survey</Link> or{' '}
+          <a href="#contact">ask us for a live walkthrough</a>.
+        </Trans>
       </p>
     </div>
   );

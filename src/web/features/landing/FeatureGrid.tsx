@@ -1,9 +1,12 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import styles from './Landing.module.css';
 
 interface Feature {
-  title: string;
-  description: string;
+  title: MessageDescriptor;
+  description: MessageDescriptor;
   icon: ReactNode;
 }
 
@@ -25,15 +28,13 @@ const icon = (path: ReactNode) => (
 
 const FEATURES: readonly Feature[] = [
   {
-    title: 'Mental Health Monitoring',
-    description:
-      'Short, regular check-ins show how students are really doing, so counsellors can reach out before a hard week becomes a crisis.',
+    title: msg`Mental Health Monitoring`,
+    description: msg`Short, regular check-ins show how students are really doing, so counsellors can reach out before a hard week becomes a crisis.`,
     icon: icon(<path d="M3 12h4l2-5 4 10 2-5h6" />),
   },
   {
-    title: 'FERPA Compliance',
-    description:
-      'Responses stay confidential, each institution sees only its own students, and records are handled in line with FERPA.',
+    title: msg`FERPA Compliance`,
+    description: msg`Responses stay confidential, each institution sees only its own students, and records are handled in line with FERPA.`,
     icon: icon(
       <>
         <path d="M12 3l7 3v5c0 4.5-3 8.3-7 10-4-1.7-7-5.5-7-10V6l7-3z" />
@@ -42,9 +43,8 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Data-Driven Insights',
-    description:
-      'A live dashboard of sleep, stress, feeling supported and response rates shows where support is needed most.',
+    title: msg`Data-Driven Insights`,
+    description: msg`A live dashboard of sleep, stress, feeling supported and response rates shows where support is needed most.`,
     icon: icon(
       <>
         <path d="M4 20V10" />
@@ -55,9 +55,8 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Instant Feedback for Students',
-    description:
-      'Students see where to find help the moment they submit, including crisis lines when they need them most.',
+    title: msg`Instant Feedback for Students`,
+    description: msg`Students see where to find help the moment they submit, including crisis lines when they need them most.`,
     icon: icon(
       <>
         <path d="M21 12a8 8 0 0 1-11.6 7.1L4 20l1-4.4A8 8 0 1 1 21 12z" />
@@ -66,8 +65,8 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Easy Access to Surveys',
-    description: 'Students answer in about two minutes on any device, signed in or through a link you share.',
+    title: msg`Easy Access to Surveys`,
+    description: msg`Students answer in about two minutes on any device, signed in or through a link you share.`,
     icon: icon(
       <>
         <rect x="6" y="2" width="12" height="20" rx="2" />
@@ -76,9 +75,8 @@ const FEATURES: readonly Feature[] = [
     ),
   },
   {
-    title: 'Student Success',
-    description:
-      'Wellbeing and learning go together: early support keeps students engaged, enrolled and on track to graduate.',
+    title: msg`Student Success`,
+    description: msg`Wellbeing and learning go together: early support keeps students engaged, enrolled and on track to graduate.`,
     icon: icon(
       <>
         <path d="M2 9l10-5 10 5-10 5L2 9z" />
@@ -89,21 +87,22 @@ const FEATURES: readonly Feature[] = [
 ];
 
 export function FeatureGrid() {
+  const { i18n } = useLingui();
   return (
     <section className={styles.section} aria-labelledby="features-heading">
       <div className={styles.sectionInner}>
         <h2 id="features-heading" className={styles.sectionHeading}>
-          Core features
+          <Trans>Core features</Trans>
         </h2>
         <p className={styles.sectionLead}>
-          Everything a counselling centre needs to listen to its students at scale.
+          <Trans>Everything a counselling centre needs to listen to its students at scale.</Trans>
         </p>
         <ul className={styles.featureGrid}>
           {FEATURES.map((feature) => (
-            <li key={feature.title} className={styles.featureCard}>
+            <li key={feature.title.id} className={styles.featureCard}>
               <span className={styles.featureIcon}>{feature.icon}</span>
-              <h3>{feature.title}</h3>
-              <p>{feature.description}</p>
+              <h3>{i18n._(feature.title)}</h3>
+              <p>{i18n._(feature.description)}</p>
             </li>
           ))}
         </ul>

@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { productName } from '../../config';
 import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { ContactSection } from './ContactSection';
@@ -7,7 +8,8 @@ import { Hero } from './Hero';
 import { useAnalyticsScript } from './useAnalyticsScript';
 
 export function LandingScreen() {
-  useDocumentTitle(`${productName} - Mental Health Solutions for Universities`);
+  const { t } = useLingui();
+  useDocumentTitle(t`${productName} - Mental Health Solutions for Universities`);
   useAnalyticsScript();
   return (
     <>

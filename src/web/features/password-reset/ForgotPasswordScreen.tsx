@@ -1,7 +1,8 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useState } from 'react';
 import { Link } from 'react-router';
 import { EMAIL_MAX_LENGTH } from '../../../common/schemas/values';
-import { errorMessage } from '../../api';
+import { errorMessage, successMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -10,11 +11,11 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import styles from '../auth/Auth.module.css';
 import { requestPasswordReset } from './passwordResetApi';
 
-const TITLE = 'Forgot password';
-
 /** "Forgot password?": asks for the address and says what every address is told. */
 export function ForgotPasswordScreen() {
-  useDocumentTitle(pageTitle(TITLE));
+  const { t } = useLingui();
+  const title = t`Forgot password`;
+  useDocumentTitle(pageTitle(title));
   const [submitting, setSubmitting] = useState(false);
   const [answer, setAnswer] = useState<{ text: string; tone: 'success' | 'error' } | null>(null);
 
@@ -25,9 +26,15 @@ export function ForgotPasswordScreen() {
     setSubmitting(true);
     try {
       const { message } = await requestPasswordReset(String(form.get('email') ?? ''));
-      setAnswer({ text: message, tone: 'success' });
+      setAnswer({
+        text: successMessage(
+          message,
+          t`If this address has an account, we sent it a link to choose a new password. Check your inbox (and the spam folder).`,
+        ),
+        tone: 'success',
+      });
     } catch (error) {
-      setAnswer({ text: errorMessage(error, 'Sending the link failed'), tone: 'error' });
+      setAnswer({ text: errorMessage(error, t`Sending the link failed`), tone: 'error' });
     } finally {
       setSubmitting(false);
     }
@@ -36,11 +43,13 @@ export function ForgotPasswordScreen() {
   return (
     <Page width="narrow">
       <Card>
-        <h1>{TITLE}</h1>
-        <Lead>Enter your email address and we will mail you a link to choose a new password.</Lead>
+        <h1>{title}</h1>
+        <Lead>
+          <Trans>Enter your email address and we will mail you a link to choose a new password.</Trans>
+        </Lead>
         <form className={styles.form} onSubmit={send}>
           <TextField
-            label="Email"
+            label={t`Email`}
             name="email"
             type="email"
             autoComplete="username"
@@ -49,7 +58,7 @@ export function ForgotPasswordScreen() {
           />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
-              Send the link
+              <Trans>Send the link</Trans>
             </Button>
           </div>
         </form>
@@ -59,7 +68,9 @@ export function ForgotPasswordScreen() {
           </p>
         )}
         <p className={styles.alternate}>
-          <Link to="/login/">Back to the login page</Link>
+          <Link to="/login/">
+            <Trans>Back to the login page</Trans>
+          </Link>
         </p>
       </Card>
     </Page>

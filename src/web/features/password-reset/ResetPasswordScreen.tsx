@@ -1,6 +1,7 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useState } from 'react';
 import { Link, useParams } from 'react-router';
-import { errorMessage } from '../../api';
+import { errorMessage, successMessage } from '../../api';
 import { pageTitle } from '../../config';
 import { Button } from '../../ui/Button';
 import { NewPasswordFields } from '../../ui/NewPasswordFields';
@@ -9,11 +10,11 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import styles from '../auth/Auth.module.css';
 import { chooseNewPassword } from './passwordResetApi';
 
-const TITLE = 'Choose a new password';
-
 /** Where a reset mail leads: a new password (the registration rules), then the login page. */
 export function ResetPasswordScreen() {
-  useDocumentTitle(pageTitle(TITLE));
+  const { t } = useLingui();
+  const title = t`Choose a new password`;
+  useDocumentTitle(pageTitle(title));
   const { token = '' } = useParams();
   const [submitting, setSubmitting] = useState(false);
   const [done, setDone] = useState<string | null>(null);
@@ -31,9 +32,14 @@ export function ResetPasswordScreen() {
         String(form.get('password') ?? ''),
         String(form.get('confirm_password') ?? ''),
       );
-      setDone(message);
+      setDone(
+        successMessage(
+          message,
+          t`Your password is changed and every session of your account has ended. Log in with the new password.`,
+        ),
+      );
     } catch (error) {
-      setProblem(errorMessage(error, 'Changing the password failed'));
+      setProblem(errorMessage(error, t`Changing the password failed`));
     } finally {
       setSubmitting(false);
     }
@@ -43,10 +49,12 @@ export function ResetPasswordScreen() {
     return (
       <Page width="narrow">
         <Card>
-          <h1>{TITLE}</h1>
+          <h1>{title}</h1>
           <p role="status">{done}</p>
           <p className={styles.alternate}>
-            <Link to="/login/">Go to the login page</Link>
+            <Link to="/login/">
+              <Trans>Go to the login page</Trans>
+            </Link>
           </p>
         </Card>
       </Page>
@@ -55,13 +63,15 @@ export function ResetPasswordScreen() {
   return (
     <Page width="narrow">
       <Card>
-        <h1>{TITLE}</h1>
-        <Lead>Every session of your account ends once it is changed.</Lead>
+        <h1>{title}</h1>
+        <Lead>
+          <Trans>Every session of your account ends once it is changed.</Trans>
+        </Lead>
         <form className={styles.form} onSubmit={choose}>
-          <NewPasswordFields label="New password" />
+          <NewPasswordFields label={t`New password`} />
           <div className={styles.actions}>
             <Button type="submit" busy={submitting}>
-              Set the new password
+              <Trans>Set the new password</Trans>
             </Button>
           </div>
         </form>
@@ -71,7 +81,9 @@ export function ResetPasswordScreen() {
           </p>
         )}
         <p className={styles.alternate}>
-          <Link to="/forgot-password/">Ask for a new link</Link>
+          <Link to="/forgot-password/">
+            <Trans>Ask for a new link</Trans>
+          </Link>
         </p>
       </Card>
     </Page>

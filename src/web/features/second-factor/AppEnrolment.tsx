@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, type ReactNode, useEffect, useRef, useState } from 'react';
 import type { TotpSetupResponse } from '../../../common/schemas/second-factor';
 import { errorMessage } from '../../api';
@@ -40,6 +41,7 @@ export function AppEnrolment<Answer>({
   /** More buttons beside Confirm (the account page's Cancel). */
   actions?: ReactNode;
 }) {
+  const { t } = useLingui();
   const [setup, setSetup] = useState<TotpSetupResponse | null>(null);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -51,9 +53,9 @@ export function AppEnrolment<Answer>({
     start()
       .then(setSetup)
       .catch((failure: unknown) =>
-        setError(errorMessage(failure, 'The set-up could not start. Reload the page.')),
+        setError(errorMessage(failure, t`The set-up could not start. Reload the page.`)),
       );
-  }, [start]);
+  }, [start, t]);
 
   async function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -63,31 +65,42 @@ export function AppEnrolment<Answer>({
     try {
       onDone(await confirm(String(new FormData(event.currentTarget).get('code') ?? '')));
     } catch (failure) {
-      setError(errorMessage(failure, 'That code could not be checked. Try again.'));
+      setError(errorMessage(failure, t`That code could not be checked. Try again.`));
       setBusy(false);
     }
   }
+
+  const secretKey = setup ? grouped(setup.secret) : null;
 
   return (
     <>
       <ol className={own.steps}>
         <li>
-          Open an authenticator app (for example Google Authenticator, Microsoft Authenticator or 1Password).
+          <Trans>
+            Open an authenticator app (for example Google Authenticator, Microsoft Authenticator or
+            1Password).
+          </Trans>
         </li>
-        <li>Scan the QR code, or enter the key by hand.</li>
-        <li>Enter the 6-digit code the app shows.</li>
+        <li>
+          <Trans>Scan the QR code, or enter the key by hand.</Trans>
+        </li>
+        <li>
+          <Trans>Enter the 6-digit code the app shows.</Trans>
+        </li>
       </ol>
       {setup ? (
         <>
           <img
             className={own.qr}
             src={setup.qr_code}
-            alt="QR code to scan with your authenticator app"
+            alt={t`QR code to scan with your authenticator app`}
             width={192}
             height={192}
           />
           <p>
-            Key: <code className={own.secret}>{grouped(setup.secret)}</code>
+            <Trans>
+              Key: <code className={own.secret}>{secretKey}</code>
+            </Trans>
           </p>
         </>
       ) : (
@@ -95,7 +108,7 @@ export function AppEnrolment<Answer>({
       )}
       <form className={styles.form} onSubmit={submit}>
         <TextField
-          label="6-digit code"
+          label={t`6-digit code`}
           name="code"
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -107,7 +120,7 @@ export function AppEnrolment<Answer>({
         <CodeError text={error} />
         <div className={styles.actions}>
           <Button type="submit" busy={busy} disabled={!setup}>
-            Confirm
+            <Trans>Confirm</Trans>
           </Button>
           {actions}
         </div>
@@ -118,8 +131,9 @@ export function AppEnrolment<Answer>({
 
 /** Recovery codes, shown the one time they exist in the clear. */
 export function RecoveryCodeList({ codes }: { codes: readonly string[] }) {
+  const { t } = useLingui();
   return (
-    <ol className={own.codes} aria-label="Recovery codes">
+    <ol className={own.codes} aria-label={t`Recovery codes`}>
       {codes.map((code) => (
         <li key={code}>{code}</li>
       ))}

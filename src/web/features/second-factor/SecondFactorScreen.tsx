@@ -1,3 +1,4 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import { useNavigate, useSearchParams } from 'react-router';
@@ -18,7 +19,7 @@ import { AppEnrolment, CodeError, RecoveryCodeList } from './AppEnrolment';
 import {
   addPasskey,
   isBrowserRefusal,
-  PASSKEY_NOT_USED,
+  passkeyNotUsed,
   passkeysSupported,
   signInWithPasskey,
 } from './passkeys';
@@ -30,7 +31,8 @@ import { confirmAppSetup, verifySecondFactor } from './secondFactorApi';
  * time by setting up an authenticator app (then saving recovery codes), later with its code.
  */
 export function SecondFactorScreen() {
-  useDocumentTitle(pageTitle('Confirm your sign-in'));
+  const { t } = useLingui();
+  useDocumentTitle(pageTitle(t`Confirm your sign-in`));
   const [searchParams] = useSearchParams();
   const next = safeNextPath(searchParams.get('next'));
   const navigate = useNavigate();
@@ -87,7 +89,8 @@ async function withPasskey(ceremony: () => Promise<PasskeyAnswer>): Promise<Pass
   try {
     return await ceremony();
   } catch (failure) {
-    return isBrowserRefusal(failure) ? PASSKEY_NOT_USED : errorMessage(failure, PASSKEY_NOT_USED);
+    const notUsed = passkeyNotUsed();
+    return isBrowserRefusal(failure) ? notUsed : errorMessage(failure, notUsed);
   }
 }
 
@@ -132,15 +135,20 @@ function AppSetup({
   onDone: (codes: string[], user: CurrentUser) => void;
   onPasskey: (user: CurrentUser, recoveryCodes?: string[]) => void;
 }) {
+  const { t } = useLingui();
   return (
     <>
-      <h1>Set up your authenticator app</h1>
-      <Lead>Staff accounts sign in with a password and a code from an app on your phone.</Lead>
+      <h1>
+        <Trans>Set up your authenticator app</Trans>
+      </h1>
+      <Lead>
+        <Trans>Staff accounts sign in with a password and a code from an app on your phone.</Trans>
+      </Lead>
       <AppEnrolment
         confirm={confirmAppSetup}
         onDone={(answer) => onDone(answer.recovery_codes, answer.user)}
       />
-      <PasskeyOption label="Use a passkey instead" ceremony={addPasskey} onDone={onPasskey} />
+      <PasskeyOption label={t`Use a passkey instead`} ceremony={addPasskey} onDone={onPasskey} />
     </>
   );
 }
@@ -148,20 +156,27 @@ function AppSetup({
 function RecoveryCodes({ codes, onContinue }: { codes: string[]; onContinue: () => void }) {
   return (
     <>
-      <h1>Save your recovery codes</h1>
+      <h1>
+        <Trans>Save your recovery codes</Trans>
+      </h1>
       <Lead>
-        If you lose your phone, each of these codes signs you in once. Keep them somewhere safe: they are
-        shown only now.
+        <Trans>
+          If you lose your phone, each of these codes signs you in once. Keep them somewhere safe: they are
+          shown only now.
+        </Trans>
       </Lead>
       <RecoveryCodeList codes={codes} />
       <div className={styles.actions}>
-        <Button onClick={onContinue}>I saved them, continue</Button>
+        <Button onClick={onContinue}>
+          <Trans>I saved them, continue</Trans>
+        </Button>
       </div>
     </>
   );
 }
 
 function CodePrompt({ onDone }: { onDone: (user: CurrentUser) => void }) {
+  const { t } = useLingui();
   const [recovery, setRecovery] = useState(false);
   const [error, setError] = useState<string | null>(null);
   const [busy, setBusy] = useState(false);
@@ -175,23 +190,25 @@ function CodePrompt({ onDone }: { onDone: (user: CurrentUser) => void }) {
       const answer = await verifySecondFactor(String(new FormData(event.currentTarget).get('code') ?? ''));
       onDone(answer.user);
     } catch (failure) {
-      setError(errorMessage(failure, 'That code could not be checked. Try again.'));
+      setError(errorMessage(failure, t`That code could not be checked. Try again.`));
       setBusy(false);
     }
   }
 
   return (
     <>
-      <h1>Confirm it&apos;s you</h1>
+      <h1>
+        <Trans>Confirm it&apos;s you</Trans>
+      </h1>
       <Lead>
         {recovery
-          ? 'Enter one of the recovery codes you saved. Each works once.'
-          : 'Enter the 6-digit code from your authenticator app.'}
+          ? t`Enter one of the recovery codes you saved. Each works once.`
+          : t`Enter the 6-digit code from your authenticator app.`}
       </Lead>
       <form className={styles.form} onSubmit={verify} key={recovery ? 'recovery' : 'app'}>
         {recovery ? (
           <TextField
-            label="Recovery code"
+            label={t`Recovery code`}
             name="code"
             autoComplete="off"
             spellCheck={false}
@@ -200,7 +217,7 @@ function CodePrompt({ onDone }: { onDone: (user: CurrentUser) => void }) {
           />
         ) : (
           <TextField
-            label="6-digit code"
+            label={t`6-digit code`}
             name="code"
             inputMode="numeric"
             autoComplete="one-time-code"
@@ -212,19 +229,21 @@ function CodePrompt({ onDone }: { onDone: (user: CurrentUser) => void }) {
         <CodeError text={error} />
         <div className={styles.actions}>
           <Button type="submit" busy={busy}>
-            Verify
+            <Trans>Verify</Trans>
           </Button>
         </div>
       </form>
       <p className={own.switch}>
         <Button variant="ghost" onClick={() => setRecovery(!recovery)}>
-          {recovery ? 'Use the code from the app instead' : 'Use a recovery code instead'}
+          {recovery ? t`Use the code from the app instead` : t`Use a recovery code instead`}
         </Button>
       </p>
-      <PasskeyOption label="Use a passkey" ceremony={signInWithPasskey} onDone={onDone} />
+      <PasskeyOption label={t`Use a passkey`} ceremony={signInWithPasskey} onDone={onDone} />
       <p className={styles.alternate}>
-        Lost your phone and your recovery codes? Ask another administrator of your institution to reset your
-        second factor.
+        <Trans>
+          Lost your phone and your recovery codes? Ask another administrator of your institution to reset your
+          second factor.
+        </Trans>
       </p>
     </>
   );

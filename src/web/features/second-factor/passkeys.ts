@@ -1,3 +1,4 @@
+import { msg } from '@lingui/core/macro';
 import type {
   PublicKeyCredentialCreationOptionsJSON,
   PublicKeyCredentialRequestOptionsJSON,
@@ -6,6 +7,7 @@ import { useSyncExternalStore } from 'react';
 import * as endpoints from '../../../common/endpoints/passkeys';
 import type { PasskeyAuthentication, PasskeyRegistration } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
+import { i18n } from '../../app/i18n';
 
 /**
  * Passkeys in the browser. The WebAuthn helper library is loaded only when a passkey is used,
@@ -35,6 +37,14 @@ export function isBrowserRefusal(error: unknown): boolean {
   );
 }
 
+const NOT_USED = msg`No passkey was used. Try again, or sign in another way.`;
+
+/** What a person is told when no passkey was used (cancelled, or none fits), in the page's language. */
+export function passkeyNotUsed(): string {
+  return i18n._(NOT_USED);
+}
+
+/** The same in English, for the screens that have not moved to `passkeyNotUsed` yet. */
 export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in another way.';
 
 /** Creates a passkey on this device for the signed-in staff member and registers it, named if given. */

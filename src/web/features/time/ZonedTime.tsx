@@ -1,3 +1,4 @@
+import { useLingui } from '@lingui/react/macro';
 import { formatZonedDateTime } from '../../../common/zoned-format';
 import { useCurrentUser } from '../auth/useCurrentUser';
 
@@ -11,10 +12,12 @@ export function useInstitutionTimeZone(): string {
   return user?.time_zone ?? 'UTC';
 }
 
-/** Formats instants as staff read them: on the institution's clock, naming the zone. */
+/** Formats instants as staff read them: on the institution's clock, naming the zone, in the page's language. */
 export function useZonedFormat(): (at: string | number | null | undefined) => string {
   const timeZone = useInstitutionTimeZone();
-  return (at) => formatZonedDateTime(at, timeZone);
+  const { i18n } = useLingui();
+  const language = i18n.locale;
+  return (at) => formatZonedDateTime(at, timeZone, language || undefined);
 }
 
 /** An instant on the institution's clock, naming the zone ("Tue 3 Nov 2026, 14:05 (America/New_York)"). */

@@ -1,10 +1,11 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useId, useState } from 'react';
 import {
   VERIFICATION_CODE_LENGTH,
   VerificationCode,
   type VerifyCheckResponse,
 } from '../../../common/schemas/verify';
-import { errorMessage } from '../../api';
+import { errorMessage, successMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import styles from './CodeStep.module.css';
@@ -26,6 +27,7 @@ interface CodeStepProps {
  * caller has the first code sent (registering does it; a link survey asks right after submitting).
  */
 export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }: CodeStepProps) {
+  const { t } = useLingui();
   const headingId = useId();
   const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
@@ -38,15 +40,25 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }:
     // Spaces or dashes typed between the digits are forgiven; the shared code rule decides the rest.
     const digits = code.replace(/\D/g, '');
     if (!VerificationCode.safeParse(digits).success) {
-      setError(`Enter the ${VERIFICATION_CODE_LENGTH} digits from the mail.`);
+      const length = VERIFICATION_CODE_LENGTH;
+      setError(t`Enter the ${length} digits from the mail.`);
       return;
     }
     setBusy(true);
     setError(null);
     try {
-      onConfirmed(await checkVerification(email, digits));
+      const confirmation = await checkVerification(email, digits);
+      onConfirmed({
+        ...confirmation,
+        message: successMessage(
+          confirmation.message,
+          confirmation.account_ready
+            ? t`Your email address is confirmed and your account is ready. You can now log in.`
+            : t`Your email address is confirmed. Thank you!`,
+        ),
+      });
     } catch (failure) {
-      setError(errorMessage(failure, 'The code could not be checked. Please try again.'));
+      setError(errorMessage(failure, t`The code could not be checked. Please try again.`));
       setBusy(false);
     }
   }
@@ -58,22 +70,27 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }:
       const response = requestCode
         ? await requestCode()
         : await startVerification({ email, ...(hashLink ? { hash_link: hashLink } : {}) });
-      setNote(response.message);
+      setNote(
+        successMessage(
+          response.message,
+          t`We sent a new code to ${email}. Check your inbox (and the spam folder).`,
+        ),
+      );
     } catch (failure) {
-      setError(errorMessage(failure, 'A new code could not be sent. Please try again.'));
+      setError(errorMessage(failure, t`A new code could not be sent. Please try again.`));
     }
   }
 
   return (
     <section className={styles.step} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.heading}>
-        We sent a code to {email}
+        <Trans>We sent a code to {email}</Trans>
       </h2>
       <p className={styles.text}>{purpose}</p>
       <form className={styles.form} onSubmit={confirm} noValidate>
         <TextField
           className={styles.code}
-          label="Code from the mail"
+          label={t`Code from the mail`}
           name="verification_code"
           inputMode="numeric"
           autoComplete="one-time-code"
@@ -84,10 +101,10 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }:
         />
         <div className={styles.actions}>
           <Button type="submit" busy={busy}>
-            Confirm
+            <Trans>Confirm</Trans>
           </Button>
           <Button variant="secondary" onClick={() => void resend()}>
-            Send a new code
+            <Trans>Send a new code</Trans>
           </Button>
         </div>
       </form>
