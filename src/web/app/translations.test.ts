@@ -91,8 +91,15 @@ function unwrappedTexts(file: string): string[] {
     const current = node as Node & { loc?: { start: { line: number } } };
     const line = current.loc?.start.line;
     if (current.type === 'JSXElement') {
-      const name = (current.openingElement as { name: { name?: string } }).name.name ?? '';
-      inMessage ||= MESSAGE_ELEMENTS.has(name);
+      const opening = current.openingElement as { name: { name?: string }; attributes: Node[] };
+      inMessage ||= MESSAGE_ELEMENTS.has(opening.name.name ?? '');
+      // What assistive technology is told to skip is decoration (an icon's letter), not words.
+      const hidden = opening.attributes.some(
+        (attribute) =>
+          (attribute.name as { name?: string } | undefined)?.name === 'aria-hidden' &&
+          (attribute.value as Node | null)?.value === 'true',
+      );
+      if (hidden) return;
     }
     if (current.type === 'JSXText' && !inMessage && /\p{L}/u.test(String(current.value))) {
       found.push(`${line}: ${String(current.value).trim()}`);
