@@ -27,6 +27,7 @@ import * as recordsRequests from './031_records_requests';
 import * as testedSsoAndAppReplacement from './032_tested_sso_and_app_replacement';
 import * as anonymousCampaigns from './033_anonymous_campaigns';
 import * as anonymousResends from './034_anonymous_resends';
+import * as languages from './036_languages';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -61,4 +62,5 @@ export const migrations: Record<string, Migration> = {
   '032_tested_sso_and_app_replacement': testedSsoAndAppReplacement,
   '033_anonymous_campaigns': anonymousCampaigns,
   '034_anonymous_resends': anonymousResends,
+  '036_languages': languages,
 };

@@ -1,0 +1,36 @@
+import fs from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { FastifyRequest } from 'fastify';
+import { DEFAULT_LANGUAGE, LANGUAGE_COOKIE, pickLanguage } from '../../common/languages';
+
+/**
+ * The server's catalogues: src/server/locales beside the sources, dist/server/locales beside the
+ * compiled server (scripts/build.mjs copies them there; the bundle's modules sit in dist/server).
+ */
+export function localesFolder(): string {
+  const candidates = [new URL('../locales/', import.meta.url), new URL('./locales/', import.meta.url)];
+  const found = candidates.find((url) => fs.existsSync(url));
+  if (!found) throw new Error('The server has no locales folder');
+  return fileURLToPath(found);
+}
+
+let languages: readonly string[] | undefined;
+
+/** The languages the product has: one folder of catalogues each, the default always among them. */
+export function supportedLanguages(): readonly string[] {
+  if (!languages) {
+    const folders = fs
+      .readdirSync(localesFolder(), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    languages = Object.freeze([...new Set([DEFAULT_LANGUAGE, ...folders])].sort());
+  }
+  return languages;
+}
+
+/** The language a request is answered in: the one its person chose (cookie), else its browser's. */
+export function requestLanguage(request: Pick<FastifyRequest, 'cookies' | 'headers'>): string {
+  const chosen = request.cookies?.[LANGUAGE_COOKIE];
+  if (chosen && supportedLanguages().includes(chosen)) return chosen;
+  return pickLanguage(request.headers['accept-language'], supportedLanguages());
+}
