@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/surveys';
 import { writerFor } from '../../db/transaction-runner';
 import { requireUser } from '../../lib/guards';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -45,6 +46,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
         schoolEmail: body.school_email,
         answers: body.answers,
         clientSubmissionId: body.submission_id,
+        language: requestLanguage(request),
       });
     },
     { preValidation: refuseNonStudentsEarly(false) },
@@ -66,6 +68,7 @@ export const surveyRoutes: FastifyPluginAsyncZod<{ events: SubmissionEvents }> =
         schoolEmail: body.school_email,
         answers: body.answers,
         clientSubmissionId: body.submission_id,
+        language: requestLanguage(request),
       });
     },
     {

@@ -116,6 +116,8 @@ export type SurveyTarget = { templateId: number } | { hashLink: string; template
 
 interface SubmissionInput {
   target: SurveyTarget;
+  /** The language the student reads (lib/languages.ts): crisis help is shown in it. */
+  language?: string;
   /** The logged-in user, or null on a shared link. */
   user: SessionUser | null;
   studentName?: string;
@@ -314,6 +316,7 @@ export function reply(
   template: SurveyTemplate,
   proven: boolean,
   proofToken?: string,
+  language?: string,
 ): SubmitSurveyResponse {
   const urgent = tier === 'urgent';
   return {
@@ -321,7 +324,9 @@ export function reply(
     message: proven ? THANK_YOU : urgent ? RECEIVED : CONFIRM_ADDRESS,
     ...(proven ? {} : { verification_required: true }),
     ...(proofToken === undefined ? {} : { proof_token: proofToken }),
-    ...(urgent ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources)) } : {}),
+    ...(urgent
+      ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources), language) }
+      : {}),
   };
 }
 
@@ -468,10 +473,11 @@ async function storeSubmission(
     const earlierProven = (earlier?.verified_at ?? null) !== null;
     // The first answer never reached the tab: it gets a new secret for the waiting submission.
     if (earlier && !earlierProven && proof) await queries.setProofTokenHash(trx, earlier.id, proof.hash);
-    return reply(earlier?.tier ?? 'none', template, earlierProven, earlierProven ? undefined : proof?.token);
+    const token = earlierProven ? undefined : proof?.token;
+    return reply(earlier?.tier ?? 'none', template, earlierProven, token, input.language);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
-  return reply(screened.tier, template, respondent.proven, proof?.token);
+  return reply(screened.tier, template, respondent.proven, proof?.token, input.language);
 }
 
 /**
