@@ -4,7 +4,8 @@ import { type I18n, type MessageDescriptor, setupI18n } from '@lingui/core';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
 import PO from 'pofile';
 import { DEFAULT_LANGUAGE } from '../../../common/languages';
-import { localesFolder, supportedLanguages } from '../languages';
+import { supportedLanguages } from '../languages';
+import { localesFolder } from '../locales-folder';
 
 /**
  * What the server writes itself (mail) in each of the product's languages. Messages are
