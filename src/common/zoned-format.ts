@@ -7,10 +7,12 @@
 
 const formats = new Map<string, Intl.DateTimeFormat>();
 
-function formatFor(timeZone: string): Intl.DateTimeFormat {
-  let format = formats.get(timeZone);
+/** English is written day first ("Tue 3 Nov 2026"); any other language as its own locale writes it. */
+function formatFor(timeZone: string, language = 'en'): Intl.DateTimeFormat {
+  const key = `${language} ${timeZone}`;
+  let format = formats.get(key);
   if (!format) {
-    format = new Intl.DateTimeFormat('en-GB', {
+    format = new Intl.DateTimeFormat(language === 'en' ? 'en-GB' : language, {
       timeZone,
       weekday: 'short',
       day: 'numeric',
@@ -20,7 +22,7 @@ function formatFor(timeZone: string): Intl.DateTimeFormat {
       minute: '2-digit',
       hourCycle: 'h23',
     });
-    formats.set(timeZone, format);
+    formats.set(key, format);
   }
   return format;
 }
@@ -39,13 +41,14 @@ function safeZone(timeZone: string): string {
 function zonedParts(
   at: string | number | null | undefined,
   timeZone: string,
+  language?: string,
 ): (Partial<Record<Intl.DateTimeFormatPartTypes, string>> & { zone: string }) | null {
   if (at === null || at === undefined || at === '') return null;
   const date = new Date(at);
   if (Number.isNaN(date.getTime())) return null;
   const zone = safeZone(timeZone);
   const parts = Object.fromEntries(
-    formatFor(zone)
+    formatFor(zone, language)
       .formatToParts(date)
       .map((part) => [part.type, part.value]),
   );
@@ -54,10 +57,14 @@ function zonedParts(
 
 /**
  * `at` (an ISO string or epoch milliseconds) on `timeZone`'s clock, naming the zone; empty for
- * no time or an unreadable one.
+ * no time or an unreadable one. In `language`'s words for the day and month (English unless said).
  */
-export function formatZonedDateTime(at: string | number | null | undefined, timeZone: string): string {
-  const parts = zonedParts(at, timeZone);
+export function formatZonedDateTime(
+  at: string | number | null | undefined,
+  timeZone: string,
+  language?: string | null,
+): string {
+  const parts = zonedParts(at, timeZone, language ?? undefined);
   if (!parts) return '';
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${parts.zone})`;
 }

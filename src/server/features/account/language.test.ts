@@ -241,7 +241,7 @@ describe.each(TEST_DIALECTS)('the language of mail, on %s', (dialect) => {
       const [spanish] = await mailTo(cast.adminA.email);
       expect(spanish?.subject).toBe('Wellspring: un estudiante necesita seguimiento ahora');
       expect(spanish?.body).toMatch(
-        /^Una respuesta en tu institución necesita ahora la atención de un consejero\.\n\nInicia sesión y abre el caso \d+: \S+\/cases\/\d+\/\n\nConfirma el caso en cuanto alguien se haga cargo de él\.\nConfírmalo antes de: /,
+        /^Una respuesta en tu institución necesita ahora la atención de un consejero\.\n\nInicia sesión y abre el caso \d+: \S+\/cases\/\d+\/\n\nConfirma el caso en cuanto alguien se haga cargo de él\.\nConfírmalo antes de: [a-zé]+ \d{1,2} [a-z]+ \d{4}, \d{2}:\d{2} \(UTC\)$/,
       );
       const [english] = await mailTo('second@north.edu');
       expect(english?.subject).toBe('Wellspring: a student needs follow-up now');

@@ -141,7 +141,7 @@ function passwordChangedMail(options: {
 }) {
   const values = {
     brand: options.brandName,
-    when: formatZonedDateTime(now(), options.timeZone),
+    when: formatZonedDateTime(now(), options.timeZone, options.language),
     address: options.address,
   };
   return {

@@ -79,7 +79,7 @@ export function invitationMail(
     brand: context.brandName,
     name: invitee.name,
     link: invitationLink(context, token),
-    until: formatZonedDateTime(options.expiresAt, options.timeZone),
+    until: formatZonedDateTime(options.expiresAt, options.timeZone, invitee.language),
   };
   const reminder = options.reminder > 0;
   return {

@@ -57,7 +57,11 @@ export function alertMail(
     text: [
       translate(language, ALERT_BODY, values),
       ...(deadline
-        ? [translate(language, ALERT_DEADLINE, { when: formatZonedDateTime(deadline.at, deadline.timeZone) })]
+        ? [
+            translate(language, ALERT_DEADLINE, {
+              when: formatZonedDateTime(deadline.at, deadline.timeZone, language),
+            }),
+          ]
         : []),
     ].join('\n'),
   };
@@ -89,7 +93,7 @@ export function escalationMail(
     brand: context.brandName,
     caseId: String(caseId),
     round: String(round),
-    when: formatZonedDateTime(deadline.at, deadline.timeZone),
+    when: formatZonedDateTime(deadline.at, deadline.timeZone, language),
     link: linkTo(context, casePath(caseId)),
   };
   return {

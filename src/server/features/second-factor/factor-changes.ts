@@ -41,7 +41,7 @@ export async function recordSignInChange(
   const { summary, summaryValues, tell, ...entry } = change;
   await recordAudit(trx, actor, entry);
   // Everyone told is of the actor's institution: the time is on its clock, which is named.
-  const when = formatZonedDateTime(at, await institutionTimeZone(trx, actor.institutionId));
+  const timeZone = await institutionTimeZone(trx, actor.institutionId);
   const recipients = [...new Set(tell)];
   const languages = await languagesByEmail(trx, recipients);
   for (const to of recipients) {
@@ -49,7 +49,7 @@ export async function recordSignInChange(
     const line = translate(language, CHANGE_LINE, {
       summary: translate(language, summary, summaryValues),
       by: actor.email ? translate(language, CHANGE_BY, { email: actor.email }) : '',
-      when,
+      when: formatZonedDateTime(at, timeZone, language),
       from: actor.address ? translate(language, CHANGE_FROM, { address: actor.address }) : '',
     });
     const text = [line, '', translate(language, CHANGE_ADVICE)].join('\n');
