@@ -76,12 +76,14 @@ export async function submitAnonymousAnswers(options: {
   /** anonymousRetryKey of the link and the tab's submission id, when the tab sent one. */
   retryKey?: string;
   answers: Record<string, AnswerValue>;
+  /** The language the student reads: crisis help is shown in it. */
+  language?: string;
 }): Promise<SubmitSurveyResponse> {
-  const { invitation, retryKey } = options;
+  const { invitation, retryKey, language } = options;
   return options.runTransaction(async (trx) => {
     const at = now();
     const resent = await options.useInvitation(trx);
-    if (resent) return answerAgain(trx, resent, invitation.template_id, at);
+    if (resent) return answerAgain(trx, resent, invitation.template_id, at, language);
     const { template, plain, blocks, screened } = await screenAnonymousAnswers(
       trx,
       invitation.template_id,
@@ -134,7 +136,7 @@ export async function submitAnonymousAnswers(options: {
       })
       .execute();
     // Proven: the link proves a roster student answered; the tier itself is never told.
-    return { ...reply(screened.tier, template, true), contact_token: token };
+    return { ...reply(screened.tier, template, true, undefined, language), contact_token: token };
   });
 }
 
@@ -148,6 +150,7 @@ async function answerAgain(
   earlier: Resent,
   templateId: number,
   at: number,
+  language?: string,
 ): Promise<SubmitSurveyResponse> {
   const template = await findTemplateById(trx, templateId);
   if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
@@ -157,14 +160,14 @@ async function answerAgain(
     .where('submission_id', '=', earlier.id)
     .where('expires_at', '>', at)
     .executeTakeFirst();
-  if (!offer) return reply(earlier.tier, template, true);
+  if (!offer) return reply(earlier.tier, template, true, undefined, language);
   const token = crypto.randomBytes(32).toString('base64url');
   await trx
     .updateTable('contact_offers')
     .set({ token_hash: contactOfferHash(token) })
     .where('token_hash', '=', offer.token_hash)
     .execute();
-  return { ...reply(earlier.tier, template, true), contact_token: token };
+  return { ...reply(earlier.tier, template, true, undefined, language), contact_token: token };
 }
 
 /** The offer a token names, if it has not expired; deleted, so it is used once. */

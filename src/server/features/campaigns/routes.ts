@@ -4,6 +4,7 @@ import * as endpoints from '../../../common/endpoints/campaigns';
 import { can, roleName } from '../../../common/roles';
 import { writerFor } from '../../db/transaction-runner';
 import { auditActor } from '../../lib/audit';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { LIMITS, routeLimit } from '../../limit-table';
 import { contactCase } from '../cases';
@@ -141,6 +142,7 @@ export const campaignRoutes: FastifyPluginAsyncZod<{
         ...(body.school_email === undefined ? {} : { schoolEmail: body.school_email }),
         answers: body.answers,
         ...(body.submission_id === undefined ? {} : { clientSubmissionId: body.submission_id }),
+        language: requestLanguage(request),
       });
     },
     {

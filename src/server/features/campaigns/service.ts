@@ -350,6 +350,8 @@ export async function submitInvitationSurvey(options: {
   schoolEmail?: string;
   answers: Record<string, AnswerValue>;
   clientSubmissionId?: string;
+  /** The language the student reads: crisis help is shown in it. */
+  language?: string;
 }) {
   const { db, token } = options;
   const retryOf = options.clientSubmissionId;
@@ -370,6 +372,7 @@ export async function submitInvitationSurvey(options: {
       invitation: { ...invitation, invited_at: Number(invitation.invited_at) },
       answers: options.answers,
       ...(retryOf === undefined ? {} : { retryKey: anonymousRetryKey(token, retryOf) }),
+      ...(options.language === undefined ? {} : { language: options.language }),
       useInvitation: async (trx) => {
         // Under lock: two tabs submitting at once use the invitation once. Marked with the time
         // it was sent, not answered, so its mark and the stored answers cannot be matched in time.
@@ -398,6 +401,7 @@ export async function submitInvitationSurvey(options: {
     ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
     addressProven: true,
     events: options.events,
+    ...(options.language === undefined ? {} : { language: options.language }),
     beforeStore: async (trx) => {
       const at = now();
       // Checked again under lock: two tabs submitting at once use the invitation once.
