@@ -1,7 +1,7 @@
 // `npm run build`: everything production runs, compiled to JavaScript:
 // - dist/web: the web app (Vite), with the server's renderer of its first paint in dist/web/.server;
 // - dist/server: the server, its command line and its SMTP thread (esbuild), run by `node`, with
-//   its catalogues (dist/server/locales).
+//   the catalogues of its mail in dist/server/locales.
 // `node scripts/build.mjs web <folder>` builds the web app alone into another folder (the tests do).
 // Build tools are devDependencies: they are loaded only here, never by the running server.
 import fs from 'node:fs';
@@ -55,8 +55,10 @@ export async function buildServer(outDir = SERVER_OUT) {
     sourcemap: true,
     logLevel: 'warning',
   });
-  // The server's catalogues (mail), read at run time; their folders are the languages it speaks.
-  fs.cpSync(path.join(ROOT, 'src/server/locales'), path.join(outDir, 'locales'), { recursive: true });
+  // The mail catalogues, read at run time beside the compiled modules (src/server/lib/languages.ts).
+  const locales = path.join(outDir, 'locales');
+  fs.rmSync(locales, { recursive: true, force: true });
+  fs.cpSync(path.join(ROOT, 'src/server/locales'), locales, { recursive: true });
 }
 
 if (process.argv[1] === fileURLToPath(import.meta.url)) {

@@ -2,6 +2,19 @@ import { describe, expect, it } from 'vitest';
 import { formatZonedDateTime, formatZonedTime } from './zoned-format';
 
 describe('formatZonedDateTime', () => {
+  it("writes the day and month in a reader's language, on the same clock", () => {
+    const at = Date.UTC(2026, 10, 9, 14);
+    expect(formatZonedDateTime(at, 'America/New_York', 'es')).toBe(
+      'lun 9 nov 2026, 09:00 (America/New_York)',
+    );
+    expect(formatZonedDateTime(at, 'America/New_York', 'en')).toBe(
+      'Mon 9 Nov 2026, 09:00 (America/New_York)',
+    );
+    expect(formatZonedDateTime(at, 'America/New_York', null)).toBe(
+      formatZonedDateTime(at, 'America/New_York'),
+    );
+  });
+
   it("shows the instant on the zone's clock and names the zone", () => {
     expect(formatZonedDateTime('2026-11-03T19:05:00Z', 'America/New_York')).toBe(
       'Tue 3 Nov 2026, 14:05 (America/New_York)',

@@ -68,9 +68,9 @@ function zonedParts(
 export function formatZonedDateTime(
   at: string | number | null | undefined,
   timeZone: string,
-  language = ENGLISH,
+  language?: string | null,
 ): string {
-  const parts = zonedParts(at, timeZone, language);
+  const parts = zonedParts(at, timeZone, language ?? ENGLISH);
   if (!parts) return '';
   return `${parts.weekday} ${parts.day} ${parts.month} ${parts.year}, ${parts.hour}:${parts.minute} (${parts.zone})`;
 }

@@ -1,4 +1,10 @@
-import { AccountSessionList, OtherSessionsEnded, PasswordChangeRequest } from '../schemas/account';
+import {
+  AccountSessionList,
+  LanguageChanged,
+  LanguageChangeRequest,
+  OtherSessionsEnded,
+  PasswordChangeRequest,
+} from '../schemas/account';
 import { endpoint } from './endpoint';
 
 const tags = ['account'];
@@ -33,6 +39,19 @@ export const signOutOtherSessions = /*#__PURE__*/ endpoint({
   description: 'This session stays signed in. Recorded in the audit log.',
   tags,
   response: { status: 200, schema: OtherSessionsEnded },
+  errors: [400, 401, 403, 429],
+  access: 'user',
+});
+
+export const setLanguage = /*#__PURE__*/ endpoint({
+  method: 'POST',
+  path: '/api/account/language/',
+  summary: 'Choose the language of your mail',
+  description:
+    "One of the product's languages (400 otherwise); kept with the account, and every mail to you from then on is written in it.",
+  tags,
+  body: LanguageChangeRequest,
+  response: { status: 200, schema: LanguageChanged },
   errors: [400, 401, 403, 429],
   access: 'user',
 });

@@ -1,6 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { z } from 'zod/mini';
-import { ALWAYS_OPEN_CRISIS_LINES, crisisHelpFor, repeatsAlwaysOpenLine } from './crisis-lines';
+import {
+  ALWAYS_OPEN_CRISIS_LINES,
+  alwaysOpenLinesFor,
+  crisisHelpFor,
+  crisisHelpInLanguage,
+  repeatsAlwaysOpenLine,
+} from './crisis-lines';
 import { CrisisResource, dialString, InstitutionCrisisResource } from './crisis-resources';
 
 const campus = {
@@ -84,5 +90,67 @@ describe('crisis resources', () => {
     expect(repeatsAlwaysOpenLine(copy({ phone: '911' }))).toBe(true);
     expect(repeatsAlwaysOpenLine(copy({ phone: '988', sms: '555-0100' }))).toBe(false);
     expect(repeatsAlwaysOpenLine(copy({ url: 'https://988lifeline.org' }))).toBe(false);
+  });
+});
+
+describe('crisis resources per language', () => {
+  const everywhere = { ...campus, phone: '555-0100' };
+  const spanishOnly = { ...campus, name: 'Línea del campus', phone: '555-0101', language: 'es' };
+
+  it('shows the 988 Lifeline to a student reading Spanish in its Spanish form: call 988 and press 2, or text AYUDA to 988', () => {
+    const lines = alwaysOpenLinesFor('es');
+    expect(z.array(CrisisResource).parse(lines)).toEqual(lines);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        phone: '988',
+        sms: '988',
+        sms_body: 'AYUDA',
+        url: 'https://988lifeline.org',
+      }),
+      // The Crisis Text Line is shown as it is: its Spanish service is not one this list states.
+      ALWAYS_OPEN_CRISIS_LINES[1],
+      expect.objectContaining({ phone: '911', description: 'Si estás en peligro inmediato, llama al 911.' }),
+    ]);
+    expect(lines[0]?.description).toContain('marca 2');
+  });
+
+  it('gives the same numbers in every language, so none is ever left out', () => {
+    const numbers = (lines: readonly CrisisResource[]) => lines.map((line) => [line.phone, line.sms]);
+    expect(numbers(alwaysOpenLinesFor('es'))).toEqual(numbers(ALWAYS_OPEN_CRISIS_LINES));
+  });
+
+  it('shows English lines for English and for a language without its own', () => {
+    expect(alwaysOpenLinesFor('en')).toEqual(ALWAYS_OPEN_CRISIS_LINES);
+    expect(alwaysOpenLinesFor('fr')).toEqual(ALWAYS_OPEN_CRISIS_LINES);
+    expect(alwaysOpenLinesFor()).toEqual(ALWAYS_OPEN_CRISIS_LINES);
+  });
+
+  it("shows an institution's entry for one language only in it, and an entry without a language in all", () => {
+    const own = { resources: [everywhere, spanishOnly], first: true };
+    expect(crisisHelpFor(own, 'es')).toEqual({
+      always_open: alwaysOpenLinesFor('es'),
+      institution: [everywhere, spanishOnly],
+      institution_first: true,
+    });
+    expect(crisisHelpFor(own, 'en')).toEqual({
+      always_open: ALWAYS_OPEN_CRISIS_LINES,
+      institution: [everywhere],
+      institution_first: true,
+    });
+    // Listed first only when something of the institution's is left to list.
+    expect(crisisHelpFor({ resources: [spanishOnly], first: true }, 'en').institution_first).toBe(false);
+  });
+
+  it('turns the help an answer carried into the language the student reads', () => {
+    const help = crisisHelpFor({ resources: [everywhere, spanishOnly], first: false }, 'es');
+    expect(crisisHelpInLanguage(help, 'en')).toEqual(
+      crisisHelpFor({ resources: [everywhere], first: false }, 'en'),
+    );
+    expect(crisisHelpInLanguage(help, 'es')).toEqual(help);
+  });
+
+  it('accepts a language tag on a resource and refuses anything else', () => {
+    expect(InstitutionCrisisResource.safeParse(spanishOnly).success).toBe(true);
+    expect(InstitutionCrisisResource.safeParse({ ...spanishOnly, language: 'Spanish' }).success).toBe(false);
   });
 });

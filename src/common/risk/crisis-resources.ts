@@ -60,6 +60,13 @@ const resourceFields = {
       .check(z.trim(), z.minLength(1), z.maxLength(160, 'Text message must be at most 160 characters')),
   ),
   url: z.optional(z.url({ protocol: /^https$/, error: 'Web address must start with https://' })),
+  /**
+   * The one language a resource is shown in (an institution's line answered in Spanish only);
+   * without it, a resource is shown whatever the student reads.
+   */
+  language: z.optional(
+    z.string().check(z.regex(/^[a-z]{2,3}(-[A-Z]{2})?$/, 'Language must be a language tag, e.g. es')),
+  ),
 };
 
 type ResourceFields = { phone?: string; sms?: string; sms_body?: string; url?: string };

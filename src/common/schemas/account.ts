@@ -33,3 +33,18 @@ export const OtherSessionsEnded = z.object({
   ended: z.number(),
 });
 export type OtherSessionsEnded = z.infer<typeof OtherSessionsEnded>;
+
+/** The language the signed-in person reads the product's mail in: one the product has. */
+export const LanguageChangeRequest = z.object({
+  language: z
+    .string({ error: 'Language is required' })
+    .check(z.minLength(1, 'Language is required'), z.maxLength(35, 'Language is too long')),
+});
+export type LanguageChangeRequest = z.infer<typeof LanguageChangeRequest>;
+
+export const LanguageChanged = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  language: z.string(),
+});
+export type LanguageChanged = z.infer<typeof LanguageChanged>;

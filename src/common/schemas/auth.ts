@@ -18,6 +18,8 @@ export const CurrentUser = z.object({
   institution_name: z.nullable(z.string()),
   /** The institution's time zone (IANA name): staff read every date and time in it. */
   time_zone: z.nullable(z.string()),
+  /** The language they chose for the product's mail; null while they have chosen none. */
+  language: z.optional(z.nullable(z.string())),
   /** What the user may open follows from it (common/roles.ts). */
   role: z.enum(ROLES),
   /** Present while the sign-in waits for a second factor: nothing of staff is served until then. */

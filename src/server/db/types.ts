@@ -49,6 +49,8 @@ export interface UsersTable {
   created_at: Millis;
   /** When an admin removed the member's access; they keep their row and cannot sign in. */
   removed_at: Millis | null;
+  /** The language they read mail in (migration 036); null for English. */
+  language: string | null;
 }
 
 /**
@@ -437,6 +439,8 @@ export interface PendingRegistrationsTable {
   password_hash: string;
   visitor_hash: string;
   created_at: Millis;
+  /** The language the registration was asked in: the account's once it is proven. */
+  language: string | null;
 }
 
 export interface JobsTable {

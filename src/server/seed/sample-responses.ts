@@ -243,6 +243,7 @@ async function seedSampleResponses(
     institutionId,
     institutionName: template.institution_name,
     institutionTimeZone: null,
+    language: null,
     signInMethod: 'password',
     hasSecondFactor: false,
   };

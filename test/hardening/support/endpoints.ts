@@ -65,6 +65,11 @@ export const REQUESTS: Record<RouteKey, Builder> = {
     method: 'POST',
     url: '/api/account/sessions/sign-out-others/',
   }),
+  'POST /api/account/language/': () => ({
+    method: 'POST',
+    url: '/api/account/language/',
+    body: { language: 'es' },
+  }),
   'POST /api/register/': (context) => {
     const password = 'a-long-enough-passphrase';
     return {
@@ -711,6 +716,7 @@ export const ACCESS_MATRIX: Record<RouteKey, AccessEntry> = {
   'POST /api/account/sessions/sign-out-others/': {
     A: { ...everyone(200), anonymous: 401, pendingAdminA: NO_SECOND_FACTOR },
   },
+  'POST /api/account/language/': { A: { ...everyone(200), anonymous: 401, pendingAdminA: NO_SECOND_FACTOR } },
   'POST /api/register/': { A: everyone(201), B: everyone(201) },
   'GET /api/institutions/': { A: everyone(200) },
   'POST /api/contact/': { A: everyone(200) },
@@ -971,6 +977,7 @@ export const CSRF_MATRIX: Partial<Record<RouteKey, CsrfEntry>> = {
   'POST /api/logout/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/account/password/': { actor: 'adminA', target: 'A', control: 200 },
   'POST /api/account/sessions/sign-out-others/': { actor: 'adminA', target: 'A', control: 200 },
+  'POST /api/account/language/': { actor: 'studentA', target: 'A', control: 200 },
   'POST /api/register/': { actor: 'anonymous', target: 'A', control: 201 },
   'POST /api/contact/': {
     actor: 'anonymous',
@@ -1077,6 +1084,7 @@ export const FUZZ_TABLE: Record<RouteKey, FuzzEntry> = {
   'POST /api/account/password/': as('studentA'),
   'GET /api/account/sessions/': as('studentA'),
   'POST /api/account/sessions/sign-out-others/': as('studentA'),
+  'POST /api/account/language/': as('studentA'),
   'POST /api/register/': as('anonymous'),
   'GET /api/institutions/': as('anonymous'),
   'POST /api/contact/': as('anonymous'),

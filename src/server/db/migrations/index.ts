@@ -28,6 +28,7 @@ import * as testedSsoAndAppReplacement from './032_tested_sso_and_app_replacemen
 import * as anonymousCampaigns from './033_anonymous_campaigns';
 import * as anonymousResends from './034_anonymous_resends';
 import * as questionTranslations from './035_question_translations';
+import * as languages from './036_languages';
 
 /**
  * Every migration, in order. Listed statically (not read from disk) so they run the same under
@@ -63,4 +64,5 @@ export const migrations: Record<string, Migration> = {
   '033_anonymous_campaigns': anonymousCampaigns,
   '034_anonymous_resends': anonymousResends,
   '035_question_translations': questionTranslations,
+  '036_languages': languages,
 };

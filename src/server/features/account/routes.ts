@@ -4,7 +4,7 @@ import * as endpoints from '../../../common/endpoints/account';
 import { requireUser } from '../../lib/guards';
 import { route } from '../../lib/route';
 import type { Session } from '../../lib/sessions';
-import { changePassword, endOtherSessions, listOwnSessions } from './service';
+import { changePassword, chooseLanguage, endOtherSessions, listOwnSessions } from './service';
 
 /** Every signed-in user's own account (staff and students): their password and sessions. */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -40,6 +40,13 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   );
 
   route(app, endpoints.listSessions, async (request) => listOwnSessions(db.kysely, sessionOf(request)));
+
+  route(
+    app,
+    endpoints.setLanguage,
+    async (request) => chooseLanguage(db.kysely, sessionOf(request), request.body.language),
+    { preValidation: signedIn },
+  );
 
   route(app, endpoints.signOutOtherSessions, async (request) =>
     endOtherSessions(db.kysely, sessionOf(request), request.ip),

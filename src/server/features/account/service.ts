@@ -5,6 +5,8 @@ import type { Database } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
 import { needsSecondFactor } from '../../lib/guards';
+import { translate } from '../../lib/i18n';
+import { supportedLanguages } from '../../lib/languages';
 import { clearLimit, enforceLimit } from '../../lib/limits';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem, verifyPassword } from '../../lib/passwords';
@@ -91,7 +93,10 @@ export async function changePassword(options: {
     if (isStaff && actor) {
       await recordSignInChange(trx, actor, {
         ...entry,
-        summary: 'The password of your staff account was changed',
+        summary: /*i18n*/ {
+          id: 'mail.sign-in-change.password-changed',
+          message: 'The password of your staff account was changed',
+        },
         tell: [user.email],
       });
     } else {
@@ -103,6 +108,7 @@ export async function changePassword(options: {
           brandName: options.brandName,
           address,
           timeZone: user.institutionTimeZone ?? 'UTC',
+          language: user.language,
         }),
         now(),
       );
@@ -112,22 +118,47 @@ export async function changePassword(options: {
   return { success: true, message: PASSWORD_CHANGED, ended };
 }
 
+const PASSWORD_CHANGED_SUBJECT = /*i18n*/ {
+  id: 'mail.password-changed.subject',
+  message: 'Your {brand} Health password was changed',
+};
+const PASSWORD_CHANGED_BODY = /*i18n*/ {
+  id: 'mail.password-changed.body',
+  message:
+    'The password of your {brand} Health account was changed on {when} from the address {address}.\n\nIf this was you, there is nothing to do.\nIf it was not, contact your institution at once.',
+};
+
 /**
  * Told to a student whose password changed, so a change they did not make is seen; the time on
  * their institution's clock, named.
  */
-function passwordChangedMail(options: { to: string; brandName: string; address: string; timeZone: string }) {
-  const { to, brandName } = options;
-  return {
-    to,
-    subject: `Your ${brandName} Health password was changed`,
-    text: [
-      `The password of your ${brandName} Health account was changed on ${formatZonedDateTime(now(), options.timeZone)} from the address ${options.address}.`,
-      '',
-      'If this was you, there is nothing to do.',
-      'If it was not, contact your institution at once.',
-    ].join('\n'),
+function passwordChangedMail(options: {
+  to: string;
+  brandName: string;
+  address: string;
+  timeZone: string;
+  language: string | null;
+}) {
+  const values = {
+    brand: options.brandName,
+    when: formatZonedDateTime(now(), options.timeZone, options.language),
+    address: options.address,
   };
+  return {
+    to: options.to,
+    subject: translate(options.language, PASSWORD_CHANGED_SUBJECT, values),
+    text: translate(options.language, PASSWORD_CHANGED_BODY, values),
+  };
+}
+
+export const LANGUAGE_UNKNOWN = 'This language is not available.';
+export const LANGUAGE_CHOSEN = 'Your language was saved.';
+
+/** Keeps the language the signed-in person reads mail in: one of the product's, or a 400. */
+export async function chooseLanguage(db: Kysely<Database>, session: Session, language: string) {
+  if (!supportedLanguages().includes(language)) throw new AppError('BAD_REQUEST', LANGUAGE_UNKNOWN);
+  await writeTransaction(db, (trx) => queries.setLanguage(trx, session.user.id, language));
+  return { success: true as const, message: LANGUAGE_CHOSEN, language };
 }
 
 /** The signed-in user's open sessions, newest use first; the one asking is marked. */

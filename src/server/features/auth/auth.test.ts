@@ -92,6 +92,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         name: 'Sam North',
         institution_name: 'North University',
         time_zone: 'UTC',
+        language: null,
         role: 'student',
       });
     });
@@ -113,6 +114,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         name: 'admin',
         institution_name: 'South College',
         time_zone: 'Europe/Madrid',
+        language: null,
         role: 'admin',
       });
     });
@@ -147,6 +149,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         name: 'root',
         institution_name: null,
         time_zone: null,
+        language: null,
         role: 'superuser',
       });
     });
@@ -539,6 +542,7 @@ describe.each(TEST_DIALECTS)('auth endpoints on %s', (dialect) => {
         name: 'Nora New',
         institution_name: 'North University',
         time_zone: 'UTC',
+        language: 'en',
         role: 'student',
       });
     });

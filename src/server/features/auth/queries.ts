@@ -14,6 +14,7 @@ function accounts(db: Executor) {
       'users.password_hash',
       'users.institution_id',
       'users.removed_at',
+      'users.language',
       'institutions.name as institution_name',
       'institutions.time_zone as institution_time_zone',
     ]);
@@ -75,7 +76,7 @@ export function newestPendingRegistration(
 ) {
   return db
     .selectFrom('pending_registrations')
-    .select(['institution_id', 'name', 'password_hash'])
+    .select(['institution_id', 'name', 'password_hash', 'language'])
     .where('email', '=', proof.email)
     .where('visitor_hash', '=', proof.visitorHash)
     .where('created_at', '>=', proof.since)

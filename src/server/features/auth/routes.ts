@@ -2,6 +2,7 @@ import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/auth';
 import { AppError } from '../../lib/errors';
 import { requireSession } from '../../lib/guards';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { deleteSession } from '../../lib/sessions';
 import { visitorHash } from '../../lib/visitor';
@@ -93,6 +94,7 @@ export const authRoutes: FastifyPluginAsyncZod<AuthRouteOptions> = async (app, o
         linkBase: config.mail.linkBase,
         visitorHash: visitorHash(request, reply),
         clientAddress: request.ip,
+        language: requestLanguage(request),
         institutionName: body.institution_name,
         name: body.name,
         email: body.email,

@@ -7,6 +7,7 @@ import { type CommitHooks, writeTransaction } from '../../db/transaction-runner'
 import type { Database } from '../../db/types';
 import { AppError } from '../../lib/errors';
 import { secondFactorStep } from '../../lib/guards';
+import { translate } from '../../lib/i18n';
 import { countHit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
@@ -40,6 +41,7 @@ export function toCurrentUser(user: SessionUser): CurrentUser {
     name: user.name,
     institution_name: user.institutionName,
     time_zone: user.institutionTimeZone,
+    language: user.language,
     role: roleName(user.role),
   };
 }
@@ -85,6 +87,7 @@ export async function authenticate(options: {
     institutionId: user.institution_id,
     institutionName: user.institution_name,
     institutionTimeZone: user.institution_time_zone,
+    language: user.language,
     signInMethod: 'password',
     hasSecondFactor: await userHasSecondFactor(db, user.id),
   };
@@ -102,6 +105,8 @@ export async function insertStudentAccount(
     email: string;
     name: string;
     passwordHash: string;
+    /** The language its registration was asked in, if it was. */
+    language?: string | null;
     /** When the account is recorded; now unless an import or a test dates it. */
     joinedAt?: number;
   },
@@ -117,23 +122,30 @@ export async function insertStudentAccount(
     password_hash: student.passwordHash,
     role: 'student',
     created_at: joinedAt,
+    language: student.language ?? null,
   });
   await queries.linkRespondentToUser(trx, institutionId, email, { id: userId, name: student.name });
   await recordStudentJoined(trx, hooks, { institutionId, email, joinedAt });
   return userId;
 }
 
+const ACCOUNT_EXISTS_SUBJECT = /*i18n*/ {
+  id: 'mail.account-exists.subject',
+  message: 'Your {brand} Health account',
+};
+const ACCOUNT_EXISTS_BODY = /*i18n*/ {
+  id: 'mail.account-exists.body',
+  message:
+    'Someone asked to register a new account with this email address, which already has one.\nIf that was you, log in instead at {link}.\nIf it was not you, you can ignore this mail: nothing has changed.',
+};
+
 /** Told to an address that already has an account when someone registers it again. */
-function accountExistsMail(brandName: string, email: string, linkBase: string) {
-  const where = ` at ${mailLink(linkBase, '/login/')}`;
+function accountExistsMail(brandName: string, email: string, linkBase: string, language: string | null) {
+  const values = { brand: brandName, link: mailLink(linkBase, '/login/') };
   return {
     to: email,
-    subject: `Your ${brandName} Health account`,
-    text: [
-      'Someone asked to register a new account with this email address, which already has one.',
-      `If that was you, log in instead${where}.`,
-      'If it was not you, you can ignore this mail: nothing has changed.',
-    ].join('\n'),
+    subject: translate(language, ACCOUNT_EXISTS_SUBJECT, values),
+    text: translate(language, ACCOUNT_EXISTS_BODY, values),
   };
 }
 
@@ -161,6 +173,8 @@ export async function registerStudent(options: {
   linkBase: string;
   visitorHash: string;
   clientAddress: string;
+  /** The language of the request: the new student's until they choose another. */
+  language: string;
   institutionName: string;
   name: string;
   email: string;
@@ -185,9 +199,13 @@ export async function registerStudent(options: {
   const passwordHash = await hashPassword(password);
   const at = now();
   await writeTransaction(db, async (trx) => {
-    if (await queries.findUserByEmail(trx, email)) {
-      if (await mayMailAccountExists(trx, email, at))
-        await enqueueMail(trx, accountExistsMail(options.context.brandName, email, options.linkBase), at);
+    const account = await queries.findUserByEmail(trx, email);
+    if (account) {
+      // To the account's owner, in their language: not the language of whoever registered it.
+      if (await mayMailAccountExists(trx, email, at)) {
+        const mail = accountExistsMail(options.context.brandName, email, options.linkBase, account.language);
+        await enqueueMail(trx, mail, at);
+      }
       return;
     }
     await queries.deleteLapsedRegistrations(trx, at - PENDING_REGISTRATION_LIFETIME);
@@ -198,8 +216,16 @@ export async function registerStudent(options: {
       password_hash: passwordHash,
       visitor_hash: visitorHash,
       created_at: at,
+      language: options.language,
     });
-    await issueCode(trx, options.context, { email, visitorHash, clientAddress, at, purpose: 'registration' });
+    await issueCode(trx, options.context, {
+      email,
+      visitorHash,
+      clientAddress,
+      at,
+      purpose: 'registration',
+      language: options.language,
+    });
   });
   return { message: REGISTRATION_STARTED(email) };
 }
@@ -227,6 +253,7 @@ export async function completePendingRegistration(
     email,
     name: pending.name,
     passwordHash: pending.password_hash,
+    language: pending.language,
   });
   return true;
 }

@@ -86,11 +86,11 @@ export async function submitAnonymousAnswers(options: {
   /** The language the survey was shown in, checked as one the product offers. */
   language: string;
 }): Promise<SubmitSurveyResponse> {
-  const { invitation, retryKey } = options;
+  const { invitation, retryKey, language } = options;
   return options.runTransaction(async (trx) => {
     const at = now();
     const resent = await options.useInvitation(trx);
-    if (resent) return answerAgain(trx, resent, invitation.template_id, at);
+    if (resent) return answerAgain(trx, resent, invitation.template_id, at, language);
     const { template, plain, blocks, screened } = await screenAnonymousAnswers(
       trx,
       invitation.template_id,
@@ -146,7 +146,7 @@ export async function submitAnonymousAnswers(options: {
       })
       .execute();
     // Proven: the link proves a roster student answered; the tier itself is never told.
-    return { ...reply(screened.tier, template, true), contact_token: token };
+    return { ...reply(screened.tier, template, true, undefined, language), contact_token: token };
   });
 }
 
@@ -160,6 +160,7 @@ async function answerAgain(
   earlier: Resent,
   templateId: number,
   at: number,
+  language?: string,
 ): Promise<SubmitSurveyResponse> {
   const template = await findTemplateById(trx, templateId);
   if (!template) throw new AppError('NOT_FOUND', SURVEY_NOT_FOUND);
@@ -169,14 +170,14 @@ async function answerAgain(
     .where('submission_id', '=', earlier.id)
     .where('expires_at', '>', at)
     .executeTakeFirst();
-  if (!offer) return reply(earlier.tier, template, true);
+  if (!offer) return reply(earlier.tier, template, true, undefined, language);
   const token = crypto.randomBytes(32).toString('base64url');
   await trx
     .updateTable('contact_offers')
     .set({ token_hash: contactOfferHash(token) })
     .where('token_hash', '=', offer.token_hash)
     .execute();
-  return { ...reply(earlier.tier, template, true), contact_token: token };
+  return { ...reply(earlier.tier, template, true, undefined, language), contact_token: token };
 }
 
 /** The offer a token names, if it has not expired; deleted, so it is used once. */

@@ -1,5 +1,6 @@
 import crypto from 'node:crypto';
 import { formatZonedDateTime } from '../../../common/zoned-format';
+import { translate } from '../../lib/i18n';
 import { mailLink } from '../../lib/mail/links';
 
 /**
@@ -44,31 +45,46 @@ function invitationLink(context: InvitationContext, token: string): string {
   return mailLink(context.linkBase, path);
 }
 
-/** The invitation mail: a greeting, the link and when it stops working; nothing about answers. */
+const INVITATION_SUBJECT = /*i18n*/ {
+  id: 'mail.check-in.subject',
+  message: 'Your {brand} Health wellness check-in',
+};
+const REMINDER_SUBJECT = /*i18n*/ {
+  id: 'mail.check-in-reminder.subject',
+  message: 'Reminder: your {brand} Health wellness check-in',
+};
+const INVITATION_BODY = /*i18n*/ {
+  id: 'mail.check-in.body',
+  message:
+    'Hello {name},\n\nYour institution invites you to a short wellness check-in. It takes a few minutes.\n\nYour personal link (please do not share it; it works once, for you only):\n{link}\n\nThe link works until {until}.',
+};
+const REMINDER_BODY = /*i18n*/ {
+  id: 'mail.check-in-reminder.body',
+  message:
+    'Hello {name},\n\nA reminder: your wellness check-in is still open. It takes a few minutes.\n\nYour personal link (please do not share it; it works once, for you only):\n{link}\n\nThe link works until {until}.',
+};
+
+/**
+ * The invitation mail: a greeting, the link and when it stops working; nothing about answers. In
+ * the language of the invitee's account; a student without one (a roster entry) reads English.
+ */
 export function invitationMail(
   context: InvitationContext,
-  invitee: { email: string; name: string },
+  invitee: { email: string; name: string; language?: string | null },
   token: string,
   /** timeZone: the campaign's, in which its rounds are scheduled and the link's end is told. */
   options: { expiresAt: number; reminder: number; timeZone: string },
 ) {
-  const brand = `${context.brandName} Health`;
-  const until = formatZonedDateTime(options.expiresAt, options.timeZone);
+  const values = {
+    brand: context.brandName,
+    name: invitee.name,
+    link: invitationLink(context, token),
+    until: formatZonedDateTime(options.expiresAt, options.timeZone, invitee.language),
+  };
+  const reminder = options.reminder > 0;
   return {
     to: invitee.email,
-    subject:
-      options.reminder > 0 ? `Reminder: your ${brand} wellness check-in` : `Your ${brand} wellness check-in`,
-    text: [
-      `Hello ${invitee.name},`,
-      '',
-      options.reminder > 0
-        ? 'A reminder: your wellness check-in is still open. It takes a few minutes.'
-        : 'Your institution invites you to a short wellness check-in. It takes a few minutes.',
-      '',
-      'Your personal link (please do not share it; it works once, for you only):',
-      invitationLink(context, token),
-      '',
-      `The link works until ${until}.`,
-    ].join('\n'),
+    subject: translate(invitee.language, reminder ? REMINDER_SUBJECT : INVITATION_SUBJECT, values),
+    text: translate(invitee.language, reminder ? REMINDER_BODY : INVITATION_BODY, values),
   };
 }

@@ -2,6 +2,7 @@ import { z } from 'zod/mini';
 import { MAX_REMINDERS } from '../../../common/schemas/campaigns';
 import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
+import { languagesByEmail } from '../../lib/i18n';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMails } from '../../lib/mail/outbox';
 import { DAY } from '../../lib/time';
@@ -147,6 +148,11 @@ export async function resumeReminders(trx: Executor, campaign: queries.CampaignR
   );
 }
 
+/** A roster entry with the language of the account its address has, if it has one. */
+function withLanguage<T extends { email: string }>(invitee: T, languages: Map<string, string>) {
+  return { ...invitee, language: languages.get(invitee.email.toLowerCase()) ?? null };
+}
+
 export function campaignJobs(context: InvitationContext): JobKind[] {
   const round: JobKind<typeof RoundPayload> = {
     kind: ROUND_JOB,
@@ -224,10 +230,14 @@ export function campaignJobs(context: InvitationContext): JobKind[] {
       );
       // Only those invited by this run get a mail: an invitation that existed got its mail then.
       const newlyInvited = students.filter((student) => invited.has(student.id));
+      const languages = await languagesByEmail(
+        trx,
+        newlyInvited.map((student) => student.email),
+      );
       await enqueueMails(
         trx,
         newlyInvited.map((student) =>
-          invitationMail(context, student, tokens.get(student.id) as string, {
+          invitationMail(context, withLanguage(student, languages), tokens.get(student.id) as string, {
             expiresAt,
             reminder: 0,
             timeZone: campaign.time_zone,
@@ -262,12 +272,16 @@ export function campaignJobs(context: InvitationContext): JobKind[] {
         at,
       });
       const expiresAt = campaign.round_expires_at ?? at;
+      const languages = await languagesByEmail(
+        trx,
+        due.map((invitation) => invitation.email),
+      );
       await enqueueMails(
         trx,
         due.map((invitation) =>
           invitationMail(
             context,
-            invitation,
+            withLanguage(invitation, languages),
             invitationToken(context.inviteKey, {
               campaignId: campaign.id,
               round: payload.round,

@@ -355,7 +355,10 @@ export async function submitInvitationSurvey(options: {
   user: SessionUser | null;
   schoolEmail?: string;
   answers: Record<string, AnswerValue>;
-  /** The language the survey was shown in, checked as one the product offers (surveyLanguage). */
+  /**
+   * The language the survey was shown in, checked as one the product offers (surveyLanguage):
+   * its answers record it, and crisis help is shown in it.
+   */
   language: string;
   clientSubmissionId?: string;
 }) {
@@ -379,6 +382,7 @@ export async function submitInvitationSurvey(options: {
       answers: options.answers,
       language: options.language,
       ...(retryOf === undefined ? {} : { retryKey: anonymousRetryKey(token, retryOf) }),
+      ...(options.language === undefined ? {} : { language: options.language }),
       useInvitation: async (trx) => {
         // Under lock: two tabs submitting at once use the invitation once. Marked with the time
         // it was sent, not answered, so its mark and the stored answers cannot be matched in time.
@@ -408,6 +412,7 @@ export async function submitInvitationSurvey(options: {
     ...(options.clientSubmissionId === undefined ? {} : { clientSubmissionId: options.clientSubmissionId }),
     addressProven: true,
     events: options.events,
+    ...(options.language === undefined ? {} : { language: options.language }),
     beforeStore: async (trx) => {
       const at = now();
       // Checked again under lock: two tabs submitting at once use the invitation once.

@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import type { Executor } from '../../db/executor';
+import { languagesByEmail } from '../../lib/i18n';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR } from '../../lib/time';
@@ -68,13 +69,21 @@ export function caseJobKinds(context: CaseMailContext): JobKind[] {
         const events = await queries.caseEvents(trx, [found.id]);
         const round = events.filter((event) => event.kind === 'escalated').length + 1;
         const recipients = await alertRecipients(trx, settings, settings.escalationEmails);
+        const languages = await languagesByEmail(trx, recipients);
         for (const to of recipients) {
           const mailId = await enqueueMail(
             trx,
-            escalationMail(context, to, found.id, round, {
-              at: found.acknowledge_by,
-              timeZone: settings.timeZone,
-            }),
+            escalationMail(
+              context,
+              to,
+              found.id,
+              round,
+              {
+                at: found.acknowledge_by,
+                timeZone: settings.timeZone,
+              },
+              languages.get(to.toLowerCase()),
+            ),
             at,
             'alert',
           );
@@ -107,8 +116,10 @@ export function caseJobKinds(context: CaseMailContext): JobKind[] {
       const from = nextLocalTime(payload.runAt - 26 * HOUR, settings.timeZone, DIGEST_HOUR, 0);
       const count = await queries.countElevatedOpened(trx, payload.institutionId, from, payload.runAt);
       if (count === 0) return;
-      for (const to of await alertRecipients(trx, settings, settings.alertEmails)) {
-        await enqueueMail(trx, digestMail(context, to, count), at);
+      const recipients = await alertRecipients(trx, settings, settings.alertEmails);
+      const languages = await languagesByEmail(trx, recipients);
+      for (const to of recipients) {
+        await enqueueMail(trx, digestMail(context, to, count, languages.get(to.toLowerCase())), at);
       }
     },
   };

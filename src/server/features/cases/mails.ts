@@ -1,4 +1,5 @@
 import { formatZonedDateTime } from '../../../common/zoned-format';
+import { translate } from '../../lib/i18n';
 import { mailLink } from '../../lib/mail/links';
 import type { OutgoingMail } from '../../lib/mail/outbox';
 
@@ -27,26 +28,58 @@ export interface CaseDeadline {
   timeZone: string;
 }
 
+const ALERT_SUBJECT = /*i18n*/ {
+  id: 'mail.case-alert.subject',
+  message: '{brand}: a student needs follow-up now',
+};
+const ALERT_BODY = /*i18n*/ {
+  id: 'mail.case-alert.body',
+  message:
+    "A check-in at your institution needs a counsellor's attention now.\n\nSign in and open case {caseId}: {link}\n\nPlease acknowledge the case once someone is on it.",
+};
+const ALERT_DEADLINE = /*i18n*/ { id: 'mail.case-alert.deadline', message: 'Acknowledge by: {when}' };
+
 export function alertMail(
   context: CaseMailContext,
   to: string,
   caseId: number,
   deadline: CaseDeadline | null,
+  language: string | null = null,
 ): OutgoingMail {
-  const link = linkTo(context, casePath(caseId));
+  const values = {
+    brand: context.brandName,
+    caseId: String(caseId),
+    link: linkTo(context, casePath(caseId)),
+  };
   return {
     to,
-    subject: `${context.brandName}: a student needs follow-up now`,
+    subject: translate(language, ALERT_SUBJECT, values),
     text: [
-      `A check-in at your institution needs a counsellor's attention now.`,
-      '',
-      `Sign in and open case ${caseId}: ${link}`,
-      '',
-      'Please acknowledge the case once someone is on it.',
-      ...(deadline ? [`Acknowledge by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`] : []),
+      translate(language, ALERT_BODY, values),
+      ...(deadline
+        ? [
+            translate(language, ALERT_DEADLINE, {
+              when: formatZonedDateTime(deadline.at, deadline.timeZone, language),
+            }),
+          ]
+        : []),
     ].join('\n'),
   };
 }
+
+const ESCALATION_SUBJECT = /*i18n*/ {
+  id: 'mail.case-escalation.subject',
+  message: '{brand}: case {caseId} is waiting for acknowledgement',
+};
+const ESCALATION_INTRO = /*i18n*/ {
+  id: 'mail.case-escalation.intro',
+  message: 'Case {caseId} has not been acknowledged in the time your institution set.',
+};
+const ESCALATION_ROUND = /*i18n*/ { id: 'mail.case-escalation.round', message: 'This is reminder {round}.' };
+const ESCALATION_REST = /*i18n*/ {
+  id: 'mail.case-escalation.rest',
+  message: 'It was due by: {when}\n\nSign in and open it: {link}',
+};
 
 export function escalationMail(
   context: CaseMailContext,
@@ -54,52 +87,75 @@ export function escalationMail(
   caseId: number,
   round: number,
   deadline: CaseDeadline,
+  language: string | null = null,
 ): OutgoingMail {
-  const link = linkTo(context, casePath(caseId));
-  return {
-    to,
-    subject: `${context.brandName}: case ${caseId} is waiting for acknowledgement`,
-    text: [
-      `Case ${caseId} has not been acknowledged in the time your institution set.`,
-      round > 1 ? `This is reminder ${round}.` : '',
-      `It was due by: ${formatZonedDateTime(deadline.at, deadline.timeZone)}`,
-      '',
-      `Sign in and open it: ${link}`,
-    ]
-      .filter((line, index) => index !== 1 || line !== '')
-      .join('\n'),
+  const values = {
+    brand: context.brandName,
+    caseId: String(caseId),
+    round: String(round),
+    when: formatZonedDateTime(deadline.at, deadline.timeZone, language),
+    link: linkTo(context, casePath(caseId)),
   };
-}
-
-export function digestMail(context: CaseMailContext, to: string, count: number): OutgoingMail {
-  const link = linkTo(context, '/cases/');
-  const cases = count === 1 ? '1 new case was' : `${count} new cases were`;
   return {
     to,
-    subject: `${context.brandName}: ${count === 1 ? '1 new case' : `${count} new cases`} to review`,
+    subject: translate(language, ESCALATION_SUBJECT, values),
     text: [
-      `${cases} opened at your institution in the last day.`,
-      '',
-      `Sign in to review them: ${link}`,
+      translate(language, ESCALATION_INTRO, values),
+      ...(round > 1 ? [translate(language, ESCALATION_ROUND, values)] : []),
+      translate(language, ESCALATION_REST, values),
     ].join('\n'),
   };
 }
+
+const DIGEST_SUBJECT = /*i18n*/ {
+  id: 'mail.case-digest.subject',
+  message: '{brand}: {count, plural, one {# new case} other {# new cases}} to review',
+};
+const DIGEST_BODY = /*i18n*/ {
+  id: 'mail.case-digest.body',
+  message:
+    '{count, plural, one {# new case was} other {# new cases were}} opened at your institution in the last day.\n\nSign in to review them: {link}',
+};
+
+export function digestMail(
+  context: CaseMailContext,
+  to: string,
+  count: number,
+  language: string | null = null,
+): OutgoingMail {
+  const values = { brand: context.brandName, count, link: linkTo(context, '/cases/') };
+  return {
+    to,
+    subject: translate(language, DIGEST_SUBJECT, values),
+    text: translate(language, DIGEST_BODY, values),
+  };
+}
+
+const UNPROVEN_DIGEST_SUBJECT = /*i18n*/ {
+  id: 'mail.unproven-digest.subject',
+  message:
+    '{brand}: {count, plural, one {# more check-in} other {# more check-ins}} from unconfirmed senders need review',
+};
+const UNPROVEN_DIGEST_BODY = /*i18n*/ {
+  id: 'mail.unproven-digest.body',
+  message:
+    "{count, plural, one {# more check-in} other {# more check-ins}} sent through a shared link by people who have not confirmed their address need a counsellor's attention.\nThey opened cases in the Unverified queue; any one of them may be a student who needs help.\n\nSign in and review them: {link}",
+};
 
 /**
  * Unproven urgent cases past their limits, told of together: senders who did not prove their
  * address may be anyone, but one of them may be a student in need, so the queue is worth a look.
  */
-export function unprovenDigestMail(context: CaseMailContext, to: string, count: number): OutgoingMail {
-  const link = linkTo(context, '/cases/?queue=unproven');
-  const checkIns = count === 1 ? '1 more check-in' : `${count} more check-ins`;
+export function unprovenDigestMail(
+  context: CaseMailContext,
+  to: string,
+  count: number,
+  language: string | null = null,
+): OutgoingMail {
+  const values = { brand: context.brandName, count, link: linkTo(context, '/cases/?queue=unproven') };
   return {
     to,
-    subject: `${context.brandName}: ${checkIns} from unconfirmed senders need review`,
-    text: [
-      `${checkIns} sent through a shared link by people who have not confirmed their address need a counsellor's attention.`,
-      'They opened cases in the Unverified queue; any one of them may be a student who needs help.',
-      '',
-      `Sign in and review them: ${link}`,
-    ].join('\n'),
+    subject: translate(language, UNPROVEN_DIGEST_SUBJECT, values),
+    text: translate(language, UNPROVEN_DIGEST_BODY, values),
   };
 }

@@ -5,6 +5,7 @@ import { DEFAULT_LIMITS, type UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
 import type { BeforeCommit, CommitHooks } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
+import { languagesByEmail } from '../../lib/i18n';
 import { scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { now } from '../../lib/time';
@@ -177,8 +178,11 @@ async function queueAlert(
   const { caseId, acknowledgeBy } = filed;
   const deadline = acknowledgeBy === null ? null : { at: acknowledgeBy, timeZone: settings.timeZone };
   const recipients = await alertRecipients(trx, settings, settings.alertEmails);
+  // Each in their own language: one alert may go to staff who read different ones.
+  const languages = await languagesByEmail(trx, recipients);
   for (const to of recipients) {
-    const mailId = await enqueueMail(trx, alertMail(context, to, caseId, deadline), at, 'alert');
+    const mail = alertMail(context, to, caseId, deadline, languages.get(to.toLowerCase()));
+    const mailId = await enqueueMail(trx, mail, at, 'alert');
     await queries.linkCaseMail(trx, { case_id: caseId, mail_id: mailId, kind: 'alert' });
   }
   await recordCaseEvent(trx, {

@@ -2,6 +2,7 @@ import crypto from 'node:crypto';
 import { z } from 'zod/mini';
 import type { UnprovenAlertLimits } from '../../config';
 import type { Executor } from '../../db/executor';
+import { languagesByEmail } from '../../lib/i18n';
 import { type JobKind, scheduleJob } from '../../lib/jobs';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR } from '../../lib/time';
@@ -89,8 +90,11 @@ export function unprovenDigestJobKind(context: CaseMailContext): JobKind {
       const count = await queries.countDigestedUnproven(trx, payload);
       if (count === 0) return;
       const settings = await readFollowUpSettings(trx, payload.institutionId);
-      for (const to of await alertRecipients(trx, settings, settings.alertEmails)) {
-        await enqueueMail(trx, unprovenDigestMail(context, to, count), at, 'alert');
+      const recipients = await alertRecipients(trx, settings, settings.alertEmails);
+      const languages = await languagesByEmail(trx, recipients);
+      for (const to of recipients) {
+        const mail = unprovenDigestMail(context, to, count, languages.get(to.toLowerCase()));
+        await enqueueMail(trx, mail, at, 'alert');
       }
     },
   };

@@ -2,9 +2,10 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, TestAgent, type TestContext } from '../../../../test/helpers/app';
 import { TEST_DIALECTS } from '../../../../test/helpers/databases';
 import { makeTwoInstitutions } from '../../../../test/helpers/factories';
-import { ALWAYS_OPEN_CRISIS_LINES } from '../../../common/risk/crisis-lines';
+import { ALWAYS_OPEN_CRISIS_LINES, alwaysOpenLinesFor } from '../../../common/risk/crisis-lines';
 import type { InstitutionSettingsResponse } from '../../../common/schemas/settings';
 import type { SubmitSurveyResponse, SurveyQuestion } from '../../../common/schemas/surveys';
+import { CRISIS_LANGUAGE_UNKNOWN } from './settings';
 
 /** The institution's own crisis resources: saved in settings, added to the always-open lines. */
 
@@ -61,7 +62,7 @@ describe.each(TEST_DIALECTS)('crisis resources in settings on %s', (dialect) => 
       .execute();
 
   /** What a student answering "often" to the self-harm question is shown. */
-  async function urgentHelp() {
+  async function urgentHelp(headers: Record<string, string> = {}) {
     const link = await ctx.db.kysely
       .selectFrom('survey_templates')
       .select('hash_link')
@@ -77,10 +78,11 @@ describe.each(TEST_DIALECTS)('crisis resources in settings on %s', (dialect) => 
         q.question_type === 'text' ? 'Fine.' : q.category === 'safety' ? '4' : '2',
       ]),
     );
-    const response = await visitor.post<SubmitSurveyResponse>(`/api/survey/link/${link.hash_link}/`, {
-      student_name: 'Robin Link',
-      school_email: 'robin@north.edu',
-      answers,
+    const response = await visitor.request<SubmitSurveyResponse>({
+      method: 'POST',
+      url: `/api/survey/link/${link.hash_link}/`,
+      payload: { student_name: 'Robin Link', school_email: 'robin@north.edu', answers },
+      headers,
     });
     expect(response.status).toBe(200);
     return response.body.crisis_resources;
@@ -205,5 +207,34 @@ describe.each(TEST_DIALECTS)('crisis resources in settings on %s', (dialect) => 
       crisis_resources: [],
       crisis_resources_first: false,
     });
+  });
+
+  it('shows a resource saved for one language only to students reading it, and the always-open lines in their language', async () => {
+    const spanishLine = { ...HARBOR, name: 'Línea en español', language: 'es' };
+    const saved = await put({ crisis_resources: [HARBOR, spanishLine], crisis_resources_first: true });
+    expect(saved.status).toBe(200);
+    expect(saved.body).toMatchObject({ crisis_resources: [HARBOR, spanishLine] });
+    expect(await urgentHelp({ 'accept-language': 'es-MX,es;q=0.9' })).toEqual({
+      always_open: alwaysOpenLinesFor('es'),
+      institution: [HARBOR, spanishLine],
+      institution_first: true,
+    });
+    expect(await urgentHelp({ 'accept-language': 'en-US' })).toEqual({
+      always_open: ALWAYS_OPEN_CRISIS_LINES,
+      institution: [HARBOR],
+      institution_first: true,
+    });
+  });
+
+  it('refuses a resource for a language the product does not have, and keeps what was saved', async () => {
+    await put({ crisis_resources: [HARBOR] });
+    const refused = await put({ crisis_resources: [{ ...HARBOR, language: 'fr' }] });
+    expect(refused.status).toBe(400);
+    expect(refused.body).toMatchObject({
+      code: 'BAD_REQUEST',
+      message: CRISIS_LANGUAGE_UNKNOWN(HARBOR.name),
+    });
+    expect((await put({ crisis_resources: [{ ...HARBOR, language: 'Spanish' }] })).status).toBe(400);
+    expect(await read()).toMatchObject({ crisis_resources: [HARBOR] });
   });
 });

@@ -13,6 +13,7 @@ import type { Executor } from '../../db/executor';
 import { parseStoredJson } from '../../db/stored-json';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { supportedLanguages } from '../../lib/languages';
 import {
   type OwnCrisisResources,
   readOwnCrisisResources,
@@ -96,6 +97,9 @@ export async function getInstitutionSettings(options: {
   return toResponse(settings);
 }
 
+export const CRISIS_LANGUAGE_UNKNOWN = (name: string) =>
+  `${name}: choose one of the product's languages, or none to show it in every language`;
+
 /**
  * Replaces the settings. Deadlines of cases already open stay as they were set at opening; the
  * new windows apply to cases opened from now on.
@@ -107,6 +111,10 @@ export async function updateInstitutionSettings(options: {
   settings: InstitutionSettings;
 }): Promise<InstitutionSettingsResponse> {
   const { db, institutionId, settings } = options;
+  const unknown = settings.crisis_resources.find(
+    (resource) => resource.language !== undefined && !supportedLanguages().includes(resource.language),
+  );
+  if (unknown) throw new AppError('BAD_REQUEST', CRISIS_LANGUAGE_UNKNOWN(unknown.name));
   const before = await readFollowUpSettings(db, institutionId);
   const elevatedAckMinutes = hoursToMinutes(settings.elevated_ack_hours);
   const crisisResources = {

@@ -178,7 +178,11 @@ export async function registerPasskey(options: {
         action: 'staff.passkey_add',
         subject: { type: 'user', id: session.user.id },
         detail: { name },
-        summary: `A passkey ("${name}") was added to your staff account`,
+        summary: /*i18n*/ {
+          id: 'mail.sign-in-change.passkey-added',
+          message: 'A passkey ("{name}") was added to your staff account',
+        },
+        summaryValues: { name },
         tell: [session.user.email],
       });
     const recoveryCodes = session.user.hasSecondFactor
@@ -384,7 +388,11 @@ export async function removeOwnPasskey(options: {
         action: 'staff.passkey_remove',
         subject: { type: 'user', id: session.user.id },
         detail: { name },
-        summary: `A passkey ("${name}") was removed from your staff account`,
+        summary: /*i18n*/ {
+          id: 'mail.sign-in-change.passkey-removed',
+          message: 'A passkey ("{name}") was removed from your staff account',
+        },
+        summaryValues: { name },
         tell: [session.user.email],
       });
   });

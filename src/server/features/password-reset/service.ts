@@ -6,6 +6,7 @@ import { writeTransaction } from '../../db/transaction-runner';
 import type { Database } from '../../db/types';
 import { recordAuditIf, selfActor } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { translate } from '../../lib/i18n';
 import { enforceLimit } from '../../lib/limits';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
@@ -44,32 +45,55 @@ export interface ResetMailContext {
   linkBase: string;
 }
 
-function resetMail(context: ResetMailContext, to: string, token: string) {
-  const link = mailLink(context.linkBase, `/reset-password/${token}/`);
+const RESET_SUBJECT = /*i18n*/ {
+  id: 'mail.password-reset.subject',
+  message: 'Choose a new {brand} Health password',
+};
+const RESET_BODY = /*i18n*/ {
+  id: 'mail.password-reset.body',
+  message:
+    'Someone asked to choose a new password for your {brand} Health account.\nIf it was you, choose it here: {link}\n\nThe link works once, for {minutes} minutes. Choosing a new password signs your account out everywhere.\nIf it was not you, you can ignore this mail: your password stays as it is.',
+};
+
+function resetMail(context: ResetMailContext, to: string, token: string, language: string | null) {
+  const values = {
+    brand: context.brandName,
+    link: mailLink(context.linkBase, `/reset-password/${token}/`),
+    minutes: PASSWORD_RESET_LIFETIME_MINUTES,
+  };
   return {
     to,
-    subject: `Choose a new ${context.brandName} Health password`,
-    text: [
-      `Someone asked to choose a new password for your ${context.brandName} Health account.`,
-      `If it was you, choose it here: ${link}`,
-      '',
-      `The link works once, for ${PASSWORD_RESET_LIFETIME_MINUTES} minutes. Choosing a new password signs your account out everywhere.`,
-      'If it was not you, you can ignore this mail: your password stays as it is.',
-    ].join('\n'),
+    subject: translate(language, RESET_SUBJECT, values),
+    text: translate(language, RESET_BODY, values),
   };
 }
 
+const INSTITUTION_SIGN_IN_SUBJECT = /*i18n*/ {
+  id: 'mail.institution-sign-in.subject',
+  message: 'Signing in to {brand} Health',
+};
+const INSTITUTION_SIGN_IN_BODY = /*i18n*/ {
+  id: 'mail.institution-sign-in.body',
+  message:
+    'Someone asked to choose a new password for your {brand} Health account.\nYour account signs in with your {institution} account, not a password: use "Sign in with {institution}" on the login page at {link}.\nIf you cannot sign in there, {institution}\'s IT help desk can help.\nIf it was not you, you can ignore this mail: nothing has changed.',
+};
+
 /** For an account that signs in through its institution: no password to reset, so no link. */
-function institutionSignInMail(context: ResetMailContext, to: string, institutionName: string) {
+function institutionSignInMail(
+  context: ResetMailContext,
+  to: string,
+  institutionName: string,
+  language: string | null,
+) {
+  const values = {
+    brand: context.brandName,
+    institution: institutionName,
+    link: mailLink(context.linkBase, '/login/'),
+  };
   return {
     to,
-    subject: `Signing in to ${context.brandName} Health`,
-    text: [
-      `Someone asked to choose a new password for your ${context.brandName} Health account.`,
-      `Your account signs in with your ${institutionName} account, not a password: use "Sign in with ${institutionName}" on the login page at ${mailLink(context.linkBase, '/login/')}.`,
-      `If you cannot sign in there, ${institutionName}'s IT help desk can help.`,
-      'If it was not you, you can ignore this mail: nothing has changed.',
-    ].join('\n'),
+    subject: translate(language, INSTITUTION_SIGN_IN_SUBJECT, values),
+    text: translate(language, INSTITUTION_SIGN_IN_BODY, values),
   };
 }
 
@@ -119,7 +143,7 @@ export async function requestPasswordReset(options: {
       if (institutionSignIn) {
         await enqueueMail(
           trx,
-          institutionSignInMail(options.mail, email, account.institution_name ?? ''),
+          institutionSignInMail(options.mail, email, account.institution_name ?? '', account.language),
           at,
         );
         outcome = 'institution_sign_in';
@@ -131,7 +155,7 @@ export async function requestPasswordReset(options: {
           at,
           expiresAt: at + PASSWORD_RESET_LIFETIME,
         });
-        await enqueueMail(trx, resetMail(options.mail, email, token), at);
+        await enqueueMail(trx, resetMail(options.mail, email, token, account.language), at);
         outcome = 'link';
       }
     }

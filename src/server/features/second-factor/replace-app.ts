@@ -89,7 +89,10 @@ export async function confirmAppReplacement(options: {
       await recordSignInChange(trx, actor, {
         action: 'staff.app_replace',
         subject: { type: 'user', id: user.id },
-        summary: 'The authenticator app of your staff account was replaced (the old one no longer works)',
+        summary: /*i18n*/ {
+          id: 'mail.sign-in-change.app-replaced',
+          message: 'The authenticator app of your staff account was replaced (the old one no longer works)',
+        },
         tell: [user.email],
       });
   });

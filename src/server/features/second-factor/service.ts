@@ -148,7 +148,10 @@ export async function confirmTotpEnrolment(options: {
       await recordSignInChange(trx, actor, {
         action: 'staff.app_enrol',
         subject: { type: 'user', id: user.id },
-        summary: 'An authenticator app was set up for your staff account',
+        summary: /*i18n*/ {
+          id: 'mail.sign-in-change.app-set-up',
+          message: 'An authenticator app was set up for your staff account',
+        },
         tell: [user.email],
       });
     // Added to a complete sign-in (after a passkey, say), the session stays as it was.
@@ -274,7 +277,10 @@ export async function regenerateRecoveryCodes(options: {
     await recordSignInChange(trx, actor, {
       action: 'staff.recovery_codes_replace',
       subject: { type: 'user', id: user.id },
-      summary: 'The recovery codes of your staff account were replaced (the old ones no longer work)',
+      summary: /*i18n*/ {
+        id: 'mail.sign-in-change.recovery-codes-replaced',
+        message: 'The recovery codes of your staff account were replaced (the old ones no longer work)',
+      },
       tell: [user.email],
     });
     return codes;
@@ -323,7 +329,16 @@ async function removeSecondFactor(
     action: 'staff.second_factor_reset',
     subject: { type: 'user', id: target.id },
     detail: { email: target.email, ...(by ? { by } : {}) },
-    summary: `The second factor of your staff account was reset by ${by ?? 'an administrator'}`,
+    summary: by
+      ? /*i18n*/ {
+          id: 'mail.sign-in-change.second-factor-reset-by',
+          message: 'The second factor of your staff account was reset by {by}',
+        }
+      : /*i18n*/ {
+          id: 'mail.sign-in-change.second-factor-reset',
+          message: 'The second factor of your staff account was reset by an administrator',
+        },
+    summaryValues: { by },
     tell: [target.email],
   });
 }

@@ -234,7 +234,18 @@ export async function saveSsoSettings(options: {
     action: 'sso.update',
     subject: { type: 'institution', id: institutionId },
     detail: { changed, issuer: row.issuer },
-    summary: `The single sign-on of your institution was changed (${changed.join(', ') || 'saved unchanged'}; provider ${row.issuer})`,
+    summary:
+      changed.length > 0
+        ? /*i18n*/ {
+            id: 'mail.sign-in-change.sso-changed',
+            message: 'The single sign-on of your institution was changed ({changes}; provider {issuer})',
+          }
+        : /*i18n*/ {
+            id: 'mail.sign-in-change.sso-saved',
+            message:
+              'The single sign-on of your institution was changed (saved unchanged; provider {issuer})',
+          },
+    summaryValues: { changes: changed.join(', '), issuer: row.issuer },
     tell: await queries.activeAdminEmails(db, institutionId),
   });
   return toResponse(db, institutionId);
@@ -251,7 +262,10 @@ export async function disableSso(options: {
   await recordSignInChange(options.db, options.actor, {
     action: 'sso.disable',
     subject: { type: 'institution', id: options.institutionId },
-    summary: 'The single sign-on of your institution was switched off',
+    summary: /*i18n*/ {
+      id: 'mail.sign-in-change.sso-off',
+      message: 'The single sign-on of your institution was switched off',
+    },
     tell: await queries.activeAdminEmails(options.db, options.institutionId),
   });
   return { success: true, sso: null };

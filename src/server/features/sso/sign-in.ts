@@ -246,7 +246,10 @@ async function recordIdentityLinked(
     action: 'sso.link',
     subject: { type: 'user', id: owner.userId as number },
     detail: { issuer: identity.issuer, linked_by: linkedBy },
-    summary: "Your account was linked to your institution's sign-in",
+    summary: /*i18n*/ {
+      id: 'mail.sign-in-change.sso-linked',
+      message: "Your account was linked to your institution's sign-in",
+    },
     tell: owner.email ? [owner.email] : [],
   });
 }
@@ -340,6 +343,7 @@ async function signInWithAttempt(
     institutionId: account.institution_id,
     institutionName: account.institution_name,
     institutionTimeZone: account.institution_time_zone,
+    language: account.language,
     signInMethod: method,
     hasSecondFactor: await userHasSecondFactor(db, account.id),
   };

@@ -66,7 +66,7 @@ export async function endSessionsOf(db: Executor, userId: number): Promise<void>
 export function findUserByEmail(db: Executor, email: string) {
   return db
     .selectFrom('users')
-    .select(['id', 'institution_id', 'role', 'removed_at'])
+    .select(['id', 'institution_id', 'role', 'removed_at', 'language'])
     .where('email', '=', email)
     .executeTakeFirst();
 }

@@ -13,6 +13,7 @@ import { writeTransaction } from '../../db/transaction-runner';
 import type { Database, StaffInvitationsTable, StaffRole } from '../../db/types';
 import { type AuditActor, recordAudit } from '../../lib/audit';
 import { AppError } from '../../lib/errors';
+import { languagesByEmail, translate } from '../../lib/i18n';
 import { mailLink } from '../../lib/mail/links';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { hashPassword, passwordProblem } from '../../lib/passwords';
@@ -80,6 +81,16 @@ function invitationLink(linkBase: string, token: string): string {
   return mailLink(linkBase, path);
 }
 
+const INVITATION_SUBJECT = /*i18n*/ {
+  id: 'mail.staff-invitation.subject',
+  message: 'You are invited to join {institution} on {brand} Health',
+};
+const INVITATION_BODY = /*i18n*/ {
+  id: 'mail.staff-invitation.body',
+  message:
+    'Hello {name},\n\nYou have been invited to join {institution} on {brand} Health as {role, select, admin {an admin} counsellor {a counsellor} other {a viewer}}.\nChoose your password here: {link}\n\nThe link works once and for {days} days. If you were not expecting it, you can ignore this mail.',
+};
+
 /** The mail carries a link, the institution and who is invited as what; never student data. */
 function invitationMail(options: {
   brandName: string;
@@ -88,20 +99,26 @@ function invitationMail(options: {
   name: string;
   role: StaffRoleName;
   link: string;
+  language: string | null;
 }) {
-  const article = options.role === 'admin' ? 'an' : 'a';
+  const values = {
+    brand: options.brandName,
+    institution: options.institutionName,
+    name: nameFirstNameFirst(options.name),
+    role: options.role,
+    link: options.link,
+    days: INVITATION_LIFETIME_DAYS,
+  };
   return {
     to: options.to,
-    subject: `You are invited to join ${options.institutionName} on ${options.brandName} Health`,
-    text: [
-      `Hello ${nameFirstNameFirst(options.name)},`,
-      '',
-      `You have been invited to join ${options.institutionName} on ${options.brandName} Health as ${article} ${options.role}.`,
-      `Choose your password here: ${options.link}`,
-      '',
-      `The link works once and for ${INVITATION_LIFETIME_DAYS} days. If you were not expecting it, you can ignore this mail.`,
-    ].join('\n'),
+    subject: translate(options.language, INVITATION_SUBJECT, values),
+    text: translate(options.language, INVITATION_BODY, values),
   };
+}
+
+/** An invitee's language: theirs if the address had an account here before; English otherwise. */
+async function inviteeLanguage(trx: Executor, email: string): Promise<string | null> {
+  return (await languagesByEmail(trx, [email])).get(email.toLowerCase()) ?? null;
 }
 
 export interface MailContext {
@@ -186,6 +203,7 @@ export async function inviteMember(options: {
         name: options.name,
         role: options.role,
         link: invitationLink(options.mail.linkBase, token),
+        language: await inviteeLanguage(trx, email),
       }),
       at,
     );
@@ -223,6 +241,7 @@ export async function resendInvitation(options: {
         name: invitation.name,
         role,
         link: invitationLink(options.mail.linkBase, token),
+        language: await inviteeLanguage(trx, invitation.email),
       }),
       at,
     );
@@ -396,6 +415,8 @@ export async function acceptInvitation(options: {
       institutionId: current.institution_id,
       institutionName: current.institution_name,
       institutionTimeZone: current.institution_time_zone,
+      // A member restored keeps the language they chose before.
+      language: existing?.language ?? null,
       // Signed in by the password just set: the app asks for a second factor next (design section 11).
       signInMethod: 'password',
       hasSecondFactor: await userHasSecondFactor(trx, userId),

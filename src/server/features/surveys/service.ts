@@ -199,7 +199,10 @@ interface SubmissionInput {
   /** Lower-cased already (the contract's schema does it). */
   schoolEmail?: string;
   answers: Record<string, AnswerValue>;
-  /** The language the survey was shown in (checked as one the product offers); the default when left out. */
+  /**
+   * The language the survey was shown in (checked as one the product offers; the default when
+   * left out): its answers record it, and crisis help is shown in it.
+   */
   language?: string;
   clientSubmissionId?: string;
   /** When the submission happened; only the demo seed sets it (back-dated samples). */
@@ -393,6 +396,7 @@ export function reply(
   template: SurveyTemplate,
   proven: boolean,
   proofToken?: string,
+  language?: string,
 ): SubmitSurveyResponse {
   const urgent = tier === 'urgent';
   return {
@@ -400,7 +404,9 @@ export function reply(
     message: proven ? THANK_YOU : urgent ? RECEIVED : CONFIRM_ADDRESS,
     ...(proven ? {} : { verification_required: true }),
     ...(proofToken === undefined ? {} : { proof_token: proofToken }),
-    ...(urgent ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources)) } : {}),
+    ...(urgent
+      ? { crisis_resources: crisisHelpFor(readOwnCrisisResources(template.crisis_resources), language) }
+      : {}),
   };
 }
 
@@ -552,10 +558,11 @@ async function storeSubmission(
     const earlierProven = (earlier?.verified_at ?? null) !== null;
     // The first answer never reached the tab: it gets a new secret for the waiting submission.
     if (earlier && !earlierProven && proof) await queries.setProofTokenHash(trx, earlier.id, proof.hash);
-    return reply(earlier?.tier ?? 'none', template, earlierProven, earlierProven ? undefined : proof?.token);
+    const token = earlierProven ? undefined : proof?.token;
+    return reply(earlier?.tier ?? 'none', template, earlierProven, token, input.language);
   }
   if (respondent.userId !== null) await deleteDraft(trx, respondent.userId, template.id);
-  return reply(screened.tier, template, respondent.proven, proof?.token);
+  return reply(screened.tier, template, respondent.proven, proof?.token, input.language);
 }
 
 /**

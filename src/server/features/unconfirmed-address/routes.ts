@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/unconfirmed-address';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -24,6 +25,7 @@ export const unconfirmedAddressRoutes: FastifyPluginAsyncZod<{ codes: CodeContex
         password: request.body.password,
         visitorHash: visitorHash(request, reply),
         clientAddress: request.ip,
+        language: requestLanguage(request),
       });
       app.mail.wake();
       return answer;

@@ -18,6 +18,7 @@ export async function resendRegistrationCode(options: {
   password: string;
   visitorHash: string;
   clientAddress: string;
+  language: string;
 }): Promise<{ success: true; message: string }> {
   const { db, email, visitorHash } = options;
   const pending = await passwordOpensPendingRegistration(db, email, options.password);
@@ -35,6 +36,7 @@ export async function resendRegistrationCode(options: {
         clientAddress: options.clientAddress,
         at,
         purpose: 'registration',
+        language: options.language,
       });
     });
   }

@@ -1,6 +1,7 @@
 import crypto from 'node:crypto';
 import type { Executor } from '../../db/executor';
 import type { CodePurpose } from '../../db/types';
+import { translate } from '../../lib/i18n';
 import { countHit } from '../../lib/limits';
 import { enqueueMail } from '../../lib/mail/outbox';
 import { HOUR, MINUTE } from '../../lib/time';
@@ -38,17 +39,20 @@ function hashCode(key: Buffer, visitorHash: string, email: string, code: string)
   return crypto.createHmac('sha256', key).update(`${visitorHash}\n${email}\n${code}`).digest('hex');
 }
 
+const CODE_SUBJECT = /*i18n*/ { id: 'mail.code.subject', message: 'Your {brand} Health code: {code}' };
+const CODE_BODY = /*i18n*/ {
+  id: 'mail.code.body',
+  message:
+    'Your {brand} Health code is {code}\n\nEnter it on the page that asked for it. It works once, for 10 minutes.\nIf you did not ask for a code, you can ignore this mail.',
+};
+
 /** The mail that carries a code: the code and nothing about the person's answers. */
-function codeMail(brandName: string, email: string, code: string) {
+function codeMail(brandName: string, email: string, code: string, language: string) {
+  const values = { brand: brandName, code };
   return {
     to: email,
-    subject: `Your ${brandName} Health code: ${code}`,
-    text: [
-      `Your ${brandName} Health code is ${code}`,
-      '',
-      'Enter it on the page that asked for it. It works once, for 10 minutes.',
-      'If you did not ask for a code, you can ignore this mail.',
-    ].join('\n'),
+    subject: translate(language, CODE_SUBJECT, values),
+    text: translate(language, CODE_BODY, values),
   };
 }
 
@@ -81,7 +85,15 @@ async function mayMailCode(
 export async function issueCode(
   trx: Executor,
   context: CodeContext,
-  request: { email: string; visitorHash: string; clientAddress: string; at: number; purpose?: CodePurpose },
+  request: {
+    email: string;
+    visitorHash: string;
+    clientAddress: string;
+    at: number;
+    purpose?: CodePurpose;
+    /** The language of the request that asked for the code (lib/languages.ts). */
+    language: string;
+  },
 ): Promise<void> {
   const { email, visitorHash, at } = request;
   if (!(await mayMailCode(trx, request))) return;
@@ -95,7 +107,7 @@ export async function issueCode(
     created_at: at,
     purpose: request.purpose ?? 'address',
   });
-  await enqueueMail(trx, codeMail(context.brandName, email, code), at);
+  await enqueueMail(trx, codeMail(context.brandName, email, code, request.language), at);
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from 'fastify-type-provider-zod';
 import * as endpoints from '../../../common/endpoints/verify';
+import { requestLanguage } from '../../lib/languages';
 import { route } from '../../lib/route';
 import { provingVisitor, visitorHash } from '../../lib/visitor';
 import { LIMITS, routeLimit } from '../../limit-table';
@@ -33,6 +34,7 @@ export const verifyRoutes: FastifyPluginAsyncZod<{ codes: CodeContext; followUps
         ...(hashLink === undefined ? {} : { hashLink }),
         visitorHash: visitorHash(request, reply),
         clientAddress: request.ip,
+        language: requestLanguage(request),
       });
       app.mail.wake();
       return answer;

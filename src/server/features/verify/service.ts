@@ -40,11 +40,12 @@ export async function startVerification(options: {
   hashLink?: string;
   visitorHash: string;
   clientAddress: string;
+  language: string;
 }) {
-  const { db, context, email, visitorHash, clientAddress } = options;
+  const { db, context, email, visitorHash, clientAddress, language } = options;
   await institutionFor(db, email, options.hashLink);
   await writeTransaction(db, (trx) =>
-    issueCode(trx, context, { email, visitorHash, clientAddress, at: now() }),
+    issueCode(trx, context, { email, visitorHash, clientAddress, at: now(), language }),
   );
   return { success: true as const, message: CODE_SENT(email) };
 }

@@ -20,6 +20,8 @@ export interface SessionUser {
   institutionName: string | null;
   /** The institution's time zone as stored (IANA name), in which staff read every time. */
   institutionTimeZone: string | null;
+  /** The language they chose for the product's mail; null for none (English). */
+  language: string | null;
   /** How this session was signed in (design section 11). */
   signInMethod: SignInMethod;
   /** Whether the user has a second factor set up (an authenticator app). */
@@ -100,6 +102,7 @@ export async function findSession(db: Executor, sessionId: string): Promise<Sess
       institutionId: row.institution_id,
       institutionName: row.institution_name,
       institutionTimeZone: row.institution_time_zone,
+      language: row.language,
       signInMethod: row.sign_in_method,
       hasSecondFactor: Boolean(row.has_second_factor),
     },

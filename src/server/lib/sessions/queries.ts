@@ -73,6 +73,7 @@ const sessionWithUserQuery = reusableQuery((db, session: { idHash: string }) =>
       'users.name',
       'users.role',
       'users.institution_id',
+      'users.language',
       'institutions.name as institution_name',
       'institutions.time_zone as institution_time_zone',
       hasSecondFactorOf,
