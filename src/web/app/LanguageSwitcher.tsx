@@ -1,12 +1,7 @@
 import { useLingui } from '@lingui/react/macro';
 import styles from './Header.module.css';
 import { LANGUAGES, switchLanguage } from './i18n';
-
-/** A language's name in itself ("English", "Español"): how a reader of it looks for it in a list. */
-function ownName(language: string): string {
-  const name = new Intl.DisplayNames([language], { type: 'language' }).of(language) ?? language;
-  return name.charAt(0).toLocaleUpperCase(language) + name.slice(1);
-}
+import { languageName } from './languageNames';
 
 /**
  * The header's language choice, on every screen and before anyone signs in. Each language is
@@ -27,7 +22,8 @@ export function LanguageSwitcher({ onChosen }: { onChosen?: (language: string) =
     >
       {LANGUAGES.map((language) => (
         <option key={language} value={language} lang={language}>
-          {ownName(language)}
+          {/* Named in itself: how a reader of it looks for it in a list. */}
+          {languageName(language)}
         </option>
       ))}
     </select>

@@ -1,5 +1,6 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { type ReactNode, useId } from 'react';
+import { alwaysOpenLinesFor } from '../../../common/risk/crisis-lines';
 import type { CrisisHelp, CrisisResource } from '../../../common/risk/crisis-resources';
 import { dialString } from '../../../common/schemas/values';
 import { buttonClassName } from '../../ui/Button';
@@ -105,13 +106,14 @@ export function CrisisSupport({
   headingId: string;
   children?: ReactNode;
 }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const alwaysOpen = (
     <ResourceGroup
       key="always-open"
       heading={t`Any time, day or night`}
       intro={t`These services are free, confidential and there for you at any time, day or night.`}
-      resources={help.always_open}
+      // In the language the student reads now, should they have switched since they submitted.
+      resources={alwaysOpenLinesFor(i18n.locale)}
     />
   );
   const institution = help.institution.length > 0 && (

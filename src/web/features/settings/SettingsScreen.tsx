@@ -8,6 +8,8 @@ import type { InstitutionSettingsResponse } from '../../../common/schemas/settin
 import { MAX_SMALL_GROUP_THRESHOLD, MIN_SMALL_GROUP_THRESHOLD } from '../../../common/small-groups';
 import { timeZoneGroups } from '../../../common/time-zones';
 import { errorMessage } from '../../api';
+import { LANGUAGES } from '../../app/catalogues';
+import { languageName } from '../../app/languageNames';
 import { Button, ButtonLink } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -83,9 +85,19 @@ type ResourceDraft = {
   phone: string;
   sms: string;
   url: string;
+  /** The one language whose readers are shown it; empty for readers of every language. */
+  language: string;
 };
 
-const EMPTY_DRAFT: ResourceDraft = { name: '', description: '', hours: '', phone: '', sms: '', url: '' };
+const EMPTY_DRAFT: ResourceDraft = {
+  name: '',
+  description: '',
+  hours: '',
+  phone: '',
+  sms: '',
+  url: '',
+  language: '',
+};
 
 const toDraft = (resource: CrisisResource): ResourceDraft => ({
   name: resource.name,
@@ -94,6 +106,7 @@ const toDraft = (resource: CrisisResource): ResourceDraft => ({
   phone: resource.phone ?? '',
   sms: resource.sms ?? '',
   url: resource.url ?? '',
+  language: resource.language ?? '',
 });
 
 function fromDraft(draft: ResourceDraft): InstitutionCrisisResource {
@@ -104,13 +117,14 @@ function fromDraft(draft: ResourceDraft): InstitutionCrisisResource {
     ...(draft.phone.trim() ? { phone: draft.phone.trim() } : {}),
     ...(draft.sms.trim() ? { sms: draft.sms.trim() } : {}),
     ...(draft.url.trim() ? { url: draft.url.trim() } : {}),
+    ...(draft.language ? { language: draft.language } : {}),
   };
 }
 
 const ALWAYS_OPEN_NAMES = ALWAYS_OPEN_CRISIS_LINES.map((line) => line.name).join(', ');
 
 function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [alertEmails, setAlertEmails] = useState(initial.alert_emails.join('\n'));
@@ -135,11 +149,15 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
   /** Marks the control the problem is about, and has it read out with the control. */
   const invalid = (field: string) =>
     problem?.field === field ? { 'aria-invalid': true as const, 'aria-errormessage': problemId } : {};
-  // What a student sees, as the form stands: a resource appears once it has a name.
-  const preview = crisisHelpFor({
-    resources: resources.filter((draft) => draft.name.trim() !== '').map(fromDraft),
-    first: resourcesFirst,
-  });
+  // What a student reading the admin's language sees, as the form stands: a resource appears
+  // once it has a name.
+  const preview = crisisHelpFor(
+    {
+      resources: resources.filter((draft) => draft.name.trim() !== '').map(fromDraft),
+      first: resourcesFirst,
+    },
+    i18n.locale,
+  );
 
   const save = useMutation({
     mutationFn: saveSettings,
@@ -332,6 +350,21 @@ function SettingsForm({ initial }: { initial: InstitutionSettingsResponse }) {
                     onChange={(event) => updateResource(index, 'sms', event.target.value)}
                   />
                 </div>
+                <SelectField
+                  label={t`Shown to students reading`}
+                  name={`crisis_resources.${index}.language`}
+                  {...invalid(`crisis_resources.${index}.language`)}
+                  hint={t`A service that answers in one language only is best shown to its readers alone.`}
+                  value={resource.language}
+                  onChange={(event) => updateResource(index, 'language', event.target.value)}
+                >
+                  <option value="">{t`Every language`}</option>
+                  {LANGUAGES.map((language) => (
+                    <option key={language} value={language}>
+                      {languageName(language, i18n.locale)}
+                    </option>
+                  ))}
+                </SelectField>
                 <TextField
                   label={t`Web address`}
                   name={`crisis_resources.${index}.url`}

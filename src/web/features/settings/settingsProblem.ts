@@ -21,6 +21,7 @@ const RESOURCE_FIELD_LABELS: Record<string, MessageDescriptor> = {
   phone: msg`Phone`,
   sms: msg`Text number`,
   url: msg`Web address`,
+  language: msg`Shown to students reading`,
 };
 
 export interface SettingsProblem {
