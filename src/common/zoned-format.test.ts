@@ -47,6 +47,18 @@ describe('formatZonedDateTime', () => {
     expect(formatZonedDateTime('2026-07-01T12:00:00Z', 'Mars/Olympus')).toBe('Wed 1 Jul 2026, 12:00 (UTC)');
   });
 
+  it("names the day and month in the reader's language, English as it always read", () => {
+    expect(formatZonedDateTime('2026-11-03T19:05:00Z', 'America/New_York', 'en')).toBe(
+      'Tue 3 Nov 2026, 14:05 (America/New_York)',
+    );
+    expect(formatZonedDateTime('2026-11-03T19:05:00Z', 'America/New_York', 'es')).toBe(
+      'mar 3 nov 2026, 14:05 (America/New_York)',
+    );
+    expect(formatZonedTime('2026-11-03T19:05:00Z', 'America/New_York', 'es')).toBe(
+      '14:05 (America/New_York)',
+    );
+  });
+
   it('is empty for no time or an unreadable one', () => {
     expect(formatZonedDateTime(null, 'UTC')).toBe('');
     expect(formatZonedDateTime('', 'UTC')).toBe('');

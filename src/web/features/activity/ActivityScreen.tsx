@@ -1,3 +1,5 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import type { AuditEntry, AuditFilters } from '../../../common/schemas/audit';
@@ -13,8 +15,6 @@ import layout from '../admin/AdminPage.module.css';
 import styles from './Activity.module.css';
 import { actionLabel, actorLabel } from './actionLabels';
 import { activityExportUrl, activityQueryKey, fetchActivity } from './activityApi';
-
-const TITLE = 'Activity';
 
 /** What an entry is about, in words: its subject (by name, beside its id) and the parts of its detail worth reading. */
 function describe(entry: AuditEntry): string {
@@ -40,14 +40,16 @@ function ActionName({ action }: { action: string }) {
 }
 
 export function ActivityScreen() {
+  const { t } = useLingui();
   return (
-    <AdminOnly ability="audit" title={TITLE} loadingText="Loading activity...">
+    <AdminOnly ability="audit" title={t`Activity`} loadingText={t`Loading activity...`}>
       <Activity />
     </AdminOnly>
   );
 }
 
 function Activity() {
+  const { t, i18n } = useLingui();
   const [filters, setFilters] = useState<AuditFilters>({});
   const [page, setPage] = useState(1);
   const query = { ...filters, page };
@@ -77,66 +79,99 @@ function Activity() {
 
   const data = activity.data;
   const pages = data ? Math.max(1, Math.ceil(data.total / data.page_size)) : 1;
+  const timeZone = data?.time_zone;
+  const currentPage = data?.page;
+  const entries = data?.total ?? 0;
+  const total = String(entries);
 
   return (
     <Page>
       <div className={layout.heading}>
         <div>
-          <h1>{TITLE}</h1>
+          <h1>
+            <Trans>Activity</Trans>
+          </h1>
           <Lead>
-            Who read students&apos; details and who changed what, newest first. Times and date filters follow
-            the institution&apos;s time zone{data ? ` (${data.time_zone})` : ''}.
+            {timeZone ? (
+              <Trans>
+                Who read students&apos; details and who changed what, newest first. Times and date filters
+                follow the institution&apos;s time zone ({timeZone}).
+              </Trans>
+            ) : (
+              <Trans>
+                Who read students&apos; details and who changed what, newest first. Times and date filters
+                follow the institution&apos;s time zone.
+              </Trans>
+            )}
           </Lead>
         </div>
-        <nav className={layout.toolbar} aria-label="Activity actions">
+        <nav className={layout.toolbar} aria-label={t`Activity actions`}>
           <a className={buttonClassName({ variant: 'secondary' })} href={activityExportUrl(filters)} download>
-            Export CSV
+            <Trans>Export CSV</Trans>
           </a>
         </nav>
       </div>
-      <form className={styles.filters} onSubmit={applyFilters} aria-label="Filter activity">
-        <TextField label="Person (email)" name="actor" type="email" autoComplete="off" />
-        <TextField label="Student" name="student" placeholder="name or email" autoComplete="off" />
-        <TextField label="Action" name="action" placeholder="e.g. case or staff" autoComplete="off" />
-        <TextField label="From" name="from" type="date" />
-        <TextField label="To" name="to" type="date" />
-        <Button type="submit">Filter</Button>
+      <form className={styles.filters} onSubmit={applyFilters} aria-label={t`Filter activity`}>
+        <TextField label={t`Person (email)`} name="actor" type="email" autoComplete="off" />
+        <TextField label={t`Student`} name="student" placeholder={t`name or email`} autoComplete="off" />
+        <TextField label={t`Action`} name="action" placeholder={t`e.g. case or staff`} autoComplete="off" />
+        <TextField label={t`From`} name="from" type="date" />
+        <TextField label={t`To`} name="to" type="date" />
+        <Button type="submit">
+          <Trans>Filter</Trans>
+        </Button>
       </form>
       {activity.isPending ? (
-        <LoadingStatus>Loading activity...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading activity...</Trans>
+        </LoadingStatus>
       ) : activity.isError ? (
         <LoadError
           message={
             hasErrorCode(activity.error, 'VALIDATION_FAILED')
-              ? 'Those filters cannot be used. Check the dates and the action.'
-              : 'Failed to load activity.'
+              ? t`Those filters cannot be used. Check the dates and the action.`
+              : t`Failed to load activity.`
           }
           onRetry={() => void activity.refetch()}
         />
       ) : data && data.entries.length === 0 ? (
-        <p className={styles.empty}>No activity matches these filters.</p>
+        <p className={styles.empty}>
+          <Trans>No activity matches these filters.</Trans>
+        </p>
       ) : (
         data && (
           <>
             <div className={styles.tableWrap}>
               <table className={tableClassName({ cardsBelow: '40rem', labels: 'inline' }, styles.table)}>
-                <caption className="visually-hidden">Activity, newest first</caption>
+                <caption className="visually-hidden">
+                  <Trans>Activity, newest first</Trans>
+                </caption>
                 <thead>
                   <tr>
-                    <th scope="col">Time</th>
-                    <th scope="col">Person</th>
-                    <th scope="col">Action</th>
-                    <th scope="col">Details</th>
-                    <th scope="col">Address</th>
+                    <th scope="col">
+                      <Trans>Time</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Person</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Action</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Details</Trans>
+                    </th>
+                    <th scope="col">
+                      <Trans>Address</Trans>
+                    </th>
                   </tr>
                 </thead>
                 <tbody>
                   {data.entries.map((entry) => (
                     <tr key={entry.id}>
-                      <td data-label="Time" className={styles.time}>
-                        {formatZonedDateTime(entry.at, data.time_zone)}
+                      <td data-label={t`Time`} className={styles.time}>
+                        {formatZonedDateTime(entry.at, data.time_zone, i18n.locale)}
                       </td>
-                      <td data-label="Person">
+                      <td data-label={t`Person`}>
                         {entry.actor_name ? (
                           <>
                             <span>{entry.actor_name}</span>{' '}
@@ -146,11 +181,11 @@ function Activity() {
                           actorLabel(entry)
                         )}
                       </td>
-                      <td data-label="Action">
+                      <td data-label={t`Action`}>
                         <ActionName action={entry.action} />
                       </td>
-                      <td data-label="Details">{describe(entry) || '—'}</td>
-                      <td data-label="Address">{entry.address ?? ''}</td>
+                      <td data-label={t`Details`}>{describe(entry) || '—'}</td>
+                      <td data-label={t`Address`}>{entry.address ?? ''}</td>
                     </tr>
                   ))}
                 </tbody>
@@ -158,7 +193,7 @@ function Activity() {
             </div>
             <div className={styles.pager}>
               <p role="status">
-                Page {data.page} of {pages} · {data.total} {data.total === 1 ? 'entry' : 'entries'}
+                {t`Page ${currentPage} of ${pages} · ${plural(entries, { one: `${total} entry`, other: `${total} entries` })}`}
               </p>
               <div className={layout.toolbar}>
                 <Button
@@ -166,14 +201,14 @@ function Activity() {
                   disabled={page <= 1}
                   onClick={() => setPage((current) => current - 1)}
                 >
-                  Newer
+                  <Trans>Newer</Trans>
                 </Button>
                 <Button
                   variant="secondary"
                   disabled={page >= pages}
                   onClick={() => setPage((current) => current + 1)}
                 >
-                  Older
+                  <Trans>Older</Trans>
                 </Button>
               </div>
             </div>

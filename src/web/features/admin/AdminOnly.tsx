@@ -1,3 +1,4 @@
+import { Trans } from '@lingui/react/macro';
 import { type ReactNode, useEffect } from 'react';
 import { useLocation, useNavigate } from 'react-router';
 import { type Ability, accessRequiredMessage, can } from '../../../common/roles';
@@ -7,8 +8,6 @@ import { useDocumentTitle } from '../../ui/useDocumentTitle';
 import { loginPathFor, secondFactorPathFor } from '../auth/loginPath';
 import { useCurrentUser } from '../auth/useCurrentUser';
 import styles from './AdminOnly.module.css';
-
-const ADMIN_ACCESS_REQUIRED = 'Admin access required';
 
 /**
  * Sends someone who is not signed in to the login page (spec section 4), once `signedOut`
@@ -45,16 +44,37 @@ export function LoadingStatus({ children }: { children: ReactNode }) {
 
 /** The refusal shown to a signed-in user whose role may not open the screen. */
 export function AccessRequired({ title, ability }: { title: string; ability: Ability }) {
+  // The server words the same refusal (common/roles.ts); only its choice is taken from there.
+  const adminsOnly = accessRequiredMessage(ability) === 'Admin access required';
   return (
     <Page width="narrow">
       <div className={styles.refusal} role="alert">
         <h1>{title}</h1>
-        <p className={styles.refusalText}>{accessRequiredMessage(ability)}</p>
-        <p>
-          This page is for your institution&apos;s{' '}
-          {accessRequiredMessage(ability) === ADMIN_ACCESS_REQUIRED ? 'administrators' : 'staff'}. If you need
-          access, please contact your administrator.
-        </p>
+        {adminsOnly ? (
+          <>
+            <p className={styles.refusalText}>
+              <Trans>Admin access required</Trans>
+            </p>
+            <p>
+              <Trans>
+                This page is for your institution&apos;s administrators. If you need access, please contact
+                your administrator.
+              </Trans>
+            </p>
+          </>
+        ) : (
+          <>
+            <p className={styles.refusalText}>
+              <Trans>Staff access required</Trans>
+            </p>
+            <p>
+              <Trans>
+                This page is for your institution&apos;s staff. If you need access, please contact your
+                administrator.
+              </Trans>
+            </p>
+          </>
+        )}
       </div>
     </Page>
   );

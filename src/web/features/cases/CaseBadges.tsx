@@ -1,5 +1,7 @@
-import { CASE_STATUS_LABELS, type CaseSummary } from '../../../common/schemas/cases';
+import { Trans, useLingui } from '@lingui/react/macro';
+import type { CaseSummary } from '../../../common/schemas/cases';
 import styles from './Cases.module.css';
+import { CASE_STATUS_LABELS } from './format';
 
 /** A case's tier, state and marks, in words (never color alone). */
 export function CaseBadges({
@@ -10,16 +12,25 @@ export function CaseBadges({
   /** Off where the state has a column of its own. */
   showStatus?: boolean;
 }) {
+  const { i18n } = useLingui();
   return (
     <span className={styles.badges}>
       <span
         className={[styles.badge, item.tier === 'urgent' && styles.badgeDanger].filter(Boolean).join(' ')}
       >
-        {item.tier === 'urgent' ? 'Urgent' : 'Elevated'}
+        {item.tier === 'urgent' ? <Trans>Urgent</Trans> : <Trans>Elevated</Trans>}
       </span>
-      {showStatus && <span className={styles.badge}>{CASE_STATUS_LABELS[item.status]}</span>}
-      {item.overdue && <span className={`${styles.badge} ${styles.badgeDanger}`}>Overdue</span>}
-      {!item.verified && <span className={`${styles.badge} ${styles.badgeWarning}`}>Unverified</span>}
+      {showStatus && <span className={styles.badge}>{i18n._(CASE_STATUS_LABELS[item.status])}</span>}
+      {item.overdue && (
+        <span className={`${styles.badge} ${styles.badgeDanger}`}>
+          <Trans>Overdue</Trans>
+        </span>
+      )}
+      {!item.verified && (
+        <span className={`${styles.badge} ${styles.badgeWarning}`}>
+          <Trans>Unverified</Trans>
+        </span>
+      )}
     </span>
   );
 }

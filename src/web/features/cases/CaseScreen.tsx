@@ -1,9 +1,11 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useRef, useState } from 'react';
 import { Link, useParams } from 'react-router';
 import {
   CASE_NOTE_MAX_LENGTH,
-  CASE_OUTCOME_LABELS,
   CASE_OUTCOMES,
   type CaseDetailResponse,
   type CaseOutcome,
@@ -33,24 +35,30 @@ import {
   reopenCase,
   resolveCase,
 } from './casesApi';
+import { CASE_OUTCOME_LABELS } from './format';
 import { SubmissionList } from './SubmissionList';
-
-const TITLE = 'Case';
 
 /** Where focus goes after a change: the next thing one would do on the case. */
 type FocusTarget = 'assignee' | 'note';
 
-const MAIL_STATUS: Record<string, string> = { pending: 'Waiting to send', sent: 'Sent', failed: 'Failed' };
+const MAIL_STATUS: Record<string, MessageDescriptor> = {
+  pending: msg`Waiting to send`,
+  // Apart from other uses of "Sent": other languages agree the word with what it describes.
+  sent: msg({ message: 'Sent', context: 'mail state' }),
+  failed: msg`Failed`,
+};
 
 export function CaseScreen() {
+  const { t } = useLingui();
   return (
-    <AdminOnly ability="cases" title={TITLE} loadingText="Loading the case...">
+    <AdminOnly ability="cases" title={t`Case`} loadingText={t`Loading the case...`}>
       <CaseDetail />
     </AdminOnly>
   );
 }
 
 function CaseDetail() {
+  const { t } = useLingui();
   const id = Number(useParams().id);
   const valid = Number.isInteger(id) && id > 0;
   const query = useQuery({ queryKey: caseQueryKey(id), queryFn: () => fetchCase(id), enabled: valid });
@@ -58,10 +66,12 @@ function CaseDetail() {
   return (
     <Page>
       {query.isPending ? (
-        <LoadingStatus>Loading case...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading case...</Trans>
+        </LoadingStatus>
       ) : query.isError ? (
         <LoadError
-          message={errorMessage(query.error, 'Failed to load the case')}
+          message={errorMessage(query.error, t`Failed to load the case`)}
           onRetry={() => void query.refetch()}
         />
       ) : (
@@ -72,7 +82,9 @@ function CaseDetail() {
 }
 
 function CaseView({ data }: { data: CaseDetailResponse }) {
+  const { t, i18n } = useLingui();
   const item = data.case;
+  const { id, student_name: student, claimed_name: claimedName } = item;
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [assignee, setAssignee] = useState(String(item.assigned_to?.id ?? data.assignees[0]?.id ?? ''));
@@ -98,7 +110,7 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
       void queryClient.invalidateQueries({ queryKey: CASES_LIST_QUERY_KEY });
     },
     onError: (error) =>
-      showFlash(errorMessage(error, 'The change could not be saved. Please try again.'), 'error'),
+      showFlash(errorMessage(error, t`The change could not be saved. Please try again.`), 'error'),
   });
   const run = (
     work: () => Promise<CaseDetailResponse>,
@@ -119,17 +131,18 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
 
   function submitNote(event: FormEvent) {
     event.preventDefault();
-    run(() => addCaseNote(item.id, note), 'Note added.', { focus: 'note', after: () => setNote('') });
+    run(() => addCaseNote(item.id, note), t`Note added.`, { focus: 'note', after: () => setNote('') });
   }
   function submitResolve(event: FormEvent) {
     event.preventDefault();
     // Resolving ends the deadlines and escalations: asked first, like every change that closes something.
+    const outcomeLabel = i18n._(CASE_OUTCOME_LABELS[outcome]);
     setConfirmation({
-      title: 'Resolve this case?',
-      text: `Resolve case ${item.id} for ${item.student_name} as "${CASE_OUTCOME_LABELS[outcome]}"? Its deadline and reminders stop; it can be reopened later.`,
-      confirmLabel: 'Resolve case',
+      title: t`Resolve this case?`,
+      text: t`Resolve case ${id} for ${student} as "${outcomeLabel}"? Its deadline and reminders stop; it can be reopened later.`,
+      confirmLabel: t`Resolve case`,
       onConfirm: () =>
-        run(() => resolveCase(item.id, outcome, resolution), 'Case resolved.', {
+        run(() => resolveCase(item.id, outcome, resolution), t`Case resolved.`, {
           after: () => setResolution(''),
         }),
     });
@@ -137,16 +150,16 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
   function submitReopen(event: FormEvent) {
     event.preventDefault();
     setConfirmation({
-      title: 'Reopen this case?',
-      text: `Reopen case ${item.id} for ${item.student_name}? It goes back to New and must be acknowledged again in time, or the escalation contacts are reminded.`,
-      confirmLabel: 'Reopen case',
+      title: t`Reopen this case?`,
+      text: t`Reopen case ${id} for ${student}? It goes back to New and must be acknowledged again in time, or the escalation contacts are reminded.`,
+      confirmLabel: t`Reopen case`,
       onConfirm: () =>
-        run(() => reopenCase(item.id, reopenReason), 'Case reopened.', { after: () => setReopenReason('') }),
+        run(() => reopenCase(item.id, reopenReason), t`Case reopened.`, { after: () => setReopenReason('') }),
     });
   }
   function submitAssign(event: FormEvent) {
     event.preventDefault();
-    run(() => assignCase(item.id, Number(assignee)), 'Case assigned.', { focus: 'note' });
+    run(() => assignCase(item.id, Number(assignee)), t`Case assigned.`, { focus: 'note' });
   }
 
   return (
@@ -156,72 +169,100 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
       <div className={layout.heading}>
         <div>
           <h1>
-            Case {item.id}: {item.student_name}
+            <Trans>
+              Case {id}: {student}
+            </Trans>
           </h1>
           <CaseBadges item={item} />
-          {item.claimed_name !== null && (
+          {claimedName !== null && (
             <p className={styles.muted}>
-              Name given by a sender who has not confirmed the address: {item.claimed_name}
+              <Trans>Name given by a sender who has not confirmed the address: {claimedName}</Trans>
             </p>
           )}
         </div>
-        <nav className={layout.toolbar} aria-label="Case links">
+        <nav className={layout.toolbar} aria-label={t`Case links`}>
           <ButtonLink variant="secondary" to="/cases/">
-            All cases
+            <Trans>All cases</Trans>
           </ButtonLink>
           <ButtonLink variant="secondary" to={historyPath(item.student_id)}>
-            Student history
+            <Trans>Student history</Trans>
           </ButtonLink>
         </nav>
       </div>
       <div className={styles.layout}>
         <div>
           <Card className={styles.section}>
-            <h2>Details</h2>
+            <h2>
+              <Trans>Details</Trans>
+            </h2>
             <dl className={styles.facts}>
-              <dt>Email</dt>
+              <dt>
+                <Trans>Email</Trans>
+              </dt>
               <dd>{item.school_email}</dd>
-              <dt>Opened</dt>
+              <dt>
+                <Trans>Opened</Trans>
+              </dt>
               <dd>
                 <ZonedTime at={item.opened_at} />
               </dd>
-              <dt>Acknowledge by</dt>
+              <dt>
+                <Trans>Acknowledge by</Trans>
+              </dt>
               <dd>
                 <ZonedTime at={item.acknowledge_by} />
               </dd>
-              <dt>Acknowledged</dt>
+              <dt>
+                <Trans>Acknowledged</Trans>
+              </dt>
               <dd>
-                <ZonedTime at={item.acknowledged_at} fallback="Not yet" />
+                <ZonedTime at={item.acknowledged_at} fallback={t`Not yet`} />
               </dd>
-              <dt>Assigned to</dt>
-              <dd>{item.assigned_to?.name ?? 'Nobody yet'}</dd>
+              <dt>
+                <Trans>Assigned to</Trans>
+              </dt>
+              <dd>{item.assigned_to?.name ?? t`Nobody yet`}</dd>
               {item.outcome && (
                 <>
-                  <dt>Outcome</dt>
-                  <dd>{CASE_OUTCOME_LABELS[item.outcome]}</dd>
+                  <dt>
+                    <Trans>Outcome</Trans>
+                  </dt>
+                  <dd>{i18n._(CASE_OUTCOME_LABELS[item.outcome])}</dd>
                 </>
               )}
             </dl>
           </Card>
           {item.contacts.length > 0 && (
             <Card className={styles.section}>
-              <h2>Asked to be contacted</h2>
+              <h2>
+                <Trans>Asked to be contacted</Trans>
+              </h2>
               <p>
-                From an anonymous survey: only what the student chose to share is known. The details are their
-                own word, not confirmed.
+                <Trans>
+                  From an anonymous survey: only what the student chose to share is known. The details are
+                  their own word, not confirmed.
+                </Trans>
               </p>
               {item.contacts.map((contact) => (
                 <dl key={contact.asked_at} className={styles.facts}>
-                  <dt>Name</dt>
-                  <dd>{contact.name ?? 'Not given'}</dd>
-                  <dt>Email</dt>
-                  <dd>{contact.email ?? 'Not given'}</dd>
-                  <dt>Phone</dt>
-                  <dd>{contact.phone ?? 'Not given'}</dd>
-                  <dt>Answers</dt>
+                  <dt>
+                    <Trans>Name</Trans>
+                  </dt>
+                  <dd>{contact.name ?? t`Not given`}</dd>
+                  <dt>
+                    <Trans>Email</Trans>
+                  </dt>
+                  <dd>{contact.email ?? t`Not given`}</dd>
+                  <dt>
+                    <Trans>Phone</Trans>
+                  </dt>
+                  <dd>{contact.phone ?? t`Not given`}</dd>
+                  <dt>
+                    <Trans>Answers</Trans>
+                  </dt>
                   <dd>
                     {contact.answers === null ? (
-                      'Not shared'
+                      t`Not shared`
                     ) : (
                       <ul>
                         {contact.answers.map((shared) => (
@@ -237,32 +278,38 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
             </Card>
           )}
           <Card className={styles.section}>
-            <h2>Check-ins in this case</h2>
+            <h2>
+              <Trans>Check-ins in this case</Trans>
+            </h2>
             <SubmissionList submissions={[...item.submissions].reverse()} />
           </Card>
           <Card className={styles.section}>
-            <h2>Trail</h2>
+            <h2>
+              <Trans>Trail</Trans>
+            </h2>
             <CaseTrail events={item.events} />
           </Card>
         </div>
         <div>
           {open && (
             <Card className={styles.section}>
-              <h2>Work on this case</h2>
+              <h2>
+                <Trans>Work on this case</Trans>
+              </h2>
               <div className={styles.actions} ref={actionsRef}>
                 {item.status === 'new' && (
                   <Button
                     busy={change.isPending}
                     onClick={() =>
-                      run(() => acknowledgeCase(item.id), 'Case acknowledged.', { focus: 'assignee' })
+                      run(() => acknowledgeCase(item.id), t`Case acknowledged.`, { focus: 'assignee' })
                     }
                   >
-                    Acknowledge
+                    <Trans>Acknowledge</Trans>
                   </Button>
                 )}
                 <form onSubmit={submitAssign}>
                   <SelectField
-                    label="Assign to"
+                    label={t`Assign to`}
                     name="assignee"
                     value={assignee}
                     onChange={(event) => setAssignee(event.target.value)}
@@ -274,45 +321,45 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
                     ))}
                   </SelectField>
                   <Button type="submit" variant="secondary" busy={change.isPending} disabled={!assignee}>
-                    Assign
+                    <Trans>Assign</Trans>
                   </Button>
                 </form>
                 <form onSubmit={submitNote}>
                   <TextAreaField
-                    label="Note"
+                    label={t`Note`}
                     name="note"
-                    hint="Staff only; never shown to the student."
+                    hint={t`Staff only; never shown to the student.`}
                     value={note}
                     maxLength={CASE_NOTE_MAX_LENGTH}
                     rows={4}
                     onChange={(event) => setNote(event.target.value)}
                   />
                   <Button type="submit" variant="secondary" busy={change.isPending} disabled={!note.trim()}>
-                    Add note
+                    <Trans>Add note</Trans>
                   </Button>
                 </form>
                 <form onSubmit={submitResolve}>
                   <SelectField
-                    label="Outcome"
+                    label={t`Outcome`}
                     value={outcome}
                     onChange={(event) => setOutcome(event.target.value as CaseOutcome)}
                   >
                     {CASE_OUTCOMES.map((code) => (
                       <option key={code} value={code}>
-                        {CASE_OUTCOME_LABELS[code]}
+                        {i18n._(CASE_OUTCOME_LABELS[code])}
                       </option>
                     ))}
                   </SelectField>
                   <TextAreaField
-                    label="What happened"
-                    hint={outcome === 'other' ? 'Required for Other.' : 'Optional.'}
+                    label={t`What happened`}
+                    hint={outcome === 'other' ? t`Required for Other.` : t`Optional.`}
                     value={resolution}
                     maxLength={CASE_NOTE_MAX_LENGTH}
                     rows={3}
                     onChange={(event) => setResolution(event.target.value)}
                   />
                   <Button type="submit" disabled={change.isPending}>
-                    Resolve case
+                    <Trans>Resolve case</Trans>
                   </Button>
                 </form>
               </div>
@@ -320,33 +367,39 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
           )}
           {!open && (
             <Card className={styles.section}>
-              <h2>Reopen this case</h2>
+              <h2>
+                <Trans>Reopen this case</Trans>
+              </h2>
               <form onSubmit={submitReopen}>
                 <TextAreaField
-                  label="Why reopen"
-                  hint="Optional; kept in the trail."
+                  label={t`Why reopen`}
+                  hint={t`Optional; kept in the trail.`}
                   value={reopenReason}
                   maxLength={CASE_NOTE_MAX_LENGTH}
                   rows={3}
                   onChange={(event) => setReopenReason(event.target.value)}
                 />
                 <Button type="submit" variant="secondary" disabled={change.isPending}>
-                  Reopen case
+                  <Trans>Reopen case</Trans>
                 </Button>
               </form>
             </Card>
           )}
           <Card className={styles.section}>
-            <h2>Mail about this case</h2>
+            <h2>
+              <Trans>Mail about this case</Trans>
+            </h2>
             {item.mails.length === 0 ? (
-              <p className={styles.muted}>No alert or escalation mail.</p>
+              <p className={styles.muted}>
+                <Trans>No alert or escalation mail.</Trans>
+              </p>
             ) : (
               <ul className={styles.trail}>
                 {item.mails.map((mail) => (
                   <li key={`${mail.kind}-${mail.to}-${mail.queued_at}`}>
-                    <strong>{mail.kind === 'alert' ? 'Alert' : 'Escalation'}</strong> to {mail.to}
+                    <MailHeading kind={mail.kind} recipient={mail.to} />
                     <div className={styles.muted}>
-                      {MAIL_STATUS[mail.status] ?? mail.status}
+                      <MailStatus status={mail.status} />
                       {mail.sent_at && (
                         <>
                           {' '}
@@ -360,10 +413,32 @@ function CaseView({ data }: { data: CaseDetailResponse }) {
             )}
           </Card>
           <p className={styles.muted}>
-            <Link to="/cases/">Back to all cases</Link>
+            <Link to="/cases/">
+              <Trans>Back to all cases</Trans>
+            </Link>
           </p>
         </div>
       </div>
     </>
+  );
+}
+
+/** Where a mail stands; a state this screen does not know yet is shown by its code. */
+function MailStatus({ status }: { status: string }) {
+  const { i18n } = useLingui();
+  const label = MAIL_STATUS[status];
+  return label ? i18n._(label) : status;
+}
+
+/** Which mail went to whom. */
+function MailHeading({ kind, recipient }: { kind: string; recipient: string }) {
+  return kind === 'alert' ? (
+    <Trans>
+      <strong>Alert</strong> to {recipient}
+    </Trans>
+  ) : (
+    <Trans>
+      <strong>Escalation</strong> to {recipient}
+    </Trans>
   );
 }

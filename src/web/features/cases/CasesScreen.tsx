@@ -1,8 +1,10 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { Link, useSearchParams } from 'react-router';
 import {
-  CASE_STATUS_LABELS,
   CASE_STATUSES,
   type CaseListQuery,
   type CaseListResponse,
@@ -20,19 +22,18 @@ import { CaseBadges } from './CaseBadges';
 import styles from './Cases.module.css';
 import { caseListQueryOf, paramsOf } from './caseListParams';
 import { casePath, casesExportUrl, casesListQueryKey, fetchCases } from './casesApi';
-
-const TITLE = 'Cases';
+import { CASE_STATUS_LABELS } from './format';
 
 /** The orders offered in the "Sort by" list (the column headings offer the same on wide screens). */
-const SORT_CHOICES: { value: string; label: string }[] = [
-  { value: 'priority:asc', label: 'Follow-up order (overdue first)' },
-  { value: 'deadline:asc', label: 'Deadline, soonest first' },
-  { value: 'opened:desc', label: 'Opened, newest first' },
-  { value: 'opened:asc', label: 'Opened, oldest first' },
-  { value: 'student:asc', label: 'Student, A to Z' },
-  { value: 'student:desc', label: 'Student, Z to A' },
-  { value: 'tier:asc', label: 'Tier, urgent first' },
-  { value: 'status:asc', label: 'State, new first' },
+const SORT_CHOICES: { value: string; label: MessageDescriptor }[] = [
+  { value: 'priority:asc', label: msg`Follow-up order (overdue first)` },
+  { value: 'deadline:asc', label: msg`Deadline, soonest first` },
+  { value: 'opened:desc', label: msg`Opened, newest first` },
+  { value: 'opened:asc', label: msg`Opened, oldest first` },
+  { value: 'student:asc', label: msg`Student, A to Z` },
+  { value: 'student:desc', label: msg`Student, Z to A` },
+  { value: 'tier:asc', label: msg`Tier, urgent first` },
+  { value: 'status:asc', label: msg`State, new first` },
 ];
 
 /**
@@ -40,14 +41,16 @@ const SORT_CHOICES: { value: string; label: string }[] = [
  * default verified cases come first and overdue ones first within them.
  */
 export function CasesScreen() {
+  const { t } = useLingui();
   return (
-    <AdminOnly ability="cases" title={TITLE} loadingText="Loading cases...">
+    <AdminOnly ability="cases" title={t`Cases`} loadingText={t`Loading cases...`}>
       <Cases />
     </AdminOnly>
   );
 }
 
 function Cases() {
+  const { t } = useLingui();
   const [searchParams, setSearchParams] = useSearchParams();
   const query = caseListQueryOf(searchParams);
   const cases = useQuery({
@@ -68,24 +71,30 @@ function Cases() {
     <Page>
       <div className={layout.heading}>
         <div>
-          <h1>{TITLE}</h1>
-          <Lead>Every flagged check-in opens a case. Overdue cases come first.</Lead>
+          <h1>
+            <Trans>Cases</Trans>
+          </h1>
+          <Lead>
+            <Trans>Every flagged check-in opens a case. Overdue cases come first.</Trans>
+          </Lead>
         </div>
-        <nav className={layout.toolbar} aria-label="Cases actions">
+        <nav className={layout.toolbar} aria-label={t`Cases actions`}>
           <a className={buttonClassName({ variant: 'secondary' })} href={casesExportUrl(filters)} download>
-            Export CSV
+            <Trans>Export CSV</Trans>
           </a>
           <ButtonLink variant="secondary" to="/dashboard/">
-            Dashboard
+            <Trans>Dashboard</Trans>
           </ButtonLink>
         </nav>
       </div>
       <Card>
         <CaseFiltersForm query={query} assignees={cases.data?.assignees ?? []} onChange={update} />
         {cases.isPending ? (
-          <LoadingStatus>Loading cases...</LoadingStatus>
+          <LoadingStatus>
+            <Trans>Loading cases...</Trans>
+          </LoadingStatus>
         ) : cases.isError ? (
-          <LoadError message="Failed to load cases" onRetry={() => void cases.refetch()} />
+          <LoadError message={t`Failed to load cases`} onRetry={() => void cases.refetch()} />
         ) : (
           <CaseList data={cases.data} query={query} onChange={update} />
         )}
@@ -103,16 +112,18 @@ function CaseFiltersForm({
   assignees: CaseListResponse['assignees'];
   onChange: (change: Partial<CaseListQuery>) => void;
 }) {
+  const { t, i18n } = useLingui();
   const [draft, setDraft] = useState(query.q ?? '');
+  const { sort } = query;
   function search(event: FormEvent) {
     event.preventDefault();
     onChange({ q: draft.trim() });
   }
   return (
     <>
-      <form className={styles.search} onSubmit={search} aria-label="Search cases">
+      <form className={styles.search} onSubmit={search} aria-label={t`Search cases`}>
         <TextField
-          label="Search by student name or email"
+          label={t`Search by student name or email`}
           name="q"
           type="search"
           maxLength={200}
@@ -121,49 +132,49 @@ function CaseFiltersForm({
         />
         <div className={styles.searchButton}>
           <Button type="submit" variant="secondary">
-            Search
+            <Trans>Search</Trans>
           </Button>
         </div>
       </form>
       <div className={styles.filters}>
         <SelectField
-          label="Queue"
+          label={t`Queue`}
           value={query.queue}
           onChange={(event) => onChange({ queue: event.target.value as CaseListQuery['queue'] })}
         >
-          <option value="all">Verified and unverified</option>
-          <option value="verified">Verified</option>
-          <option value="unproven">Unverified</option>
+          <option value="all">{t`Verified and unverified`}</option>
+          <option value="verified">{t`Verified`}</option>
+          <option value="unproven">{t`Unverified`}</option>
         </SelectField>
         <SelectField
-          label="State"
+          label={t`State`}
           value={query.status}
           onChange={(event) => onChange({ status: event.target.value as CaseListQuery['status'] })}
         >
-          <option value="open">Open</option>
+          <option value="open">{t`Open`}</option>
           {CASE_STATUSES.map((status) => (
             <option key={status} value={status}>
-              {CASE_STATUS_LABELS[status]}
+              {i18n._(CASE_STATUS_LABELS[status])}
             </option>
           ))}
-          <option value="all">All</option>
+          <option value="all">{t`All`}</option>
         </SelectField>
         <SelectField
-          label="Tier"
+          label={t`Tier`}
           value={query.tier}
           onChange={(event) => onChange({ tier: event.target.value as CaseListQuery['tier'] })}
         >
-          <option value="all">All tiers</option>
-          <option value="urgent">Urgent</option>
-          <option value="elevated">Elevated</option>
+          <option value="all">{t`All tiers`}</option>
+          <option value="urgent">{t`Urgent`}</option>
+          <option value="elevated">{t`Elevated`}</option>
         </SelectField>
         <SelectField
-          label="Assigned to"
+          label={t`Assigned to`}
           value={query.assigned_to}
           onChange={(event) => onChange({ assigned_to: event.target.value })}
         >
-          <option value="anyone">Anyone</option>
-          <option value="nobody">Nobody yet</option>
+          <option value="anyone">{t`Anyone`}</option>
+          <option value="nobody">{t`Nobody yet`}</option>
           {assignees.map((person) => (
             <option key={person.id} value={String(person.id)}>
               {person.name}
@@ -171,7 +182,7 @@ function CaseFiltersForm({
           ))}
         </SelectField>
         <SelectField
-          label="Sort by"
+          label={t`Sort by`}
           value={`${query.sort}:${query.dir}`}
           onChange={(event) => {
             const [sort, dir] = event.target.value.split(':') as [CaseSort, 'asc' | 'desc'];
@@ -180,12 +191,12 @@ function CaseFiltersForm({
         >
           {SORT_CHOICES.some((choice) => choice.value === `${query.sort}:${query.dir}`) ? null : (
             <option value={`${query.sort}:${query.dir}`}>
-              {query.sort}, {query.dir === 'asc' ? 'ascending' : 'descending'}
+              {query.dir === 'asc' ? t`${sort}, ascending` : t`${sort}, descending`}
             </option>
           )}
           {SORT_CHOICES.map((choice) => (
             <option key={choice.value} value={choice.value}>
-              {choice.label}
+              {i18n._(choice.label)}
             </option>
           ))}
         </SelectField>
@@ -233,68 +244,91 @@ function CaseList({
   query: CaseListQuery;
   onChange: (change: Partial<CaseListQuery>) => void;
 }) {
+  const { t, i18n } = useLingui();
   const first = data.total === 0 ? 0 : (data.page - 1) * data.page_size + 1;
   const last = (data.page - 1) * data.page_size + data.cases.length;
   const pages = Math.max(1, Math.ceil(data.total / data.page_size));
+  const count = data.total;
+  const total = i18n.number(count);
+  const { verified, unproven } = data.open_counts;
+  const page = data.page;
+  const shownFirst = i18n.number(first);
+  const shownLast = i18n.number(last);
   const heading = (column: Exclude<CaseSort, 'priority'>, label: string) => (
     <SortHeading column={column} label={label} query={query} onChange={onChange} />
   );
   return (
     <>
       <p className={styles.muted}>
-        Open: {data.open_counts.verified} verified, {data.open_counts.unproven} unverified (sent through a
-        shared link by someone who has not confirmed the address; verified cases are listed first).
+        <Trans>
+          Open: {verified} verified, {unproven} unverified (sent through a shared link by someone who has not
+          confirmed the address; verified cases are listed first).
+        </Trans>
       </p>
       <p className={styles.muted} role="status">
-        {data.total === 1 ? '1 case' : `${data.total.toLocaleString()} cases`}
-        {data.total > data.cases.length && `, showing ${first.toLocaleString()}–${last.toLocaleString()}`}
+        {data.total > data.cases.length
+          ? t`${plural(count, { one: `${total} case, showing ${shownFirst}–${shownLast}`, other: `${total} cases, showing ${shownFirst}–${shownLast}` })}`
+          : t`${plural(count, { one: `${total} case`, other: `${total} cases` })}`}
       </p>
       {data.cases.length === 0 ? (
         <p className={styles.empty}>
-          {query.q ? 'No cases match this search and these filters.' : 'No cases match these filters.'}
+          {query.q ? (
+            <Trans>No cases match this search and these filters.</Trans>
+          ) : (
+            <Trans>No cases match these filters.</Trans>
+          )}
         </p>
       ) : (
         <table className={tableClassName({ cardsBelow: '48rem', labels: 'inline' })}>
           <thead>
             <tr>
-              {heading('student', 'Student')}
-              {heading('tier', 'Tier')}
-              {heading('status', 'State')}
-              <th scope="col">Assigned to</th>
-              {heading('opened', 'Opened')}
-              {heading('deadline', 'Acknowledge by')}
+              {heading('student', t`Student`)}
+              {heading('tier', t`Tier`)}
+              {heading('status', t`State`)}
+              <th scope="col">
+                <Trans>Assigned to</Trans>
+              </th>
+              {heading('opened', t`Opened`)}
+              {heading('deadline', t`Acknowledge by`)}
             </tr>
           </thead>
           <tbody>
-            {data.cases.map((item) => (
-              <tr key={item.id} className={item.overdue ? styles.overdueRow : undefined}>
-                <th scope="row">
-                  <Link to={casePath(item.id)}>{item.student_name}</Link>
-                  {item.claimed_name !== null && (
-                    <div className={styles.muted}>Name given (unverified): {item.claimed_name}</div>
-                  )}
-                  <div className={styles.muted}>{item.school_email}</div>
-                </th>
-                <td data-label="Tier">
-                  <CaseBadges item={item} showStatus={false} />
-                </td>
-                <td data-label="State">{CASE_STATUS_LABELS[item.status]}</td>
-                <td data-label="Assigned to">{item.assigned_to?.name ?? 'Nobody yet'}</td>
-                <td data-label="Opened">
-                  <ZonedTime at={item.opened_at} />
-                </td>
-                <td data-label="Acknowledge by">
-                  {item.status === 'new' ? <ZonedTime at={item.acknowledge_by} /> : 'Acknowledged'}
-                </td>
-              </tr>
-            ))}
+            {data.cases.map((item) => {
+              const claimedName = item.claimed_name;
+              return (
+                <tr key={item.id} className={item.overdue ? styles.overdueRow : undefined}>
+                  <th scope="row">
+                    <Link to={casePath(item.id)}>{item.student_name}</Link>
+                    {claimedName !== null && (
+                      <div className={styles.muted}>
+                        <Trans>Name given (unverified): {claimedName}</Trans>
+                      </div>
+                    )}
+                    <div className={styles.muted}>{item.school_email}</div>
+                  </th>
+                  <td data-label={t`Tier`}>
+                    <CaseBadges item={item} showStatus={false} />
+                  </td>
+                  <td data-label={t`State`}>{i18n._(CASE_STATUS_LABELS[item.status])}</td>
+                  <td data-label={t`Assigned to`}>{item.assigned_to?.name ?? t`Nobody yet`}</td>
+                  <td data-label={t`Opened`}>
+                    <ZonedTime at={item.opened_at} />
+                  </td>
+                  <td data-label={t`Acknowledge by`}>
+                    {item.status === 'new' ? <ZonedTime at={item.acknowledge_by} /> : t`Acknowledged`}
+                  </td>
+                </tr>
+              );
+            })}
           </tbody>
         </table>
       )}
       {pages > 1 && (
-        <nav className={styles.pager} aria-label="Case pages">
+        <nav className={styles.pager} aria-label={t`Case pages`}>
           <p className={styles.pageNote}>
-            Page {data.page} of {pages}
+            <Trans>
+              Page {page} of {pages}
+            </Trans>
           </p>
           {/* aria-disabled, not disabled: the first or last page keeps focus on the button pressed. */}
           <Button
@@ -303,7 +337,7 @@ function CaseList({
             aria-disabled={data.page <= 1 || undefined}
             onClick={() => data.page > 1 && onChange({ page: data.page - 1 })}
           >
-            Previous page
+            <Trans>Previous page</Trans>
           </Button>
           <Button
             variant="secondary"
@@ -311,7 +345,7 @@ function CaseList({
             aria-disabled={data.page >= pages || undefined}
             onClick={() => data.page < pages && onChange({ page: data.page + 1 })}
           >
-            Next page
+            <Trans>Next page</Trans>
           </Button>
         </nav>
       )}

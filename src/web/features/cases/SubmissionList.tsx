@@ -1,9 +1,9 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { highestTier } from '../../../common/risk/tiers';
 import type { StudentSubmission } from '../../../common/schemas/cases';
-import { CATEGORY_MEANS_LEGEND } from '../../../common/schemas/templates';
 import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Cases.module.css';
-import { categoryLabel, formatChange, TIER_LABELS } from './format';
+import { CATEGORY_MEANS_LEGEND, categoryLabel, formatChange, formatOneDecimal, TIER_LABELS } from './format';
 import { InstrumentScores } from './InstrumentScores';
 import { SubmittedAnswers } from './SubmittedAnswers';
 
@@ -12,15 +12,26 @@ import { SubmittedAnswers } from './SubmittedAnswers';
  * student's baseline, and every answer.
  */
 export function SubmissionList({ submissions }: { submissions: readonly StudentSubmission[] }) {
+  const { t, i18n } = useLingui();
   const formatTime = useZonedFormat();
-  if (submissions.length === 0) return <p className={styles.muted}>No submissions.</p>;
+  const legend = i18n._(CATEGORY_MEANS_LEGEND);
+  const checkInLabel = (at: string) => {
+    const time = formatTime(at);
+    return t`Check-in of ${time}`;
+  };
+  if (submissions.length === 0)
+    return (
+      <p className={styles.muted}>
+        <Trans>No submissions.</Trans>
+      </p>
+    );
   return (
     <div>
       {submissions.map((submission) => (
         <article
           key={submission.id}
           className={styles.submission}
-          aria-label={`Check-in of ${formatTime(submission.submitted_at)}`}
+          aria-label={checkInLabel(submission.submitted_at)}
         >
           <div className={styles.badges}>
             <strong>
@@ -34,29 +45,36 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
               {TIER_LABELS[submission.tier]}
             </span>
             {!submission.verified && (
-              <span className={`${styles.badge} ${styles.badgeWarning}`}>Unverified</span>
+              <span className={`${styles.badge} ${styles.badgeWarning}`}>
+                <Trans>Unverified</Trans>
+              </span>
             )}
           </div>
           <Findings submission={submission} />
-          <p className={styles.legend}>Category means: {CATEGORY_MEANS_LEGEND}.</p>
-          <ul
-            className={styles.means}
-            aria-label={`Category means (${CATEGORY_MEANS_LEGEND}) and change from baseline`}
-          >
-            {Object.entries(submission.category_means).map(([category, mean]) => (
-              <li key={category}>
-                {categoryLabel(category)} {mean.toFixed(1)}
-                {submission.change_from_baseline[category] !== undefined && (
-                  <span className={styles.muted}>
-                    {' '}
-                    ({formatChange(submission.change_from_baseline[category])} vs usual)
-                  </span>
-                )}
-              </li>
-            ))}
+          <p className={styles.legend}>
+            <Trans>Category means: {legend}.</Trans>
+          </p>
+          <ul className={styles.means} aria-label={t`Category means (${legend}) and change from baseline`}>
+            {Object.entries(submission.category_means).map(([category, mean]) => {
+              const change = submission.change_from_baseline[category];
+              const shownChange = formatChange(change);
+              return (
+                <li key={category}>
+                  {categoryLabel(category)} {formatOneDecimal(mean)}
+                  {change !== undefined && (
+                    <span className={styles.muted}>
+                      {' '}
+                      <Trans>({shownChange} vs usual)</Trans>
+                    </span>
+                  )}
+                </li>
+              );
+            })}
           </ul>
           <InstrumentScores scores={submission.instruments} />
-          <h3 className={styles.subheading}>Answers, as asked</h3>
+          <h3 className={styles.subheading}>
+            <Trans>Answers, as asked</Trans>
+          </h3>
           <SubmittedAnswers answers={submission.answers} />
         </article>
       ))}
@@ -70,6 +88,7 @@ export function SubmissionList({ submissions }: { submissions: readonly StudentS
  * recorded at the time is shown as well.
  */
 function Findings({ submission }: { submission: StudentSubmission }) {
+  const { t } = useLingui();
   const { reasons, tier } = submission;
   const findings = [
     ...submission.findings.map((finding) => ({ ...finding, key: `${finding.rule}-${finding.reason}` })),
@@ -78,10 +97,12 @@ function Findings({ submission }: { submission: StudentSubmission }) {
       .map((score) => ({ tier: score.tier, reason: score.reason, key: `instrument-${score.scored_as}` })),
   ];
   const agrees = highestTier(findings.map((finding) => finding.tier)) === tier;
+  const screened = TIER_LABELS[tier].toLowerCase();
+  const recorded = reasons.join('; ');
   return (
     <>
       {findings.length > 0 && (
-        <ul className={styles.findings} aria-label="What raised its tier">
+        <ul className={styles.findings} aria-label={t`What raised its tier`}>
           {findings.map((finding) => (
             <li key={finding.key}>
               <strong>{TIER_LABELS[finding.tier]}</strong>: {finding.reason}
@@ -91,7 +112,9 @@ function Findings({ submission }: { submission: StudentSubmission }) {
       )}
       {!agrees && reasons.length > 0 && (
         <p className={styles.muted}>
-          Screened {TIER_LABELS[tier].toLowerCase()} when it arrived: {reasons.join('; ')}.
+          <Trans>
+            Screened {screened} when it arrived: {recorded}.
+          </Trans>
         </p>
       )}
     </>

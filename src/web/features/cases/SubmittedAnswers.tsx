@@ -1,10 +1,16 @@
+import { Trans } from '@lingui/react/macro';
 import type { ReactNode } from 'react';
 import type { ScreenedPhrase, SubmittedAnswer } from '../../../common/schemas/cases';
 import styles from './Cases.module.css';
 
 /** Every question of a check-in as it was asked, with the answer in the words the student saw. */
 export function SubmittedAnswers({ answers }: { answers: readonly SubmittedAnswer[] }) {
-  if (answers.length === 0) return <p className={styles.muted}>No answers were kept.</p>;
+  if (answers.length === 0)
+    return (
+      <p className={styles.muted}>
+        <Trans>No answers were kept.</Trans>
+      </p>
+    );
   return (
     <dl className={styles.answers}>
       {answers.map((answer, index) => (
@@ -12,7 +18,12 @@ export function SubmittedAnswers({ answers }: { answers: readonly SubmittedAnswe
         <div key={index} className={styles.answer}>
           <dt>
             {answer.question_text}
-            {answer.question_id === null && <span className={styles.muted}> (question since deleted)</span>}
+            {answer.question_id === null && (
+              <span className={styles.muted}>
+                {' '}
+                <Trans>(question since deleted)</Trans>
+              </span>
+            )}
           </dt>
           <dd>
             {answer.question_type === 'text' ? <WrittenAnswer answer={answer} /> : <Choice answer={answer} />}
@@ -25,18 +36,28 @@ export function SubmittedAnswers({ answers }: { answers: readonly SubmittedAnswe
 
 function Choice({ answer }: { answer: SubmittedAnswer }) {
   if (answer.answer_label !== null) return <strong>{answer.answer_label}</strong>;
+  const value = answer.value;
   return (
     <>
-      <strong>{answer.value} on the 1 to 5 scale (5 is the worst)</strong>{' '}
+      <strong>
+        <Trans>{value} on the 1 to 5 scale (5 is the worst)</Trans>
+      </strong>{' '}
       <span className={styles.muted}>
-        The labels this deleted question had were not kept, so the words the student saw cannot be shown.
+        <Trans>
+          The labels this deleted question had were not kept, so the words the student saw cannot be shown.
+        </Trans>
       </span>
     </>
   );
 }
 
 function WrittenAnswer({ answer }: { answer: SubmittedAnswer }) {
-  if (!answer.value.trim()) return <span className={styles.muted}>No answer written.</span>;
+  if (!answer.value.trim())
+    return (
+      <span className={styles.muted}>
+        <Trans>No answer written.</Trans>
+      </span>
+    );
   return <p className={styles.written}>{withPhrasesMarked(answer.value, answer.phrases)}</p>;
 }
 
@@ -50,7 +71,11 @@ function withPhrasesMarked(text: string, phrases: readonly ScreenedPhrase[]): Re
     parts.push(
       <mark key={phrase.start} className={styles.phrase}>
         <span className="visually-hidden">
-          {phrase.severity === 'high' ? 'crisis language: ' : 'concerning language: '}
+          {phrase.severity === 'high' ? (
+            <Trans>crisis language:</Trans>
+          ) : (
+            <Trans>concerning language:</Trans>
+          )}{' '}
         </span>
         {text.slice(phrase.start, phrase.end)}
       </mark>,

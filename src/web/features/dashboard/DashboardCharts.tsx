@@ -1,3 +1,6 @@
+import type { I18n, MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { useLingui } from '@lingui/react/macro';
 import {
   ArcElement,
   BarElement,
@@ -14,9 +17,10 @@ import {
 import { useId } from 'react';
 import { Bar, Doughnut, Line } from 'react-chartjs-2';
 import type { DashboardData } from '../../../common/schemas/dashboard';
-import { fewerThanLabel, isSuppressed, type Shown } from '../../../common/small-groups';
+import { isSuppressed, type Shown } from '../../../common/small-groups';
 import { useMediaQuery } from '../../ui/useMediaQuery';
 import styles from './Dashboard.module.css';
+import { fewerThanText } from './shownFigures';
 
 /*
  * Chart.js lives only in the dashboard's chunk: this module is imported by the lazily loaded
@@ -49,7 +53,7 @@ const NARROW_SCREEN = '(max-width: 48rem)';
 const SIDEWAYS_ROW_HEIGHT = 48;
 
 /** What the data table says for a month without any response (drawn as a gap, not as 0%). */
-const NO_RESPONSES = 'No responses';
+const NO_RESPONSES = msg`No responses`;
 
 /** Colours from the design tokens; each keeps a 3:1 contrast with the white card behind it. */
 const COLORS = {
@@ -65,7 +69,42 @@ const COLORS = {
 
 type ChartKind = 'bar' | 'line' | 'doughnut';
 
-const KIND_NAMES: Record<ChartKind, string> = { bar: 'Bar', line: 'Line', doughnut: 'Doughnut' };
+/** How the canvas is announced: what kind of chart it is and which, its values being in the table. */
+const CANVAS_LABELS: Record<ChartKind, (title: string) => MessageDescriptor> = {
+  bar: (title) => msg`Bar chart: ${title}. The values are listed in the table that follows.`,
+  line: (title) => msg`Line chart: ${title}. The values are listed in the table that follows.`,
+  doughnut: (title) => msg`Doughnut chart: ${title}. The values are listed in the table that follows.`,
+};
+
+/** How the server names months (server/features/dashboard/rollups/calendar.ts). */
+const MONTH_ABBREVIATIONS = [
+  'Jan',
+  'Feb',
+  'Mar',
+  'Apr',
+  'May',
+  'Jun',
+  'Jul',
+  'Aug',
+  'Sep',
+  'Oct',
+  'Nov',
+  'Dec',
+];
+
+/**
+ * A month of the dashboard ("Dec 2025", as the server names it) in the page's language: "dic
+ * 2025". English keeps the server's wording; anything unrecognised is shown as it came.
+ */
+function monthInLanguage(label: string, language: string): string {
+  if (language === 'en') return label;
+  const [name, year] = label.split(' ');
+  const month = MONTH_ABBREVIATIONS.indexOf(name ?? '');
+  if (month === -1 || !/^\d{4}$/.test(year ?? '')) return label;
+  return new Intl.DateTimeFormat(language, { month: 'short', year: 'numeric', timeZone: 'UTC' }).format(
+    new Date(Date.UTC(Number(year), month, 1)),
+  );
+}
 
 interface Series {
   label: string;
@@ -140,8 +179,10 @@ function axisOptions(percent: boolean, sideways = false): ChartOptions<'bar' | '
   return sideways ? { x: values, y: categories } : { x: categories, y: values };
 }
 
-function commonOptions(spec: ChartSpec) {
+function commonOptions(spec: ChartSpec, language: string) {
   return {
+    // Numbers in tooltips and on the axes as the page's language writes them.
+    locale: language,
     responsive: true,
     maintainAspectRatio: false,
     animation: prefersReducedMotion() ? (false as const) : { duration: 400 },
@@ -169,7 +210,8 @@ function drawn(values: Series['values']): (number | null)[] {
 }
 
 function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: boolean }) {
-  const label = `${KIND_NAMES[spec.kind]} chart: ${spec.title}. The values are listed in the table that follows.`;
+  const { i18n } = useLingui();
+  const label = i18n._(CANVAS_LABELS[spec.kind](spec.title));
   const a11y = { role: 'img', 'aria-label': label } as const;
 
   if (spec.kind === 'doughnut') {
@@ -183,7 +225,9 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
         borderWidth: 2,
       })),
     };
-    return <Doughnut {...a11y} data={data} options={{ ...commonOptions(spec), cutout: '60%' }} />;
+    return (
+      <Doughnut {...a11y} data={data} options={{ ...commonOptions(spec, i18n.locale), cutout: '60%' }} />
+    );
   }
 
   if (spec.kind === 'line') {
@@ -209,7 +253,7 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
       <Line
         {...a11y}
         data={data}
-        options={{ ...commonOptions(spec), scales: axisOptions(spec.percent ?? false) }}
+        options={{ ...commonOptions(spec, i18n.locale), scales: axisOptions(spec.percent ?? false) }}
       />
     );
   }
@@ -230,7 +274,7 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
       data={data}
       plugins={[barValueLabels]}
       options={{
-        ...commonOptions(spec),
+        ...commonOptions(spec, i18n.locale),
         indexAxis: sideways ? 'y' : 'x',
         // Room for the values written at the bars' ends.
         layout: { padding: sideways ? { right: 28 } : { top: 20 } },
@@ -242,10 +286,11 @@ function ChartCanvas({ spec, sideways = false }: { spec: ChartSpec; sideways?: b
 
 /** The chart's values as a table for screen readers (a canvas has no text of its own). */
 function ChartTable({ spec }: { spec: ChartSpec }) {
+  const { i18n } = useLingui();
   const format = (value: Shown<number | null> | undefined) => {
     if (value === undefined) return '';
-    if (value === null) return NO_RESPONSES;
-    if (isSuppressed(value)) return fewerThanLabel(value);
+    if (value === null) return i18n._(NO_RESPONSES);
+    if (isSuppressed(value)) return fewerThanText(value);
     return spec.percent ? `${value}%` : String(value);
   };
   // The wrapper hides it: a table ignores the size limits that hide other elements.
@@ -329,7 +374,7 @@ function SuppressedNote({ spec }: { spec: ChartSpec }) {
       if (!isSuppressed(value)) return [];
       const category = spec.labels[index] ?? '';
       const name = spec.series.length > 1 ? series.label : category;
-      return [{ name, label: fewerThanLabel(value) }];
+      return [{ name, label: fewerThanText(value) }];
     }),
   );
   const first = hidden[0];
@@ -356,49 +401,60 @@ function withoutEmptyMonths(values: readonly Shown<number>[], data: DashboardDat
  * The six charts of spec section 2. Sleep, support and stress charts appear only when the
  * institution's templates ask about them.
  */
-function chartSpecs(data: DashboardData): ChartSpec[] {
+function chartSpecs(data: DashboardData, i18n: I18n): ChartSpec[] {
+  const months = data.months.map((month) => monthInLanguage(month, i18n.locale));
   const specs: (ChartSpec | false)[] = [
     {
       id: 'monthly-responses',
-      title: 'Monthly Survey Responses',
+      title: i18n._(msg`Monthly Survey Responses`),
       kind: 'bar',
-      labels: data.months,
-      labelHeader: 'Month',
-      series: [{ label: 'Students Surveyed', values: data.monthly_num_responses, color: COLORS.primary }],
+      labels: months,
+      labelHeader: i18n._(msg`Month`),
+      series: [
+        {
+          label: i18n._(msg`Students Surveyed`),
+          values: data.monthly_num_responses,
+          color: COLORS.primary,
+        },
+      ],
       layout: 'sideways',
       hideLegend: true,
     },
     {
       id: 'risk-split',
-      title: 'At-Risk vs Stable Students',
+      title: i18n._(msg`At-Risk vs Stable Students`),
       kind: 'doughnut',
-      labels: ['At-Risk', 'Stable'],
-      labelHeader: 'Group',
+      labels: [i18n._(msg`At-Risk`), i18n._(msg`Stable`)],
+      labelHeader: i18n._(msg`Group`),
       series: [
-        { label: 'Students', values: [data.num_flagged_students, data.num_stable_students], color: '' },
+        {
+          label: i18n._(msg`Students`),
+          values: [data.num_flagged_students, data.num_stable_students],
+          color: '',
+        },
       ],
       sliceColors: [COLORS.danger, COLORS.success],
     },
     data.has_sleep_questions && {
       id: 'sleep-quality',
-      title: 'Sleep Quality Distribution',
+      title: i18n._(msg`Sleep Quality Distribution`),
       kind: 'bar',
-      labels: ['Students'],
-      labelHeader: 'Group',
+      labels: [i18n._(msg`Students`)],
+      labelHeader: i18n._(msg`Group`),
       series: [
-        { label: 'Good Sleep', values: [data.num_good_sleep_quality], color: COLORS.primary },
-        { label: 'Poor Sleep', values: [data.num_bad_sleep_quality], color: COLORS.orange },
+        { label: i18n._(msg`Good Sleep`), values: [data.num_good_sleep_quality], color: COLORS.primary },
+        { label: i18n._(msg`Poor Sleep`), values: [data.num_bad_sleep_quality], color: COLORS.orange },
       ],
     },
     data.has_support_questions && {
       id: 'support-perception',
-      title: 'Campus Support Perception',
+      title: i18n._(msg`Campus Support Perception`),
       kind: 'line',
-      labels: data.months,
-      labelHeader: 'Month',
+      labels: months,
+      labelHeader: i18n._(msg`Month`),
       series: [
         {
-          label: 'Feel Supported',
+          label: i18n._(msg`Feel Supported`),
           values: withoutEmptyMonths(data.monthly_support_perception, data),
           color: COLORS.blue,
         },
@@ -407,25 +463,25 @@ function chartSpecs(data: DashboardData): ChartSpec[] {
     },
     data.has_stress_questions && {
       id: 'stress-levels',
-      title: 'Stress Levels Analysis',
+      title: i18n._(msg`Stress Levels Analysis`),
       kind: 'bar',
-      labels: ['Students'],
-      labelHeader: 'Group',
+      labels: [i18n._(msg`Students`)],
+      labelHeader: i18n._(msg`Group`),
       series: [
-        { label: 'Low', values: [data.num_low_stress], color: COLORS.success },
-        { label: 'Moderate', values: [data.num_moderate_stress], color: COLORS.amber },
-        { label: 'High', values: [data.num_high_stress], color: COLORS.danger },
+        { label: i18n._(msg`Low`), values: [data.num_low_stress], color: COLORS.success },
+        { label: i18n._(msg`Moderate`), values: [data.num_moderate_stress], color: COLORS.amber },
+        { label: i18n._(msg`High`), values: [data.num_high_stress], color: COLORS.danger },
       ],
     },
     {
       id: 'response-rate',
-      title: 'Response Rate Trend',
+      title: i18n._(msg`Response Rate Trend`),
       kind: 'line',
-      labels: data.months,
-      labelHeader: 'Month',
+      labels: months,
+      labelHeader: i18n._(msg`Month`),
       series: [
         {
-          label: 'Response Rate %',
+          label: i18n._(msg`Response Rate %`),
           values: withoutEmptyMonths(data.monthly_response_rates, data),
           color: COLORS.primary,
         },
@@ -438,7 +494,8 @@ function chartSpecs(data: DashboardData): ChartSpec[] {
 }
 
 export function DashboardCharts({ data }: { data: DashboardData }) {
-  const specs = chartSpecs(data);
+  const { i18n } = useLingui();
+  const specs = chartSpecs(data, i18n);
   // Half-width charts sit in pairs; an odd one out takes the whole row instead of half of it.
   const halves = specs.filter((spec) => !spec.layout);
   const oddOneOut = halves.length % 2 === 1 ? halves[halves.length - 1] : undefined;

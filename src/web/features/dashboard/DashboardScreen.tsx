@@ -1,10 +1,13 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { useId } from 'react';
 import { Link } from 'react-router';
 import { can, type RoleName } from '../../../common/roles';
 import type { DashboardData } from '../../../common/schemas/dashboard';
 import type { TemplateSummary } from '../../../common/schemas/templates';
-import { isSuppressed, smallGroupRule } from '../../../common/small-groups';
+import { isSuppressed } from '../../../common/small-groups';
 import { formatZonedTime } from '../../../common/zoned-format';
 import { hasErrorCode } from '../../api';
 import { Button, ButtonLink, buttonClassName } from '../../ui/Button';
@@ -24,16 +27,16 @@ import { DASHBOARD_EXPORT_URL, DASHBOARD_QUERY_KEY, fetchDashboard } from './das
 import { FlaggedStudents } from './FlaggedStudents';
 import { InstrumentBands } from './InstrumentBands';
 import { NumbersOnly } from './NumbersOnly';
-import { anySuppressed, shownText } from './shownFigures';
+import { anySuppressed, shownText, smallGroupRuleText } from './shownFigures';
 import { UnverifiedAnswers } from './UnverifiedAnswers';
 import { type LiveState, useDashboardEvents } from './useDashboardEvents';
 
-const TITLE = 'Student Wellness Dashboard';
+const TITLE = msg`Student Wellness Dashboard`;
 
 const COPY_LINK_MESSAGES = {
-  copied: 'Survey template link copied to clipboard!',
-  failed: 'Failed to copy link to clipboard',
-  noTemplate: 'No active survey template found.',
+  copied: msg`Survey template link copied to clipboard!`,
+  failed: msg`Failed to copy link to clipboard`,
+  noTemplate: msg`No active survey template found.`,
 } as const;
 
 class NoTemplateError extends Error {}
@@ -44,14 +47,16 @@ function templateToShare(templates: readonly TemplateSummary[]): TemplateSummary
 }
 
 export function DashboardScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="dashboard" title={TITLE} loadingText="Loading dashboard...">
+    <AdminOnly ability="dashboard" title={i18n._(TITLE)} loadingText={t`Loading dashboard...`}>
       <Dashboard />
     </AdminOnly>
   );
 }
 
 function Dashboard() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   // The gate above has the user; when the lookup failed, the server decides and admin tools show.
@@ -66,7 +71,8 @@ function Dashboard() {
 
   useLoginRedirect(hasErrorCode(dashboard.error, 'UNAUTHENTICATED'));
 
-  if (hasErrorCode(dashboard.error, 'FORBIDDEN')) return <AccessRequired title={TITLE} ability="dashboard" />;
+  if (hasErrorCode(dashboard.error, 'FORBIDDEN'))
+    return <AccessRequired title={i18n._(TITLE)} ability="dashboard" />;
 
   /**
    * Asks the server for the current templates (another tab may have changed them) and copies
@@ -83,14 +89,14 @@ function Dashboard() {
       });
     try {
       await copyToClipboard(link);
-      showFlash(COPY_LINK_MESSAGES.copied);
+      showFlash(i18n._(COPY_LINK_MESSAGES.copied));
     } catch (error) {
       const noTemplate = await link.then(
         () => false,
         (reason: unknown) => reason instanceof NoTemplateError,
       );
       if (!noTemplate) console.error('Could not copy the survey link', error);
-      showFlash(noTemplate ? COPY_LINK_MESSAGES.noTemplate : COPY_LINK_MESSAGES.failed, 'error');
+      showFlash(i18n._(noTemplate ? COPY_LINK_MESSAGES.noTemplate : COPY_LINK_MESSAGES.failed), 'error');
     }
   }
 
@@ -101,58 +107,62 @@ function Dashboard() {
       <Flash flash={flash} floating />
       <div className={layout.heading}>
         <div className={styles.titleBlock}>
-          <h1>{TITLE}</h1>
+          <h1>{i18n._(TITLE)}</h1>
           {dashboard.data && <LiveStatus state={live.state} data={dashboard.data} updates={live.updates} />}
         </div>
-        <nav className={`${layout.toolbar} ${styles.actions}`} aria-label="Dashboard actions">
+        <nav className={`${layout.toolbar} ${styles.actions}`} aria-label={t`Dashboard actions`}>
           <ButtonLink variant="ghost" to="/">
-            Back to Homepage
+            <Trans>Back to Homepage</Trans>
           </ButtonLink>
           {can(role, 'templates') && (
             <ButtonLink variant="secondary" to="/admin/survey-templates/">
-              Edit Templates
+              <Trans>Edit Templates</Trans>
             </ButtonLink>
           )}
           {can(role, 'schedule') && (
             <ButtonLink variant="secondary" to="/schedule-survey/">
-              Schedule Survey
+              <Trans>Schedule Survey</Trans>
             </ButtonLink>
           )}
           {can(role, 'schedule') && (
             <ButtonLink variant="secondary" to="/admin/roster/">
-              Roster
+              <Trans>Roster</Trans>
             </ButtonLink>
           )}
           {can(role, 'cases') && (
             <ButtonLink variant="secondary" to="/cases/">
-              Cases
+              <Trans>Cases</Trans>
             </ButtonLink>
           )}
           {can(role, 'settings') && (
             <ButtonLink variant="secondary" to="/admin/settings/">
-              Settings
+              <Trans>Settings</Trans>
             </ButtonLink>
           )}
           {can(role, 'export') && (
             <a className={buttonClassName({ variant: 'secondary' })} href={DASHBOARD_EXPORT_URL} download>
-              Export CSV
+              <Trans>Export CSV</Trans>
             </a>
           )}
           {can(role, 'templates') && (
             <Button onClick={() => void copySurveyLink()} disabled={!hasTemplate}>
-              Copy Survey Link
+              <Trans>Copy Survey Link</Trans>
             </Button>
           )}
         </nav>
       </div>
       {templates.isSuccess && !hasTemplate && (
-        <p className={styles.hint}>Create a survey template to get a link you can share with students.</p>
+        <p className={styles.hint}>
+          <Trans>Create a survey template to get a link you can share with students.</Trans>
+        </p>
       )}
 
       {dashboard.isPending ? (
-        <LoadingStatus>Loading dashboard...</LoadingStatus>
+        <LoadingStatus>
+          <Trans>Loading dashboard...</Trans>
+        </LoadingStatus>
       ) : dashboard.isError ? (
-        <LoadError message="Failed to load dashboard data" onRetry={() => void dashboard.refetch()} />
+        <LoadError message={t`Failed to load dashboard data`} onRetry={() => void dashboard.refetch()} />
       ) : (
         <DashboardBody
           data={dashboard.data}
@@ -165,27 +175,32 @@ function Dashboard() {
 }
 
 /** What the live line says in each state; offline also says that it keeps trying. */
-const LIVE_LABELS: Record<LiveState, string> = {
-  connecting: 'Connecting to live updates...',
-  live: 'Live',
-  offline: 'Offline: live updates cannot be reached. Retrying...',
+const LIVE_LABELS: Record<LiveState, MessageDescriptor> = {
+  connecting: msg`Connecting to live updates...`,
+  live: msg`Live`,
+  offline: msg`Offline: live updates cannot be reached. Retrying...`,
 };
 
 function LiveStatus({ state, data, updates }: { state: LiveState; data: DashboardData; updates: number }) {
+  const { t, i18n } = useLingui();
   // On the institution's clock, like every time staff read.
-  const time = formatZonedTime(data.generated_at, useInstitutionTimeZone()) || null;
+  const time = formatZonedTime(data.generated_at, useInstitutionTimeZone(), i18n.locale) || null;
   return (
     <p className={styles.liveStatus} data-state={state}>
       <span className={styles.liveDot} aria-hidden="true" />
-      <span>{LIVE_LABELS[state]}</span>
+      <span>{i18n._(LIVE_LABELS[state])}</span>
       {time && (
         <span className={styles.updatedAt}>
-          · {state === 'live' ? 'Updated' : 'Last updated'} {time}
+          · {state === 'live' ? <Trans>Updated {time}</Trans> : <Trans>Last updated {time}</Trans>}
         </span>
       )}
       {/* Announced only when a new submission refreshes the numbers, not on the first load. */}
       <span className="visually-hidden" role="status">
-        {updates > 0 ? `Dashboard updated with new responses at ${time ?? 'now'}.` : ''}
+        {updates > 0
+          ? time
+            ? t`Dashboard updated with new responses at ${time}.`
+            : t`Dashboard updated with new responses at now.`
+          : ''}
       </span>
     </p>
   );
@@ -201,17 +216,18 @@ function DashboardBody({
   /** Whether the Copy Survey Link button is there: only then is the reader told to use it. */
   canShareLink: boolean;
 }) {
+  const { t } = useLingui();
   const chartsHeadingId = useId();
   return (
     <>
       {anySuppressed(data) && (
-        <p className={styles.privacyNote}>{smallGroupRule(data.small_group_threshold)}</p>
+        <p className={styles.privacyNote}>{smallGroupRuleText(data.small_group_threshold)}</p>
       )}
-      <section aria-label="Key figures">
+      <section aria-label={t`Key figures`}>
         <ul className={styles.metrics}>
-          <Metric label="Surveys Completed" value={shownText(data.num_responses)} />
-          <Metric label="Students At Risk" value={shownText(data.num_flagged_students)} tone="alert" />
-          <Metric label="Response Rate" value={shownText(data.response_rate, (rate) => `${rate}%`)} />
+          <Metric label={t`Surveys Completed`} value={shownText(data.num_responses)} />
+          <Metric label={t`Students At Risk`} value={shownText(data.num_flagged_students)} tone="alert" />
+          <Metric label={t`Response Rate`} value={shownText(data.response_rate, (rate) => `${rate}%`)} />
         </ul>
       </section>
       <FollowUpCards figures={data.follow_up} casesLink={canOpenCases ? '/cases/' : undefined} />
@@ -235,16 +251,24 @@ function DashboardBody({
 
       <section className={styles.chartsSection} aria-labelledby={chartsHeadingId}>
         <h2 id={chartsHeadingId} className={styles.sectionTitle}>
-          Trends
+          <Trans>Trends</Trans>
         </h2>
         {data.num_responses === 0 ? (
           <div className={styles.noData}>
-            <p className={styles.noDataTitle}>No data available</p>
+            <p className={styles.noDataTitle}>
+              <Trans>No data available</Trans>
+            </p>
             <p>
-              Charts appear once students have answered a survey.
-              {canShareLink
-                ? ' Copy the survey link to invite them.'
-                : ' An administrator shares the survey link with students.'}
+              {canShareLink ? (
+                <Trans>
+                  Charts appear once students have answered a survey. Copy the survey link to invite them.
+                </Trans>
+              ) : (
+                <Trans>
+                  Charts appear once students have answered a survey. An administrator shares the survey link
+                  with students.
+                </Trans>
+              )}
             </p>
           </div>
         ) : (
@@ -268,18 +292,19 @@ function FollowUpCards({
   figures: DashboardData['follow_up'];
   casesLink: string | undefined;
 }) {
+  const { t } = useLingui();
   return (
-    <section aria-label="Follow-up">
+    <section aria-label={t`Follow-up`}>
       <ul className={`${styles.metrics} ${styles.followUp}`}>
-        <Metric label="Open Cases" value={shownText(figures.open_cases)} to={casesLink} />
+        <Metric label={t`Open Cases`} value={shownText(figures.open_cases)} to={casesLink} />
         <Metric
-          label="Overdue Cases"
+          label={t`Overdue Cases`}
           value={shownText(figures.overdue_cases)}
           tone={isSuppressed(figures.overdue_cases) || figures.overdue_cases > 0 ? 'alert' : undefined}
           to={casesLink}
         />
-        <DelayMetric label="Submission to Alert Sent" delays={figures.time_to_alert_sent} />
-        <DelayMetric label="Submission to Acknowledged" delays={figures.time_to_acknowledge} />
+        <DelayMetric label={t`Submission to Alert Sent`} delays={figures.time_to_alert_sent} />
+        <DelayMetric label={t`Submission to Acknowledged`} delays={figures.time_to_acknowledge} />
       </ul>
     </section>
   );
@@ -293,15 +318,17 @@ function DelayMetric({
   label: string;
   delays: DashboardData['follow_up']['time_to_alert_sent'];
 }) {
-  if (delays.count === 0) return <Metric label={label} value="No data yet" small />;
+  const { t } = useLingui();
+  if (delays.count === 0) return <Metric label={label} value={t`No data yet`} small />;
   if (isSuppressed(delays.count) || isSuppressed(delays.median_ms) || isSuppressed(delays.p90_ms)) {
-    return <Metric label={label} value={shownText(delays.count)} detail="cases" small />;
+    return <Metric label={label} value={shownText(delays.count)} detail={t`cases`} small />;
   }
+  const slowest = formatDuration(delays.p90_ms);
   return (
     <Metric
       label={label}
       value={formatDuration(delays.median_ms)}
-      detail={`median; 90th percentile ${formatDuration(delays.p90_ms)}`}
+      detail={t`median; 90th percentile ${slowest}`}
     />
   );
 }

@@ -1,8 +1,9 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId, useState } from 'react';
 import { Link } from 'react-router';
-import { CASE_STATUS_LABELS } from '../../../common/schemas/cases';
 import type { FlaggedStudent } from '../../../common/schemas/dashboard';
 import { Button } from '../../ui/Button';
+import { CASE_STATUS_LABELS } from '../cases/format';
 import { useZonedFormat } from '../time/ZonedTime';
 import styles from './Dashboard.module.css';
 import { DASHBOARD_TABLE } from './dashboardTable';
@@ -22,28 +23,40 @@ interface FlaggedStudentsProps {
  * students are never told they were flagged; this list is for their counsellors only.
  */
 export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
+  const { t } = useLingui();
   const formatDate = useZonedFormat();
   const [expanded, setExpanded] = useState(false);
   const headingId = useId();
   const tableId = useId();
   const visible = expanded ? students : students.slice(0, FLAGGED_ROWS_SHOWN);
+  const shown = students.length;
 
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.panelTitle}>
-        Students Requiring Immediate Support
+        <Trans>Students Requiring Immediate Support</Trans>
       </h2>
       {students.length === 0 ? (
-        <p className={styles.emptyTable}>No students currently flagged for intervention.</p>
+        <p className={styles.emptyTable}>
+          <Trans>No students currently flagged for intervention.</Trans>
+        </p>
       ) : (
         <>
           <table id={tableId} className={DASHBOARD_TABLE}>
             <thead>
               <tr>
-                <th scope="col">Student Name</th>
-                <th scope="col">Status</th>
-                <th scope="col">Email</th>
-                <th scope="col">Case</th>
+                <th scope="col">
+                  <Trans>Student Name</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Status</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Email</Trans>
+                </th>
+                <th scope="col">
+                  <Trans>Case</Trans>
+                </th>
               </tr>
             </thead>
             <tbody>
@@ -54,22 +67,32 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
                     key={student.email}
                     className={student.tier === 'urgent' ? styles.urgentRow : undefined}
                   >
-                    <th scope="row" data-label="Student Name">
+                    <th scope="row" data-label={t`Student Name`}>
                       {student.name}
                     </th>
-                    <td data-label="Status">
+                    <td data-label={t`Status`}>
                       <span className={styles.statusCell}>
-                        <span className={styles.needsIntervention}>Needs Intervention</span>
-                        {student.tier === 'urgent' && <span className={styles.urgentMark}>Urgent</span>}
+                        <span className={styles.needsIntervention}>
+                          <Trans>Needs Intervention</Trans>
+                        </span>
+                        {student.tier === 'urgent' && (
+                          <span className={styles.urgentMark}>
+                            <Trans>Urgent</Trans>
+                          </span>
+                        )}
                       </span>
-                      {date && <span className={styles.submittedAt}>Latest response {date}</span>}
+                      {date && (
+                        <span className={styles.submittedAt}>
+                          <Trans>Latest response {date}</Trans>
+                        </span>
+                      )}
                     </td>
-                    <td data-label="Email">
+                    <td data-label={t`Email`}>
                       <a href={`mailto:${student.email}`} className={styles.email}>
                         {student.email}
                       </a>
                     </td>
-                    <td data-label="Case">
+                    <td data-label={t`Case`}>
                       <CaseCell student={student} />
                     </td>
                   </tr>
@@ -86,11 +109,13 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
                 aria-controls={tableId}
                 onClick={() => setExpanded((shown) => !shown)}
               >
-                {expanded ? 'Show Less Students' : 'Show More Students'}
+                {expanded ? <Trans>Show Less Students</Trans> : <Trans>Show More Students</Trans>}
               </Button>
               {expanded && total > students.length && (
                 <p className={styles.tableNote}>
-                  Showing the first {students.length} of {total} students. Export the CSV for the full list.
+                  <Trans>
+                    Showing the first {shown} of {total} students. Export the CSV for the full list.
+                  </Trans>
                 </p>
               )}
             </div>
@@ -103,21 +128,36 @@ export function FlaggedStudents({ students, total }: FlaggedStudentsProps) {
 
 /** The row's case and its state, and the student's history (design section 9). */
 function CaseCell({ student }: { student: FlaggedStudent }) {
+  const { t } = useLingui();
+  const name = student.name;
   return (
     <span className={styles.statusCell}>
       {student.case_id ? (
         <Link to={`/cases/${student.case_id}/`}>
-          Case {student.case_id}
-          {student.case_status ? `: ${CASE_STATUS_LABELS[student.case_status]}` : ''}
+          <CaseName id={student.case_id} status={student.case_status} />
         </Link>
       ) : (
-        <span>No case</span>
+        <span>
+          <Trans>No case</Trans>
+        </span>
       )}
       {student.student_id !== undefined && (
-        <Link to={`/students/${student.student_id}/history/`} aria-label={`History of ${student.name}`}>
-          History
+        <Link to={`/students/${student.student_id}/history/`} aria-label={t`History of ${name}`}>
+          <Trans>History</Trans>
         </Link>
       )}
     </span>
+  );
+}
+
+/** "Case 12: New", or "Case 12" for a case whose state the list does not carry. */
+export function CaseName({ id, status }: { id: number; status: FlaggedStudent['case_status'] }) {
+  const { i18n } = useLingui();
+  if (!status) return <Trans>Case {id}</Trans>;
+  const state = i18n._(CASE_STATUS_LABELS[status]);
+  return (
+    <Trans>
+      Case {id}: {state}
+    </Trans>
   );
 }

@@ -1,13 +1,17 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useQuery } from '@tanstack/react-query';
 import { useId } from 'react';
 import { getInstrumentBands } from '../../../common/endpoints/dashboard';
 import { INSTRUMENTS, SCREENING_DISCLAIMER } from '../../../common/instruments';
 import type { InstrumentBandMonths } from '../../../common/schemas/dashboard';
-import { isSuppressed, type Suppressed, smallGroupRule } from '../../../common/small-groups';
+import { isSuppressed, type Suppressed } from '../../../common/small-groups';
 import { api } from '../../api';
+import { i18n } from '../../app/i18n';
 import { tableClassName } from '../../ui/Table';
+import { formatOneDecimal } from '../cases/format';
 import styles from './Dashboard.module.css';
-import { anySuppressed, shownText } from './shownFigures';
+import { anySuppressed, shownText, smallGroupRuleText } from './shownFigures';
 
 export const INSTRUMENT_BANDS_QUERY_KEY = ['dashboard', 'instruments'] as const;
 
@@ -32,11 +36,11 @@ function bandColumns(instrument: InstrumentMonths): string[] {
   return [...met].sort((a, b) => rank(a) - rank(b) || a.localeCompare(b));
 }
 
-/** "2026-11" as people read it: "November 2026". */
+/** "2026-11" as people read it in the page's language: "November 2026". */
 function monthName(month: string): string {
   const [year, number] = month.split('-').map(Number);
   if (!year || !number) return month;
-  return new Date(Date.UTC(year, number - 1, 1)).toLocaleDateString(undefined, {
+  return new Date(Date.UTC(year, number - 1, 1)).toLocaleDateString(i18n.locale, {
     month: 'long',
     year: 'numeric',
     timeZone: 'UTC',
@@ -47,8 +51,11 @@ function monthName(month: string): string {
 function changeText(change: Exclude<MonthFigures['mean_change'], Suppressed>): string {
   if (!change) return '–';
   const from = monthName(change.from_month);
-  if (change.change === 0) return `no change from ${from}`;
-  return `${change.change > 0 ? 'up' : 'down'} ${Math.abs(change.change).toFixed(1)} from ${from}`;
+  if (change.change === 0) return i18n._(msg`no change from ${from}`);
+  const amount = formatOneDecimal(Math.abs(change.change));
+  return change.change > 0
+    ? i18n._(msg`up ${amount} from ${from}`)
+    : i18n._(msg`down ${amount} from ${from}`);
 }
 
 /**
@@ -67,13 +74,15 @@ export function InstrumentBands() {
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.panelTitle}>
-        Validated Instruments by Month
+        <Trans>Validated Instruments by Month</Trans>
       </h2>
       <p className={styles.tableNote}>
-        Students in each band, and the mean total with its change from the month before; a student who
-        answered more than once in a month counts once ({SCREENING_DISCLAIMER}).
+        <Trans>
+          Students in each band, and the mean total with its change from the month before; a student who
+          answered more than once in a month counts once ({SCREENING_DISCLAIMER}).
+        </Trans>
       </p>
-      {threshold && <p className={styles.tableNote}>{smallGroupRule(threshold.fewer_than)}</p>}
+      {threshold && <p className={styles.tableNote}>{smallGroupRuleText(threshold.fewer_than)}</p>}
       {instruments.map((instrument) => (
         <InstrumentTable key={instrument.instrument_id} instrument={instrument} />
       ))}
@@ -82,6 +91,7 @@ export function InstrumentBands() {
 }
 
 function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
+  const { t } = useLingui();
   const bands = bandColumns(instrument);
   const scored = instrument.months.some((month) => month.mean_total !== null);
   return (
@@ -89,15 +99,27 @@ function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
       <caption>{instrument.name}</caption>
       <thead>
         <tr>
-          <th scope="col">Month</th>
+          <th scope="col">
+            <Trans>Month</Trans>
+          </th>
           {bands.map((band) => (
             <th scope="col" key={band}>
               {band}
             </th>
           ))}
-          <th scope="col">Students</th>
-          {scored && <th scope="col">Mean total</th>}
-          {scored && <th scope="col">Change</th>}
+          <th scope="col">
+            <Trans>Students</Trans>
+          </th>
+          {scored && (
+            <th scope="col">
+              <Trans>Mean total</Trans>
+            </th>
+          )}
+          {scored && (
+            <th scope="col">
+              <Trans>Change</Trans>
+            </th>
+          )}
         </tr>
       </thead>
       <tbody>
@@ -110,7 +132,7 @@ function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
             : undefined;
           return (
             <tr key={month.month}>
-              <th scope="row" data-label="Month">
+              <th scope="row" data-label={t`Month`}>
                 {monthName(month.month)}
               </th>
               {bands.map((band) => (
@@ -118,13 +140,13 @@ function InstrumentTable({ instrument }: { instrument: InstrumentMonths }) {
                   {shownText(counts.get(band) ?? marker ?? 0)}
                 </td>
               ))}
-              <td data-label="Students">{shownText(month.students)}</td>
+              <td data-label={t`Students`}>{shownText(month.students)}</td>
               {scored && (
-                <td data-label="Mean total">
-                  {shownText(month.mean_total, (mean) => mean?.toFixed(1) ?? '–')}
+                <td data-label={t`Mean total`}>
+                  {shownText(month.mean_total, (mean) => (mean === null ? '–' : formatOneDecimal(mean)))}
                 </td>
               )}
-              {scored && <td data-label="Change">{shownText(month.mean_change, changeText)}</td>}
+              {scored && <td data-label={t`Change`}>{shownText(month.mean_change, changeText)}</td>}
             </tr>
           );
         })}

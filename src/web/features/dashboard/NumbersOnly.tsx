@@ -1,27 +1,43 @@
+import { plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useId } from 'react';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { isSuppressed, type Shown } from '../../../common/small-groups';
 import styles from './Dashboard.module.css';
 import { shownText } from './shownFigures';
+
+/** The number a figure's wording agrees with: a hidden one stands for several. */
+function countOf(value: Shown<number>): number {
+  return isSuppressed(value) ? value.fewer_than : value;
+}
 
 /**
  * What a viewer sees in place of the lists of students (design section 9: numbers only): how
  * many need support and how many unverified answers wait, never who.
  */
 export function NumbersOnly({ data }: { data: DashboardData }) {
+  const { t } = useLingui();
   const headingId = useId();
-  const students = data.num_flagged_students === 1 ? 'student needs' : 'students need';
-  const answers = data.num_unverified_flagged === 1 ? 'unverified answer waits' : 'unverified answers wait';
+  const students = shownText(data.num_flagged_students);
+  const answers = shownText(data.num_unverified_flagged);
+  const studentCount = countOf(data.num_flagged_students);
+  const answerCount = countOf(data.num_unverified_flagged);
   return (
     <section className={styles.panel} aria-labelledby={headingId}>
       <h2 id={headingId} className={styles.panelTitle}>
-        Students Requiring Immediate Support
+        <Trans>Students Requiring Immediate Support</Trans>
       </h2>
       <p>
-        {shownText(data.num_flagged_students)} {students} support; {shownText(data.num_unverified_flagged)}{' '}
-        {answers} for a counsellor to judge.
+        {t`${plural(studentCount, {
+          one: `${students} student needs support;`,
+          other: `${students} students need support;`,
+        })} ${plural(answerCount, {
+          one: `${answers} unverified answer waits for a counsellor to judge.`,
+          other: `${answers} unverified answers wait for a counsellor to judge.`,
+        })}`}
       </p>
       <p className={styles.tableNote}>
-        Names and email addresses are shown to counsellors and administrators only.
+        <Trans>Names and email addresses are shown to counsellors and administrators only.</Trans>
       </p>
     </section>
   );

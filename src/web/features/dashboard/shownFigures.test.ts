@@ -1,6 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import type { DashboardData } from '../../../common/schemas/dashboard';
+import { activateLanguage } from '../../app/i18n';
 import { anySuppressed, shownText } from './shownFigures';
+
+beforeAll(() => activateLanguage('en', ['staff']));
 
 const hidden = { suppressed: true as const, fewer_than: 5 };
 
