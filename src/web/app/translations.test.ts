@@ -14,9 +14,12 @@ import { beforeAll, describe, expect, it } from 'vitest';
 const ROOT = path.resolve(import.meta.dirname, '../../..');
 const config = getConfig({ configPath: path.join(ROOT, 'lingui.config.ts'), skipValidation: true });
 
-/** A message's placeholders and tags (`{name}`, `<0>`): a translation keeps the same ones. */
+/**
+ * A message's placeholders and tags (`{name}`, `<0>`): a translation keeps the same ones (a plural's
+ * branches may each repeat one).
+ */
 function placeholders(message: string): string[] {
-  return [...message.matchAll(/\{\w+(?=[,}])|<\/?\d+\/?>/g)].map((match) => match[0]).sort();
+  return [...new Set([...message.matchAll(/\{\w+(?=[,}])|<\/?\d+\/?>/g)].map((match) => match[0]))].sort();
 }
 
 describe('the catalogues', () => {
@@ -28,18 +31,20 @@ describe('the catalogues', () => {
   it('hold every message of the code and nothing else, in every language', async () => {
     for (const catalog of catalogs) {
       const extracted: ExtractedCatalogType = (await catalog.collect()) ?? {};
-      const inCode = Object.values(extracted)
-        .map((message) => message.message ?? '')
-        .sort();
+      const inCode = Object.keys(extracted).sort();
       for (const locale of config.locales) {
         const stored: CatalogType = await catalog.read(locale);
-        const inCatalogue = Object.values(stored)
-          .filter((message) => !message.obsolete)
-          .map((message) => message.message ?? '')
+        const inCatalogue = Object.keys(stored)
+          .filter((id) => !stored[id]?.obsolete)
           .sort();
-        expect({ catalogue: catalog.getFilename(locale), messages: inCatalogue }).toEqual({
-          catalogue: catalog.getFilename(locale),
-          messages: inCode,
+        const catalogue = catalog.getFilename(locale);
+        expect({ catalogue, missing: inCode.filter((id) => !stored[id]) }).toEqual({
+          catalogue,
+          missing: [],
+        });
+        expect({ catalogue, unused: inCatalogue.filter((id) => !extracted[id]) }).toEqual({
+          catalogue,
+          unused: [],
         });
       }
     }
@@ -47,12 +52,15 @@ describe('the catalogues', () => {
 
   it('translate every message, keeping its placeholders, into something that compiles', async () => {
     for (const catalog of catalogs) {
+      const source: CatalogType = await catalog.read(config.sourceLocale ?? 'en');
       for (const locale of config.locales.filter((language) => language !== config.sourceLocale)) {
         const stored: CatalogType = await catalog.read(locale);
-        for (const message of Object.values(stored)) {
-          const where = `${catalog.getFilename(locale)}: ${JSON.stringify(message.message)}`;
+        for (const [id, message] of Object.entries(stored)) {
+          // A message with an id of its own (the server's) has its English as the source's translation.
+          const english = message.message || source[id]?.translation || '';
+          const where = `${catalog.getFilename(locale)}: ${JSON.stringify(english)}`;
           expect(message.translation, where).toBeTruthy();
-          expect(placeholders(message.translation ?? ''), where).toEqual(placeholders(message.message ?? ''));
+          expect(placeholders(message.translation ?? ''), where).toEqual(placeholders(english));
           expect(() => compileMessage(message.translation ?? ''), where).not.toThrow();
         }
       }
