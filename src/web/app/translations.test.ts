@@ -1,9 +1,10 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { parse } from '@babel/parser';
+import { parse as parseSource } from '@babel/parser';
 import { getCatalogs } from '@lingui/cli/api';
 import { type CatalogType, type ExtractedCatalogType, getConfig } from '@lingui/conf';
 import { compileMessage } from '@lingui/message-utils/compileMessage';
+import { parse, type Token } from '@messageformat/parser';
 import { beforeAll, describe, expect, it } from 'vitest';
 
 /**
@@ -15,11 +16,24 @@ const ROOT = path.resolve(import.meta.dirname, '../../..');
 const config = getConfig({ configPath: path.join(ROOT, 'lingui.config.ts'), skipValidation: true });
 
 /**
- * A message's placeholders and tags (`{name}`, `<0>`): a translation keeps the same ones (a plural's
- * branches may each repeat one).
+ * A message's placeholders and tags (`{name}`, `<0>`), read with an ICU message parser: a
+ * translation keeps the same ones (a plural's branches may each repeat one).
  */
 function placeholders(message: string): string[] {
-  return [...new Set([...message.matchAll(/\{\w+(?=[,}])|<\/?\d+\/?>/g)].map((match) => match[0]))].sort();
+  const found = new Set<string>();
+  const visit = (tokens: Token[]) => {
+    for (const token of tokens) {
+      if (token.type === 'content') {
+        for (const [tag] of token.value.matchAll(/<\/?\d+\/?>/g)) found.add(tag);
+        continue;
+      }
+      if (token.type === 'octothorpe') continue;
+      found.add(`{${token.arg}}`);
+      if ('cases' in token) for (const branch of token.cases) visit(branch.tokens);
+    }
+  };
+  visit(parse(message));
+  return [...found].sort();
 }
 
 describe('the catalogues', () => {
@@ -88,7 +102,10 @@ interface Node {
 
 /** Words a screen shows that no catalogue holds: JSX text and read attributes outside a message. */
 function unwrappedTexts(file: string): string[] {
-  const ast = parse(fs.readFileSync(file, 'utf8'), { sourceType: 'module', plugins: ['typescript', 'jsx'] });
+  const ast = parseSource(fs.readFileSync(file, 'utf8'), {
+    sourceType: 'module',
+    plugins: ['typescript', 'jsx'],
+  });
   const found: string[] = [];
   const visit = (node: unknown, inMessage: boolean) => {
     if (!node || typeof node !== 'object') return;
