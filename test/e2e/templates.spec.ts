@@ -534,6 +534,62 @@ test.describe('question editor', () => {
     await expect(row).toHaveCount(0);
     expect(await api.questions(template.id)).toEqual([]);
   });
+
+  test('a Spanish translation of a custom question is marked up to date; an untranslated one says Missing', async ({
+    page,
+  }) => {
+    await openAsNewAdmin(page);
+    const api = apiOf(page);
+    const template = await api.createTemplate();
+    for (const [order, text] of [
+      [1, 'How rested do you feel today?'],
+      [2, 'Anything else on your mind?'],
+    ] as const) {
+      await api.addQuestion(template.id, {
+        question_text: text,
+        question_type: 'text',
+        question_category: 'general',
+        order,
+      });
+    }
+    await page.reload();
+    await templateItem(page, template.id)
+      .getByRole('button', { name: /^Edit Questions/ })
+      .click();
+    const rows = editor(page)
+      .getByRole('list', { name: /^Questions of Template/ })
+      .locator(':scope > li');
+    const first = rows.filter({ hasText: 'How rested do you feel today?' });
+    const second = rows.filter({ hasText: 'Anything else on your mind?' });
+    await expect(first).toContainText('Spanish');
+    await expect(first).toContainText('Missing');
+
+    await first.getByRole('button', { name: 'Add Spanish translation of question Q1' }).click();
+    const form = first.getByRole('form', { name: 'Spanish translation of question Q1' });
+    await expect(form).toContainText('English: How rested do you feel today?');
+    await form.getByLabel('Question text in Spanish').fill('¿Qué tan descansado te sientes hoy?');
+    await expectNoA11yViolations(page, 'translation form');
+    await form.getByRole('button', { name: 'Save Spanish translation' }).click();
+    await expect(banner(page)).toHaveText('Translation saved!');
+
+    await expect(form).toHaveCount(0);
+    await expect(first).toContainText('Up to date');
+    await expect(first).not.toContainText('Missing');
+    await expect(first.getByText('¿Qué tan descansado te sientes hoy?')).toHaveAttribute('lang', 'es');
+    await expect(
+      first.getByRole('button', { name: 'Edit Spanish translation of question Q1' }),
+    ).toBeVisible();
+    await expect(
+      first.getByRole('button', { name: 'Delete Spanish translation of question Q1' }),
+    ).toBeVisible();
+
+    await expect(second).toContainText('Missing');
+    await expect(second).not.toContainText('Up to date');
+    await expect(
+      second.getByRole('button', { name: 'Add Spanish translation of question Q2' }),
+    ).toBeVisible();
+    await expectNoA11yViolations(page, 'question translations');
+  });
 });
 
 test.describe('question editor: instrument blocks', () => {

@@ -1,8 +1,8 @@
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { type FormEvent, useId, useRef, useState } from 'react';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
-  LIKERT_LABELS,
   LIKERT_VALUES,
   QUESTION_TEXT_MAX_LENGTH,
   QuestionCategory,
@@ -10,8 +10,10 @@ import {
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
 import { SelectField, TextAreaField, TextField } from '../../ui/Field';
+import { LIKERT_LABEL_MESSAGES } from '../survey/likert';
 import {
   checkQuestionDraft,
+  type DraftError,
   EMPTY_QUESTION_DRAFT,
   type NewQuestion,
   type QuestionDraft,
@@ -29,6 +31,7 @@ interface AddQuestionFormProps {
 }
 
 export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionFormProps) {
+  const { t, i18n } = useLingui();
   const [draft, setDraft] = useState<QuestionDraft>(EMPTY_QUESTION_DRAFT);
   const [errors, setErrors] = useState<QuestionDraftErrors>({});
   const formRef = useRef<HTMLFormElement>(null);
@@ -43,7 +46,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
       showFlash(message);
     },
     onError: (error) =>
-      showFlash(failureMessage(error, 'Failed to add question.', 'Error adding question.'), 'error'),
+      showFlash(failureMessage(error, t`Failed to add question.`, t`Error adding question.`), 'error'),
     onSettled: onAdded,
   });
 
@@ -76,6 +79,10 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
     add.mutate(request);
   }
 
+  function errorText(error: DraftError) {
+    return typeof error === 'string' ? error : i18n._(error);
+  }
+
   return (
     <form
       ref={formRef}
@@ -84,11 +91,13 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
       noValidate
       aria-labelledby="add-question-heading"
     >
-      <h3 id="add-question-heading">Add New Question</h3>
+      <h3 id="add-question-heading">
+        <Trans>Add New Question</Trans>
+      </h3>
 
       <div>
         <TextAreaField
-          label="Question Text"
+          label={t`Question Text`}
           name="question_text"
           rows={3}
           required
@@ -100,40 +109,40 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
         />
         {errors.text && (
           <p id={textErrorId} className={styles.fieldError}>
-            {errors.text}
+            {errorText(errors.text)}
           </p>
         )}
       </div>
 
       <div className={styles.formRow}>
         <SelectField
-          label="Question Type"
+          label={t`Question Type`}
           name="question_type"
           value={draft.type}
           onChange={(event) => changeType(event.currentTarget.value)}
         >
           {QuestionType.options.map((type) => (
             <option key={type} value={type}>
-              {QUESTION_TYPE_LABELS[type]}
+              {i18n._(QUESTION_TYPE_LABELS[type])}
             </option>
           ))}
         </SelectField>
         <SelectField
-          label="Category"
+          label={t`Category`}
           name="question_category"
           value={draft.category}
           onChange={(event) => update({ category: QuestionCategory.parse(event.currentTarget.value) })}
-          hint={draft.type === 'text' ? 'Text questions are always general.' : undefined}
+          hint={draft.type === 'text' ? t`Text questions are always general.` : undefined}
         >
           {CATEGORIES_BY_TYPE[draft.type].map((category) => (
             <option key={category} value={category}>
-              {CATEGORY_LABELS[category]}
+              {i18n._(CATEGORY_LABELS[category])}
             </option>
           ))}
         </SelectField>
         <div>
           <TextField
-            label="Order"
+            label={t`Order`}
             name="order"
             type="number"
             inputMode="numeric"
@@ -147,7 +156,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
           />
           {errors.order && (
             <p id={orderErrorId} className={styles.fieldError}>
-              {errors.order}
+              {errorText(errors.order)}
             </p>
           )}
         </div>
@@ -155,17 +164,22 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
 
       {draft.type === 'likert' && (
         <fieldset className={styles.choicesFieldset}>
-          <legend>Custom Answer Choices (optional)</legend>
+          <legend>
+            <Trans>Custom Answer Choices (optional)</Trans>
+          </legend>
           <p className={styles.muted}>
-            Replace the label students see for a value; leave blank to keep the default. Emojis stay the same.
+            <Trans>
+              Replace the label students see for a value; leave blank to keep the default. Emojis stay the
+              same.
+            </Trans>
           </p>
           <div className={styles.choicesGrid}>
             {LIKERT_VALUES.map((value) => (
               <TextField
                 key={value}
-                label={`${value} (${LIKERT_LABELS[value]})`}
+                label={`${value} (${i18n._(LIKERT_LABEL_MESSAGES[value])})`}
                 name={`answer_choice_${value}`}
-                placeholder={LIKERT_LABELS[value]}
+                placeholder={i18n._(LIKERT_LABEL_MESSAGES[value])}
                 maxLength={ANSWER_CHOICE_MAX_LENGTH}
                 value={draft.choices[value]}
                 onChange={(event) => {
@@ -180,7 +194,7 @@ export function AddQuestionForm({ templateId, showFlash, onAdded }: AddQuestionF
 
       <div>
         <Button type="submit" disabled={add.isPending}>
-          Add Question
+          <Trans>Add Question</Trans>
         </Button>
       </div>
     </form>

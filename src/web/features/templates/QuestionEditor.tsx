@@ -1,3 +1,5 @@
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useRef, useState } from 'react';
 import { INSTRUMENT_IDS, INSTRUMENTS, type InstrumentId } from '../../../common/instruments';
@@ -5,7 +7,6 @@ import {
   type AnswerChoices,
   type InstrumentBlock,
   isInstrumentBlock,
-  LIKERT_LABELS,
   LIKERT_VALUES,
   type ListedQuestion,
   type ListedTemplateQuestion,
@@ -15,6 +16,7 @@ import { Button } from '../../ui/Button';
 import { type Confirmation, ConfirmDialog } from '../../ui/ConfirmDialog';
 import { SelectField } from '../../ui/Field';
 import { LoadError } from '../../ui/LoadError';
+import { LIKERT_LABEL_MESSAGES } from '../survey/likert';
 import { AddQuestionForm } from './AddQuestionForm';
 import { type MoveDirection, moveChanges } from './blockMove';
 import { QuestionTranslations } from './QuestionTranslations';
@@ -30,7 +32,7 @@ import {
   questionsQueryKey,
 } from './templatesApi';
 
-const DELETE_QUESTION_CONFIRMATION = 'Are you sure you want to delete this question?';
+const DELETE_QUESTION_CONFIRMATION = msg`Are you sure you want to delete this question?`;
 
 interface QuestionEditorProps {
   template: TemplateSummary;
@@ -42,12 +44,14 @@ interface QuestionEditorProps {
 
 /** The questions of one template, with delete, and the Add New Question form (spec section 2). */
 export function QuestionEditor({ template, showFlash, onClose, onQuestionsChanged }: QuestionEditorProps) {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const headingRef = useRef<HTMLHeadingElement>(null);
   const [confirmation, setConfirmation] = useState<Confirmation | null>(null);
   const [focusAfterMove, setFocusAfterMove] = useState<{ blockId: number; direction: MoveDirection } | null>(
     null,
   );
+  const templateId = template.id;
   const queryKey = questionsQueryKey(template.id);
   const questions = useQuery({ queryKey, queryFn: () => fetchQuestions(template.id) });
 
@@ -66,7 +70,7 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
     mutationFn: (questionId: number) => deleteQuestion(template.id, questionId),
     onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
-      showFlash(failureMessage(error, 'Failed to delete question.', 'Error deleting question.'), 'error'),
+      showFlash(failureMessage(error, t`Failed to delete question.`, t`Error deleting question.`), 'error'),
     onSettled: refresh,
   });
 
@@ -75,10 +79,13 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
       for (const change of moveChanges(questions.data ?? [], block.id, direction))
         await moveQuestion(template.id, change.questionId, change.order);
     },
-    onSuccess: (_, { block, direction }) => showFlash(`${block.name} moved ${direction}.`),
+    onSuccess: (_, { block, direction }) => {
+      const name = block.name;
+      showFlash(direction === 'up' ? t`${name} moved up.` : t`${name} moved down.`);
+    },
     onError: (error) =>
       showFlash(
-        failureMessage(error, 'Failed to move the instrument.', 'Error moving the instrument.'),
+        failureMessage(error, t`Failed to move the instrument.`, t`Error moving the instrument.`),
         'error',
       ),
     onSettled: async (_, __, { block, direction }) => {
@@ -101,10 +108,11 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
   }, [focusAfterMove]);
 
   function confirmDelete(question: ListedTemplateQuestion) {
+    const order = question.order;
     setConfirmation({
-      title: `Delete question Q${question.order}?`,
-      text: DELETE_QUESTION_CONFIRMATION,
-      confirmLabel: 'Delete Question',
+      title: t`Delete question Q${order}?`,
+      text: i18n._(DELETE_QUESTION_CONFIRMATION),
+      confirmLabel: t`Delete Question`,
       confirmVariant: 'danger',
       onConfirm: () => remove.mutate(question.id),
     });
@@ -114,27 +122,33 @@ export function QuestionEditor({ template, showFlash, onClose, onQuestionsChange
     <section className={styles.editor} aria-labelledby="question-editor-heading">
       <div className={styles.editorHeading}>
         <h2 id="question-editor-heading" ref={headingRef} tabIndex={-1}>
-          Questions of Template #{template.id}
-          {template.used && <span className={styles.badge}>Currently Used</span>}
+          <Trans>Questions of Template #{templateId}</Trans>
+          {template.used && (
+            <span className={styles.badge}>
+              <Trans>Currently Used</Trans>
+            </span>
+          )}
         </h2>
         <Button variant="ghost" size="small" onClick={onClose}>
-          Close Editor
+          <Trans>Close Editor</Trans>
         </Button>
       </div>
 
       {questions.isPending ? (
         <p className={styles.muted} role="status">
-          Loading questions...
+          <Trans>Loading questions...</Trans>
         </p>
       ) : questions.isError ? (
         <LoadError
-          message={failureMessage(questions.error, 'Failed to load questions.', 'Error loading questions.')}
+          message={failureMessage(questions.error, t`Failed to load questions.`, t`Error loading questions.`)}
           onRetry={() => void questions.refetch()}
         />
       ) : questions.data.length === 0 ? (
-        <p className={styles.empty}>This template has no questions yet. Add the first one below.</p>
+        <p className={styles.empty}>
+          <Trans>This template has no questions yet. Add the first one below.</Trans>
+        </p>
       ) : (
-        <ol className={styles.questionList} aria-label={`Questions of Template #${template.id}`}>
+        <ol className={styles.questionList} aria-label={t`Questions of Template #${templateId}`}>
           {questions.data.map((question, index) =>
             isInstrumentBlock(question) ? (
               <InstrumentItem
@@ -197,6 +211,7 @@ function QuestionItem({
   showFlash: ShowFlash;
   onTranslationsChanged: () => void;
 }) {
+  const { i18n } = useLingui();
   const custom = question.question_type === 'likert' ? customAnswers(question.answer_choices) : [];
   const number = `Q${question.order}`;
 
@@ -207,22 +222,28 @@ function QuestionItem({
         <p className={styles.questionText}>{question.question_text}</p>
         <dl className={styles.questionMeta}>
           <div>
-            <dt>Type</dt>
-            <dd>{question.question_type === 'likert' ? 'Likert scale' : 'Text'}</dd>
+            <dt>
+              <Trans>Type</Trans>
+            </dt>
+            <dd>{question.question_type === 'likert' ? <Trans>Likert scale</Trans> : <Trans>Text</Trans>}</dd>
           </div>
           <div>
-            <dt>Category</dt>
-            <dd>{CATEGORY_LABELS[question.category]}</dd>
+            <dt>
+              <Trans>Category</Trans>
+            </dt>
+            <dd>{i18n._(CATEGORY_LABELS[question.category])}</dd>
           </div>
         </dl>
         {custom.length > 0 && (
           <div className={styles.customAnswers}>
-            <p className={styles.customAnswersTitle}>Custom answers</p>
+            <p className={styles.customAnswersTitle}>
+              <Trans>Custom answers</Trans>
+            </p>
             <ul>
               {custom.map(({ value, text }) => (
                 <li key={value}>
                   <span className={styles.choiceValue}>
-                    {value} ({LIKERT_LABELS[value]})
+                    {value} ({i18n._(LIKERT_LABEL_MESSAGES[value])})
                   </span>{' '}
                   {text}
                 </li>
@@ -244,7 +265,9 @@ function QuestionItem({
         disabled={deleting}
         className={`${styles.questionDelete} ${styles.dangerQuiet}`}
       >
-        Delete<span className="visually-hidden"> question {number}</span>
+        <Trans>
+          Delete<span className="visually-hidden"> question {number}</span>
+        </Trans>
       </Button>
     </li>
   );
@@ -270,6 +293,7 @@ function InstrumentItem({
 }) {
   const number = `Q${block.order}`;
   const instrument = INSTRUMENTS[block.instrument_id];
+  const count = instrument.items.length + instrument.conditionalItems.length;
   return (
     <li className={styles.question}>
       <span className={styles.questionNumber}>{number}</span>
@@ -277,10 +301,11 @@ function InstrumentItem({
         <p className={styles.questionText}>{block.name}</p>
         <dl className={styles.questionMeta}>
           <div>
-            <dt>Type</dt>
+            <dt>
+              <Trans>Type</Trans>
+            </dt>
             <dd>
-              Validated instrument, locked ({instrument.items.length + instrument.conditionalItems.length}{' '}
-              items)
+              <Trans>Validated instrument, locked ({count} items)</Trans>
             </dd>
           </div>
         </dl>
@@ -295,8 +320,15 @@ function InstrumentItem({
             onClick={() => onMove(direction)}
             disabled={!canMove[direction]}
           >
-            Move {direction}
-            <span className="visually-hidden"> instrument {number}</span>
+            {direction === 'up' ? (
+              <Trans>
+                Move up<span className="visually-hidden"> instrument {number}</span>
+              </Trans>
+            ) : (
+              <Trans>
+                Move down<span className="visually-hidden"> instrument {number}</span>
+              </Trans>
+            )}
           </Button>
         ))}
         <Button
@@ -306,7 +338,9 @@ function InstrumentItem({
           disabled={deleting}
           className={styles.dangerQuiet}
         >
-          Delete<span className="visually-hidden"> instrument {number}</span>
+          <Trans>
+            Delete<span className="visually-hidden"> instrument {number}</span>
+          </Trans>
         </Button>
       </div>
     </li>
@@ -324,6 +358,7 @@ function AddInstrumentForm({
   showFlash: ShowFlash;
   onAdded: () => void;
 }) {
+  const { t } = useLingui();
   const [instrumentId, setInstrumentId] = useState<InstrumentId>('phq9');
   const add = useMutation({
     mutationFn: () => addInstrumentBlock(templateId, { instrument_id: instrumentId, order: nextOrder }),
@@ -333,7 +368,7 @@ function AddInstrumentForm({
     },
     onError: (error) =>
       showFlash(
-        failureMessage(error, 'Failed to add the instrument.', 'Error adding the instrument.'),
+        failureMessage(error, t`Failed to add the instrument.`, t`Error adding the instrument.`),
         'error',
       ),
   });
@@ -346,13 +381,17 @@ function AddInstrumentForm({
         add.mutate();
       }}
     >
-      <h3 id="add-instrument-heading">Add a Validated Instrument</h3>
+      <h3 id="add-instrument-heading">
+        <Trans>Add a Validated Instrument</Trans>
+      </h3>
       <p className={styles.muted}>
-        Added whole, after the other questions, with the publisher's wording and scale, which cannot be
-        edited.
+        <Trans>
+          Added whole, after the other questions, with the publisher's wording and scale, which cannot be
+          edited.
+        </Trans>
       </p>
       <SelectField
-        label="Instrument"
+        label={t`Instrument`}
         name="instrument_id"
         value={instrumentId}
         onChange={(event) => setInstrumentId(event.currentTarget.value as InstrumentId)}
@@ -365,7 +404,7 @@ function AddInstrumentForm({
       </SelectField>
       <div>
         <Button type="submit" disabled={add.isPending}>
-          Add Instrument
+          <Trans>Add Instrument</Trans>
         </Button>
       </div>
     </form>

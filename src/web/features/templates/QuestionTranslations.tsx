@@ -1,9 +1,11 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation } from '@tanstack/react-query';
 import { useId, useState } from 'react';
 import {
   ANSWER_CHOICE_MAX_LENGTH,
   type AnswerChoices,
-  LIKERT_LABELS,
   LIKERT_VALUES,
   type ListedQuestion,
   QUESTION_TEXT_MAX_LENGTH,
@@ -12,27 +14,30 @@ import {
 } from '../../../common/schemas/templates';
 import { Button } from '../../ui/Button';
 import { TextAreaField, TextField } from '../../ui/Field';
+import { LIKERT_LABEL_MESSAGES } from '../survey/likert';
 import styles from './Templates.module.css';
 import type { ShowFlash } from './TemplatesScreen';
 import { deleteTranslation, failureMessage, saveTranslation } from './templatesApi';
 
-const STATUS_LABELS: Record<TranslationStatus, string> = {
-  missing: 'Missing',
-  outdated: 'Outdated',
-  current: 'Up to date',
+const STATUS_LABELS: Record<TranslationStatus, MessageDescriptor> = {
+  missing: msg`Missing`,
+  outdated: msg`Outdated`,
+  current: msg`Up to date`,
 };
 
-const STATUS_HINTS: Record<TranslationStatus, string> = {
-  missing: 'Students who read this language see this question in English.',
-  outdated:
-    'The question changed after this translation was saved. Students still see it; check it and save it again.',
-  current: 'Students who read this language see this translation.',
+const STATUS_HINTS: Record<TranslationStatus, MessageDescriptor> = {
+  missing: msg`Students who read this language see this question in English.`,
+  outdated: msg`The question changed after this translation was saved. Students still see it; check it and save it again.`,
+  current: msg`Students who read this language see this translation.`,
 };
 
-/** "Spanish" for "es": the language's own English name, or its tag when the browser knows none. */
-export function languageName(language: string): string {
+/**
+ * A language's name in the language the page is read in ("Spanish" on an English page,
+ * "español" on a Spanish one), or its tag when the browser knows none.
+ */
+export function languageName(language: string, readIn: string): string {
   try {
-    return new Intl.DisplayNames(['en'], { type: 'language' }).of(language) ?? language;
+    return new Intl.DisplayNames([readIn], { type: 'language' }).of(language) ?? language;
   } catch {
     return language;
   }
@@ -53,7 +58,9 @@ export function QuestionTranslations({
   if (question.translations.length === 0) return null;
   return (
     <div className={styles.translations}>
-      <p className={styles.customAnswersTitle}>Translations</p>
+      <p className={styles.customAnswersTitle}>
+        <Trans>Translations</Trans>
+      </p>
       <ul>
         {question.translations.map((translation) => (
           <TranslationRow
@@ -83,15 +90,16 @@ function TranslationRow({
   showFlash: ShowFlash;
   onChanged: () => void;
 }) {
+  const { t, i18n } = useLingui();
   const [editing, setEditing] = useState(false);
-  const name = languageName(translation.language);
+  const name = languageName(translation.language, i18n.locale);
   const statusId = useId();
   const remove = useMutation({
     mutationFn: () => deleteTranslation(templateId, question.id, translation.language),
     onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
       showFlash(
-        failureMessage(error, 'Failed to delete the translation.', 'Error deleting the translation.'),
+        failureMessage(error, t`Failed to delete the translation.`, t`Error deleting the translation.`),
         'error',
       ),
     onSettled: onChanged,
@@ -103,8 +111,8 @@ function TranslationRow({
       <div className={styles.translationHeading}>
         <span>{name}</span>
         <span className={`${styles.statusBadge} ${styles[`status_${translation.status}`]}`} id={statusId}>
-          {STATUS_LABELS[translation.status]}
-          <span className="visually-hidden">: {STATUS_HINTS[translation.status]}</span>
+          {i18n._(STATUS_LABELS[translation.status])}
+          <span className="visually-hidden">: {i18n._(STATUS_HINTS[translation.status])}</span>
         </span>
       </div>
       {translation.question_text && (
@@ -114,7 +122,7 @@ function TranslationRow({
       )}
       {translation.status === 'outdated' && (
         <p className={styles.muted} aria-hidden="true">
-          {STATUS_HINTS.outdated}
+          {i18n._(STATUS_HINTS.outdated)}
         </p>
       )}
       {editing ? (
@@ -136,8 +144,15 @@ function TranslationRow({
             onClick={() => setEditing(true)}
             aria-describedby={statusId}
           >
-            {translation.status === 'missing' ? 'Add' : 'Edit'} {name} translation
-            <span className="visually-hidden"> of question {number}</span>
+            {translation.status === 'missing' ? (
+              <Trans>
+                Add {name} translation<span className="visually-hidden"> of question {number}</span>
+              </Trans>
+            ) : (
+              <Trans>
+                Edit {name} translation<span className="visually-hidden"> of question {number}</span>
+              </Trans>
+            )}
           </Button>
           {translation.status !== 'missing' && (
             <Button
@@ -147,8 +162,9 @@ function TranslationRow({
               disabled={remove.isPending}
               onClick={() => remove.mutate()}
             >
-              Delete {name} translation
-              <span className="visually-hidden"> of question {number}</span>
+              <Trans>
+                Delete {name} translation<span className="visually-hidden"> of question {number}</span>
+              </Trans>
             </Button>
           )}
         </div>
@@ -175,8 +191,11 @@ function TranslationForm({
   showFlash: ShowFlash;
   onDone: (saved: boolean) => void;
 }) {
-  const name = languageName(translation.language);
+  const { t, i18n } = useLingui();
+  const name = languageName(translation.language, i18n.locale);
   const keys = ownChoiceKeys(question);
+  const order = question.order;
+  const english = question.question_text;
   const [text, setText] = useState(translation.question_text ?? '');
   const [choices, setChoices] = useState<AnswerChoices>(() =>
     Object.fromEntries(keys.map((key) => [key, translation.answer_choices?.[key] ?? ''])),
@@ -193,7 +212,7 @@ function TranslationForm({
     },
     onError: (error) =>
       showFlash(
-        failureMessage(error, 'Failed to save the translation.', 'Error saving the translation.'),
+        failureMessage(error, t`Failed to save the translation.`, t`Error saving the translation.`),
         'error',
       ),
   });
@@ -201,15 +220,15 @@ function TranslationForm({
   return (
     <form
       className={styles.translationForm}
-      aria-label={`${name} translation of question Q${question.order}`}
+      aria-label={t`${name} translation of question Q${order}`}
       onSubmit={(event) => {
         event.preventDefault();
         save.mutate();
       }}
     >
       <TextAreaField
-        label={`Question text in ${name}`}
-        hint={`English: ${question.question_text}`}
+        label={t`Question text in ${name}`}
+        hint={t`English: ${english}`}
         name="question_text"
         required
         maxLength={QUESTION_TEXT_MAX_LENGTH}
@@ -217,28 +236,32 @@ function TranslationForm({
         value={text}
         onChange={(event) => setText(event.currentTarget.value)}
       />
-      {keys.map((key) => (
-        <TextField
-          key={key}
-          label={`Answer ${key} (${LIKERT_LABELS[key]}) in ${name}`}
-          hint={`English: ${question.answer_choices?.[key] ?? ''}`}
-          name={`answer_choice_${key}`}
-          required
-          maxLength={ANSWER_CHOICE_MAX_LENGTH}
-          lang={translation.language}
-          value={choices[key] ?? ''}
-          onChange={(event) => {
-            const value = event.currentTarget.value;
-            setChoices((current) => ({ ...current, [key]: value }));
-          }}
-        />
-      ))}
+      {keys.map((key) => {
+        const label = i18n._(LIKERT_LABEL_MESSAGES[key]);
+        const englishChoice = question.answer_choices?.[key] ?? '';
+        return (
+          <TextField
+            key={key}
+            label={t`Answer ${key} (${label}) in ${name}`}
+            hint={t`English: ${englishChoice}`}
+            name={`answer_choice_${key}`}
+            required
+            maxLength={ANSWER_CHOICE_MAX_LENGTH}
+            lang={translation.language}
+            value={choices[key] ?? ''}
+            onChange={(event) => {
+              const value = event.currentTarget.value;
+              setChoices((current) => ({ ...current, [key]: value }));
+            }}
+          />
+        );
+      })}
       <div className={styles.questionActions}>
         <Button type="submit" size="small" disabled={save.isPending}>
-          Save {name} translation
+          <Trans>Save {name} translation</Trans>
         </Button>
         <Button variant="ghost" size="small" onClick={() => onDone(false)}>
-          Cancel
+          <Trans>Cancel</Trans>
         </Button>
       </div>
     </form>

@@ -1,3 +1,5 @@
+import { msg, plural } from '@lingui/core/macro';
+import { Trans, useLingui } from '@lingui/react/macro';
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useId, useState } from 'react';
 import type { TemplateSummary } from '../../../common/schemas/templates';
@@ -23,24 +25,24 @@ import {
   TEMPLATES_QUERY_KEY,
 } from './templatesApi';
 
-const TITLE = 'Survey Templates';
+const TITLE = msg`Survey Templates`;
 
-const USE_TEMPLATE_CONFIRMATION =
-  'Are you sure you want to use this template? This will deactivate any currently active template.';
-const DELETE_TEMPLATE_CONFIRMATION =
-  'Are you sure you want to delete this template? This will also delete all questions in this template.';
+const USE_TEMPLATE_CONFIRMATION = msg`Are you sure you want to use this template? This will deactivate any currently active template.`;
+const DELETE_TEMPLATE_CONFIRMATION = msg`Are you sure you want to delete this template? This will also delete all questions in this template.`;
 
 export type ShowFlash = (text: string, tone?: FlashTone) => void;
 
 export function TemplatesScreen() {
+  const { t, i18n } = useLingui();
   return (
-    <AdminOnly ability="templates" title={TITLE} loadingText="Loading templates...">
+    <AdminOnly ability="templates" title={i18n._(TITLE)} loadingText={t`Loading templates...`}>
       <TemplateManager />
     </AdminOnly>
   );
 }
 
 function TemplateManager() {
+  const { t, i18n } = useLingui();
   const queryClient = useQueryClient();
   const { flash, showFlash } = useFlash();
   const [showLinks, setShowLinks] = useState(false);
@@ -66,7 +68,7 @@ function TemplateManager() {
     mutationFn: createTemplate,
     onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
-      showFlash(failureMessage(error, 'Failed to create template.', 'Error creating template.'), 'error'),
+      showFlash(failureMessage(error, t`Failed to create template.`, t`Error creating template.`), 'error'),
     onSettled: refreshTemplates,
   });
 
@@ -74,7 +76,10 @@ function TemplateManager() {
     mutationFn: activateTemplate,
     onSuccess: ({ message }) => showFlash(message),
     onError: (error) =>
-      showFlash(failureMessage(error, 'Failed to activate template.', 'Error activating template.'), 'error'),
+      showFlash(
+        failureMessage(error, t`Failed to activate template.`, t`Error activating template.`),
+        'error',
+      ),
     onSettled: refreshTemplates,
   });
 
@@ -85,24 +90,26 @@ function TemplateManager() {
       showFlash(message);
     },
     onError: (error) =>
-      showFlash(failureMessage(error, 'Failed to delete template.', 'Error deleting template.'), 'error'),
+      showFlash(failureMessage(error, t`Failed to delete template.`, t`Error deleting template.`), 'error'),
     onSettled: refreshTemplates,
   });
 
   function confirmUse(template: TemplateSummary) {
+    const id = template.id;
     setConfirmation({
-      title: `Use Template #${template.id}?`,
-      text: USE_TEMPLATE_CONFIRMATION,
-      confirmLabel: 'Use Template',
+      title: t`Use Template #${id}?`,
+      text: i18n._(USE_TEMPLATE_CONFIRMATION),
+      confirmLabel: t`Use Template`,
       onConfirm: () => activate.mutate(template.id),
     });
   }
 
   function confirmDelete(template: TemplateSummary) {
+    const id = template.id;
     setConfirmation({
-      title: `Delete Template #${template.id}?`,
-      text: DELETE_TEMPLATE_CONFIRMATION,
-      confirmLabel: 'Delete Template',
+      title: t`Delete Template #${id}?`,
+      text: i18n._(DELETE_TEMPLATE_CONFIRMATION),
+      confirmLabel: t`Delete Template`,
       confirmVariant: 'danger',
       onConfirm: () => remove.mutate(template.id),
     });
@@ -111,10 +118,10 @@ function TemplateManager() {
   async function copyLink(template: TemplateSummary) {
     try {
       await copyToClipboard(surveyLinkUrl(template.hash_link));
-      showFlash('Hash link copied to clipboard!');
+      showFlash(t`Hash link copied to clipboard!`);
     } catch (error) {
       console.error('Could not copy the survey link', error);
-      showFlash('Failed to copy link to clipboard', 'error');
+      showFlash(t`Failed to copy link to clipboard`, 'error');
     }
   }
 
@@ -126,14 +133,16 @@ function TemplateManager() {
       <Flash flash={flash} floating />
       <div className={layout.heading}>
         <div className={styles.titleBlock}>
-          <h1>{TITLE}</h1>
+          <h1>{i18n._(TITLE)}</h1>
           <Lead>
-            The active template is the survey your students receive. Edit its questions, or share its link.
+            <Trans>
+              The active template is the survey your students receive. Edit its questions, or share its link.
+            </Trans>
           </Lead>
         </div>
         <div className={layout.toolbar}>
           <Button onClick={() => create.mutate()} disabled={create.isPending}>
-            Create New Template
+            <Trans>Create New Template</Trans>
           </Button>
           <Button
             variant="secondary"
@@ -141,30 +150,34 @@ function TemplateManager() {
             onClick={() => setShowLinks((shown) => !shown)}
             disabled={!list?.length}
           >
-            {showLinks ? 'Hide Survey Links' : 'Show Survey Links'}
+            {showLinks ? <Trans>Hide Survey Links</Trans> : <Trans>Show Survey Links</Trans>}
           </Button>
           <ButtonLink variant="ghost" to="/">
-            Back to Homepage
+            <Trans>Back to Homepage</Trans>
           </ButtonLink>
         </div>
       </div>
 
       <section aria-labelledby="templates-heading" aria-busy={templates.isPending}>
         <h2 id="templates-heading" className="visually-hidden">
-          Templates
+          <Trans>Templates</Trans>
         </h2>
         {templates.isPending ? (
           <p className={styles.muted} role="status">
-            Loading templates...
+            <Trans>Loading templates...</Trans>
           </p>
         ) : templates.isError ? (
           <LoadError
-            message={failureMessage(templates.error, 'Failed to load templates.', 'Error loading templates.')}
+            message={failureMessage(
+              templates.error,
+              t`Failed to load templates.`,
+              t`Error loading templates.`,
+            )}
             onRetry={() => void templates.refetch()}
           />
         ) : templates.data.length === 0 ? (
           <p className={styles.empty}>
-            No templates yet. Create a new template to start building your survey.
+            <Trans>No templates yet. Create a new template to start building your survey.</Trans>
           </p>
         ) : (
           <ul className={styles.templateList}>
@@ -221,30 +234,44 @@ function TemplateItem({
   onDelete,
   onCopyLink,
 }: TemplateItemProps) {
+  const { t } = useLingui();
   const linkId = useId();
   const formatTime = useZonedFormat();
-  const name = `Template #${template.id}`;
+  const id = template.id;
+  const name = t`Template #${id}`;
   const link = surveyLinkUrl(template.hash_link);
-  const questions = template.question_count === 1 ? '1 question' : `${template.question_count} questions`;
+  const count = template.question_count;
+  const questions = t`${plural(count, { one: '# question', other: '# questions' })}`;
+  const created = formatTime(template.created_at);
 
   return (
     <li className={[styles.template, template.used && styles.templateUsed].filter(Boolean).join(' ')}>
       <div className={styles.templateMain}>
         <div className={styles.templateTitle}>
           <h3>{name}</h3>
-          {template.used && <span className={styles.badge}>Currently Used</span>}
+          {template.used && (
+            <span className={styles.badge}>
+              <Trans>Currently Used</Trans>
+            </span>
+          )}
         </div>
         <p className={styles.templateMeta}>
-          ID {template.id} · {questions} · created {formatTime(template.created_at)}
+          <Trans>
+            ID {id} · {questions} · created {created}
+          </Trans>
         </p>
       </div>
       <div className={styles.templateActions}>
         <Button variant="secondary" size="small" onClick={onEdit} aria-expanded={editing}>
-          Edit Questions<span className="visually-hidden"> of {name}</span>
+          <Trans>
+            Edit Questions<span className="visually-hidden"> of {name}</span>
+          </Trans>
         </Button>
         {!template.used && (
           <Button size="small" onClick={onUse} disabled={busy}>
-            Use Template<span className="visually-hidden"> {name}</span>
+            <Trans>
+              Use Template<span className="visually-hidden"> {name}</span>
+            </Trans>
           </Button>
         )}
         <Button
@@ -254,17 +281,23 @@ function TemplateItem({
           disabled={busy}
           className={styles.dangerQuiet}
         >
-          Delete<span className="visually-hidden"> {name}</span>
+          <Trans>
+            Delete<span className="visually-hidden"> {name}</span>
+          </Trans>
         </Button>
       </div>
       {showLink && (
         <div className={styles.linkRow}>
           <label className={styles.linkLabel} htmlFor={linkId}>
-            Survey link<span className="visually-hidden"> of {name}</span>
+            <Trans>
+              Survey link<span className="visually-hidden"> of {name}</span>
+            </Trans>
           </label>
           <input id={linkId} className={styles.linkInput} type="text" readOnly value={link} />
           <Button variant="secondary" size="small" onClick={onCopyLink}>
-            Copy Link<span className="visually-hidden"> of {name}</span>
+            <Trans>
+              Copy Link<span className="visually-hidden"> of {name}</span>
+            </Trans>
           </Button>
         </div>
       )}

@@ -1,3 +1,5 @@
+import type { MessageDescriptor } from '@lingui/core';
+import { msg } from '@lingui/core/macro';
 import type { z } from 'zod/mini';
 import {
   LIKERT_VALUES,
@@ -9,8 +11,8 @@ import {
 
 /** The Add New Question form's state, and how it becomes a request (spec sections 4 and 5). */
 
-export const QUESTION_TEXT_REQUIRED = 'Question text is required.';
-export const ORDER_INVALID = 'Order must be a whole number of at least 1.';
+export const QUESTION_TEXT_REQUIRED = msg`Question text is required.`;
+export const ORDER_INVALID = msg`Order must be a whole number of at least 1.`;
 
 type Choices = Record<LikertValue, string>;
 
@@ -33,9 +35,12 @@ export const EMPTY_QUESTION_DRAFT: QuestionDraft = {
   choices: BLANK_CHOICES,
 };
 
+/** The form's own words are read in the language shown; a limit's come from the schema as they are. */
+export type DraftError = MessageDescriptor | string;
+
 export interface QuestionDraftErrors {
-  text?: string;
-  order?: string;
+  text?: DraftError;
+  order?: DraftError;
   /** A value the form's fields cannot produce; said with the schema's own words. */
   other?: string;
 }
