@@ -8,6 +8,7 @@ import { useLogout } from '../features/auth/useLogout';
 import styles from './Header.module.css';
 import { LanguageSwitcher } from './LanguageSwitcher';
 import { type MenuLink, UserMenu } from './UserMenu';
+import { useRememberedLanguage } from './useRememberedLanguage';
 
 const STUDENT_LINKS: readonly MenuLink[] = [
   { label: msg`New Survey`, to: '/survey/' },
@@ -75,6 +76,7 @@ export function Header() {
   const { t } = useLingui();
   const auth = useAuthState();
   const logout = useLogout();
+  const rememberLanguage = useRememberedLanguage();
 
   return (
     <header className={styles.header}>
@@ -89,7 +91,7 @@ export function Header() {
         <nav aria-label={t`Main`} className={styles.nav}>
           <HeaderActions auth={auth} onLogout={logout} />
         </nav>
-        <LanguageSwitcher />
+        <LanguageSwitcher onChosen={rememberLanguage} />
       </div>
     </header>
   );
