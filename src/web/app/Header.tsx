@@ -88,10 +88,11 @@ export function Header() {
           </svg>
           <span>{productName}</span>
         </Link>
+        {/* Beside the brand: on a phone it stays on the first row, whatever the menu's length. */}
+        <LanguageSwitcher onChosen={rememberLanguage} />
         <nav aria-label={t`Main`} className={styles.nav}>
           <HeaderActions auth={auth} onLogout={logout} />
         </nav>
-        <LanguageSwitcher onChosen={rememberLanguage} />
       </div>
     </header>
   );
