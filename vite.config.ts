@@ -21,7 +21,8 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
  *   endpoint's module, which a call loads the first time it parses one (api.ts and
  *   contractModules in scripts/vite-endpoint-entries.ts), and the answers the server rendered a
  *   page from are not parsed again. The screens take the contract's plain values from
- *   schemas/values.ts. The sign-in pages load it, for the forms they check before sending.
+ *   schemas/values.ts. No public page loads it before it can be used: the sign-in screens load
+ *   the passkey and unconfirmed-address contracts (whose schemas bring it) when they are used.
  * - app: the browser's entry (main.tsx) with the libraries every screen runs on, the shell, the
  *   shared UI and the small shared pieces of features (sign-in state, asking for a code). The entry
  *   is in it, so the page's script tag loads it directly: no entry chunk of its own to wait for.
@@ -43,9 +44,9 @@ const SIGN_IN_UI = /[\\/]src[\\/]web[\\/]ui[\\/]NewPasswordFields\.tsx$/;
  * by its name (GROUPED_SCREENS in src/server/features/shell/routes.ts), one script less.
  * A group also takes what its modules import, and the higher priority chooses first: zod comes
  * first, and imports nothing of ours; then app, so the libraries and the shared values stay in
- * it rather than in a screen's group. The schemas' modules belong to no group: the screens that
- * build forms from them (sign-in, staff) take them, and each endpoint module's copy is a chunk
- * its first parse loads.
+ * it rather than in a screen's group. The schemas' modules belong to no group: the staff screens
+ * that build forms from them take them, and each endpoint module's copy is a chunk its first
+ * parse loads.
  * What one screen alone uses stays in its chunk: the dashboard's charts load only there.
  */
 const CHUNK_GROUPS = [
@@ -63,7 +64,7 @@ const CHUNK_GROUPS = [
     name: 'sign-in',
     test: (id: string) =>
       SIGN_IN_UI.test(id) ||
-      /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$|verify[\\/]CodeStep\.(tsx|module\.css)$)|common[\\/]schemas[\\/](sso|password-reset|passkeys)\.ts$)/.test(
+      /[\\/]src[\\/](web[\\/]features[\\/]((auth|password-reset)[\\/](?!\w*Screen\.tsx$)|second-factor[\\/]passkeys\.ts$|verify[\\/]CodeStep\.(tsx|module\.css)$))/.test(
         id,
       ),
     priority: 1,

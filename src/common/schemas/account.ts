@@ -2,7 +2,7 @@ import { z } from 'zod/mini';
 
 /** The signed-in user's own account: their password and their sessions. */
 
-const passwordField = (label: string) =>
+const passwordField = /* @__NO_SIDE_EFFECTS__ */ (label: string) =>
   z
     .string({ error: `${label} is required` })
     .check(z.minLength(1, `${label} is required`), z.maxLength(1024, `${label} is too long`));

@@ -8,7 +8,7 @@ const AUDIT_MAX_PAGE_SIZE = 200;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 
 /** A calendar date from a date input, a day of the institution's time zone; the range includes both of its days. */
-const Day = (label: string) =>
+const Day = /* @__NO_SIDE_EFFECTS__ */ (label: string) =>
   z.optional(
     z.string().check(
       z.regex(DATE, `${label} must be a date like 2026-01-31`),

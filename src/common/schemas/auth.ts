@@ -45,7 +45,7 @@ export const LoginResponse = z.object({
 });
 export type LoginResponse = z.infer<typeof LoginResponse>;
 
-const requiredText = (label: string, max: number) =>
+const requiredText = /* @__NO_SIDE_EFFECTS__ */ (label: string, max: number) =>
   z
     .string({ error: 'Please fill in all required fields' })
     .check(

@@ -44,6 +44,7 @@ const MAX_DATABASE_ID = 2_147_483_647;
  * `notANumber` is the message for anything that is not a number, and `missing` (the same unless
  * given) for no value at all.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function databaseId(
   label: string,
   {
@@ -56,6 +57,7 @@ export function databaseId(
     .check(...idRules(label));
 }
 
+/* @__NO_SIDE_EFFECTS__ */
 function idRules(label: string) {
   return [
     z.int(`${label} must be a whole number`),
@@ -74,6 +76,7 @@ export const IdParam = /*#__PURE__*/ z.coerce
  * `page` and `page_size` of a paged list's query: whole numbers, `page_size` at most `maxSize`,
  * each refused with a message naming it.
  */
+/* @__NO_SIDE_EFFECTS__ */
 export function pageParams(defaultSize: number, maxSize: number) {
   return {
     page: z._default(

@@ -7,7 +7,7 @@ import { CurrentUser } from './auth';
  * everything else.
  */
 
-const text = (label: string, max: number) =>
+const text = /* @__NO_SIDE_EFFECTS__ */ (label: string, max: number) =>
   z.string({ error: `${label} must be text` }).check(z.maxLength(max, `${label} is too long`));
 
 /** Options for navigator.credentials.create() or .get(), as JSON. */

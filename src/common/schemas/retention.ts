@@ -19,7 +19,7 @@ const MAX_MONTHS = 240;
 /** The audit log is the record that every other deletion was made: kept at least a year. */
 const MIN_AUDIT_MONTHS = 12;
 
-const months = (field: string, min: number) =>
+const months = /* @__NO_SIDE_EFFECTS__ */ (field: string, min: number) =>
   z
     .number({ error: `${field} must be a number of months` })
     .check(

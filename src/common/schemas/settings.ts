@@ -12,7 +12,7 @@ export const DEFAULT_ELEVATED_ACK_MINUTES = 48 * 60;
 const MAX_CONTACTS = 20;
 const MAX_CRISIS_RESOURCES = 10;
 
-const Contacts = (label: string) =>
+const Contacts = /* @__NO_SIDE_EFFECTS__ */ (label: string) =>
   z.array(Email).check(
     z.maxLength(MAX_CONTACTS, `At most ${MAX_CONTACTS} ${label}es`),
     z.refine((emails) => new Set(emails).size === emails.length, `Each ${label} once`),

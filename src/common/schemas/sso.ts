@@ -1,5 +1,6 @@
 import { z } from 'zod/mini';
 import { Email } from './common';
+import { SSO_ERRORS } from './values';
 
 /**
  * Single sign-on per institution (design section 11): the institution's OpenID Connect provider.
@@ -112,18 +113,7 @@ export const SsoDiscoverResponse = z.object({
 });
 export type SsoDiscoverResponse = z.infer<typeof SsoDiscoverResponse>;
 
-/** Why a sign-in through the institution failed; the login screen explains each. */
-export const SSO_ERRORS = [
-  'failed',
-  'unreachable',
-  'domain',
-  'expired',
-  'account',
-  'browser',
-  'signed_in',
-  'unlinked',
-  'unverified',
-] as const;
+export { SSO_ERRORS };
 export type SsoError = (typeof SSO_ERRORS)[number];
 
 export const SSO_ERROR_MESSAGES: Record<SsoError, string> = {

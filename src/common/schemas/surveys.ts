@@ -317,7 +317,7 @@ export type InvitationSurveyResponse = z.infer<typeof InvitationSurveyResponse>;
 const CONTACT_NAME_MAX_LENGTH = 200;
 const PHONE_MAX_LENGTH = 40;
 /** Blank means "not given". */
-const optionalText = (field: string, max: number) =>
+const optionalText = /* @__NO_SIDE_EFFECTS__ */ (field: string, max: number) =>
   z._default(
     z
       .string({ error: `${field} must be text` })

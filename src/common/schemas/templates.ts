@@ -88,7 +88,8 @@ export const CreateTemplateResponse = z.object({
 });
 export type CreateTemplateResponse = z.infer<typeof CreateTemplateResponse>;
 
-const requiredId = (label: string) => databaseId(label, { notANumber: `${label} is required` });
+const requiredId = /* @__NO_SIDE_EFFECTS__ */ (label: string) =>
+  databaseId(label, { notANumber: `${label} is required` });
 
 /** Ids arrive from HTML forms as strings as often as numbers; both mean the same id. */
 const numericString = (value: unknown) =>
@@ -233,6 +234,7 @@ export const DeleteQuestionRequest = z.object({
 export type DeleteQuestionRequest = z.infer<typeof DeleteQuestionRequest>;
 
 /** Only the fields a request may set; any other (wording, items, scale) is refused, not ignored. */
+/* @__NO_SIDE_EFFECTS__ */
 function onlyKeys(allowed: readonly string[], message: string) {
   return z.refine(
     (body: unknown) =>

@@ -38,6 +38,9 @@ export const EMAIL_MAX_LENGTH = 254;
 /** The digits of a one-time code (schemas/verify.ts). */
 export const VERIFICATION_CODE_LENGTH = 6;
 
+/** A code as the mail gives it: its digits and nothing else (spaces around them are trimmed first). */
+export const VERIFICATION_CODE_PATTERN = new RegExp(`^[0-9]{${VERIFICATION_CODE_LENGTH}}$`);
+
 /** Most unproven submissions one tab may ask a proof to promote. */
 export const PROOF_TOKENS_MAX = 20;
 
@@ -72,3 +75,16 @@ export function dialString(written: string): string {
   const trimmed = written.trim();
   return `${trimmed.startsWith('+') ? '+' : ''}${trimmed.replace(/\D/g, '')}`;
 }
+
+/** Why a sign-in through the institution failed; the login screen explains each. */
+export const SSO_ERRORS = [
+  'failed',
+  'unreachable',
+  'domain',
+  'expired',
+  'account',
+  'browser',
+  'signed_in',
+  'unlinked',
+  'unverified',
+] as const;

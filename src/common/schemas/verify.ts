@@ -1,6 +1,6 @@
 import { z } from 'zod/mini';
 import { Email } from './common';
-import { PROOF_TOKENS_MAX, VERIFICATION_CODE_LENGTH } from './values';
+import { PROOF_TOKENS_MAX, VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_PATTERN } from './values';
 
 /** Proving an address with a one-time code (design section 8, contract section 12). */
 
@@ -20,10 +20,7 @@ export const VerificationCode = z
   .string({ error: 'Enter the code from the mail' })
   .check(
     z.trim(),
-    z.regex(
-      new RegExp(`^[0-9]{${VERIFICATION_CODE_LENGTH}}$`),
-      `The code is the ${VERIFICATION_CODE_LENGTH} digits from the mail`,
-    ),
+    z.regex(VERIFICATION_CODE_PATTERN, `The code is the ${VERIFICATION_CODE_LENGTH} digits from the mail`),
   );
 
 export const VerifyCheckRequest = z.object({

@@ -1,6 +1,5 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { type ReactNode, useId } from 'react';
-import { alwaysOpenLinesFor } from '../../../common/risk/crisis-lines';
 import type { CrisisHelp, CrisisResource } from '../../../common/risk/crisis-resources';
 import { dialString } from '../../../common/schemas/values';
 import { buttonClassName } from '../../ui/Button';
@@ -106,14 +105,13 @@ export function CrisisSupport({
   headingId: string;
   children?: ReactNode;
 }) {
-  const { t, i18n } = useLingui();
+  const { t } = useLingui();
   const alwaysOpen = (
     <ResourceGroup
       key="always-open"
       heading={t`Any time, day or night`}
       intro={t`These services are free, confidential and there for you at any time, day or night.`}
-      // In the language the student reads now, should they have switched since they submitted.
-      resources={alwaysOpenLinesFor(i18n.locale)}
+      resources={help.always_open}
     />
   );
   const institution = help.institution.length > 0 && (

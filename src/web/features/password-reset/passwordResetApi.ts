@@ -1,5 +1,4 @@
 import * as passwordReset from '../../../common/endpoints/password-reset';
-import * as unconfirmedAddress from '../../../common/endpoints/unconfirmed-address';
 import type { LoginRequest } from '../../../common/schemas/auth';
 import { api } from '../../api';
 
@@ -18,7 +17,11 @@ export function chooseNewPassword(token: string, password: string, confirmPasswo
   });
 }
 
-/** A new code for a registration still waiting for one, given its password (same answer for all). */
-export function resendRegistrationCode(credentials: LoginRequest) {
+/**
+ * A new code for a registration still waiting for one, given its password (same answer for all).
+ * Its contract is loaded when it is needed: the login page does not carry its schemas (and zod).
+ */
+export async function resendRegistrationCode(credentials: LoginRequest) {
+  const unconfirmedAddress = await import('../../../common/endpoints/unconfirmed-address');
   return api.call(unconfirmedAddress.resendRegistrationCode, { body: credentials });
 }

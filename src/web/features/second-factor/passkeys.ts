@@ -4,15 +4,16 @@ import type {
   PublicKeyCredentialRequestOptionsJSON,
 } from '@simplewebauthn/browser';
 import { useSyncExternalStore } from 'react';
-import * as endpoints from '../../../common/endpoints/passkeys';
 import type { PasskeyAuthentication, PasskeyRegistration } from '../../../common/schemas/passkeys';
 import { api } from '../../api';
 import { i18n } from '../../app/i18n';
 
 /**
- * Passkeys in the browser. The WebAuthn helper library is loaded only when a passkey is used,
- * so the public pages do not carry it.
+ * Passkeys in the browser. The WebAuthn helper library and the passkey endpoints' contract are
+ * loaded only when a passkey is used, so the sign-in pages do not carry them before they can be
+ * used (the contract's schemas would bring zod along).
  */
+const passkeyEndpoints = () => import('../../../common/endpoints/passkeys');
 
 /** Whether this browser can use passkeys at all (the buttons are shown only then). */
 export function passkeysSupported(): boolean {
@@ -49,6 +50,7 @@ export const PASSKEY_NOT_USED = 'No passkey was used. Try again, or sign in anot
 
 /** Creates a passkey on this device for the signed-in staff member and registers it, named if given. */
 export async function addPasskey(name?: string) {
+  const endpoints = await passkeyEndpoints();
   const { options } = await api.call(endpoints.startPasskeyRegistration);
   const { startRegistration } = await import('@simplewebauthn/browser');
   const credential = await startRegistration({
@@ -65,6 +67,7 @@ export async function addPasskey(name?: string) {
 
 /** Signs in with a passkey: alone, or as the second factor of a password sign-in. */
 export async function signInWithPasskey() {
+  const endpoints = await passkeyEndpoints();
   const { options } = await api.call(endpoints.startPasskeySignIn);
   const { startAuthentication } = await import('@simplewebauthn/browser');
   const credential = await startAuthentication({

@@ -1,10 +1,7 @@
 import { Trans, useLingui } from '@lingui/react/macro';
 import { type FormEvent, useId, useState } from 'react';
-import {
-  VERIFICATION_CODE_LENGTH,
-  VerificationCode,
-  type VerifyCheckResponse,
-} from '../../../common/schemas/verify';
+import { VERIFICATION_CODE_LENGTH, VERIFICATION_CODE_PATTERN } from '../../../common/schemas/values';
+import type { VerifyCheckResponse } from '../../../common/schemas/verify';
 import { errorMessage, successMessage } from '../../api';
 import { Button } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
@@ -39,7 +36,7 @@ export function CodeStep({ email, hashLink, purpose, onConfirmed, requestCode }:
     if (busy) return;
     // Spaces or dashes typed between the digits are forgiven; the shared code rule decides the rest.
     const digits = code.replace(/\D/g, '');
-    if (!VerificationCode.safeParse(digits).success) {
+    if (!VERIFICATION_CODE_PATTERN.test(digits)) {
       const length = VERIFICATION_CODE_LENGTH;
       setError(t`Enter the ${length} digits from the mail.`);
       return;
