@@ -9,11 +9,28 @@ export interface ReceivedMail {
   text: string;
 }
 
-/** Quoted-printable, as nodemailer may encode a text body: soft line breaks and =XX escapes. */
+/** Quoted-printable, as nodemailer may encode a text body: soft line breaks and =XX escapes of UTF-8 bytes. */
 function decodeQuotedPrintable(text: string): string {
-  return text
-    .replace(/=\r?\n/g, '')
-    .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
+  return Buffer.from(
+    text
+      .replace(/=\r?\n/g, '')
+      .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))),
+    'latin1',
+  ).toString('utf8');
+}
+
+/**
+ * A header as its reader sees it: words outside ASCII come encoded (RFC 2047,
+ * "=?UTF-8?Q?Tu_c=C3=B3digo?="), and encoded words next to each other join without a space.
+ */
+function decodeHeader(value: string): string {
+  return value
+    .replace(/(\?=)\s+(?==\?)/g, '$1')
+    .replace(/=\?UTF-8\?([QB])\?([^?]*)\?=/gi, (_match, encoding: string, text: string) =>
+      encoding.toUpperCase() === 'B'
+        ? Buffer.from(text, 'base64').toString('utf8')
+        : decodeQuotedPrintable(text.replace(/_/g, ' ')),
+    );
 }
 
 function parse(raw: string, to: string[]): ReceivedMail {
@@ -25,7 +42,7 @@ function parse(raw: string, to: string[]): ReceivedMail {
   return {
     to,
     from: header('From'),
-    subject: header('Subject'),
+    subject: decodeHeader(header('Subject')),
     messageId: header('Message-ID'),
     text: (quoted ? decodeQuotedPrintable(body) : body).replace(/\r\n/g, '\n').trimEnd(),
   };

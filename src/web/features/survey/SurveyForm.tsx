@@ -28,6 +28,7 @@ import {
   STUDENT_NAME_MAX_LENGTH,
 } from '../../../common/schemas/values';
 import { errorMessage, hasErrorCode } from '../../api';
+import { needCatalogues } from '../../app/i18n';
 import { Button, ButtonLink } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -61,9 +62,13 @@ import { type AutosaveFailure, useAutosave } from './useAutosave';
 /**
  * The step that takes an emailed code shows only after a submit the server wants proven, never in
  * a survey's first paint: its code comes then, with the sign-in screens' (vite.config.ts), rather
- * than in what every page loads.
+ * than in what every page loads, and so do its messages, which the survey's catalogue does not hold.
  */
-const CodeStep = lazy(() => import('../verify/CodeStep').then((module) => ({ default: module.CodeStep })));
+const CodeStep = lazy(() =>
+  Promise.all([import('../verify/CodeStep'), needCatalogues(['sign-in'])]).then(([module]) => ({
+    default: module.CodeStep,
+  })),
+);
 
 /** Spec section 9: the pause between a successful submit and the way home. */
 const SUBMIT_REDIRECT_DELAY_MS = 3000;
