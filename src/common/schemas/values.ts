@@ -88,3 +88,14 @@ export const SSO_ERRORS = [
   'unlinked',
   'unverified',
 ] as const;
+
+/**
+ * What a submission's answer says (the `message` of a survey's submit), by what happens next:
+ * the server writes them, the survey screen shows them in the reader's language.
+ */
+export const SUBMIT_MESSAGES = {
+  submitted: 'Thank you! Your responses have been submitted.',
+  received: 'Thank you! Your responses have been received.',
+  confirmAddress:
+    'Thank you! Your responses have been received. Confirm your email address with the code we send you, so they count as yours.',
+} as const;

@@ -20,6 +20,7 @@ import {
   isLikertValue,
   type QuestionType,
 } from '../../../common/schemas/templates';
+import { SUBMIT_MESSAGES } from '../../../common/schemas/values';
 import type { Executor } from '../../db/executor';
 import type { CommitHooks, TransactionRunner } from '../../db/transaction-runner';
 import type { Database, Role } from '../../db/types';
@@ -68,10 +69,9 @@ export const NO_QUESTIONS = 'This survey has no questions to answer yet.';
 export const SURVEY_CHANGED =
   'This survey has changed since you opened it. Please review the current questions and submit again.';
 export const TEMPLATE_MISMATCH = 'survey_template_id does not match this survey link';
-export const THANK_YOU = 'Thank you! Your responses have been submitted.';
-export const RECEIVED = 'Thank you! Your responses have been received.';
-export const CONFIRM_ADDRESS =
-  'Thank you! Your responses have been received. Confirm your email address with the code we send you, so they count as yours.';
+export const THANK_YOU = SUBMIT_MESSAGES.submitted;
+export const RECEIVED = SUBMIT_MESSAGES.received;
+export const CONFIRM_ADDRESS = SUBMIT_MESSAGES.confirmAddress;
 
 type QuestionRow = Awaited<ReturnType<typeof listQuestions>>[number];
 

@@ -44,6 +44,8 @@ export function InstrumentField({
 }: InstrumentFieldProps) {
   const { i18n } = useLingui();
   const { instrument } = block;
+  // Asked in its official wording: a screen reader is told which language that is.
+  const itemsLanguage = block.language === i18n.locale ? undefined : block.language;
   const headingId = useId();
   const choices = instrument.scale.map((option) => ({ value: String(option.value), label: option.label }));
   return (
@@ -64,14 +66,18 @@ export function InstrumentField({
             </span>
           )}
         </span>
-        {instrument.instructions && <span className={styles.questionText}>{instrument.instructions}</span>}
+        {instrument.instructions && (
+          <span className={styles.questionText} lang={itemsLanguage}>
+            {instrument.instructions}
+          </span>
+        )}
         {missing && (
           <span className={styles.questionError}>
             <Trans>Please answer every question in this section.</Trans>
           </span>
         )}
       </p>
-      <div className={styles.instrumentItems}>
+      <div className={styles.instrumentItems} lang={itemsLanguage}>
         {itemsToAsk(instrument, answers).map((item) => {
           const answer = answers[item.id];
           return (

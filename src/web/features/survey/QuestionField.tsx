@@ -36,7 +36,10 @@ export function QuestionField({
   isNew = false,
 }: QuestionFieldProps) {
   // Also draws the scale's labels again when the language changes (likert.ts reads them then).
-  const { t } = useLingui();
+  const { t, i18n } = useLingui();
+  // A question without a translation into the page's language is in its own: said so, a screen
+  // reader pronounces it as written.
+  const textLanguage = question.language === i18n.locale ? undefined : question.language;
   const heading = (
     <>
       <span className={styles.questionNumber}>
@@ -49,7 +52,9 @@ export function QuestionField({
           </span>
         )}
       </span>
-      <span className={styles.questionText}>{question.text}</span>
+      <span className={styles.questionText} lang={textLanguage}>
+        {question.text}
+      </span>
       {missing && (
         <span className={styles.questionError}>
           <Trans>Please answer this question.</Trans>

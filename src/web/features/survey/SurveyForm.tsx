@@ -26,9 +26,10 @@ import {
   EMAIL_MAX_LENGTH,
   isSurveyInstrument,
   STUDENT_NAME_MAX_LENGTH,
+  SUBMIT_MESSAGES,
 } from '../../../common/schemas/values';
-import { errorMessage, hasErrorCode } from '../../api';
-import { needCatalogues } from '../../app/i18n';
+import { errorMessage, hasErrorCode, successMessage } from '../../api';
+import { i18n, needCatalogues } from '../../app/i18n';
 import { Button, ButtonLink } from '../../ui/Button';
 import { TextField } from '../../ui/Field';
 import { Flash, useFlash } from '../../ui/Flash';
@@ -76,6 +77,20 @@ const SUBMIT_REDIRECT_DELAY_MS = 3000;
 const MISSING_ANSWERS_MESSAGE = msg`Please fill in all required fields`;
 const SUBMIT_FAILED_MESSAGE = msg`Survey submission failed`;
 const START_FRESH_CONFIRMATION = msg`Are you sure you want to start over? This will clear all your answers.`;
+
+/** The server's thanks (common/schemas/values.ts: SUBMIT_MESSAGES), as a reader of the page's language reads them. */
+const SUBMIT_MESSAGE_TRANSLATIONS: Record<string, MessageDescriptor> = {
+  [SUBMIT_MESSAGES.submitted]: msg`Thank you! Your responses have been submitted.`,
+  [SUBMIT_MESSAGES.received]: msg`Thank you! Your responses have been received.`,
+  [SUBMIT_MESSAGES.confirmAddress]: msg`Thank you! Your responses have been received. Confirm your email address with the code we send you, so they count as yours.`,
+};
+
+/** What a submission's answer says, in the page's language (the server's words in its own). */
+function submitMessage(server: string): string {
+  const translation =
+    SUBMIT_MESSAGE_TRANSLATIONS[server] ?? msg`Thank you! Your responses have been received.`;
+  return successMessage(server, i18n._(translation));
+}
 
 type Phase = 'restoring' | 'filling' | 'submitting' | 'submitted';
 
@@ -497,7 +512,7 @@ export function SurveyForm({
             </svg>
             <div>
               <h2 id={resultHeadingId} className={styles.successHeading}>
-                {result.message}
+                {submitMessage(result.message)}
               </h2>
               <p className={styles.successText}>
                 <Trans>We appreciate you taking the time to check in.</Trans>
