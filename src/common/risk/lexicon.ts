@@ -8,9 +8,19 @@
  * apostrophes, doubled letters collapsed), so write them in plain spelling: "kill myself" also
  * matches "kil myself" and "KILLL MYSELF". In a phrase, "myself" and "my" also match the
  * other-person forms listed in `otherPersonForms`; such a match is about someone else.
+ *
+ * Each language has its own phrases and cues, and reads every answer whatever language it was
+ * given in (students mix languages). Spanish folds á é í ó ú ü ñ to plain letters on both sides,
+ * as phones often drop accents: write Spanish entries with their accents ("hacerme daño") and they
+ * also match "hacerme dano". Spanish entries are translations of English ones and, like every
+ * other entry, await review by the clinical lead.
  */
 interface Lexicon {
   version: string;
+  languages: { readonly english: LanguageLexicon; readonly spanish: LanguageLexicon };
+}
+
+export interface LanguageLexicon {
   /** First-person and not negated: urgent. Negated or about someone else: medium. */
   high: readonly string[];
   /** Hopelessness and burden language. Dropped when negated ("I don't feel hopeless"). */
@@ -29,11 +39,11 @@ interface Lexicon {
   fillers: readonly string[];
   clauseBreaks: readonly string[];
   compounds: readonly string[];
+  /** Lowercase letters read as another letter, in the student's text and in entries alike. */
+  foldedLetters: Readonly<Record<string, string>>;
 }
 
-export const LEXICON: Lexicon = {
-  version: '1.1.0',
-
+const ENGLISH: LanguageLexicon = {
   high: [
     'suicide/suicidal/suicidel/suicidle/suicdal/sucidal/suisidal/sucide/suicde/suiside',
     'kill/killing/killed/hurt/hurting/harm/harming/cut/cutting/hang/hanging/shoot/shooting/drown myself',
@@ -248,4 +258,156 @@ export const LEXICON: Lexicon = {
     'unalive',
     'overdose',
   ],
+  foldedLetters: {},
+};
+
+// Spanish drops subject pronouns ("quiero morir" is "I want to die"), so the verb's own form
+// tells who is meant: first-person verbs are first-person cues, and "quiero" has third-person
+// forms like "myself" has. "él" is left out as a cue: typed without its accent it is "el" ("the").
+const SPANISH: LanguageLexicon = {
+  high: [
+    'suicidio/suicidios/suicida/suicidas/suicidar/suicidarme',
+    'autolesión/autolesiones/autolesionarme/autolesionándome',
+    // Not marked first person: "va a matarme" ("is going to kill me") is an idiom below, and
+    // marking would make the idiom shield "va a matarse" ("is going to kill himself") too.
+    'matarme/matarse',
+    'me quiero matar/morir/suicidar',
+    'quiero/quisiera/quería morir/morirme',
+    'quitarme la vida',
+    'acabar/terminar con mi vida',
+    'acabar/terminar con todo',
+    'no quiero vivir/existir',
+    'no quiero seguir viviendo',
+    'hacerme daño',
+    'cortarme',
+    'sobredosis',
+    'tomarme todas las/mis pastillas/píldoras/medicinas/medicamentos',
+    'mejor muerto/muerta/muertos/muertas',
+    'no tengo/hay razón/razones/motivo/motivos para vivir',
+    'no tengo/hay ninguna razón/motivo para vivir',
+    // Perceived burden, as "I'm a burden" and "feel like a burden" above (ASQ question 2).
+    'soy una carga',
+    'me siento una carga',
+    'me siento como una carga',
+  ],
+
+  medium: [
+    'sin esperanza/esperanzas',
+    'desesperanza/desesperanzado/desesperanzada',
+    'no valgo nada',
+    'no le importo a nadie',
+    'a nadie le importo',
+  ],
+
+  benignIdioms: [
+    'morir/morirme de risa/vergüenza/aburrimiento/hambre/sueño/ganas/calor/frío',
+    'va/van/vas/iba/iban a matarme',
+    'cortarme el pelo/cabello/flequillo/fleco',
+    'cortarme la barba',
+    'cortarme las uñas',
+    'sobredosis de café/cafeína/azúcar/chocolate/dulces',
+    'prevención del/de suicidio',
+    'escuadrón/atentado/terrorista suicida',
+    'romántico/romántica sin esperanza',
+  ],
+
+  negationCues: ['no', 'nunca', 'jamás', 'ni', 'tampoco', 'sin'],
+  negationWindow: 5,
+  // "no puedo" and "no aguanto" are "can't", which does not negate in English either.
+  pseudoNegations: [
+    'no sé por/porque/qué/si/cómo/cuándo/dónde',
+    'no solo/solamente',
+    'no estoy segura/seguro',
+    'no puedo/podía/aguanto/soporto',
+    'nunca me he/había sentido tan/más',
+  ],
+
+  firstPersonCues: [
+    'yo',
+    'me',
+    'mi',
+    'mis',
+    'conmigo',
+    'mío',
+    'mía',
+    'estoy',
+    'soy',
+    'tengo',
+    'quiero',
+    'pienso',
+    'pensé',
+    'siento',
+    'creo',
+    'necesito',
+    'he',
+    'voy',
+  ],
+  thirdPersonCues: [
+    'ella',
+    'ellas',
+    'ellos',
+    'su',
+    'sus',
+    'alguien',
+    'gente',
+    'amigo',
+    'amiga',
+    'amigos',
+    'amigas',
+    'compañero',
+    'compañera',
+    'compañeros',
+    'compañeras',
+    'hermano',
+    'hermana',
+    'hermanos',
+    'hermanas',
+    'mamá',
+    'papá',
+    'madre',
+    'padre',
+    'padres',
+    'primo',
+    'prima',
+    'primos',
+    'primas',
+    'novio',
+    'novia',
+    'pareja',
+  ],
+  otherPersonForms: {
+    me: ['se'],
+    mi: ['su'],
+    mis: ['sus'],
+    quiero: ['quiere', 'quieren'],
+    suicidarme: ['suicidarse'],
+    autolesionarme: ['autolesionarse'],
+    morirme: ['morirse'],
+    quitarme: ['quitarse'],
+    hacerme: ['hacerse'],
+    cortarme: ['cortarse'],
+    tomarme: ['tomarse'],
+  },
+
+  fillers: [
+    'tan',
+    'muy',
+    'mucho',
+    'realmente',
+    'literalmente',
+    'sinceramente',
+    'honestamente',
+    'totalmente',
+    'completamente',
+    'simplemente',
+    'solamente',
+  ],
+  clauseBreaks: ['y', 'e', 'pero', 'sino', 'aunque', 'porque', 'excepto', 'salvo'],
+  compounds: ['autolesion', 'autolesiones'],
+  foldedLetters: { á: 'a', é: 'e', í: 'i', ó: 'o', ú: 'u', ü: 'u', ñ: 'n' },
+};
+
+export const LEXICON: Lexicon = {
+  version: '1.2.0',
+  languages: { english: ENGLISH, spanish: SPANISH },
 };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeWord, toClauses, type Vocabulary } from './normalize';
+import { normalizeWord, toClauses, toSpannedClauses, type Vocabulary } from './normalize';
 
 const vocabulary: Vocabulary = {
   compounds: new Set(['myself', 'none']),
@@ -11,6 +11,17 @@ describe('normalizeWord', () => {
     expect(normalizeWord("Can't")).toBe('cant');
     expect(normalizeWord('KILLL')).toBe('kil');
     expect(normalizeWord('ｋｉｌｌ')).toBe('kil');
+  });
+
+  it('reads accented letters as plain ones only where told to', () => {
+    const folds = new Map([
+      ['á', 'a'],
+      ['ñ', 'n'],
+    ]);
+    expect(normalizeWord('SuicidÁrme', folds)).toBe('suicidarme');
+    expect(normalizeWord('daño', folds)).toBe('dano');
+    expect(normalizeWord('dan\u0303o', folds)).toBe('dano');
+    expect(normalizeWord('daño')).toBe('daño');
   });
 });
 
@@ -31,6 +42,18 @@ describe('toClauses', () => {
   it('joins words students split in two', () => {
     expect(toClauses('hurt my self', vocabulary)).toEqual([['hurt', 'myself']]);
     expect(toClauses('no one', vocabulary)).toEqual([['none']]);
+  });
+
+  it('keeps the place of accented words it reads as plain ones', () => {
+    const text = 'Quiero hacerme DAÑO';
+    const clauses = toSpannedClauses(text, { ...vocabulary, foldedLetters: new Map([['ñ', 'n']]) });
+    expect(
+      clauses.flat().map((word) => [word.text, word.span && text.slice(word.span.start, word.span.end)]),
+    ).toEqual([
+      ['quiero', 'Quiero'],
+      ['hacerme', 'hacerme'],
+      ['dano', 'DAÑO'],
+    ]);
   });
 
   it('returns no clauses for text without words', () => {

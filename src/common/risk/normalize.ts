@@ -9,7 +9,14 @@ export interface Vocabulary {
   compounds: ReadonlySet<string>;
   /** Words that start a new clause, so that negation or a subject does not leak across them. */
   clauseBreaks: ReadonlySet<string>;
+  /** Accented letters read as their plain letter (Spanish typed on a phone often drops accents). */
+  foldedLetters?: LetterFolds;
 }
+
+/** Lowercase letter to the letter it is read as. */
+export type LetterFolds = ReadonlyMap<string, string>;
+
+const NO_FOLDS: LetterFolds = new Map();
 
 // Removed rather than replaced by a space: "don't" must become "dont", and an invisible
 // character inside a word must not split it.
@@ -20,8 +27,8 @@ const CHARACTER_WITH_MARKS = /\P{M}\p{M}*|\p{M}+/gsu;
 // Collapsing every doubled letter (not just long runs) makes "kil" and "kill" the same word.
 const REPEATED_LETTER = /(\p{L})\1+/gu;
 
-export function normalizeWord(word: string): string {
-  return collapseRepeatedLetters(prepare(word));
+export function normalizeWord(word: string, foldedLetters: LetterFolds = NO_FOLDS): string {
+  return collapseRepeatedLetters(prepare(word, foldedLetters));
 }
 
 export function toClauses(text: string, vocabulary: Vocabulary): string[][] {
@@ -39,8 +46,9 @@ const WORD = /[\p{L}\p{M}\p{N}]+/gu;
 
 /** `toClauses`, with each word's place in the original text, so a match can be shown where it was written. */
 export function toSpannedClauses(text: string, vocabulary: Vocabulary): SpannedWord[][] {
-  const prepared = prepare(text);
-  const origin = originOf(text, prepared);
+  const folds = vocabulary.foldedLetters ?? NO_FOLDS;
+  const prepared = prepare(text, folds);
+  const origin = originOf(text, prepared, folds);
   // The punctuation is kept as fragments of its own (without words) to count every fragment's offset.
   let offset = 0;
   return prepared
@@ -63,11 +71,15 @@ export function toSpannedClauses(text: string, vocabulary: Vocabulary): SpannedW
  * character (with its combining marks) at a time; where that differs from preparing the whole
  * (compositions across characters), words keep their text but lose their place.
  */
-function originOf(text: string, prepared: string): { start: number; end: number }[] | null {
+function originOf(
+  text: string,
+  prepared: string,
+  folds: LetterFolds,
+): { start: number; end: number }[] | null {
   const origin: { start: number; end: number }[] = [];
   let pieces = '';
   for (const cluster of text.matchAll(CHARACTER_WITH_MARKS)) {
-    const piece = prepare(cluster[0]);
+    const piece = prepare(cluster[0], folds);
     const from = { start: cluster.index, end: cluster.index + cluster[0].length };
     for (let unit = 0; unit < piece.length; unit++) origin.push(from);
     pieces += piece;
@@ -85,8 +97,10 @@ function spanOf(
   return first && last ? { start: first.start, end: last.end } : null;
 }
 
-function prepare(text: string): string {
-  return text.normalize('NFKC').toLowerCase().replace(APOSTROPHES_AND_INVISIBLES, '');
+function prepare(text: string, folds: LetterFolds): string {
+  const prepared = text.normalize('NFKC').toLowerCase().replace(APOSTROPHES_AND_INVISIBLES, '');
+  if (folds.size === 0) return prepared;
+  return Array.from(prepared, (letter) => folds.get(letter) ?? letter).join('');
 }
 
 function collapseRepeatedLetters(word: string): string {

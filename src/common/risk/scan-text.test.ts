@@ -116,6 +116,101 @@ const negatives: [category: string, sentence: string][] = [
   ['ordinary', '   !!! 🙂 '],
 ];
 
+/** Spanish answers: a positive for every Spanish entry, with and without accents. */
+const spanishPositives: [category: string, sentence: string, severity: TextSeverity][] = [
+  ['primera persona', 'Pienso en el suicidio todos los días', 'high'],
+  ['primera persona', 'Tengo pensamientos suicidas', 'high'],
+  ['primera persona', 'Quiero suicidarme', 'high'],
+  ['primera persona', 'Me voy a suicidar', 'high'],
+  ['primera persona', 'He vuelto a la autolesión', 'high'],
+  ['primera persona', 'Llevo semanas autolesionándome', 'high'],
+  ['primera persona', 'Pienso en matarme', 'high'],
+  ['primera persona', 'Me quiero matar', 'high'],
+  ['primera persona', 'Me quiero morir', 'high'],
+  ['primera persona', 'A veces solo quiero morir', 'high'],
+  ['primera persona', 'Quiero morirme', 'high'],
+  ['primera persona', 'Quisiera morir', 'high'],
+  ['primera persona', 'Quiero quitarme la vida', 'high'],
+  ['primera persona', 'Quiero acabar con mi vida', 'high'],
+  ['primera persona', 'Quiero terminar con todo', 'high'],
+  ['primera persona', 'Ya no quiero vivir', 'high'],
+  ['primera persona', 'No quiero seguir viviendo así', 'high'],
+  ['primera persona', 'Quiero hacerme daño', 'high'],
+  ['primera persona', 'Volví a cortarme', 'high'],
+  ['primera persona', 'Pensé en tomar una sobredosis', 'high'],
+  ['primera persona', 'Quiero tomarme todas las pastillas', 'high'],
+  ['primera persona', 'Estaría mejor muerta', 'high'],
+  ['primera persona', 'No tengo razón para vivir', 'high'],
+  ['primera persona', 'No tengo ninguna razón para vivir', 'high'],
+  ['primera persona', 'Le conté a mi amiga que pienso en el suicidio', 'high'],
+  ['carga', 'Soy una carga para mi familia', 'high'],
+  ['carga', 'Me siento como una carga', 'high'],
+  ['sin acentos', 'quiero suicidarme', 'high'],
+  ['sin acentos', 'tengo pensamientos suicidas', 'high'],
+  ['sin acentos', 'he vuelto a la autolesion', 'high'],
+  ['sin acentos', 'quiero hacerme dano', 'high'],
+  ['sin acentos', 'estaria mejor muerto', 'high'],
+  ['sin acentos', 'no tengo razon para vivir', 'high'],
+  ['acentos de más', 'Quiero suicidárme', 'high'],
+  ['mayúsculas y letras repetidas', 'ME QUIEROOO MORIIIR', 'high'],
+  ['guion', 'pensé en la auto-lesión', 'high'],
+  ['negación en otra oración', 'No estoy bien y quiero morir', 'high'],
+  ['negación en otra oración', 'No duermo, quiero morir', 'high'],
+  ['no puedo / no aguanto', 'No aguanto más quiero morir', 'high'],
+  ['no puedo / no aguanto', 'No puedo dejar de pensar en suicidarme', 'high'],
+  ['no sé', 'No sé por qué quiero morir', 'high'],
+  ['no sé', 'no se porque quiero morir', 'high'],
+  ['mezcla de idiomas', "I'm fine pero quiero morir", 'high'],
+  ['desesperanza', 'Me siento sin esperanza', 'medium'],
+  ['desesperanza', 'Estoy desesperanzada', 'medium'],
+  ['desesperanza', 'No valgo nada', 'medium'],
+  ['desesperanza', 'No le importo a nadie', 'medium'],
+  ['desesperanza', 'A nadie le importo', 'medium'],
+  ['negación', 'No quiero morir', 'medium'],
+  ['negación', 'No me quiero matar', 'medium'],
+  ['negación', 'Nunca pensaría en suicidarme', 'medium'],
+  ['negación', 'Jamás intentaría quitarme la vida', 'medium'],
+  ['negación', 'jamas intentaria quitarme la vida', 'medium'],
+  ['negación', 'No tengo pensamientos suicidas', 'medium'],
+  ['negación', 'No soy una carga', 'medium'],
+  ['negación', 'Llevo tres meses sin autolesionarme', 'medium'],
+  ['otra persona', 'Mi amiga quiere morir', 'medium'],
+  ['otra persona', 'Mi hermano se quiere matar', 'medium'],
+  ['otra persona', 'Mi amigo habla de suicidio', 'medium'],
+  ['otra persona', 'Mi compañero quiere suicidarse', 'medium'],
+  ['otra persona', 'Mi novia quiere quitarse la vida', 'medium'],
+  ['otra persona', 'Mi amigo va a matarse', 'medium'],
+  ['otra persona', 'Mi prima dice que quiere hacerse daño', 'medium'],
+];
+
+const spanishNegatives: [category: string, sentence: string][] = [
+  ['modismo', 'Me muero de risa'],
+  ['modismo', 'Me muero de hambre'],
+  ['modismo', 'Me muero de sueño'],
+  ['modismo', 'Me muero de ganas de ir al concierto'],
+  ['modismo', 'Se muere de ganas de verte'],
+  ['modismo', 'Me mata el calor'],
+  ['modismo', 'Jugamos cartas para matar el tiempo'],
+  ['modismo', 'Quiero matar el tiempo antes del examen'],
+  ['modismo', 'Me quiero morir de vergüenza'],
+  ['modismo', 'Me quiero morir de risa con ese video'],
+  ['modismo', 'Mi mamá va a matarme si repruebo'],
+  ['modismo', 'Este examen va a matarme'],
+  ['modismo', 'Quiero cortarme el pelo'],
+  ['modismo', 'Tengo que cortarme las uñas'],
+  ['modismo', 'Tuve una sobredosis de café en exámenes'],
+  ['modismo', 'Fuimos a un taller de prevención del suicidio'],
+  ['modismo', 'Soy un romántico sin esperanza'],
+  ['negación de desesperanza', 'No me siento sin esperanza'],
+  ['negación de desesperanza', 'Nunca digo que no valgo nada'],
+  ['cotidiano', 'Quiero vivir una vida larga y feliz'],
+  ['cotidiano', 'Amo mi vida'],
+  ['cotidiano', 'Mi razón para vivir es mi familia'],
+  ['cotidiano', 'Tengo que tomar mis pastillas a tiempo'],
+  ['cotidiano', 'La carga de trabajo es enorme'],
+  ['cotidiano', 'Estoy muy cansada pero bien'],
+];
+
 describe('scanText', () => {
   it.each(positives)('finds %s language: %j', (_category, sentence, severity) => {
     expect(scanText(sentence).severity).toBe(severity);
@@ -146,6 +241,27 @@ describe('scanText', () => {
   });
 });
 
+describe('scanText in Spanish', () => {
+  it.each(spanishPositives)('finds %s language: %j', (_category, sentence, severity) => {
+    expect(scanText(sentence).severity).toBe(severity);
+  });
+
+  it.each(spanishNegatives)('finds nothing in %s text: %j', (_category, sentence) => {
+    expect(scanText(sentence)).toEqual({ severity: null, matched: [], phrases: [] });
+  });
+
+  it('names the phrase as the lexicon writes it, with why it was downgraded', () => {
+    expect(scanText('quiero hacerme dano').matched).toEqual(['hacerme daño']);
+    expect(scanText('No quiero morir').matched).toEqual(['quiero morir (negated)']);
+    expect(scanText('Mi hermano se quiere matar').matched).toEqual(['se quiere matar (about someone else)']);
+  });
+
+  it('places the phrase where the student wrote it, accents and all', () => {
+    const text = 'La verdad, QUIERO HACERME DAÑO';
+    expect(scanText(text).phrases.map(({ start, end }) => text.slice(start, end))).toEqual(['HACERME DAÑO']);
+  });
+});
+
 describe('the lexicon', () => {
   it('has a version', () => {
     expect(LEXICON_VERSION).toMatch(/^\d+\.\d+\.\d+$/);
@@ -153,20 +269,46 @@ describe('the lexicon', () => {
 
   // Every written alternative must survive normalisation and match on its own; this catches
   // entries that use filler words, clause breaks, split compounds or unreachable spellings.
-  it.each(LEXICON.high.flatMap(variantsOf))('treats the high phrase %j as high', (phrase) => {
-    expect(scanText(phrase).severity).toBe('high');
-  });
+  const languages = Object.values(LEXICON.languages);
+  it.each(languages.flatMap((language) => language.high.flatMap(variantsOf)))(
+    'treats the high phrase %j as high',
+    (phrase) => {
+      expect(scanText(phrase).severity).toBe('high');
+    },
+  );
 
-  it.each(LEXICON.medium.flatMap(variantsOf))('treats the medium phrase %j as medium', (phrase) => {
-    expect(scanText(phrase).severity).toBe('medium');
-  });
+  it.each(languages.flatMap((language) => language.medium.flatMap(variantsOf)))(
+    'treats the medium phrase %j as medium',
+    (phrase) => {
+      expect(scanText(phrase).severity).toBe('medium');
+    },
+  );
 
-  it.each(LEXICON.benignIdioms.flatMap(variantsOf))('treats the idiom %j as harmless', (phrase) => {
-    expect(scanText(phrase).severity).toBeNull();
+  it.each(languages.flatMap((language) => language.benignIdioms.flatMap(variantsOf)))(
+    'treats the idiom %j as harmless',
+    (phrase) => {
+      expect(scanText(phrase).severity).toBeNull();
+    },
+  );
+
+  // Each language reads the text on its own: English text reads exactly as the English lexicon
+  // alone reads it, so every English expectation above holds as it did before Spanish was added.
+  it('reads English text as the English lexicon alone does', () => {
+    const english = LEXICON.languages.english;
+    const texts = [
+      ...positives.map(([, sentence]) => sentence),
+      ...negatives.map(([, sentence]) => sentence),
+      ...[...english.high, ...english.medium, ...english.benignIdioms].flatMap(variantsOf),
+    ];
+    for (const text of texts) expect(scanText(text), text).toEqual(scanText(text, [english]));
   });
 
   it('lists each phrase once', () => {
-    const phrases = [...LEXICON.high, ...LEXICON.medium, ...LEXICON.benignIdioms];
+    const phrases = languages.flatMap((language) => [
+      ...language.high,
+      ...language.medium,
+      ...language.benignIdioms,
+    ]);
     expect(new Set(phrases).size).toBe(phrases.length);
   });
 });

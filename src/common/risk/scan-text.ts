@@ -1,5 +1,11 @@
-import { LEXICON } from './lexicon';
-import { normalizeWord, type SpannedWord, toSpannedClauses, type Vocabulary } from './normalize';
+import { type LanguageLexicon, LEXICON } from './lexicon';
+import {
+  type LetterFolds,
+  normalizeWord,
+  type SpannedWord,
+  toSpannedClauses,
+  type Vocabulary,
+} from './normalize';
 
 export type TextSeverity = 'high' | 'medium';
 
@@ -56,27 +62,35 @@ interface Finding {
 const NUMBER_PLACEHOLDER = '#';
 const NUMBER = /^\p{N}+$/u;
 
-const normalizedSet = (words: readonly string[]): ReadonlySet<string> => new Set(words.map(normalizeWord));
+/** A language's lexicon, ready to match: words normalised the way that language's text is. */
+interface Language {
+  vocabulary: Vocabulary;
+  high: IndexedPatterns;
+  medium: IndexedPatterns;
+  benignIdioms: IndexedPatterns;
+  pseudoNegations: IndexedPatterns;
+  negationCues: ReadonlySet<string>;
+  negationWindow: number;
+  firstPersonCues: ReadonlySet<string>;
+  thirdPersonCues: ReadonlySet<string>;
+  fillers: ReadonlySet<string>;
+}
 
-const VOCABULARY: Vocabulary = {
-  compounds: normalizedSet(LEXICON.compounds),
-  clauseBreaks: normalizedSet(LEXICON.clauseBreaks),
-};
-const NEGATION_CUES = normalizedSet(LEXICON.negationCues);
-const FIRST_PERSON_CUES = normalizedSet(LEXICON.firstPersonCues);
-const THIRD_PERSON_CUES = normalizedSet(LEXICON.thirdPersonCues);
-const FILLERS = normalizedSet(LEXICON.fillers);
-const OTHER_PERSON_FORMS: ReadonlyMap<string, readonly string[]> = new Map(
-  Object.entries(LEXICON.otherPersonForms).map(([word, forms]) => [normalizeWord(word), forms]),
+const ALL_LANGUAGES: readonly LanguageLexicon[] = Object.values(LEXICON.languages);
+const COMPILED = new Map<LanguageLexicon, Language>(
+  ALL_LANGUAGES.map((lexicon) => [lexicon, compileLanguage(lexicon)]),
 );
 
-const HIGH = indexPatterns(LEXICON.high.map(compilePattern));
-const MEDIUM = indexPatterns(LEXICON.medium.map(compilePattern));
-const BENIGN_IDIOMS = indexPatterns(LEXICON.benignIdioms.map(compilePattern));
-const PSEUDO_NEGATIONS = indexPatterns(LEXICON.pseudoNegations.map(compilePattern));
-
-export function scanText(text: string): TextScan {
-  const findings = toSpannedClauses(text, VOCABULARY).flatMap(scanClause);
+/**
+ * Each language reads the text with its own words and cues, whatever language the answer was
+ * given in, so adding a language never changes what another finds: a text only gains the
+ * findings of the new language's phrases.
+ */
+export function scanText(text: string, languages: readonly LanguageLexicon[] = ALL_LANGUAGES): TextScan {
+  const findings = languages.flatMap((lexicon) => {
+    const language = COMPILED.get(lexicon) ?? compileLanguage(lexicon);
+    return toSpannedClauses(text, language.vocabulary).flatMap((clause) => scanClause(clause, language));
+  });
   const severity = findings.some((finding) => finding.severity === 'high')
     ? 'high'
     : findings.length > 0
@@ -86,6 +100,33 @@ export function scanText(text: string): TextScan {
     severity,
     matched: [...new Set(findings.map((finding) => finding.label))],
     phrases: placedPhrases(findings),
+  };
+}
+
+function compileLanguage(lexicon: LanguageLexicon): Language {
+  const foldedLetters: LetterFolds = new Map(Object.entries(lexicon.foldedLetters));
+  const normalize = (word: string) => normalizeWord(word, foldedLetters);
+  const normalizedSet = (words: readonly string[]): ReadonlySet<string> => new Set(words.map(normalize));
+  const otherPersonForms: ReadonlyMap<string, readonly string[]> = new Map(
+    Object.entries(lexicon.otherPersonForms).map(([word, forms]) => [normalize(word), forms]),
+  );
+  const compile = (phrases: readonly string[]) =>
+    indexPatterns(phrases.map((phrase) => compilePattern(phrase, normalize, otherPersonForms)));
+  return {
+    vocabulary: {
+      compounds: normalizedSet(lexicon.compounds),
+      clauseBreaks: normalizedSet(lexicon.clauseBreaks),
+      foldedLetters,
+    },
+    high: compile(lexicon.high),
+    medium: compile(lexicon.medium),
+    benignIdioms: compile(lexicon.benignIdioms),
+    pseudoNegations: compile(lexicon.pseudoNegations),
+    negationCues: normalizedSet(lexicon.negationCues),
+    negationWindow: lexicon.negationWindow,
+    firstPersonCues: normalizedSet(lexicon.firstPersonCues),
+    thirdPersonCues: normalizedSet(lexicon.thirdPersonCues),
+    fillers: normalizedSet(lexicon.fillers),
   };
 }
 
@@ -102,10 +143,10 @@ function placedPhrases(findings: readonly Finding[]): MatchedPhrase[] {
   return placed.sort((a, b) => a.start - b.start);
 }
 
-function scanClause(spannedWords: SpannedWord[]): Finding[] {
-  const words = readWords(spannedWords);
+function scanClause(spannedWords: SpannedWord[], language: Language): Finding[] {
+  const words = readWords(spannedWords, language);
   const texts = words.map((word) => word.text);
-  const benignSpans = findMatches(BENIGN_IDIOMS, texts);
+  const benignSpans = findMatches(language.benignIdioms, texts);
   const isBenign = (match: Match) =>
     benignSpans.some((span) => span.start < match.end && match.start < span.end);
   const assessAll = (patterns: IndexedPatterns, assess: (match: Match) => Finding | null) =>
@@ -115,30 +156,30 @@ function scanClause(spannedWords: SpannedWord[]): Finding[] {
       .filter((finding) => finding !== null);
 
   return [
-    ...assessAll(HIGH, (match) => assessHighMatch(match, words)),
-    ...assessAll(MEDIUM, (match) => assessMediumMatch(match, words)),
+    ...assessAll(language.high, (match) => assessHighMatch(match, words, language)),
+    ...assessAll(language.medium, (match) => assessMediumMatch(match, words, language)),
   ];
 }
 
 /** Marks negation cues (unless part of a pseudo-negation) before fillers are dropped, as pseudo-negations contain fillers. */
-function readWords(spannedWords: SpannedWord[]): Word[] {
+function readWords(spannedWords: SpannedWord[], language: Language): Word[] {
   const rawWords = spannedWords.map((word) => word.text);
   const shielded = new Set(
-    findMatches(PSEUDO_NEGATIONS, rawWords).flatMap((match) => range(match.start, match.end)),
+    findMatches(language.pseudoNegations, rawWords).flatMap((match) => range(match.start, match.end)),
   );
   return spannedWords
     .map(({ text, span }, index) => ({
       text,
       span,
-      negates: NEGATION_CUES.has(text) && !shielded.has(index),
+      negates: language.negationCues.has(text) && !shielded.has(index),
     }))
-    .filter((word) => !FILLERS.has(word.text));
+    .filter((word) => !language.fillers.has(word.text));
 }
 
-function assessHighMatch(match: Match, words: readonly Word[]): Finding {
+function assessHighMatch(match: Match, words: readonly Word[], language: Language): Finding {
   const qualifiers = [
-    ...(isNegated(match, words) ? ['negated'] : []),
-    ...(personOf(match, words) === 'other' ? ['about someone else'] : []),
+    ...(isNegated(match, words, language) ? ['negated'] : []),
+    ...(personOf(match, words, language) === 'other' ? ['about someone else'] : []),
   ];
   return {
     severity: qualifiers.length === 0 ? 'high' : 'medium',
@@ -147,9 +188,9 @@ function assessHighMatch(match: Match, words: readonly Word[]): Finding {
   };
 }
 
-function assessMediumMatch(match: Match, words: readonly Word[]): Finding | null {
-  if (isNegated(match, words)) return null;
-  const qualifiers = personOf(match, words) === 'other' ? ['about someone else'] : [];
+function assessMediumMatch(match: Match, words: readonly Word[], language: Language): Finding | null {
+  if (isNegated(match, words, language)) return null;
+  const qualifiers = personOf(match, words, language) === 'other' ? ['about someone else'] : [];
   return { severity: 'medium', label: labelOf(match, qualifiers), span: spanOfMatch(match, words) };
 }
 
@@ -160,20 +201,20 @@ function spanOfMatch(match: Match, words: readonly Word[]): Word['span'] {
   return first && last ? { start: first.start, end: last.end } : null;
 }
 
-function isNegated(match: Match, words: readonly Word[]): boolean {
+function isNegated(match: Match, words: readonly Word[], language: Language): boolean {
   return words
-    .slice(Math.max(0, match.start - LEXICON.negationWindow), match.start)
+    .slice(Math.max(0, match.start - language.negationWindow), match.start)
     .some((word) => word.negates);
 }
 
 /** The phrase's own pronoun decides first; otherwise the nearest person mentioned before it; otherwise the writer. */
-function personOf(match: Match, words: readonly Word[]): Person {
+function personOf(match: Match, words: readonly Word[], language: Language): Person {
   const marked = match.alternatives.find((alternative) => alternative.person !== undefined);
   if (marked?.person) return marked.person;
   for (let index = match.start - 1; index >= 0; index--) {
     const text = words[index]?.text ?? '';
-    if (FIRST_PERSON_CUES.has(text)) return 'first';
-    if (THIRD_PERSON_CUES.has(text)) return 'other';
+    if (language.firstPersonCues.has(text)) return 'first';
+    if (language.thirdPersonCues.has(text)) return 'other';
   }
   return 'first';
 }
@@ -236,22 +277,25 @@ function matchAt(pattern: Pattern, texts: readonly string[], start: number): Alt
   return alternatives;
 }
 
-function compilePattern(phrase: string): Pattern {
-  return phrase.split(' ').map(compileSlot);
+type Normalize = (word: string) => string;
+type OtherPersonForms = ReadonlyMap<string, readonly string[]>;
+
+function compilePattern(phrase: string, normalize: Normalize, otherPersonForms: OtherPersonForms): Pattern {
+  return phrase.split(' ').map((slot) => compileSlot(slot, normalize, otherPersonForms));
 }
 
-function compileSlot(slot: string): Slot {
+function compileSlot(slot: string, normalize: Normalize, otherPersonForms: OtherPersonForms): Slot {
   const words = new Map<string, Alternative>();
   const allChoices = slot.split('/');
   const choices = allChoices.filter((choice) => choice !== NUMBER_PLACEHOLDER);
   for (const choice of choices) {
-    const otherForms = OTHER_PERSON_FORMS.get(normalizeWord(choice));
-    words.set(normalizeWord(choice), otherForms ? { label: choice, person: 'first' } : { label: choice });
+    const otherForms = otherPersonForms.get(normalize(choice));
+    words.set(normalize(choice), otherForms ? { label: choice, person: 'first' } : { label: choice });
   }
   // Written choices win over generated other-person forms ("dye my/her" keeps "her" unmarked).
   for (const choice of choices) {
-    for (const form of OTHER_PERSON_FORMS.get(normalizeWord(choice)) ?? []) {
-      if (!words.has(normalizeWord(form))) words.set(normalizeWord(form), { label: form, person: 'other' });
+    for (const form of otherPersonForms.get(normalize(choice)) ?? []) {
+      if (!words.has(normalize(form))) words.set(normalize(form), { label: form, person: 'other' });
     }
   }
   return { words, acceptsNumbers: allChoices.includes(NUMBER_PLACEHOLDER) };

@@ -209,6 +209,13 @@ describe('screenSubmission', () => {
     it('are no concern otherwise', () => {
       expect(screenSubmission({ answers: [written('This exam is killing me')] }).tier).toBe('none');
     });
+
+    it('are screened in Spanish too', () => {
+      expect(screenSubmission({ answers: [written('me quiero matar')] }).tier).toBe('urgent');
+      expect(screenSubmission({ answers: [written('no quiero morir')] }).tier).toBe('elevated');
+      expect(screenSubmission({ answers: [written('me siento sin esperanza')] }).tier).toBe('elevated');
+      expect(screenSubmission({ answers: [written('me muero de risa')] }).tier).toBe('none');
+    });
   });
 
   it('lists every rule that applied, most serious first', () => {

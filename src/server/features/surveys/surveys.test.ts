@@ -322,6 +322,15 @@ describe.each(TEST_DIALECTS)('surveys on %s', (dialect) => {
       expect(response.body.crisis_resources).toEqual(ALWAYS_OPEN_ONLY);
     });
 
+    it('screens a written answer in Spanish for crisis language', async () => {
+      const response = await submit({
+        survey_template_id: survey.template_id,
+        answers: answersFor(survey.questions, { text: 'ya no quiero vivir, me quiero matar' }),
+      });
+      expect(response.body.crisis_resources).toEqual(ALWAYS_OPEN_ONLY);
+      expect((await submissions())[0]?.tier).toBe('urgent');
+    });
+
     it('stores the version of the lexicon that screened each submission', async () => {
       await submit({
         survey_template_id: survey.template_id,
