@@ -329,7 +329,6 @@ describeOnPostgres('two instances on PostgreSQL', () => {
       const proxy = await FaultProxy.start(upstream.hostname, Number(upstream.port || 5432));
       const servers: ServerProcess[] = [];
       try {
-        await seedCampaign(watcher, STUDENTS);
         const env = { ...store.env, SESSION_SECRET: crypto.randomBytes(32).toString('hex') };
         servers.push(
           ...(await Promise.all([
@@ -338,6 +337,9 @@ describeOnPostgres('two instances on PostgreSQL', () => {
           ])),
         );
         const [proxied, direct] = servers as [ServerProcess, ServerProcess];
+        // The campaign comes once both instances run: on a loaded machine one of them can take
+        // seconds to start, and the other would have sent the whole campaign meanwhile.
+        await seedCampaign(watcher, STUDENTS);
         const running = await waitFor(
           () => portRunningSendJob(watcher),
           (port) => port !== null,
