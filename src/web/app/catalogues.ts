@@ -24,6 +24,20 @@ export function spokenLanguage(language: string | null | undefined): string {
 
 const loaded = new Map<string, Promise<void>>();
 
+/**
+ * Adds a catalogue's messages without telling the app that the language changed: they are for a
+ * screen not yet drawn (lazyScreen.ts loads them before it), so nothing on the page reads them.
+ * `i18n.load` would re-render the whole app meanwhile, in the middle of the navigation to that
+ * screen, which then settles before the screen is drawn (a logout from the survey would find the
+ * survey still there and be sent to the login page). Lingui's loader that does not announce
+ * itself is not part of its typed API, hence the check; without it, the announcing one.
+ */
+function addMessages(i18n: I18n, language: string, messages: Messages): void {
+  const quiet = (i18n as unknown as { _load?: (language: string, messages: Messages) => void })._load;
+  if (typeof quiet === 'function') quiet.call(i18n, language, messages);
+  else i18n.load(language, messages);
+}
+
 /** Loads the areas' messages of one language into `i18n` (each once), without activating it. */
 export function loadCatalogues(i18n: I18n, language: string, areas: readonly CatalogueArea[]): Promise<void> {
   return Promise.all(
@@ -33,7 +47,7 @@ export function loadCatalogues(i18n: I18n, language: string, areas: readonly Cat
       if (!loading) {
         const load = CATALOGUES[key];
         if (!load) return Promise.resolve();
-        loading = load().then(({ messages }) => i18n.load(language, messages));
+        loading = load().then(({ messages }) => addMessages(i18n, language, messages));
         // A failed fetch (a network hiccup) is tried again the next time it is needed.
         loading.catch(() => loaded.delete(key));
         loaded.set(key, loading);

@@ -25,9 +25,6 @@ export function useLogout() {
     }
     // flushSync: the promise settles once the home screen is on the page, not merely scheduled.
     await navigate('/', { flushSync: true });
-    // Unless the app was rendering already (the home screen's messages arriving re-render it):
-    // then the home screen is committed by the next frame at the latest.
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 0)));
     clearStoredAuth();
     queryClient.clear();
     queryClient.setQueryData(CURRENT_USER_QUERY_KEY, null);
